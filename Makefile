@@ -1,0 +1,41 @@
+# make test installs what the tests need (the pinned OpenCode servers, tmux)
+# and runs every test, end-to-end included. End-to-end tests fail, not
+# skip, under make test when a server cannot start.
+
+OPENCODE_VERSIONS := 1.18.33 1.1.65
+CACHE := $(CURDIR)/.cache
+OPENCODE_BIN = $(CACHE)/opencode-$(1)/node_modules/opencode-linux-x64/bin/opencode
+
+export OCTOP_E2E := 1
+export OCTOP_OPENCODE_1_18 := $(call OPENCODE_BIN,1.18.33)
+export OCTOP_OPENCODE_1_1 := $(call OPENCODE_BIN,1.1.65)
+
+.PHONY: test deps opencode tmux unit bench build
+
+test: deps
+	go vet ./...
+	go test -count=1 -timeout 20m ./...
+
+deps: opencode tmux
+
+opencode: $(foreach v,$(OPENCODE_VERSIONS),$(call OPENCODE_BIN,$(v)))
+
+$(CACHE)/opencode-%/node_modules/opencode-linux-x64/bin/opencode:
+	npm install --silent --no-audit --no-fund --prefix $(CACHE)/opencode-$* opencode-ai@$*
+	test -x $@
+
+tmux:
+	@command -v tmux >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq tmux >/dev/null; }
+	@command -v tmux >/dev/null
+
+# unit runs the tests that need no server (end-to-end tests skip).
+unit:
+	OCTOP_E2E= go test ./...
+
+bench:
+	go test -run '^$$' -bench . -benchmem ./model ./ui
+
+build:
+	go build -o bin/octop ./cmd/octop
