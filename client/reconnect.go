@@ -1,0 +1,90 @@
+package client
+
+import (
+	"math/rand/v2"
+	"time"
+)
+
+// StreamOptions tunes the event stream. The zero value is what a local
+// server needs; tests shrink the durations.
+type StreamOptions struct {
+	// MinBackoff is the wait before the first retry (default 250ms). Each
+	// failed attempt in a row doubles it up to MaxBackoff (default 10s).
+	MinBackoff, MaxBackoff time.Duration
+	// Jitter spreads each wait by ±Jitter of itself (default 0.2) so that
+	// many clients do not retry in step. Negative means none.
+	Jitter float64
+	// StableAfter is how long a connection must live for the next failure
+	// to start again from MinBackoff (default 30s). A server that accepts
+	// and drops at once therefore still backs off.
+	StableAfter time.Duration
+	// ConnectTimeout bounds dialling and waiting for the response headers
+	// (default: Options.Timeout, else 10s). A server that accepts and
+	// never answers is then retried.
+	ConnectTimeout time.Duration
+	// IdleTimeout is how long a connection may stay silent once the server
+	// has shown that it sends heartbeats (1.18 sends server.heartbeat about
+	// every 10s) before it is taken for dead and reopened (default 30s;
+	// negative disables). Servers that never send heartbeats (1.1.65) are
+	// not held to it, so an idle stream of theirs is not cycled.
+	IdleTimeout time.Duration
+	// MaxEventSize is the largest event accepted (default 64 MiB). A tool
+	// output of several MB arrives as one event.
+	MaxEventSize int
+}
+
+// Defaults of StreamOptions.
+const (
+	DefaultMinBackoff   = 250 * time.Millisecond
+	DefaultMaxBackoff   = 10 * time.Second
+	DefaultJitter       = 0.2
+	DefaultStableAfter  = 30 * time.Second
+	DefaultIdleTimeout  = 30 * time.Second
+	DefaultMaxEventSize = 64 << 20
+)
+
+func (o StreamOptions) withDefaults() StreamOptions {
+	if o.MinBackoff <= 0 {
+		o.MinBackoff = DefaultMinBackoff
+	}
+	if o.MaxBackoff <= 0 {
+		o.MaxBackoff = DefaultMaxBackoff
+	}
+	if o.MaxBackoff < o.MinBackoff {
+		o.MaxBackoff = o.MinBackoff
+	}
+	if o.Jitter == 0 {
+		o.Jitter = DefaultJitter
+	}
+	if o.Jitter < 0 {
+		o.Jitter = 0
+	}
+	if o.Jitter > 1 {
+		o.Jitter = 1
+	}
+	if o.StableAfter <= 0 {
+		o.StableAfter = DefaultStableAfter
+	}
+	if o.IdleTimeout == 0 {
+		o.IdleTimeout = DefaultIdleTimeout
+	}
+	if o.MaxEventSize <= 0 {
+		o.MaxEventSize = DefaultMaxEventSize
+	}
+	return o
+}
+
+// backoff is the wait before retry number attempt (1-based): MinBackoff
+// doubled attempt-1 times, capped at MaxBackoff, then jittered.
+func (o StreamOptions) backoff(attempt int) time.Duration {
+	d := o.MinBackoff
+	for i := 1; i < attempt && d < o.MaxBackoff; i++ {
+		d *= 2
+	}
+	d = min(d, o.MaxBackoff)
+	if o.Jitter > 0 {
+		f := 1 + o.Jitter*(2*rand.Float64()-1)
+		d = time.Duration(float64(d) * f)
+	}
+	return d
+}

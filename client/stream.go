@@ -1,0 +1,245 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"time"
+
+	sse "github.com/tmaxmax/go-sse"
+)
+
+// State is the event stream's connection state.
+type State int
+
+// Connection states, in the order a healthy stream goes through them.
+const (
+	Connecting State = iota
+	Connected
+	Disconnected
+)
+
+// String names the state.
+func (s State) String() string {
+	switch s {
+	case Connecting:
+		return "connecting"
+	case Connected:
+		return "connected"
+	case Disconnected:
+		return "disconnected"
+	}
+	return fmt.Sprintf("State(%d)", int(s))
+}
+
+// ConnState reports a change of the stream's connection. On Disconnected,
+// Err says why (nil when the caller stopped the stream) and RetryAt when
+// the next attempt starts (zero when there will be none). Attempt counts
+// the attempts since the stream last stayed up for a while: Connecting
+// and Connected carry the attempt in progress, Disconnected the one that
+// failed.
+type ConnState struct {
+	State   State
+	Err     error
+	RetryAt time.Time
+	Attempt int
+}
+
+// ResyncNeeded follows every successful (re)connect. The server keeps no
+// backlog, so whatever happened while disconnected must be re-read over
+// REST (Sessions, Status, Messages…).
+type ResyncNeeded struct{}
+
+// DecodeError is an event that could not be decoded. The stream goes on.
+// Data is the start of the raw payload (at most 1 KiB).
+type DecodeError struct {
+	Err  error
+	Data []byte
+}
+
+// Error says what was wrong with the event.
+func (e DecodeError) Error() string { return e.Err.Error() }
+
+const decodeErrorDataMax = 1 << 10
+
+// Errors the stream's watchdogs cancel a connection with.
+var (
+	errIdle           = errors.New("no event or heartbeat")
+	errConnectTimeout = errors.New("no answer")
+)
+
+// StreamPath is the path Stream reads: /event, or /global/event when the
+// client was made with Options.Global.
+func (c *Client) StreamPath() string {
+	if c.global {
+		return "/global/event"
+	}
+	return "/event"
+}
+
+// Stream follows the server's event stream until ctx is done, then
+// returns nil. It calls send, from the calling goroutine, with:
+//   - ConnState on every change of the connection;
+//   - ResyncNeeded right after every successful (re)connect;
+//   - Envelope for each event, unknown types included (as Unknown);
+//   - DecodeError for an event that could not be decoded.
+//
+// It reconnects on its own with capped exponential backoff and jitter. It
+// gives up, returning the error, only on a failure retrying cannot fix: a
+// rejected password (KindUnauthorized), a missing endpoint (KindNotFound)
+// or an answer that is not an event stream (KindBadResponse).
+func (c *Client) Stream(ctx context.Context, send func(any)) error {
+	o := c.stream
+	// failures counts attempts that failed in a row; a connection that
+	// stayed up for StableAfter clears it.
+	failures := 0
+	for {
+		attempt := failures + 1
+		send(ConnState{State: Connecting, Attempt: attempt})
+		start := time.Now()
+		connected, err := c.streamOnce(ctx, send, attempt)
+		if ctx.Err() != nil {
+			send(ConnState{State: Disconnected, Attempt: attempt})
+			return nil
+		}
+		if permanent(err) {
+			send(ConnState{State: Disconnected, Err: err, Attempt: attempt})
+			return err
+		}
+		if connected && time.Since(start) >= o.StableAfter {
+			failures = 0
+		}
+		failures++
+		wait := o.backoff(failures)
+		send(ConnState{State: Disconnected, Err: err, RetryAt: time.Now().Add(wait), Attempt: failures})
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			send(ConnState{State: Disconnected, Attempt: failures})
+			return nil
+		case <-t.C:
+		}
+	}
+}
+
+func permanent(err error) bool {
+	switch ErrorKind(err) {
+	case KindUnauthorized, KindNotFound, KindBadResponse, KindInvalid:
+		return true
+	}
+	return false
+}
+
+// streamOnce runs one connection until it ends. connected says whether it
+// got as far as an event stream. The error is never nil unless ctx is done.
+func (c *Client) streamOnce(ctx context.Context, send func(any), attempt int) (connected bool, err error) {
+	o := c.stream
+	path := c.StreamPath()
+	op := "GET " + path
+	cctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+
+	req, err := c.newRequest(cctx, http.MethodGet, path, nil, nil)
+	if err != nil {
+		return false, &Error{Kind: KindInvalid, Op: op, Msg: op + ": " + err.Error(), Err: err}
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Cache-Control", "no-cache")
+
+	connectTimeout := o.ConnectTimeout
+	if connectTimeout <= 0 {
+		connectTimeout = c.timeout
+	}
+	// The stream's request has no overall deadline (it lives for hours), so
+	// two timers stand in: one until the headers arrive, then the idle
+	// watchdog. Both cancel the request, which unblocks the body read.
+	connectTimer := time.AfterFunc(connectTimeout, func() { cancel(errConnectTimeout) })
+	start := time.Now()
+	resp, err := c.hc.Do(req)
+	connectTimer.Stop()
+	if err != nil {
+		if ctx.Err() != nil {
+			return false, nil
+		}
+		if context.Cause(cctx) == errConnectTimeout {
+			return false, &Error{Kind: KindTimeout, Op: op, URL: c.baseStr, After: time.Since(start),
+				Msg: fmt.Sprintf("%s: OpenCode at %s accepted no stream within %s", op, c.baseStr, connectTimeout.Round(time.Millisecond)), Err: err}
+		}
+		return false, c.transportError(ctx, cctx, op, start, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode >= 300 {
+		body := make([]byte, 512)
+		n, _ := resp.Body.Read(body)
+		return false, c.statusError(op, "", resp, body[:n])
+	}
+	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" {
+		body := make([]byte, 512)
+		n, _ := resp.Body.Read(body)
+		if mt == "" {
+			mt = "no content type"
+		}
+		return false, &Error{Kind: KindBadResponse, Op: op, URL: c.baseStr, Status: resp.StatusCode,
+			Msg: fmt.Sprintf("expected an event stream from %s but got %s: %q", op, mt, snippet(body[:n]))}
+	}
+
+	send(ConnState{State: Connected, Attempt: attempt})
+	send(ResyncNeeded{})
+
+	// The idle watchdog is armed once the server has sent a heartbeat, and
+	// stopped while send runs so a slow consumer is not taken for a dead
+	// server.
+	var idle *time.Timer
+	defer func() {
+		if idle != nil {
+			idle.Stop()
+		}
+	}()
+	for ev, rerr := range sse.Read(resp.Body, &sse.ReadConfig{MaxEventSize: o.MaxEventSize}) {
+		if idle != nil {
+			idle.Stop()
+		}
+		if rerr != nil {
+			err = rerr
+			break
+		}
+		if ev.Data == "" {
+			continue
+		}
+		env, derr := DecodeEvent([]byte(ev.Data))
+		if derr != nil {
+			data := []byte(ev.Data[:min(len(ev.Data), decodeErrorDataMax)])
+			send(DecodeError{Err: derr, Data: data})
+		} else {
+			send(env)
+		}
+		if o.IdleTimeout > 0 {
+			if idle == nil {
+				if _, ok := env.Event.(ServerHeartbeat); ok {
+					idle = time.AfterFunc(o.IdleTimeout, func() { cancel(errIdle) })
+				}
+			} else {
+				idle.Reset(o.IdleTimeout)
+			}
+		}
+		if ctx.Err() != nil {
+			return true, nil
+		}
+	}
+	if ctx.Err() != nil {
+		return true, nil
+	}
+	if context.Cause(cctx) == errIdle {
+		return true, &Error{Kind: KindTimeout, Op: op, URL: c.baseStr, After: o.IdleTimeout,
+			Msg: fmt.Sprintf("the event stream from %s went silent for %s (no heartbeat)", c.baseStr, o.IdleTimeout.Round(time.Millisecond))}
+	}
+	if err == nil {
+		return true, &Error{Kind: KindUnreachable, Op: op, URL: c.baseStr,
+			Msg: "OpenCode at " + c.baseStr + " closed the event stream"}
+	}
+	return true, &Error{Kind: KindUnreachable, Op: op, URL: c.baseStr,
+		Msg: "lost the event stream from " + c.baseStr + ": " + oneLine(err.Error(), 120), Err: err}
+}
