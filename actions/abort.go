@@ -1,0 +1,84 @@
+package actions
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/octop-dev/octop/client"
+)
+
+// Abort stops one running session. The server answers "true" to an abort of
+// any id, even one that does not exist, so Abort checks the id first: it
+// fails with ErrInvalid for a malformed id, ErrNoSession for an unknown one,
+// and ErrNotRunning when the session is idle, sending nothing in each case.
+// On 1.18 the server also stops the session's running children.
+func Abort(ctx context.Context, c *client.Client, id string) (client.Session, error) {
+	s, err := lookup(ctx, c, id)
+	if err != nil {
+		return client.Session{}, err
+	}
+	st, err := statusOf(ctx, c, s.ID)
+	if err != nil {
+		return client.Session{}, err
+	}
+	if !running(st) {
+		return client.Session{}, newError(ErrNotRunning, fmt.Sprintf("%s is idle; nothing to abort", s.ID), nil)
+	}
+	if err := c.Abort(ctx, s.ID); err != nil {
+		return client.Session{}, fmt.Errorf("abort %s: %w", s.ID, err)
+	}
+	return s, nil
+}
+
+// AbortTree stops every running session of the subtree rooted at id: busy
+// descendants deepest first, then the session itself (see AbortOrder).
+// Nothing outside the subtree is touched. It returns the sessions it
+// aborted, in order; with nothing running it fails with ErrNotRunning. If one
+// abort fails it stops there and returns those already aborted with the
+// error.
+func AbortTree(ctx context.Context, c *client.Client, id string) ([]client.Session, error) {
+	root, err := lookup(ctx, c, id)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := PlanAbortTree(ctx, c, root)
+	if err != nil {
+		return nil, err
+	}
+	if len(plan) == 0 {
+		return nil, newError(ErrNotRunning, fmt.Sprintf("nothing runs in the subtree of %s; nothing to abort", root.ID), nil)
+	}
+	var done []client.Session
+	for _, s := range plan {
+		if err := c.Abort(ctx, s.ID); err != nil {
+			return done, fmt.Errorf("abort %s: %w", s.ID, err)
+		}
+		done = append(done, s)
+	}
+	return done, nil
+}
+
+// PlanAbortTree reads the server's sessions and statuses and returns what
+// AbortTree on root would stop, without stopping anything: the TUI's
+// confirmation names exactly these.
+func PlanAbortTree(ctx context.Context, c *client.Client, root client.Session) ([]client.Session, error) {
+	sessions, err := c.Sessions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	status, err := c.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	known := false
+	for _, s := range sessions {
+		if s.ID == root.ID {
+			known = true
+			break
+		}
+	}
+	if !known {
+		sessions = append(sessions, root)
+	}
+	return AbortOrder(sessions, status, root.ID), nil
+}

@@ -1,0 +1,129 @@
+// Package actions holds the operations that steer OpenCode tasks: launch an
+// async task, resume one by its task_id, abort a session or a subtree, and
+// read or wait for a task's result. The TUI (through tea.Cmds) and the
+// subcommands share them, so both validate the same way and fail with the
+// same one-line errors.
+//
+// Every operation validates what it can before it sends anything that
+// changes the server: a bad id, an empty prompt or an unknown agent never
+// leaves a half-made session behind.
+package actions
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/octop-dev/octop/client"
+)
+
+// deniedTools are the tools an async task may not use: nobody is waiting on
+// the other end to answer its questions, keep its todo list, or watch it
+// spawn tasks of its own.
+var deniedTools = []string{"task", "todowrite", "todoread", "question"}
+
+// DenyRules are the permission rules every launched task is created with.
+func DenyRules() []client.PermissionRule {
+	rules := make([]client.PermissionRule, len(deniedTools))
+	for i, t := range deniedTools {
+		rules[i] = client.PermissionRule{Permission: t, Pattern: "*", Action: "deny"}
+	}
+	return rules
+}
+
+// disabledTools is the prompt's tools map turning the denied tools off, so
+// the model is not even offered them.
+func disabledTools() map[string]bool {
+	m := make(map[string]bool, len(deniedTools))
+	for _, t := range deniedTools {
+		m[t] = false
+	}
+	return m
+}
+
+// TaskTitle is the title OpenCode's own task tool gives a child session;
+// octop uses the same so a launched task looks like a native one.
+func TaskTitle(description, agent string) string {
+	return fmt.Sprintf("%s (@%s subagent)", description, agent)
+}
+
+// lookup reads one session, turning the possible failures into errors a
+// person can act on: a malformed id is bad input (the server answers 500 to
+// it), a missing one is ErrNoSession.
+func lookup(ctx context.Context, c *client.Client, id string) (client.Session, error) {
+	id = strings.TrimSpace(id)
+	if id == "" {
+		return client.Session{}, newError(ErrInvalid, "no session id given", nil)
+	}
+	if !client.ValidSessionID(id) {
+		return client.Session{}, newError(ErrInvalid, fmt.Sprintf("%q is not a session id (they look like ses_…)", id), nil)
+	}
+	s, err := c.Session(ctx, id)
+	if err != nil {
+		if client.IsNotFound(err) {
+			return client.Session{}, newError(ErrNoSession, fmt.Sprintf("no session %s on this server", id), err)
+		}
+		return client.Session{}, err
+	}
+	return s, nil
+}
+
+// statusOf is one session's run state; the server lists only sessions
+// that are not idle.
+func statusOf(ctx context.Context, c *client.Client, id string) (client.SessionStatus, error) {
+	all, err := c.Status(ctx)
+	if err != nil {
+		return client.SessionStatus{}, err
+	}
+	st, ok := all[id]
+	if !ok {
+		st.Type = client.StatusIdle
+	}
+	return st, nil
+}
+
+// TaskAgents returns the agents a task can run as: mode subagent or all, and
+// not hidden, in the server's order.
+func TaskAgents(agents []client.Agent) []client.Agent {
+	var out []client.Agent
+	for _, a := range agents {
+		if (a.Mode == "subagent" || a.Mode == "all") && !a.Hidden {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// checkAgent finds name among the task agents of the server, or says which
+// names would do.
+func checkAgent(ctx context.Context, c *client.Client, name string) (client.Agent, error) {
+	agents, err := c.Agents(ctx)
+	if err != nil {
+		return client.Agent{}, err
+	}
+	usable := TaskAgents(agents)
+	for _, a := range usable {
+		if a.Name == name {
+			return a, nil
+		}
+	}
+	names := make([]string, len(usable))
+	for i, a := range usable {
+		names[i] = a.Name
+	}
+	why := "unknown agent"
+	for _, a := range agents {
+		if a.Name == name {
+			why = fmt.Sprintf("agent %q is mode %s", name, a.Mode)
+			if a.Hidden {
+				why = fmt.Sprintf("agent %q is hidden", name)
+			}
+			return client.Agent{}, newError(ErrInvalid, fmt.Sprintf("%s and cannot run as a task; use one of: %s", why, strings.Join(names, ", ")), nil)
+		}
+	}
+	return client.Agent{}, newError(ErrInvalid, fmt.Sprintf("%s %q; use one of: %s", why, name, strings.Join(names, ", ")), nil)
+}
+
+func textParts(prompt string) []client.TextPartInput {
+	return []client.TextPartInput{{Type: "text", Text: prompt}}
+}

@@ -1,0 +1,77 @@
+package actions
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/octop-dev/octop/client"
+)
+
+// LaunchRequest is what an async task needs.
+type LaunchRequest struct {
+	// ParentID is the session the task belongs under; empty launches a new
+	// root session.
+	ParentID    string
+	Agent       string
+	Description string
+	Prompt      string
+}
+
+// Launch starts an async task: it creates a child session of ParentID
+// titled like a native task, with the task, todo and question tools denied,
+// and prompts it without waiting for the answer. It returns the new session,
+// whose id is the task_id.
+//
+// Everything is checked first (the parent exists, the agent can run as a
+// task, description and prompt are not empty), and nothing is created when a
+// check fails. If the prompt fails after the session was made, Launch
+// deletes that session and returns an ErrPromptFailed error saying so, never
+// a session as if it had launched.
+func Launch(ctx context.Context, c *client.Client, req LaunchRequest) (client.Session, error) {
+	req.Agent = strings.TrimSpace(req.Agent)
+	req.Description = oneLine(req.Description)
+	switch {
+	case req.Agent == "":
+		return client.Session{}, newError(ErrInvalid, "no agent given", nil)
+	case req.Description == "":
+		return client.Session{}, newError(ErrInvalid, "the description is empty; give a few words saying what the task does", nil)
+	case strings.TrimSpace(req.Prompt) == "":
+		return client.Session{}, newError(ErrInvalid, "the prompt is empty", nil)
+	}
+	if req.ParentID != "" {
+		if _, err := lookup(ctx, c, req.ParentID); err != nil {
+			return client.Session{}, err
+		}
+	}
+	if _, err := checkAgent(ctx, c, req.Agent); err != nil {
+		return client.Session{}, err
+	}
+
+	s, err := c.CreateSession(ctx, client.CreateSessionRequest{
+		ParentID:   strings.TrimSpace(req.ParentID),
+		Title:      TaskTitle(req.Description, req.Agent),
+		Permission: DenyRules(),
+	})
+	if err != nil {
+		return client.Session{}, fmt.Errorf("create the task session: %w", err)
+	}
+	err = c.PromptAsync(ctx, s.ID, client.PromptRequest{
+		Agent: req.Agent,
+		Parts: textParts(req.Prompt),
+		Tools: disabledTools(),
+	})
+	if err == nil {
+		return s, nil
+	}
+	// The caller's context may be what failed; the clean-up gets its own.
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if derr := c.DeleteSession(dctx, s.ID); derr != nil {
+		return client.Session{}, newError(ErrPromptFailed, fmt.Sprintf(
+			"the task was not started: %v; its session %s could not be deleted (%v) and is dead", err, s.ID, derr), err)
+	}
+	return client.Session{}, newError(ErrPromptFailed, fmt.Sprintf(
+		"the task was not started: %v; its empty session %s was deleted", err, s.ID), err)
+}

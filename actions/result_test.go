@@ -1,0 +1,102 @@
+package actions
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/octop-dev/octop/client"
+)
+
+func msg(role, agent string, parts ...client.Part) client.MessageWithParts {
+	return client.MessageWithParts{Info: client.Message{Role: role, Agent: agent}, Parts: parts}
+}
+
+func text(s string) client.Part { return client.Part{Type: client.PartText, Text: s} }
+
+func tool(name, status, title string) client.Part {
+	return client.Part{Type: client.PartTool, Tool: name, State: &client.ToolState{Status: status, Title: title}}
+}
+
+func TestDeriveResult(t *testing.T) {
+	s := client.Session{ID: "ses_1", Title: "t (@general subagent)"}
+	idle := client.SessionStatus{}
+	busy := client.SessionStatus{Type: client.StatusBusy}
+	aborted := msg("assistant", "general", text("half"))
+	aborted.Info.Error = &client.ErrorInfo{Name: "MessageAbortedError", Data: client.ErrorInfoData{Message: "The operation was aborted."}}
+
+	tests := []struct {
+		name      string
+		st        client.SessionStatus
+		msgs      []client.MessageWithParts
+		state     string
+		text      string
+		errName   string
+		tools     int
+		agent     string
+		wantInFmt []string
+	}{
+		{"complete takes the last text of the last run", idle,
+			[]client.MessageWithParts{
+				msg("user", "general", text("first")),
+				msg("assistant", "general", text("old answer")),
+				msg("user", "general", text("again")),
+				msg("assistant", "general", tool("bash", "completed", "ls"), text("step")),
+				msg("assistant", "general", text("final answer"), text("  ")),
+			},
+			StateComplete, "final answer", "", 1, "general",
+			[]string{"status: complete", "task_id: ses_1", "<task_result>\nfinal answer\n</task_result>"}},
+		{"busy is running with its tool calls", busy,
+			[]client.MessageWithParts{msg("user", "explore", text("go")), msg("assistant", "explore", tool("bash", "running", "sleep 5"))},
+			StateRunning, "", "", 1, "explore",
+			[]string{"status: running", "tool: running   bash  sleep 5"}},
+		{"a prompt with no reply yet is running even when idle", idle,
+			[]client.MessageWithParts{msg("user", "general", text("go"))},
+			StateRunning, "", "", 0, "general", []string{"status: running"}},
+		{"an aborted run is an error with name and message", idle,
+			[]client.MessageWithParts{msg("user", "general", text("go")), aborted},
+			StateError, "half", "MessageAbortedError", 0, "general",
+			[]string{"status: error", "error: MessageAbortedError: The operation was aborted."}},
+		{"a new prompt clears the old error", busy,
+			[]client.MessageWithParts{msg("user", "general", text("go")), aborted, msg("user", "general", text("again"))},
+			StateRunning, "", "", 0, "general", nil},
+		{"no messages is complete with no text", idle, nil, StateComplete, "", "", 0, "", []string{"<task_result>\n\n</task_result>"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := DeriveResult(s, tt.st, tt.msgs)
+			if r.State != tt.state || r.Text != tt.text || len(r.Tools) != tt.tools || r.Agent != tt.agent {
+				t.Errorf("got state=%q text=%q tools=%d agent=%q, want %q %q %d %q", r.State, r.Text, len(r.Tools), r.Agent, tt.state, tt.text, tt.tools, tt.agent)
+			}
+			if name := ""; r.Error != nil {
+				name = r.Error.Name
+				if name != tt.errName {
+					t.Errorf("error %q, want %q", name, tt.errName)
+				}
+			} else if tt.errName != "" {
+				t.Errorf("no error, want %q", tt.errName)
+			}
+			out := r.Format()
+			for _, w := range tt.wantInFmt {
+				if !strings.Contains(out, w) {
+					t.Errorf("Format() = %q, missing %q", out, w)
+				}
+			}
+		})
+	}
+}
+
+func TestTaskTitleAndRules(t *testing.T) {
+	if got := TaskTitle("count files", "explore"); got != "count files (@explore subagent)" {
+		t.Errorf("TaskTitle = %q", got)
+	}
+	var got []string
+	for _, r := range DenyRules() {
+		if r.Pattern != "*" || r.Action != "deny" {
+			t.Errorf("rule %+v: want pattern * and action deny", r)
+		}
+		got = append(got, r.Permission)
+	}
+	if strings.Join(got, ",") != "task,todowrite,todoread,question" {
+		t.Errorf("denied %v", got)
+	}
+}

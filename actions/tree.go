@@ -1,0 +1,199 @@
+package actions
+
+import (
+	"context"
+	"sort"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/octop-dev/octop/client"
+)
+
+// running reports whether a status means the session is working: busy, or
+// waiting to retry a provider error (an abort stops both).
+func running(st client.SessionStatus) bool {
+	return st.Type == client.StatusBusy || st.Type == client.StatusRetry
+}
+
+// childrenOf indexes sessions by parent id, each list in creation order so
+// the order of siblings is stable.
+func childrenOf(sessions []client.Session) map[string][]client.Session {
+	kids := map[string][]client.Session{}
+	for _, s := range sessions {
+		if s.ParentID != "" {
+			kids[s.ParentID] = append(kids[s.ParentID], s)
+		}
+	}
+	for _, list := range kids {
+		sort.SliceStable(list, func(i, j int) bool {
+			if list[i].Time.Created != list[j].Time.Created {
+				return list[i].Time.Created < list[j].Time.Created
+			}
+			return list[i].ID < list[j].ID
+		})
+	}
+	return kids
+}
+
+// AbortOrder lists the running sessions of the subtree rooted at id in the
+// order to abort them: descendants deepest first (siblings in creation
+// order), then id itself if it runs. Aborting leaves before their parents
+// means no parent sees a child's cancellation as a tool error it then acts
+// on while still running. Sessions outside the subtree never appear.
+func AbortOrder(sessions []client.Session, status map[string]client.SessionStatus, id string) []client.Session {
+	kids := childrenOf(sessions)
+	type entry struct {
+		s     client.Session
+		depth int
+		seq   int
+	}
+	var found []entry
+	seen := map[string]bool{id: true}
+	var walk func(parent string, depth int)
+	walk = func(parent string, depth int) {
+		for _, k := range kids[parent] {
+			if seen[k.ID] { // a cycle in bad data must not loop forever
+				continue
+			}
+			seen[k.ID] = true
+			if running(status[k.ID]) {
+				found = append(found, entry{k, depth, len(found)})
+			}
+			walk(k.ID, depth+1)
+		}
+	}
+	walk(id, 1)
+	sort.SliceStable(found, func(i, j int) bool { return found[i].depth > found[j].depth })
+	out := make([]client.Session, 0, len(found)+1)
+	for _, e := range found {
+		out = append(out, e.s)
+	}
+	if running(status[id]) {
+		for _, s := range sessions {
+			if s.ID == id {
+				out = append(out, s)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Node is one session of the tree `octop tree` prints.
+type Node struct {
+	ID       string `json:"id"`
+	ParentID string `json:"parentID,omitempty"`
+	Title    string `json:"title"`
+	Agent    string `json:"agent,omitempty"`
+	// Status is running, complete or error, as in a TaskResult, except
+	// that a session with no messages is "idle".
+	Status string `json:"status"`
+	// Run is the server's run state: idle, busy or retry.
+	Run   string     `json:"run"`
+	Error string     `json:"error,omitempty"`
+	Tools ToolCounts `json:"tools"`
+	// Created is the creation time in Unix ms.
+	Created  int64   `json:"created"`
+	Children []*Node `json:"children"`
+}
+
+// ToolCounts counts a session's tool calls over its whole history.
+type ToolCounts struct {
+	Total     int `json:"total"`
+	Running   int `json:"running"`
+	Completed int `json:"completed"`
+	Failed    int `json:"failed"`
+}
+
+// StateIdle is a session that never ran (no messages).
+const StateIdle = "idle"
+
+// treeFetchers bounds how many message lists Tree reads at once.
+const treeFetchers = 4
+
+// Tree reads every session of the directory with its status and tool-call
+// counts and returns the roots, newest first, each with its children in
+// creation order. A session whose parent is not on the server counts as a
+// root.
+func Tree(ctx context.Context, c *client.Client) ([]*Node, error) {
+	sessions, err := c.Sessions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	status, err := c.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	nodes := make([]*Node, len(sessions))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(treeFetchers)
+	for i, s := range sessions {
+		g.Go(func() error {
+			msgs, err := c.Messages(gctx, s.ID, 0)
+			if err != nil {
+				if client.IsNotFound(err) { // deleted since the list was read
+					msgs = nil
+				} else {
+					return err
+				}
+			}
+			nodes[i] = newNode(s, status[s.ID], msgs)
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return BuildTree(nodes), nil
+}
+
+func newNode(s client.Session, st client.SessionStatus, msgs []client.MessageWithParts) *Node {
+	r := DeriveResult(s, st, msgs)
+	n := &Node{ID: s.ID, ParentID: s.ParentID, Title: s.Title, Agent: r.Agent, Status: r.State,
+		Run: st.Type, Error: r.ErrorLine(), Created: s.Time.Created, Children: []*Node{}}
+	if n.Run == "" {
+		n.Run = client.StatusIdle
+	}
+	if len(msgs) == 0 && !running(st) {
+		n.Status = StateIdle
+	}
+	for _, m := range msgs {
+		for _, p := range m.Parts {
+			if p.Type != client.PartTool || p.State == nil {
+				continue
+			}
+			n.Tools.Total++
+			switch p.State.Status {
+			case client.ToolPending, client.ToolRunning:
+				n.Tools.Running++
+			case client.ToolCompleted:
+				n.Tools.Completed++
+			case client.ToolError:
+				n.Tools.Failed++
+			}
+		}
+	}
+	return n
+}
+
+// BuildTree links nodes by ParentID and returns the roots, newest first,
+// with children in creation order.
+func BuildTree(nodes []*Node) []*Node {
+	byID := make(map[string]*Node, len(nodes))
+	for _, n := range nodes {
+		byID[n.ID] = n
+	}
+	var roots []*Node
+	for _, n := range nodes {
+		if p, ok := byID[n.ParentID]; ok && n.ParentID != n.ID {
+			p.Children = append(p.Children, n)
+		} else {
+			roots = append(roots, n)
+		}
+	}
+	for _, n := range nodes {
+		sort.SliceStable(n.Children, func(i, j int) bool { return n.Children[i].Created < n.Children[j].Created })
+	}
+	sort.SliceStable(roots, func(i, j int) bool { return roots[i].Created > roots[j].Created })
+	return roots
+}

@@ -1,0 +1,76 @@
+package actions
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/octop-dev/octop/client"
+)
+
+// PollInterval is how often Wait asks the server whether a task is done.
+var PollInterval = 300 * time.Millisecond
+
+// Result reads a session's outcome: running, complete with its last
+// assistant text, or error with the error's name and message.
+func Result(ctx context.Context, c *client.Client, id string) (TaskResult, error) {
+	s, err := lookup(ctx, c, id)
+	if err != nil {
+		return TaskResult{}, err
+	}
+	st, err := statusOf(ctx, c, s.ID)
+	if err != nil {
+		return TaskResult{}, err
+	}
+	msgs, err := c.Messages(ctx, s.ID, 0)
+	if err != nil {
+		return TaskResult{}, err
+	}
+	return DeriveResult(s, st, msgs), nil
+}
+
+// Wait blocks until the task stops running and returns its result. The
+// deadline comes from ctx; when it passes, Wait returns the last result it
+// read with an error saying the task still runs.
+func Wait(ctx context.Context, c *client.Client, id string) (TaskResult, error) {
+	return WaitAfter(ctx, c, id, 0)
+}
+
+// WaitAfter is Wait for a prompt just sent to a session that had before
+// messages: it also waits for that prompt to land, so the answer it returns
+// is the new one, not the previous run's.
+func WaitAfter(ctx context.Context, c *client.Client, id string, before int) (TaskResult, error) {
+	s, err := lookup(ctx, c, id)
+	if err != nil {
+		return TaskResult{}, err
+	}
+	var last TaskResult
+	tick := time.NewTicker(PollInterval)
+	defer tick.Stop()
+	for {
+		// The status map is cheap; read the messages only once the session
+		// looks idle.
+		st, err := statusOf(ctx, c, s.ID)
+		if err == nil && !running(st) {
+			var msgs []client.MessageWithParts
+			msgs, err = c.Messages(ctx, s.ID, 0)
+			if err == nil {
+				last = DeriveResult(s, st, msgs)
+				if last.State != StateRunning && last.Messages > before {
+					return last, nil
+				}
+			}
+		}
+		if err != nil && ctx.Err() == nil {
+			return last, err
+		}
+		select {
+		case <-ctx.Done():
+			if last.TaskID == "" {
+				last = TaskResult{TaskID: s.ID, Title: s.Title, State: StateRunning, Run: client.StatusBusy}
+			}
+			return last, fmt.Errorf("%s is still running; gave up waiting: %w", s.ID, ctx.Err())
+		case <-tick.C:
+		}
+	}
+}
