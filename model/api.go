@@ -1,14 +1,38 @@
 package model
 
-import "github.com/octop-dev/octop/client"
+import (
+	"sort"
+
+	"github.com/octop-dev/octop/client"
+)
 
 // State is the whole tree. Read it through its methods; only Apply and
 // ApplySnapshot change it.
+//
+// Reads are cheap enough to call for every row of every frame, but some
+// (Roots, Counts, Subtree, Flatten) fill caches inside the State, so a State
+// must be used from one goroutine only.
 type State struct {
 	sessions    map[string]*Session
 	permissions map[string]client.PermissionRequest
 	questions   map[string]client.QuestionRequest
 	version     uint64
+
+	// orphans holds, by parent id, the children whose parent is not known
+	// yet; they are adopted when it arrives.
+	orphans map[string][]string
+	// deleted remembers deleted ids so a late event does not bring a
+	// session back as a placeholder.
+	deleted map[string]struct{}
+	// intern shares the few distinct tool and agent names between the
+	// many calls that repeat them.
+	intern map[string]string
+
+	treeV  uint64 // bumped when the shape (membership, parents, order) changes
+	roots  []string
+	rootsV uint64 // treeV the roots cache was built at, plus one
+	aggV   uint64 // version the derived rollups were built at, plus one
+	fepoch uint32 // Flatten's mark epoch
 }
 
 // New returns an empty State.
@@ -17,18 +41,14 @@ func New() *State {
 		sessions:    map[string]*Session{},
 		permissions: map[string]client.PermissionRequest{},
 		questions:   map[string]client.QuestionRequest{},
+		orphans:     map[string][]string{},
+		deleted:     map[string]struct{}{},
+		intern:      map[string]string{},
 	}
 }
 
 // Version increases on every change, so a view can cache by it.
 func (s *State) Version() uint64 { return s.version }
-
-// Apply folds one event into the state. Unknown events are ignored.
-func (s *State) Apply(ev client.Event) { panic("TODO") }
-
-// ApplySnapshot folds a full REST read into the state, over whatever the
-// stream built so far.
-func (s *State) ApplySnapshot(snap Snapshot) { panic("TODO") }
 
 // Session returns the session with that id, or nil.
 func (s *State) Session(id string) *Session { return s.sessions[id] }
@@ -37,29 +57,164 @@ func (s *State) Session(id string) *Session { return s.sessions[id] }
 func (s *State) Len() int { return len(s.sessions) }
 
 // Roots returns the ids of sessions without a (known) parent, newest first.
-func (s *State) Roots() []string { panic("TODO") }
+// The slice is shared and valid until the next change; do not modify it.
+func (s *State) Roots() []string {
+	if s.rootsV == s.treeV+1 {
+		return s.roots
+	}
+	roots := s.roots[:0]
+	for id, ss := range s.sessions {
+		if ss.ParentID == "" || s.sessions[ss.ParentID] == nil {
+			roots = append(roots, id)
+		}
+	}
+	sort.Slice(roots, func(i, j int) bool {
+		a, b := s.sessions[roots[i]], s.sessions[roots[j]]
+		if a.Created != b.Created {
+			return a.Created > b.Created
+		}
+		return a.ID > b.ID
+	})
+	s.roots = roots
+	s.rootsV = s.treeV + 1
+	return roots
+}
 
 // Display is the status to show for a session.
-func (s *State) Display(id string) Display { panic("TODO") }
+func (s *State) Display(id string) Display {
+	ss := s.sessions[id]
+	if ss == nil {
+		return DisplayIdle
+	}
+	return ss.display()
+}
+
+func (ss *Session) display() Display {
+	if ss.waiting > 0 {
+		return DisplayWaiting
+	}
+	switch ss.Run {
+	case RunBusy:
+		return DisplayBusy
+	case RunRetry:
+		return DisplayRetry
+	}
+	if ss.Err != nil {
+		return DisplayError
+	}
+	return DisplayIdle
+}
+
+// Running reports whether the session is busy or retrying.
+func (ss *Session) Running() bool { return ss.Run != RunIdle }
+
+// ended reports whether the session is known to be idle, so its open tool
+// calls can no longer be running.
+func (ss *Session) ended() bool { return ss.StatusKnown && ss.Run == RunIdle }
+
+// ShownToolStatus is the status to show for Tools[i]: its own, except that
+// a call still pending or running in a session known to be idle is
+// ToolInterrupted. The server does not always close such calls after an
+// abort, and a dead call must not look alive.
+func (ss *Session) ShownToolStatus(i int) ToolStatus {
+	st := ss.Tools[i].Status
+	if (st == ToolPending || st == ToolRunning) && ss.ended() {
+		return ToolInterrupted
+	}
+	return st
+}
 
 // Counts summarises a session's tool calls and children.
-func (s *State) Counts(id string) Counts { panic("TODO") }
+func (s *State) Counts(id string) Counts {
+	ss := s.sessions[id]
+	if ss == nil {
+		return Counts{}
+	}
+	s.derive()
+	c := Counts{
+		ToolsDone:    int(ss.nDone),
+		ToolsFailed:  int(ss.nFailed),
+		Children:     len(ss.Children),
+		RunningBelow: ss.runBelow,
+	}
+	if ss.ended() {
+		c.ToolsInterrupted = int(ss.nOpen)
+		c.ToolsFailed += c.ToolsInterrupted
+	} else {
+		c.ToolsRunning = int(ss.nOpen)
+	}
+	return c
+}
 
 // Subtree returns tokens and cost summed over the session and all its
 // descendants.
-func (s *State) Subtree(id string) Totals { panic("TODO") }
+func (s *State) Subtree(id string) Totals {
+	ss := s.sessions[id]
+	if ss == nil {
+		return Totals{}
+	}
+	s.derive()
+	return Totals{Tokens: ss.subTokens, Cost: ss.subCost}
+}
 
 // Elapsed is how long the session has run, in ms, given the current time.
-func (s *State) Elapsed(id string, nowMS int64) int64 { panic("TODO") }
+// For a running session it is the time since its run began; for an idle
+// one, how long its last run took.
+func (s *State) Elapsed(id string, nowMS int64) int64 {
+	ss := s.sessions[id]
+	if ss == nil {
+		return 0
+	}
+	start := ss.RunStart
+	if start == 0 {
+		start = ss.Created
+	}
+	if start == 0 {
+		return 0
+	}
+	end := nowMS
+	if !ss.Running() {
+		end = ss.RunEnd
+	}
+	if end < start {
+		return 0
+	}
+	return end - start
+}
 
-// Permissions returns the pending permission requests of a session.
-func (s *State) Permissions(id string) []client.PermissionRequest { panic("TODO") }
+// Permissions returns the pending permission requests of a session, in id
+// order.
+func (s *State) Permissions(id string) []client.PermissionRequest {
+	ss := s.sessions[id]
+	if ss == nil || ss.waiting == 0 {
+		return nil
+	}
+	var out []client.PermissionRequest
+	for _, p := range s.permissions {
+		if p.SessionID == id {
+			out = append(out, p)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
 
-// Questions returns the pending questions of a session.
-func (s *State) Questions(id string) []client.QuestionRequest { panic("TODO") }
+// Questions returns the pending questions of a session, in id order.
+func (s *State) Questions(id string) []client.QuestionRequest {
+	ss := s.sessions[id]
+	if ss == nil || ss.waiting == 0 {
+		return nil
+	}
+	var out []client.QuestionRequest
+	for _, q := range s.questions {
+		if q.SessionID == id {
+			out = append(out, q)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
 
-// Flatten gives the visible rows: roots newest first, children in creation
-// order, descending only into expanded sessions. A non-empty filter keeps
-// the sessions whose title, agent or id contains it (case-insensitive) and
-// the ancestors of every match, expanded so the match shows.
-func Flatten(s *State, expanded map[string]bool, filter string) []Row { panic("TODO") }
+// Pending is the number of pending permission and question requests over
+// all sessions.
+func (s *State) Pending() int { return len(s.permissions) + len(s.questions) }

@@ -1,9 +1,3 @@
-// Package model turns a REST snapshot plus the server's event stream into
-// the parent/child session tree, with each session's live tool calls.
-//
-// It is pure: no I/O, no goroutines, no clock (time arrives with the data),
-// no Bubble Tea. A State is owned by one goroutine; Apply and ApplySnapshot
-// change it deterministically.
 package model
 
 import "github.com/octop-dev/octop/client"
@@ -37,6 +31,10 @@ const (
 	ToolRunning
 	ToolCompleted
 	ToolError
+	// ToolInterrupted is never stored: it is what ShownToolStatus gives for
+	// a call still pending or running in a session that is now idle (an
+	// abort, a crash), so a dead call is not shown as running forever.
+	ToolInterrupted
 )
 
 // ToolCall is one tool call of a session: the summary the native task tool
@@ -54,6 +52,9 @@ type ToolCall struct {
 	OutputHead string // first bytes of the output only, so memory stays bounded
 	ChildID    string // for task calls: the child session it started, once known
 }
+
+// Ended reports whether the call reached a final state on the server.
+func (t *ToolCall) Ended() bool { return t.Status == ToolCompleted || t.Status == ToolError }
 
 // Session is one node of the tree.
 type Session struct {
@@ -86,12 +87,47 @@ type Session struct {
 	// LastActive is the latest time (Unix ms) seen in this session's data;
 	// follow mode picks the busy session with the largest one.
 	LastActive int64
+
+	// RunStart is when the current (or last) run began: the creation time
+	// of the latest user message, else the session's creation time.
+	RunStart int64
+	// RunEnd is the latest end time seen (message completed, tool ended).
+	RunEnd int64
+	// TaskPartID is the part id of the parent's task call that started
+	// this session, once known.
+	TaskPartID string
+	// StatusKnown is true once a status event or a snapshot covering this
+	// session said what it is doing. Until then Run is a guess (idle) and
+	// its open tool calls are shown as running, not interrupted.
+	StatusKnown bool
+
+	// Below: bookkeeping the reducer keeps so every read stays cheap.
+	msgs       []msgAcct // by message id, ascending
+	infoTokens float64   // what the server's own session info said
+	infoCost   float64
+	textPart   string // part id LastText comes from
+	textMsg    string // its message id
+	textDone   bool   // that part has ended: late deltas no longer apply
+	nOpen      int32  // tool calls pending or running
+	nDone      int32  // completed
+	nFailed    int32  // error
+	waiting    int32  // pending permissions and questions
+	search     string // lower-cased title, agent and id, for the filter
+	// derived per State.aggV, see derive.go
+	subTokens, subCost float64
+	runBelow           int
+	// Flatten scratch marks, see flatten.go
+	fmark, fmatch uint32
 }
 
 // Snapshot is a full REST read of the server: what GET /session,
 // GET /session/status and (optionally) the messages of busy sessions say.
 type Snapshot struct {
-	Sessions    []client.Session
+	Sessions []client.Session
+	// Complete says Sessions is every session the server has for this
+	// State (not a page or a roots-only list), so a known session missing
+	// from it was deleted while the stream was down and is dropped.
+	Complete    bool
 	Status      map[string]client.SessionStatus
 	Messages    map[string][]client.MessageWithParts // by session id; may be nil
 	Permissions []client.PermissionRequest
@@ -107,7 +143,10 @@ type Totals struct {
 // Counts summarise one session for a row or a header.
 type Counts struct {
 	ToolsRunning, ToolsDone, ToolsFailed int
-	Children                             int
+	// ToolsInterrupted counts calls left pending or running in a session
+	// that is idle now; they are included in ToolsFailed, not ToolsRunning.
+	ToolsInterrupted int
+	Children         int
 	// Descendants running (busy or retrying) below this session, any depth.
 	RunningBelow int
 }

@@ -1,0 +1,223 @@
+package model
+
+import (
+	"github.com/octop-dev/octop/client"
+)
+
+// Apply folds one event into the state. Unknown events are ignored.
+//
+// Apply is order-tolerant and idempotent for what the server can do: a
+// child's events before its parent's session.created, parts or a status
+// before their session is known (a placeholder with Known false stands in),
+// and the same event twice.
+func (s *State) Apply(ev client.Event) {
+	switch e := ev.(type) {
+	case client.SessionCreated:
+		s.upsertInfo(e.Info)
+	case client.SessionUpdated:
+		s.upsertInfo(e.Info)
+	case client.SessionDeleted:
+		s.remove(e.Info.ID)
+	case client.SessionStatusChanged:
+		// A busy status may come before its session.created: keep it on a
+		// placeholder. An idle one for an unknown id has nothing to show
+		// (the server sends one when asked to abort an id it does not have).
+		ss := s.sessions[e.SessionID]
+		if ss == nil && e.Status.Type != client.StatusIdle {
+			ss = s.ensure(e.SessionID)
+		}
+		if ss != nil {
+			s.setStatus(ss, e.Status)
+		}
+	case client.SessionIdle:
+		if ss := s.sessions[e.SessionID]; ss != nil {
+			s.setStatus(ss, client.SessionStatus{Type: client.StatusIdle})
+		}
+	case client.SessionError:
+		if ss := s.sessions[e.SessionID]; ss != nil && e.Error != nil {
+			err := *e.Error
+			ss.Err = &err
+		}
+	case client.MessageUpdated:
+		if ss := s.ensure(e.Info.SessionID); ss != nil {
+			s.applyMessage(ss, &e.Info)
+		}
+	case client.MessageRemoved:
+		if ss := s.sessions[e.SessionID]; ss != nil {
+			s.removeMessage(ss, e.MessageID)
+		}
+	case client.PartUpdated:
+		if ss := s.ensure(e.Part.SessionID); ss != nil {
+			s.applyPart(ss, &e.Part, e.Time)
+		}
+	case client.PartRemoved:
+		if ss := s.sessions[e.SessionID]; ss != nil {
+			s.removePart(ss, e.PartID)
+		}
+	case client.PartDelta:
+		if ss := s.sessions[e.SessionID]; ss != nil && e.Field == "text" {
+			s.applyDelta(ss, e.MessageID, e.PartID, e.Delta)
+		}
+	case client.PermissionAsked:
+		s.addPermission(e.Request)
+	case client.PermissionReplied:
+		s.dropPermission(e.RequestID)
+	case client.QuestionAsked:
+		s.addQuestion(e.Request)
+	case client.QuestionReplied:
+		s.dropQuestion(e.RequestID)
+	case client.QuestionRejected:
+		s.dropQuestion(e.RequestID)
+	default:
+		// server.connected, server.heartbeat and unknown types change nothing.
+		return
+	}
+	s.version++
+}
+
+// upsertInfo takes a session's info from an event or a snapshot. An info
+// older than the one held (by time.updated) only fills blanks, so a late
+// duplicate cannot roll a title back.
+func (s *State) upsertInfo(info client.Session) {
+	if info.ID == "" {
+		return
+	}
+	ss := s.ensure(info.ID)
+	if ss == nil {
+		return
+	}
+	fresh := !ss.Known || info.Time.Updated >= ss.Updated
+	ss.Known = true
+	if fresh || ss.Title == "" {
+		ss.Title = info.Title
+	}
+	if info.Agent != "" && (fresh || ss.Agent == "") {
+		ss.Agent = s.internStr(info.Agent)
+	}
+	if info.Directory != "" && (fresh || ss.Directory == "") {
+		ss.Directory = s.internStr(info.Directory)
+	}
+	if info.Version != "" && (fresh || ss.Version == "") {
+		ss.Version = s.internStr(info.Version)
+	}
+	if info.Time.Updated > ss.Updated {
+		ss.Updated = info.Time.Updated
+	}
+	if info.Time.Created != 0 && info.Time.Created != ss.Created {
+		ss.Created = info.Time.Created
+		s.treeV++
+		s.resortChild(ss)
+	}
+	if fresh {
+		ss.infoTokens = info.Tokens.Sum()
+		ss.infoCost = info.Cost
+		ss.recomputeTotals()
+	}
+	ss.touch(info.Time.Updated)
+	ss.refreshSearch()
+	if info.ParentID != "" {
+		s.setParent(ss, info.ParentID)
+	}
+	if ss.ParentID != "" && ss.TaskPartID == "" {
+		if p := s.sessions[ss.ParentID]; p != nil {
+			s.linkByTitle(p)
+		}
+	}
+}
+
+func (s *State) setStatus(ss *Session, st client.SessionStatus) {
+	ss.StatusKnown = true
+	switch st.Type {
+	case client.StatusBusy:
+		if ss.Run == RunIdle {
+			// A new run: the error of the last one is history.
+			ss.Err = nil
+		}
+		ss.Run = RunBusy
+		ss.Attempt, ss.RetryMsg, ss.RetryAt = 0, "", 0
+	case client.StatusRetry:
+		if ss.Run == RunIdle {
+			ss.Err = nil
+		}
+		ss.Run = RunRetry
+		ss.Attempt, ss.RetryMsg, ss.RetryAt = st.Attempt, boundHead(st.Message, maxLine), st.Next
+	default:
+		ss.Run = RunIdle
+		ss.Attempt, ss.RetryMsg, ss.RetryAt = 0, "", 0
+		// An idle session answers nothing: whatever it asked is void.
+		if ss.waiting > 0 {
+			s.dropRequestsOf(ss.ID)
+		}
+	}
+}
+
+func (ss *Session) touch(t int64) {
+	if t > ss.LastActive {
+		ss.LastActive = t
+	}
+}
+
+func (ss *Session) sawEnd(t int64) {
+	if t > ss.RunEnd {
+		ss.RunEnd = t
+	}
+	ss.touch(t)
+}
+
+func (s *State) addPermission(r client.PermissionRequest) {
+	if r.ID == "" || s.ensure(r.SessionID) == nil {
+		return // no session, or a deleted one
+	}
+	if old, ok := s.permissions[r.ID]; ok {
+		s.waitingDelta(old.SessionID, -1)
+	}
+	s.permissions[r.ID] = r
+	s.waitingDelta(r.SessionID, +1)
+}
+
+func (s *State) dropPermission(id string) {
+	if old, ok := s.permissions[id]; ok {
+		delete(s.permissions, id)
+		s.waitingDelta(old.SessionID, -1)
+	}
+}
+
+func (s *State) addQuestion(r client.QuestionRequest) {
+	if r.ID == "" || s.ensure(r.SessionID) == nil {
+		return // no session, or a deleted one
+	}
+	if old, ok := s.questions[r.ID]; ok {
+		s.waitingDelta(old.SessionID, -1)
+	}
+	s.questions[r.ID] = r
+	s.waitingDelta(r.SessionID, +1)
+}
+
+func (s *State) dropQuestion(id string) {
+	if old, ok := s.questions[id]; ok {
+		delete(s.questions, id)
+		s.waitingDelta(old.SessionID, -1)
+	}
+}
+
+func (s *State) dropRequestsOf(sessionID string) {
+	for id, p := range s.permissions {
+		if p.SessionID == sessionID {
+			s.dropPermission(id)
+		}
+	}
+	for id, q := range s.questions {
+		if q.SessionID == sessionID {
+			s.dropQuestion(id)
+		}
+	}
+}
+
+func (s *State) waitingDelta(sessionID string, d int32) {
+	if ss := s.sessions[sessionID]; ss != nil {
+		ss.waiting += d
+		if ss.waiting < 0 {
+			ss.waiting = 0
+		}
+	}
+}

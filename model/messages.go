@@ -1,0 +1,232 @@
+package model
+
+import (
+	"sort"
+
+	"github.com/octop-dev/octop/client"
+)
+
+// msgAcct is what a session keeps of one message: enough for tokens, cost,
+// the last error and which text is the assistant's.
+type msgAcct struct {
+	id        string
+	role      uint8 // roleUnknown until its message.updated arrives
+	created   int64
+	completed int64
+	// Message-level totals win when the server sent them; otherwise the
+	// step-finish parts of the message are summed (never both, so nothing
+	// is counted twice).
+	hasTotals    bool
+	tokens, cost float64
+	steps        []stepAcct
+	err          *client.ErrorInfo
+}
+
+type stepAcct struct {
+	part         string
+	tokens, cost float64
+}
+
+const (
+	roleUnknown uint8 = iota
+	roleUser
+	roleAssistant
+)
+
+func (ss *Session) findMsg(id string) *msgAcct {
+	i := sort.Search(len(ss.msgs), func(i int) bool { return ss.msgs[i].id >= id })
+	if i < len(ss.msgs) && ss.msgs[i].id == id {
+		return &ss.msgs[i]
+	}
+	return nil
+}
+
+// msg finds or adds the account of a message. Message ids ascend with
+// time, so keeping them sorted keeps them in conversation order.
+func (ss *Session) msg(id string) *msgAcct {
+	i := sort.Search(len(ss.msgs), func(i int) bool { return ss.msgs[i].id >= id })
+	if i < len(ss.msgs) && ss.msgs[i].id == id {
+		return &ss.msgs[i]
+	}
+	ss.msgs = append(ss.msgs, msgAcct{})
+	copy(ss.msgs[i+1:], ss.msgs[i:])
+	ss.msgs[i] = msgAcct{id: id}
+	return &ss.msgs[i]
+}
+
+func (s *State) applyMessage(ss *Session, m *client.Message) {
+	if m.ID == "" {
+		return
+	}
+	a := ss.msg(m.ID)
+	if m.Time.Created != 0 {
+		a.created = m.Time.Created
+	}
+	if m.Time.Completed != 0 {
+		a.completed = m.Time.Completed
+		ss.sawEnd(m.Time.Completed)
+	}
+	ss.touch(m.Time.Created)
+	switch m.Role {
+	case "user":
+		a.role = roleUser
+		if m.Time.Created > ss.RunStart {
+			ss.RunStart = m.Time.Created
+		}
+		if ss.textMsg == m.ID {
+			// The text taken as the last reply was the user's prompt.
+			ss.LastText, ss.textPart, ss.textMsg, ss.textDone = "", "", "", false
+		}
+	case "assistant":
+		a.role = roleAssistant
+		if m.Tokens.Sum() > 0 || m.Cost > 0 {
+			a.hasTotals, a.tokens, a.cost, a.steps = true, m.Tokens.Sum(), m.Cost, nil
+		}
+		if m.Error != nil {
+			e := *m.Error
+			a.err = &e
+			if ss.latestAssistant() == a {
+				ss.Err = &e
+			}
+		} else {
+			a.err = nil
+		}
+		if ss.Agent == "" && m.Agent != "" {
+			// 1.1.x sessions carry no agent; their replies do.
+			ss.Agent = s.internStr(m.Agent)
+			ss.refreshSearch()
+		}
+		ss.recomputeTotals()
+	}
+}
+
+func (ss *Session) latestAssistant() *msgAcct {
+	for i := len(ss.msgs) - 1; i >= 0; i-- {
+		if ss.msgs[i].role == roleAssistant {
+			return &ss.msgs[i]
+		}
+	}
+	return nil
+}
+
+func (s *State) removeMessage(ss *Session, id string) {
+	i := sort.Search(len(ss.msgs), func(i int) bool { return ss.msgs[i].id >= id })
+	if i < len(ss.msgs) && ss.msgs[i].id == id {
+		ss.msgs = append(ss.msgs[:i], ss.msgs[i+1:]...)
+	}
+	kept := ss.Tools[:0]
+	for _, t := range ss.Tools {
+		if t.MessageID == id {
+			ss.countTool(t.Status, -1)
+			continue
+		}
+		kept = append(kept, t)
+	}
+	clear(ss.Tools[len(kept):])
+	ss.Tools = kept
+	if ss.textMsg == id {
+		ss.LastText, ss.textPart, ss.textMsg, ss.textDone = "", "", "", false
+	}
+	ss.recomputeTotals()
+}
+
+// applyStep counts a step-finish part, unless its message already has
+// message-level totals.
+func (ss *Session) applyStep(p *client.Part) {
+	if p.MessageID == "" || p.Tokens == nil && p.Cost == 0 {
+		return
+	}
+	a := ss.msg(p.MessageID)
+	if a.hasTotals {
+		return
+	}
+	var tok float64
+	if p.Tokens != nil {
+		tok = p.Tokens.Sum()
+	}
+	for i := range a.steps {
+		if a.steps[i].part == p.ID {
+			a.steps[i].tokens, a.steps[i].cost = tok, p.Cost
+			ss.recomputeTotals()
+			return
+		}
+	}
+	a.steps = append(a.steps, stepAcct{part: p.ID, tokens: tok, cost: p.Cost})
+	ss.recomputeTotals()
+}
+
+func (ss *Session) removeStep(msgID, partID string) {
+	a := ss.findMsg(msgID)
+	if a == nil {
+		return
+	}
+	for i := range a.steps {
+		if a.steps[i].part == partID {
+			a.steps = append(a.steps[:i], a.steps[i+1:]...)
+			ss.recomputeTotals()
+			return
+		}
+	}
+}
+
+// recomputeTotals sums in message order, so the result does not depend on
+// the order events arrived in. The server's own session totals (1.18 sends
+// them) are a floor: they may lag the messages but never overcount.
+func (ss *Session) recomputeTotals() {
+	var tok, cost float64
+	for i := range ss.msgs {
+		a := &ss.msgs[i]
+		if a.hasTotals {
+			tok += a.tokens
+			cost += a.cost
+			continue
+		}
+		for _, st := range a.steps {
+			tok += st.tokens
+			cost += st.cost
+		}
+	}
+	ss.Tokens = max(tok, ss.infoTokens)
+	ss.Cost = max(cost, ss.infoCost)
+}
+
+// applyText follows the newest assistant text part of the session.
+func (ss *Session) applyText(p *client.Part) {
+	if a := ss.findMsg(p.MessageID); a != nil && a.role == roleUser {
+		return
+	}
+	ended := p.Time != nil && p.Time.End != 0
+	if p.Time != nil {
+		ss.touch(p.Time.Start)
+		ss.sawEnd(p.Time.End)
+	}
+	if p.ID == ss.textPart {
+		if ss.textDone && !ended {
+			return // a late copy of an earlier state
+		}
+		ss.LastText, ss.textDone = boundTail(p.Text, maxText), ended
+		return
+	}
+	if !newerPart(p.MessageID, p.ID, ss.textMsg, ss.textPart) {
+		return
+	}
+	ss.textMsg, ss.textPart = p.MessageID, p.ID
+	ss.LastText, ss.textDone = boundTail(p.Text, maxText), ended
+}
+
+// applyDelta appends streamed text. Only the current text part takes
+// deltas: its message.part.updated (type text) always comes first, and a
+// delta cannot tell a text part from a reasoning one by itself.
+func (s *State) applyDelta(ss *Session, msgID, partID, delta string) {
+	if partID != ss.textPart || ss.textDone {
+		return
+	}
+	ss.LastText = boundTail(ss.LastText+delta, maxText)
+}
+
+func newerPart(msgA, partA, msgB, partB string) bool {
+	if msgA != msgB {
+		return msgA > msgB
+	}
+	return partA > partB
+}

@@ -1,0 +1,93 @@
+package model
+
+import "github.com/octop-dev/octop/client"
+
+// ApplySnapshot folds a full REST read into the state, over whatever the
+// stream built so far. The snapshot wins where it speaks:
+//   - every session it lists is known, with its parent;
+//   - a session it covers (listed, or in the status map) and absent from
+//     the status map is idle, whatever the stream said before;
+//   - the pending permissions and questions are exactly its lists;
+//   - with Messages for a session, its tool calls and texts are updated
+//     from them, and its error is that of its latest assistant message.
+//
+// Sessions it does not cover keep what they had, unless Complete is set,
+// in which case known sessions it does not list are dropped as deleted.
+func (s *State) ApplySnapshot(snap Snapshot) {
+	listed := make(map[string]bool, len(snap.Sessions))
+	for _, info := range snap.Sessions {
+		if info.ID == "" {
+			continue
+		}
+		// A listed id is alive, whatever a deletion said earlier.
+		delete(s.deleted, info.ID)
+		listed[info.ID] = true
+		s.upsertInfo(info)
+	}
+	if snap.Complete {
+		var gone []string
+		for id, ss := range s.sessions {
+			if ss.Known && !listed[id] {
+				gone = append(gone, id)
+			}
+		}
+		for _, id := range gone {
+			s.remove(id)
+		}
+	}
+
+	// Requests first: a session going idle below drops its requests, and
+	// the lists are the truth anyway.
+	for id := range s.permissions {
+		s.dropPermission(id)
+	}
+	for id := range s.questions {
+		s.dropQuestion(id)
+	}
+
+	for id := range listed {
+		st, ok := snap.Status[id]
+		if !ok {
+			st = client.SessionStatus{Type: client.StatusIdle}
+		}
+		s.setStatus(s.sessions[id], st)
+	}
+	for id, st := range snap.Status {
+		if listed[id] {
+			continue
+		}
+		if ss := s.ensure(id); ss != nil {
+			s.setStatus(ss, st)
+		}
+	}
+
+	for _, r := range snap.Permissions {
+		s.addPermission(r)
+	}
+	for _, r := range snap.Questions {
+		s.addQuestion(r)
+	}
+
+	for id, msgs := range snap.Messages {
+		ss := s.ensure(id)
+		if ss == nil || len(msgs) == 0 {
+			continue
+		}
+		for i := range msgs {
+			s.applyMessage(ss, &msgs[i].Info)
+			for j := range msgs[i].Parts {
+				s.applyPart(ss, &msgs[i].Parts[j], 0)
+			}
+		}
+		// The REST messages say how the last run ended; a session.error
+		// the stream gave before a later, clean run is stale.
+		if a := ss.latestAssistant(); a != nil && a.err != nil && !ss.Running() {
+			e := *a.err
+			ss.Err = &e
+		} else if a != nil && a.err == nil {
+			ss.Err = nil
+		}
+	}
+	s.version++
+	s.treeV++
+}

@@ -1,0 +1,300 @@
+package model
+
+import (
+	"encoding/json"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/octop-dev/octop/client"
+)
+
+// Bounds on what is kept per session and per tool call, so memory stays
+// flat however long a session runs.
+const (
+	maxHead = 256     // OutputHead and Error
+	maxLine = 200     // Title, Input digest, retry message
+	maxText = 4 << 10 // LastText keeps its last 4 KiB
+)
+
+func (s *State) applyPart(ss *Session, p *client.Part, evTime int64) {
+	ss.touch(evTime)
+	switch p.Type {
+	case client.PartTool:
+		s.applyTool(ss, p)
+	case client.PartText:
+		ss.applyText(p)
+	case client.PartStepFinish:
+		ss.applyStep(p)
+	}
+}
+
+func (ss *Session) findTool(partID string) (int, bool) {
+	n := len(ss.Tools)
+	// Updates nearly always hit the newest calls: look there first.
+	if n > 0 && ss.Tools[n-1].PartID == partID {
+		return n - 1, true
+	}
+	i := sort.Search(n, func(i int) bool { return ss.Tools[i].PartID >= partID })
+	return i, i < n && ss.Tools[i].PartID == partID
+}
+
+func (ss *Session) countTool(st ToolStatus, d int32) {
+	switch st {
+	case ToolPending, ToolRunning:
+		ss.nOpen += d
+	case ToolCompleted:
+		ss.nDone += d
+	case ToolError:
+		ss.nFailed += d
+	}
+}
+
+func toolStatus(s string) ToolStatus {
+	switch s {
+	case client.ToolRunning:
+		return ToolRunning
+	case client.ToolCompleted:
+		return ToolCompleted
+	case client.ToolError:
+		return ToolError
+	}
+	return ToolPending
+}
+
+// applyTool upserts a tool call. Calls are kept in part-id order (ids
+// ascend with time), so the list is the same whatever order updates came
+// in. A call never goes back from ended to open: such an update is a late
+// duplicate.
+func (s *State) applyTool(ss *Session, p *client.Part) {
+	i, found := ss.findTool(p.ID)
+	if !found {
+		ss.Tools = append(ss.Tools, ToolCall{})
+		copy(ss.Tools[i+1:], ss.Tools[i:])
+		ss.Tools[i] = ToolCall{
+			PartID:    p.ID,
+			MessageID: p.MessageID,
+			CallID:    p.CallID,
+			Tool:      s.internStr(p.Tool),
+			Status:    ToolPending,
+		}
+		ss.countTool(ToolPending, +1)
+	}
+	t := &ss.Tools[i]
+	st := p.State
+	if st == nil {
+		return
+	}
+	next := toolStatus(st.Status)
+	if t.Ended() && (next == ToolPending || next == ToolRunning) {
+		return
+	}
+	if next != t.Status {
+		ss.countTool(t.Status, -1)
+		ss.countTool(next, +1)
+		t.Status = next
+	}
+	if st.Title != "" {
+		t.Title = boundLine(st.Title)
+	}
+	if t.Input == "" && len(st.Input) > 2 {
+		t.Input = inputDigest(st.Input)
+	}
+	if st.Time.Start != 0 {
+		t.Start = st.Time.Start
+		ss.touch(st.Time.Start)
+	}
+	if st.Time.End != 0 {
+		t.End = st.Time.End
+		ss.sawEnd(st.Time.End)
+	}
+	if st.Error != "" {
+		t.Error = boundHead(st.Error, maxHead)
+	}
+	if st.Output != "" {
+		t.OutputHead = boundHead(st.Output, maxHead)
+	}
+	if t.Tool == "task" {
+		s.linkTask(ss, t, st)
+	}
+}
+
+func (s *State) removePart(ss *Session, partID string) {
+	if i, ok := ss.findTool(partID); ok {
+		ss.countTool(ss.Tools[i].Status, -1)
+		ss.Tools = append(ss.Tools[:i], ss.Tools[i+1:]...)
+		ss.Tools = ss.Tools[:len(ss.Tools):len(ss.Tools)]
+		return
+	}
+	if partID == ss.textPart {
+		ss.LastText, ss.textPart, ss.textMsg, ss.textDone = "", "", "", false
+		return
+	}
+	for i := range ss.msgs {
+		for _, st := range ss.msgs[i].steps {
+			if st.part == partID {
+				ss.removeStep(ss.msgs[i].id, partID)
+				return
+			}
+		}
+	}
+}
+
+// Where each server version names the child session of a task call.
+var (
+	reTaskID     = regexp.MustCompile(`task_id: (ses_[0-9A-Za-z]+)`)    // 1.1.x
+	reTaskTag    = regexp.MustCompile(`<task id="(ses_[0-9A-Za-z]+)"`)  // 1.18.x
+	reTaskMetaID = regexp.MustCompile(`session_id: (ses_[0-9A-Za-z]+)`) // older <task_metadata>
+)
+
+// taskChild finds the child session id of a task call from whichever the
+// server gave: metadata.sessionId, or the id written into the output.
+func taskChild(st *client.ToolState) string {
+	if len(st.Metadata) > 2 && strings.Contains(string(st.Metadata), `"sessionId"`) {
+		var md struct {
+			SessionID string `json:"sessionId"`
+		}
+		if json.Unmarshal(st.Metadata, &md) == nil && md.SessionID != "" {
+			return md.SessionID
+		}
+	}
+	if st.Output == "" || !strings.Contains(st.Output, "ses_") {
+		return ""
+	}
+	for _, re := range []*regexp.Regexp{reTaskTag, reTaskID, reTaskMetaID} {
+		if m := re.FindStringSubmatch(st.Output); m != nil {
+			return m[1]
+		}
+	}
+	return ""
+}
+
+// linkTask ties a task call to the child it started. The server's word
+// (metadata or output) overrides a guess made by title.
+func (s *State) linkTask(parent *Session, t *ToolCall, st *client.ToolState) {
+	id := taskChild(st)
+	if id == "" {
+		if t.ChildID == "" {
+			s.linkByTitle(parent)
+		}
+		return
+	}
+	if id == t.ChildID {
+		if c := s.sessions[id]; c != nil && c.TaskPartID == "" {
+			c.TaskPartID = t.PartID
+		}
+		return
+	}
+	if old := s.sessions[t.ChildID]; old != nil && old.TaskPartID == t.PartID {
+		old.TaskPartID = ""
+	}
+	t.ChildID = id
+	child := s.ensure(id)
+	if child == nil {
+		return
+	}
+	child.TaskPartID = t.PartID
+	if child.ParentID == "" {
+		s.setParent(child, parent.ID)
+	}
+}
+
+// linkByTitle pairs a parent's task calls that name no child yet (1.1.x
+// sends none while the call runs) with its children not yet claimed, by the
+// title the task tool gives a child: "<description> (@<agent> subagent)".
+func (s *State) linkByTitle(parent *Session) {
+	for i := range parent.Tools {
+		t := &parent.Tools[i]
+		if t.Tool != "task" || t.ChildID != "" || t.Input == "" {
+			continue
+		}
+		for _, cid := range parent.Children {
+			c := s.sessions[cid]
+			if c == nil || c.TaskPartID != "" {
+				continue
+			}
+			if strings.HasPrefix(c.Title, t.Input+" (@") && strings.HasSuffix(c.Title, " subagent)") {
+				t.ChildID, c.TaskPartID = c.ID, t.PartID
+				break
+			}
+		}
+	}
+}
+
+// toolInput holds the input fields a digest is made of.
+type toolInput struct {
+	Command     string `json:"command"`
+	FilePath    string `json:"filePath"`
+	Path        string `json:"path"`
+	Pattern     string `json:"pattern"`
+	URL         string `json:"url"`
+	Query       string `json:"query"`
+	Description string `json:"description"`
+	Prompt      string `json:"prompt"`
+}
+
+// inputDigest is one line saying what a call works on: the bash command,
+// the file path, the pattern, the task's description.
+func inputDigest(raw json.RawMessage) string {
+	var in toolInput
+	if json.Unmarshal(raw, &in) != nil {
+		return ""
+	}
+	var d string
+	switch {
+	case in.Command != "":
+		d = in.Command
+	case in.FilePath != "":
+		d = in.FilePath
+	case in.Pattern != "":
+		d = in.Pattern
+		if in.Path != "" {
+			d += " in " + in.Path
+		}
+	case in.URL != "":
+		d = in.URL
+	case in.Query != "":
+		d = in.Query
+	case in.Description != "":
+		d = in.Description
+	case in.Path != "":
+		d = in.Path
+	case in.Prompt != "":
+		d = in.Prompt
+	}
+	return boundLine(d)
+}
+
+// boundLine is the first line of v, at most maxLine bytes, as its own copy.
+func boundLine(v string) string {
+	if i := strings.IndexByte(v, '\n'); i >= 0 {
+		v = v[:i]
+	}
+	return boundHead(v, maxLine)
+}
+
+// boundHead is at most n bytes of the start of v, cut on a rune boundary
+// and copied, so a long decoded string is not kept alive by a slice of it.
+func boundHead(v string, n int) string {
+	if len(v) <= n {
+		return v
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(v[cut]) {
+		cut--
+	}
+	return strings.Clone(v[:cut])
+}
+
+// boundTail is at most n bytes of the end of v, cut on a rune boundary.
+func boundTail(v string, n int) string {
+	if len(v) <= n {
+		return v
+	}
+	cut := len(v) - n
+	for cut < len(v) && !utf8.RuneStart(v[cut]) {
+		cut++
+	}
+	return strings.Clone(v[cut:])
+}

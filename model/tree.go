@@ -1,0 +1,175 @@
+package model
+
+import (
+	"sort"
+	"strings"
+)
+
+// ensure returns the session with that id, making a placeholder (Known
+// false) when an event names a session before its session.created. It
+// returns nil for an empty or deleted id.
+func (s *State) ensure(id string) *Session {
+	if id == "" {
+		return nil
+	}
+	if ss := s.sessions[id]; ss != nil {
+		return ss
+	}
+	if _, gone := s.deleted[id]; gone {
+		return nil
+	}
+	ss := &Session{ID: id}
+	ss.refreshSearch()
+	s.sessions[id] = ss
+	s.treeV++
+	s.adopt(ss)
+	return ss
+}
+
+// adopt takes in the children that arrived before their parent.
+func (s *State) adopt(parent *Session) {
+	kids := s.orphans[parent.ID]
+	if len(kids) == 0 {
+		return
+	}
+	delete(s.orphans, parent.ID)
+	for _, id := range kids {
+		if c := s.sessions[id]; c != nil && c.ParentID == parent.ID {
+			s.insertChild(parent, c)
+		}
+	}
+}
+
+// setParent links child under parentID, wherever it was before. A link
+// that would make a cycle is refused: the tree must stay a tree.
+func (s *State) setParent(child *Session, parentID string) {
+	if child.ParentID == parentID || parentID == child.ID {
+		return
+	}
+	for p := s.sessions[parentID]; p != nil; p = s.sessions[p.ParentID] {
+		if p.ID == child.ID {
+			return
+		}
+		if p.ParentID == "" {
+			break
+		}
+	}
+	s.unlinkFromParent(child)
+	child.ParentID = parentID
+	s.treeV++
+	if parentID == "" {
+		return
+	}
+	if p := s.sessions[parentID]; p != nil {
+		s.insertChild(p, child)
+	} else {
+		s.orphans[parentID] = append(s.orphans[parentID], child.ID)
+	}
+}
+
+func (s *State) unlinkFromParent(child *Session) {
+	if child.ParentID == "" {
+		return
+	}
+	if p := s.sessions[child.ParentID]; p != nil {
+		p.Children = removeString(p.Children, child.ID)
+	} else if kids := s.orphans[child.ParentID]; kids != nil {
+		kids = removeString(kids, child.ID)
+		if len(kids) == 0 {
+			delete(s.orphans, child.ParentID)
+		} else {
+			s.orphans[child.ParentID] = kids
+		}
+	}
+}
+
+// insertChild keeps Children in creation order (ties by id), whatever order
+// the events came in.
+func (s *State) insertChild(p, c *Session) {
+	for _, id := range p.Children {
+		if id == c.ID {
+			return
+		}
+	}
+	i := sort.Search(len(p.Children), func(i int) bool {
+		o := s.sessions[p.Children[i]]
+		if o == nil {
+			return false
+		}
+		return childBefore(c, o)
+	})
+	p.Children = append(p.Children, "")
+	copy(p.Children[i+1:], p.Children[i:])
+	p.Children[i] = c.ID
+	s.treeV++
+}
+
+func childBefore(a, b *Session) bool {
+	if a.Created != b.Created {
+		return a.Created < b.Created
+	}
+	return a.ID < b.ID
+}
+
+// resortChild moves a child to its place after its creation time changed.
+func (s *State) resortChild(c *Session) {
+	p := s.sessions[c.ParentID]
+	if p == nil {
+		return
+	}
+	p.Children = removeString(p.Children, c.ID)
+	s.insertChild(p, c)
+}
+
+// remove deletes a session. Its children stay, as roots, until (if ever)
+// their parent id is seen again.
+func (s *State) remove(id string) {
+	ss := s.sessions[id]
+	s.deleted[id] = struct{}{}
+	if ss == nil {
+		return
+	}
+	s.unlinkFromParent(ss)
+	delete(s.sessions, id)
+	if len(ss.Children) > 0 {
+		s.orphans[id] = append(s.orphans[id], ss.Children...)
+	}
+	for rid, p := range s.permissions {
+		if p.SessionID == id {
+			delete(s.permissions, rid)
+		}
+	}
+	for rid, q := range s.questions {
+		if q.SessionID == id {
+			delete(s.questions, rid)
+		}
+	}
+	s.treeV++
+}
+
+func removeString(xs []string, x string) []string {
+	for i, y := range xs {
+		if y == x {
+			return append(xs[:i], xs[i+1:]...)
+		}
+	}
+	return xs
+}
+
+func (ss *Session) refreshSearch() {
+	ss.search = strings.ToLower(ss.Title + "\n" + ss.Agent + "\n" + ss.ID)
+}
+
+// internStr returns a shared copy of a short, often repeated string.
+func (s *State) internStr(v string) string {
+	if v == "" {
+		return ""
+	}
+	if w, ok := s.intern[v]; ok {
+		return w
+	}
+	if len(s.intern) < 4096 {
+		s.intern[v] = v
+	}
+	return v
+}
