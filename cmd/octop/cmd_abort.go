@@ -1,0 +1,65 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/octop-dev/octop/actions"
+	"github.com/octop-dev/octop/client"
+)
+
+const abortHelp = `
+Stop a running session and print it as "aborted: ID  TITLE". With --tree,
+stop every running session of its subtree, deepest first and the session
+itself last, and print each one; sessions outside the subtree are left
+alone. (OpenCode also stops a session's running children when the session
+is aborted.)
+
+A session with nothing running is not an error: the command says so on
+stderr and exits 0, so "octop abort ID" makes sure ID is stopped.
+An unknown id exits 3 and sends nothing (the server itself would answer
+"true" to any id).
+
+Examples:
+  octop abort ses_2c…
+  octop abort --tree ses_2a…`
+
+func runAbort(ctx context.Context, stdio cmdIO, base client.Options, args []string) int {
+	cmd := newCommand("abort", "abort ID [--tree]", abortHelp, stdio)
+	var tree bool
+	cmd.fs.BoolVar(&tree, "tree", false, "abort the whole subtree: running descendants deepest first, then ID")
+	pos, code, done := cmd.parse(args)
+	if done {
+		return code
+	}
+	id, code, ok := cmd.onePositional(pos, "session id (ses_…)")
+	if !ok {
+		return code
+	}
+	c, code, ok := cmd.newClient(base)
+	if !ok {
+		return code
+	}
+	var aborted []client.Session
+	var err error
+	if tree {
+		aborted, err = actions.AbortTree(ctx, c, id)
+	} else {
+		var s client.Session
+		if s, err = actions.Abort(ctx, c, id); err == nil {
+			aborted = []client.Session{s}
+		}
+	}
+	for _, s := range aborted {
+		fmt.Fprintf(stdio.out, "aborted: %s  %s\n", s.ID, s.Title)
+	}
+	if errors.Is(err, actions.ErrNotRunning) {
+		fmt.Fprintf(stdio.err, "octop abort: %s\n", err)
+		return codeOK
+	}
+	if err != nil {
+		return cmd.fail(err)
+	}
+	return codeOK
+}

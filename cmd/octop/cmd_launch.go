@@ -1,0 +1,86 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/octop-dev/octop/actions"
+	"github.com/octop-dev/octop/client"
+)
+
+const launchHelp = `
+Start an async task: create a child session of --parent, titled
+"<description> (@<agent> subagent)" like one OpenCode's task tool makes, with
+the task, todowrite, todoread and question tools denied (nobody is there to
+answer it), and send it --prompt without waiting for the answer. Prints:
+
+  task_id: ses_…
+  agent: <agent>
+  description: <description>
+  status: launched
+
+Come back later with "octop result ID", or pass --wait to wait here and
+print the result as "octop result" does. Without --parent the task starts
+as a new root session.
+
+Nothing is created when a check fails: the parent must exist, the agent must
+be one that runs as a subagent (see GET /agent: mode subagent or all, not
+hidden), and description and prompt must not be empty. If the server accepts
+the session but not the prompt, the empty session is deleted again and the
+command fails.
+
+Examples:
+  octop launch --parent ses_2a… --agent explore --description "find callers" \
+      --prompt "List every caller of client.New"
+  git diff | octop launch --parent ses_2a… --agent general \
+      --description "review diff" --prompt - --wait`
+
+func runLaunch(ctx context.Context, stdio cmdIO, base client.Options, args []string) int {
+	cmd := newCommand("launch", "launch --parent ID --agent NAME --description TEXT --prompt TEXT [--wait]", launchHelp, stdio)
+	var req actions.LaunchRequest
+	var wait bool
+	var timeout time.Duration
+	cmd.fs.StringVar(&req.ParentID, "parent", "", "the session `ID` to launch the task under (empty: a new root)")
+	cmd.fs.StringVar(&req.Agent, "agent", "", "the subagent `NAME` to run the task, e.g. general or explore")
+	cmd.fs.StringVar(&req.Description, "description", "", "a short `TEXT` saying what the task does; it titles the session")
+	cmd.fs.StringVar(&req.Prompt, "prompt", "", "the task's prompt `TEXT`; - reads it from stdin")
+	cmd.fs.BoolVar(&wait, "wait", false, "wait for the task to finish and print its result")
+	cmd.fs.DurationVar(&timeout, "timeout", 0, "with --wait, give up after this `DURATION` (e.g. 10m; 0: no limit)")
+	pos, code, done := cmd.parse(args)
+	if done {
+		return code
+	}
+	if len(pos) > 0 {
+		return cmd.usageError("unexpected argument " + pos[0] + "; the prompt goes in --prompt")
+	}
+	if missing := missingFlags(map[string]string{"agent": req.Agent, "description": req.Description, "prompt": req.Prompt}); len(missing) > 0 {
+		return cmd.usageError("missing " + strings.Join(missing, ", "))
+	}
+	prompt, err := cmd.readPrompt(req.Prompt)
+	if err != nil {
+		return cmd.usageError(err.Error())
+	}
+	req.Prompt = prompt
+	c, code, ok := cmd.newClient(base)
+	if !ok {
+		return code
+	}
+	s, err := actions.Launch(ctx, c, req)
+	if err != nil {
+		return cmd.fail(err)
+	}
+	fmt.Fprintf(stdio.out, "task_id: %s\nagent: %s\ndescription: %s\nstatus: launched\n", s.ID, req.Agent, squashSpaces(req.Description))
+	if !wait {
+		return codeOK
+	}
+	wctx, cancel := waitContext(ctx, timeout)
+	defer cancel()
+	r, err := actions.WaitAfter(wctx, c, s.ID, 0)
+	if err != nil {
+		return cmd.fail(err)
+	}
+	fmt.Fprintln(stdio.out)
+	return cmd.printResult(r)
+}

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"context"
+	"time"
+
+	"github.com/octop-dev/octop/actions"
+	"github.com/octop-dev/octop/client"
+)
+
+const resultHelp = `
+Print a task's outcome in async-task terms:
+
+  status: running|complete|error
+  task_id: ses_…
+
+then, once complete, the last assistant text inside <task_result> tags; for
+an error, its name and message (e.g. "error: MessageAbortedError: …"); while
+running, the run's tool calls so far. With --wait, wait until it stops
+running first. Exits 4 when the task ended in an error.
+
+Examples:
+  octop result ses_2b…
+  octop result --wait --timeout 10m ses_2b…`
+
+func runResult(ctx context.Context, stdio cmdIO, base client.Options, args []string) int {
+	cmd := newCommand("result", "result ID [--wait]", resultHelp, stdio)
+	var wait bool
+	var timeout time.Duration
+	cmd.fs.BoolVar(&wait, "wait", false, "wait until the task stops running")
+	cmd.fs.DurationVar(&timeout, "timeout", 0, "with --wait, give up after this `DURATION` (e.g. 10m; 0: no limit)")
+	pos, code, done := cmd.parse(args)
+	if done {
+		return code
+	}
+	id, code, ok := cmd.onePositional(pos, "task_id (a session id, ses_…)")
+	if !ok {
+		return code
+	}
+	c, code, ok := cmd.newClient(base)
+	if !ok {
+		return code
+	}
+	var r actions.TaskResult
+	var err error
+	if wait {
+		wctx, cancel := waitContext(ctx, timeout)
+		defer cancel()
+		r, err = actions.Wait(wctx, c, id)
+	} else {
+		r, err = actions.Result(ctx, c, id)
+	}
+	if err != nil {
+		return cmd.fail(err)
+	}
+	return cmd.printResult(r)
+}

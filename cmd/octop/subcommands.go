@@ -1,0 +1,315 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/octop-dev/octop/actions"
+	"github.com/octop-dev/octop/client"
+)
+
+// Exit codes of the subcommands, fixed so scripts can rely on them.
+const (
+	codeOK        = 0 // done
+	codeFail      = 1 // the server or the request failed
+	codeUsage     = 2 // bad usage: a missing flag, a malformed id, an empty prompt, an unknown agent
+	codeNoSession = 3 // no such session on the server
+	codeTaskError = 4 // result / --wait only: the task ended in an error
+)
+
+// cmdIO is where a subcommand reads and writes; tests pass buffers.
+type cmdIO struct {
+	in       io.Reader
+	out, err io.Writer
+}
+
+// subcommand is one `octop NAME …` entry point for scripts.
+type subcommand struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, stdio cmdIO, base client.Options, args []string) int
+}
+
+// subcommands are the script entry points, in the order help lists them.
+var subcommands = []subcommand{
+	{"launch", "start an async task under a session and print its task_id", runLaunch},
+	{"resume", "send a new prompt to a task, continuing its history", runResume},
+	{"abort", "stop a running session, or its whole subtree", runAbort},
+	{"result", "print a task's status and result", runResult},
+	{"tree", "print the session tree with statuses and tool-call counts", runTree},
+}
+
+func findSubcommand(name string) (subcommand, bool) {
+	for _, s := range subcommands {
+		if s.name == name {
+			return s, true
+		}
+	}
+	return subcommand{}, false
+}
+
+// runSubcommand runs `octop [global flags] NAME [args]` when args name a
+// subcommand, and reports handled=false otherwise (the TUI then runs).
+// Global flags may come before or after NAME.
+func runSubcommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, handled bool) {
+	i := 0
+	for i < len(args) {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") {
+			break
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !isConnFlag(name) {
+			return 0, false // a TUI flag, or --help: not ours
+		}
+		i++
+		if !hasValue {
+			i++ // the flag's value is the next argument
+		}
+	}
+	if i >= len(args) {
+		return 0, false
+	}
+	sub, ok := findSubcommand(args[i])
+	if !ok {
+		return 0, false
+	}
+	rest := append(append([]string{}, args[:i]...), args[i+1:]...)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	return sub.run(ctx, cmdIO{stdin, stdout, stderr}, client.OptionsFromEnv(), rest), true
+}
+
+// subcommandsHelp lists the subcommands for the top-level --help.
+func subcommandsHelp() string {
+	var b strings.Builder
+	b.WriteString("Commands (for scripts; `octop COMMAND --help` for details):\n")
+	for _, s := range subcommands {
+		fmt.Fprintf(&b, "  %-8s %s\n", s.name, s.summary)
+	}
+	return b.String()
+}
+
+// connFlags are the connection flags every subcommand shares. Empty means
+// the environment's value (OPENCODE_SERVER_URL, OPENCODE_SERVER_PASSWORD,
+// OPENCODE_SERVER_USERNAME) or the default.
+type connFlags struct {
+	server, password, username, directory string
+}
+
+var connFlagNames = []string{"server", "password", "username", "directory"}
+
+func isConnFlag(name string) bool {
+	for _, n := range connFlagNames {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *connFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.server, "server", "", "OpenCode server `URL` (env OPENCODE_SERVER_URL, default "+client.DefaultURL+")")
+	fs.StringVar(&f.password, "password", "", "basic-auth `PASSWORD` (env OPENCODE_SERVER_PASSWORD)")
+	fs.StringVar(&f.username, "username", "", "basic-auth `USER` (env OPENCODE_SERVER_USERNAME, default "+client.DefaultUsername+")")
+	fs.StringVar(&f.directory, "directory", "", "project `DIR` on the server (default: the server's own)")
+}
+
+// options lays the flags over base (the environment's options).
+func (f connFlags) options(base client.Options) client.Options {
+	if f.server != "" {
+		base.BaseURL = f.server
+	}
+	if f.password != "" {
+		base.Password = f.password
+	}
+	if f.username != "" {
+		base.Username = f.username
+	}
+	if f.directory != "" {
+		base.Directory = f.directory
+	}
+	return base
+}
+
+// command is one parsed subcommand invocation.
+type command struct {
+	name  string
+	stdio cmdIO
+	fs    *flag.FlagSet
+	conn  connFlags
+	// help is the text after the usage line: what the command does,
+	// examples, exit codes.
+	usage, help string
+}
+
+func newCommand(name, usage, help string, stdio cmdIO) *command {
+	c := &command{name: name, stdio: stdio, usage: usage, help: help}
+	c.fs = flag.NewFlagSet("octop "+name, flag.ContinueOnError)
+	c.fs.SetOutput(io.Discard) // errors are reported in one line by fail
+	return c
+}
+
+// parse parses args, letting flags and positional arguments mix
+// (`octop resume ID --prompt …`), and returns the positional ones. done is
+// true when the command should exit at once with code: --help, or bad usage.
+func (c *command) parse(args []string) (pos []string, code int, done bool) {
+	c.conn.register(c.fs)
+	for {
+		if err := c.fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				c.printHelp()
+				return nil, codeOK, true
+			}
+			return nil, c.usageError(strings.Replace(err.Error(), ": -", ": --", 1)), true
+		}
+		args = c.fs.Args()
+		if len(args) == 0 {
+			return pos, 0, false
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), 0, false
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func (c *command) printHelp() {
+	w := c.stdio.out
+	fmt.Fprintf(w, "Usage: octop %s\n\n%s\n\nFlags:\n", c.usage, strings.TrimSpace(c.help))
+	var lines [][2]string
+	width := 0
+	c.fs.VisitAll(func(f *flag.Flag) {
+		if isConnFlag(f.Name) {
+			return
+		}
+		lines = append(lines, flagLine(f))
+		width = max(width, len(lines[len(lines)-1][0]))
+	})
+	var conn [][2]string
+	for _, n := range connFlagNames {
+		conn = append(conn, flagLine(c.fs.Lookup(n)))
+		width = max(width, len(conn[len(conn)-1][0]))
+	}
+	for _, l := range lines {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, l[0], l[1])
+	}
+	fmt.Fprintf(w, "\nConnection flags (every command):\n")
+	for _, l := range conn {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, l[0], l[1])
+	}
+	fmt.Fprint(w, "\nExit codes: 0 done, 1 server or request error, 2 bad usage, 3 no such session,\n"+
+		"4 the task ended in an error (result and --wait only).\n")
+}
+
+// flagLine is "--name VALUE" and its description, as flag.UnquoteUsage
+// splits them.
+func flagLine(f *flag.Flag) [2]string {
+	name, usage := flag.UnquoteUsage(f)
+	left := "--" + f.Name
+	if name != "" {
+		left += " " + name
+	}
+	return [2]string{left, usage}
+}
+
+// usageError reports bad usage in one line and returns codeUsage.
+func (c *command) usageError(msg string) int {
+	fmt.Fprintf(c.stdio.err, "octop %s: %s (see octop %s --help)\n", c.name, msg, c.name)
+	return codeUsage
+}
+
+// fail reports err in one line and returns the exit code its kind calls for.
+func (c *command) fail(err error) int {
+	code := codeFail
+	switch {
+	case errors.Is(err, actions.ErrInvalid) || client.ErrorKind(err) == client.KindInvalid:
+		code = codeUsage
+	case errors.Is(err, actions.ErrNoSession) || client.IsNotFound(err):
+		code = codeNoSession
+	}
+	msg := err.Error()
+	if errors.Is(err, context.Canceled) {
+		msg = "interrupted"
+	}
+	fmt.Fprintf(c.stdio.err, "octop %s: %s\n", c.name, squashSpaces(msg))
+	return code
+}
+
+// client builds the client from the flags over the environment.
+func (c *command) newClient(base client.Options) (*client.Client, int, bool) {
+	cl, err := client.New(c.conn.options(base))
+	if err != nil {
+		return nil, c.usageError(err.Error()), false
+	}
+	return cl, 0, true
+}
+
+// onePositional checks that exactly one positional argument (an id) was
+// given.
+func (c *command) onePositional(pos []string, what string) (string, int, bool) {
+	switch len(pos) {
+	case 0:
+		return "", c.usageError("missing " + what), false
+	case 1:
+		return pos[0], 0, true
+	default:
+		return "", c.usageError(fmt.Sprintf("expected one %s, got %d arguments: %s", what, len(pos), strings.Join(pos, " "))), false
+	}
+}
+
+// readPrompt returns the prompt flag's text; "-" reads it from stdin.
+func (c *command) readPrompt(p string) (string, error) {
+	if p != "-" {
+		return p, nil
+	}
+	if c.stdio.in == nil {
+		return "", errors.New("--prompt - reads stdin, but there is none")
+	}
+	b, err := io.ReadAll(c.stdio.in)
+	if err != nil {
+		return "", fmt.Errorf("read the prompt from stdin: %w", err)
+	}
+	return string(b), nil
+}
+
+// waitContext bounds a wait by --timeout (zero: only by ctx, e.g. ctrl+c).
+func waitContext(ctx context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
+	if timeout > 0 {
+		return context.WithTimeout(ctx, timeout)
+	}
+	return context.WithCancel(ctx)
+}
+
+// printResult prints a result as `octop result` does and returns the exit
+// code for it: codeTaskError when the task ended in an error.
+func (c *command) printResult(r actions.TaskResult) int {
+	fmt.Fprint(c.stdio.out, r.Format())
+	if r.State == actions.StateError {
+		return codeTaskError
+	}
+	return codeOK
+}
+
+// missingFlags reports required flags left empty, in a stable order.
+func missingFlags(vals map[string]string) []string {
+	var out []string
+	for name, v := range vals {
+		if strings.TrimSpace(v) == "" {
+			out = append(out, "--"+name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func squashSpaces(s string) string { return strings.Join(strings.Fields(s), " ") }
