@@ -1,0 +1,210 @@
+package fakellm
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Defaults of the scenario parameters, documented in doc.go.
+const (
+	DefaultChild      = "LEAF steps=2 sleep=0.5"
+	DefaultNestedLeaf = "LEAF steps=1 sleep=0.5"
+	DefaultMissing    = "octop-missing/does-not-exist.txt"
+	DefaultBigBytes   = 5_000_000
+	DefaultBigPath    = "octop-big.txt"
+)
+
+// NoScenarioText answers a conversation that names no scenario.
+const NoScenarioText = "fakellm: no scenario keyword in the conversation"
+
+// FinalText is the deterministic last answer of a scenario whose parameters
+// are those of s; tests compare against it. RUNAWAY's is only reached at
+// max; SLOW's is the streamed words.
+func FinalText(s Script) string {
+	switch s.Name {
+	case Fanout:
+		return fmt.Sprintf("fanout finished: %d tasks returned", s.Int("k", 3))
+	case Nested:
+		return fmt.Sprintf("nested finished: %d tasks returned", s.Int("k", 1))
+	case Leaf:
+		return fmt.Sprintf("leaf finished after %d steps", s.Int("steps", 2))
+	case Fail:
+		return "fail finished: the tool failed as planned"
+	case Big:
+		return fmt.Sprintf("big finished: %d bytes", s.Int("bytes", DefaultBigBytes))
+	case Runaway:
+		return fmt.Sprintf("runaway finished after %d steps", s.Int("max", 100000))
+	case Slow:
+		n := s.Int("words", 20)
+		words := make([]string, n)
+		for i := range words {
+			words[i] = "word" + strconv.Itoa(i+1)
+		}
+		return strings.Join(words, " ")
+	case Call:
+		return "call finished: " + s.String("tool", "bash")
+	}
+	return NoScenarioText
+}
+
+// Title is the answer to a title-generation request (one with no tools).
+func Title(s Script, scripted bool) string {
+	if !scripted {
+		return "Octop session"
+	}
+	return "Octop " + strings.ToLower(s.Name) + " run"
+}
+
+// BigContent is the n-byte text BIG writes: lines of 99 x's, each ended by
+// a newline, the last one cut short at n bytes.
+func BigContent(n int) string {
+	line := strings.Repeat("x", 99) + "\n"
+	return strings.Repeat(line, n/len(line)+1)[:n]
+}
+
+// decide plays one turn of the conversation's scenario.
+func decide(c conversation) reply {
+	if len(c.tools) == 0 {
+		return reply{text: Title(c.script, c.scripted)}
+	}
+	if !c.scripted {
+		return reply{text: NoScenarioText}
+	}
+	s := c.script
+	need := func(tool string) (reply, bool) {
+		if c.tools[tool] {
+			return reply{}, true
+		}
+		return reply{text: fmt.Sprintf("%s needs the %s tool, which this agent lacks", s.Name, tool)}, false
+	}
+	final := reply{text: FinalText(s)}
+	switch s.Name {
+	case Fanout:
+		if r, ok := need("task"); !ok {
+			return r
+		}
+		if c.turn > 0 {
+			return final
+		}
+		k := s.Int("k", 3)
+		r := reply{text: fmt.Sprintf("Fanning out to %d workers.", k)}
+		desc := s.String("desc", "worker")
+		for i := 1; i <= k; i++ {
+			n := strconv.Itoa(i)
+			r.calls = append(r.calls, taskCall(
+				fmt.Sprintf("%s %d", desc, i),
+				s.String("child"+n, s.String("child", DefaultChild)),
+				s.String("agent"+n, s.String("agent", "general"))))
+		}
+		return r
+	case Nested:
+		if r, ok := need("task"); !ok {
+			return r
+		}
+		if c.turn > 0 {
+			return final
+		}
+		k := s.Int("k", 1)
+		mid := fmt.Sprintf("FANOUT k=%d agent=%s desc=leaf child=%s",
+			s.Int("kids", 2), s.String("leafagent", "general"), strconv.Quote(s.String("leaf", DefaultNestedLeaf)))
+		r := reply{text: fmt.Sprintf("Delegating to %d mid-level agents.", k)}
+		for i := 1; i <= k; i++ {
+			r.calls = append(r.calls, taskCall(fmt.Sprintf("mid %d", i), mid, s.String("agent", "deep")))
+		}
+		return r
+	case Leaf:
+		if r, ok := need("bash"); !ok {
+			return r
+		}
+		steps := s.Int("steps", 2)
+		if c.turn >= steps {
+			return final
+		}
+		step := c.turn + 1
+		return reply{calls: []toolCall{bashCall(
+			fmt.Sprintf("sleep %s; echo step %d", s.String("sleep", "0.5"), step),
+			fmt.Sprintf("step %d", step))}}
+	case Fail:
+		if c.turn > 0 {
+			return final
+		}
+		if s.String("how", "read") == "bash" {
+			if r, ok := need("bash"); !ok {
+				return r
+			}
+			return reply{calls: []toolCall{bashCall("echo failing on purpose >&2; exit 3", "fail on purpose")}}
+		}
+		if r, ok := need("read"); !ok {
+			return r
+		}
+		return reply{text: "Reading a file that is not there.",
+			calls: []toolCall{{name: "read", args: map[string]any{"filePath": s.String("path", DefaultMissing)}}}}
+	case Big:
+		if c.turn > 0 {
+			return final
+		}
+		n := s.Int("bytes", DefaultBigBytes)
+		if s.String("via", "write") == "bash" {
+			if r, ok := need("bash"); !ok {
+				return r
+			}
+			// OpenCode cuts a tool's output to about 50 KB, so this output
+			// does not reach the event stream whole; the write tool's input
+			// does.
+			cmd := fmt.Sprintf("head -c %d /dev/zero | tr '\\0' x | fold -w 99", n-n/100)
+			return reply{calls: []toolCall{bashCall(cmd, fmt.Sprintf("print %d bytes", n))}}
+		}
+		if r, ok := need("write"); !ok {
+			return r
+		}
+		return reply{calls: []toolCall{{name: "write", args: map[string]any{
+			"filePath": s.String("path", DefaultBigPath), "content": BigContent(n)}}}}
+	case Runaway:
+		if r, ok := need("bash"); !ok {
+			return r
+		}
+		if c.turn >= s.Int("max", 100000) {
+			return final
+		}
+		return reply{calls: []toolCall{bashCall(
+			fmt.Sprintf("sleep %s; echo tick %d", s.String("sleep", "1"), c.turn+1),
+			fmt.Sprintf("tick %d", c.turn+1))}}
+	case Slow:
+		return reply{text: final.text, wordDelay: s.Duration("delay", 0.2)}
+	case Call:
+		if c.turn > 0 {
+			return final
+		}
+		tool := s.String("tool", "bash")
+		if r, ok := need(tool); !ok {
+			return r
+		}
+		return reply{calls: []toolCall{{name: tool, args: rawArgs(s.String("args", "{}"))}}}
+	}
+	return final
+}
+
+func taskCall(description, prompt, agent string) toolCall {
+	return toolCall{name: "task", args: map[string]any{
+		"description": description, "prompt": prompt, "subagent_type": agent,
+	}}
+}
+
+func bashCall(command, description string) toolCall {
+	return toolCall{name: "bash", args: map[string]any{"command": command, "description": description}}
+}
+
+// rawArgs is a JSON arguments object passed through as is.
+type rawArgs string
+
+// MarshalJSON returns the arguments unchanged, or {} if they are not a
+// JSON object.
+func (r rawArgs) MarshalJSON() ([]byte, error) {
+	s := strings.TrimSpace(string(r))
+	if strings.HasPrefix(s, "{") && json.Valid([]byte(s)) {
+		return []byte(s), nil
+	}
+	return []byte("{}"), nil
+}
