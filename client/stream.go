@@ -36,10 +36,10 @@ func (s State) String() string {
 
 // ConnState reports a change of the stream's connection. On Disconnected,
 // Err says why (nil when the caller stopped the stream) and RetryAt when
-// the next attempt starts (zero when there will be none). Attempt counts
-// the attempts since the stream last stayed up for a while: Connecting
-// and Connected carry the attempt in progress, Disconnected the one that
-// failed.
+// the next attempt starts (zero when there will be none). Attempt numbers
+// the connection attempts from 1, and starts again from 1 after a
+// connection that stayed up for StableAfter: Connecting and Connected
+// carry the attempt in progress, Disconnected the one that just ended.
 type ConnState struct {
 	State   State
 	Err     error
@@ -92,11 +92,10 @@ func (c *Client) StreamPath() string {
 // or an answer that is not an event stream (KindBadResponse).
 func (c *Client) Stream(ctx context.Context, send func(any)) error {
 	o := c.stream
-	// failures counts attempts that failed in a row; a connection that
-	// stayed up for StableAfter clears it.
-	failures := 0
+	// attempt numbers the connection attempts since the stream started or
+	// a connection last stayed up for StableAfter; it drives the backoff.
+	attempt := 1
 	for {
-		attempt := failures + 1
 		send(ConnState{State: Connecting, Attempt: attempt})
 		start := time.Now()
 		connected, err := c.streamOnce(ctx, send, attempt)
@@ -108,17 +107,23 @@ func (c *Client) Stream(ctx context.Context, send func(any)) error {
 			send(ConnState{State: Disconnected, Err: err, Attempt: attempt})
 			return err
 		}
-		if connected && time.Since(start) >= o.StableAfter {
-			failures = 0
+		stable := connected && time.Since(start) >= o.StableAfter
+		wait := o.backoff(attempt)
+		if stable {
+			wait = o.backoff(1)
 		}
-		failures++
-		wait := o.backoff(failures)
-		send(ConnState{State: Disconnected, Err: err, RetryAt: time.Now().Add(wait), Attempt: failures})
+		send(ConnState{State: Disconnected, Err: err, RetryAt: time.Now().Add(wait), Attempt: attempt})
+		ended := attempt
+		if stable {
+			attempt = 1
+		} else {
+			attempt++
+		}
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			send(ConnState{State: Disconnected, Attempt: failures})
+			send(ConnState{State: Disconnected, Attempt: ended})
 			return nil
 		case <-t.C:
 		}

@@ -1,0 +1,352 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// seen is one request as the test server received it.
+type seen struct {
+	Method, Path, RawQuery string
+	Query                  map[string][]string
+	Body                   string
+	User, Pass             string
+	HasAuth                bool
+	ContentType            string
+}
+
+// recorder is an httptest server that answers every request with one
+// canned status and body and remembers what it got.
+type recorder struct {
+	*httptest.Server
+	mu     sync.Mutex
+	got    []seen
+	status int
+	ctype  string
+	body   string
+}
+
+func newRecorder(t *testing.T) *recorder {
+	t.Helper()
+	r := &recorder{status: 200, ctype: "application/json", body: "true"}
+	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		b, _ := io.ReadAll(req.Body)
+		u, p, ok := req.BasicAuth()
+		r.mu.Lock()
+		r.got = append(r.got, seen{req.Method, req.URL.Path, req.URL.RawQuery, req.URL.Query(), string(b), u, p, ok, req.Header.Get("Content-Type")})
+		status, ctype, body := r.status, r.ctype, r.body
+		r.mu.Unlock()
+		if ctype != "" {
+			w.Header().Set("Content-Type", ctype)
+		}
+		w.WriteHeader(status)
+		io.WriteString(w, body)
+	}))
+	t.Cleanup(r.Close)
+	return r
+}
+
+func (r *recorder) answer(status int, ctype, body string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.status, r.ctype, r.body = status, ctype, body
+}
+
+func (r *recorder) last(t *testing.T) seen {
+	t.Helper()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.got) == 0 {
+		t.Fatal("the server got no request")
+	}
+	return r.got[len(r.got)-1]
+}
+
+func (r *recorder) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.got)
+}
+
+func mustNew(t *testing.T, o Options) *Client {
+	t.Helper()
+	c, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// jsonEqual compares two JSON texts by value.
+func jsonEqual(t *testing.T, got, want string) bool {
+	t.Helper()
+	if want == "" {
+		return got == ""
+	}
+	var g, w any
+	if err := json.Unmarshal([]byte(got), &g); err != nil {
+		t.Errorf("body %q is not JSON: %v", got, err)
+		return false
+	}
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatalf("bad test: %v", err)
+	}
+	return reflect.DeepEqual(g, w)
+}
+
+// TestCalls checks each call's method, path, query, body and auth, and
+// that the answer is decoded.
+func TestCalls(t *testing.T) {
+	ctx := context.Background()
+	const dir = "/home/dev/my project"
+	cases := []struct {
+		name       string
+		answer     string
+		status     int
+		call       func(c *Client) (any, error)
+		method     string
+		path       string
+		query      map[string][]string // besides directory
+		body       string
+		wantResult any
+	}{
+		{"health", `{"healthy":true,"version":"1.18.33"}`, 200,
+			func(c *Client) (any, error) { return c.Health(ctx) },
+			"GET", "/global/health", nil, "", Health{Healthy: true, Version: "1.18.33"}},
+		{"sessions", `[{"id":"ses_a","title":"root"},{"id":"ses_b","parentID":"ses_a","title":"child"}]`, 200,
+			func(c *Client) (any, error) { return c.Sessions(ctx) },
+			"GET", "/session", nil, "", []Session{{ID: "ses_a", Title: "root"}, {ID: "ses_b", ParentID: "ses_a", Title: "child"}}},
+		{"session", `{"id":"ses_a","title":"root","time":{"created":1,"updated":2}}`, 200,
+			func(c *Client) (any, error) { return c.Session(ctx, "ses_a") },
+			"GET", "/session/ses_a", nil, "", Session{ID: "ses_a", Title: "root", Time: SessionTime{1, 2}}},
+		{"children", `[{"id":"ses_b","parentID":"ses_a","title":"c"}]`, 200,
+			func(c *Client) (any, error) { return c.Children(ctx, "ses_a") },
+			"GET", "/session/ses_a/children", nil, "", []Session{{ID: "ses_b", ParentID: "ses_a", Title: "c"}}},
+		{"status", `{"ses_a":{"type":"busy"},"ses_b":{"type":"retry","attempt":2,"message":"rate","next":99}}`, 200,
+			func(c *Client) (any, error) { return c.Status(ctx) },
+			"GET", "/session/status", nil, "", map[string]SessionStatus{"ses_a": {Type: "busy"}, "ses_b": {Type: "retry", Attempt: 2, Message: "rate", Next: 99}}},
+		{"messages all", `[{"info":{"id":"msg_1","sessionID":"ses_a","role":"user","tokens":{},"time":{"created":5}},"parts":[{"id":"prt_1","sessionID":"ses_a","messageID":"msg_1","type":"text","text":"hi"}]}]`, 200,
+			func(c *Client) (any, error) { return c.Messages(ctx, "ses_a", 0) },
+			"GET", "/session/ses_a/message", nil, "",
+			[]MessageWithParts{{Info: Message{ID: "msg_1", SessionID: "ses_a", Role: "user", Time: MessageTime{Created: 5}}, Parts: []Part{{ID: "prt_1", SessionID: "ses_a", MessageID: "msg_1", Type: "text", Text: "hi"}}}}},
+		{"messages limit", `[]`, 200,
+			func(c *Client) (any, error) { return c.Messages(ctx, "ses_a", 5) },
+			"GET", "/session/ses_a/message", map[string][]string{"limit": {"5"}}, "", []MessageWithParts{}},
+		{"agents", `[{"name":"general","mode":"subagent","description":"d"},{"name":"build","mode":"primary","native":true}]`, 200,
+			func(c *Client) (any, error) { return c.Agents(ctx) },
+			"GET", "/agent", nil, "", []Agent{{Name: "general", Mode: "subagent", Description: "d"}, {Name: "build", Mode: "primary", Native: true}}},
+		{"create child", `{"id":"ses_c","parentID":"ses_a","title":"t"}`, 200,
+			func(c *Client) (any, error) {
+				return c.CreateSession(ctx, CreateSessionRequest{ParentID: "ses_a", Title: "t", Permission: []PermissionRule{{Permission: "task", Pattern: "*", Action: "deny"}}})
+			},
+			"POST", "/session", nil, `{"parentID":"ses_a","title":"t","permission":[{"permission":"task","pattern":"*","action":"deny"}]}`,
+			Session{ID: "ses_c", ParentID: "ses_a", Title: "t"}},
+		{"create empty", `{"id":"ses_c","title":"New session"}`, 200,
+			func(c *Client) (any, error) { return c.CreateSession(ctx, CreateSessionRequest{}) },
+			"POST", "/session", nil, `{}`, Session{ID: "ses_c", Title: "New session"}},
+		{"prompt_async", ``, 204,
+			func(c *Client) (any, error) {
+				return nil, c.PromptAsync(ctx, "ses_a", PromptRequest{Agent: "general", Parts: []TextPartInput{{Text: "hi"}},
+					Tools: map[string]bool{"task": false}, Model: &ModelRef{ProviderID: "mock", ModelID: "mock-1"}, System: "be brief"})
+			},
+			"POST", "/session/ses_a/prompt_async", nil,
+			`{"agent":"general","parts":[{"type":"text","text":"hi"}],"tools":{"task":false},"model":{"providerID":"mock","modelID":"mock-1"},"system":"be brief"}`, nil},
+		{"prompt_async minimal", ``, 204,
+			func(c *Client) (any, error) { return nil, c.PromptAsync(ctx, "ses_a", PromptRequest{}) },
+			"POST", "/session/ses_a/prompt_async", nil, `{"parts":[]}`, nil},
+		{"abort", `true`, 200,
+			func(c *Client) (any, error) { return nil, c.Abort(ctx, "ses_a") },
+			"POST", "/session/ses_a/abort", nil, "", nil},
+		{"delete", `true`, 200,
+			func(c *Client) (any, error) { return nil, c.DeleteSession(ctx, "ses_a") },
+			"DELETE", "/session/ses_a", nil, "", nil},
+		{"permissions", `[{"id":"per_1","sessionID":"ses_a","permission":"bash","patterns":["ls"]}]`, 200,
+			func(c *Client) (any, error) { return c.Permissions(ctx) },
+			"GET", "/permission", nil, "", []PermissionRequest{{ID: "per_1", SessionID: "ses_a", Permission: "bash", Patterns: []string{"ls"}}}},
+		{"reply permission", `true`, 200,
+			func(c *Client) (any, error) { return nil, c.ReplyPermission(ctx, "per_1", ReplyOnce, "go ahead") },
+			"POST", "/permission/per_1/reply", nil, `{"reply":"once","message":"go ahead"}`, nil},
+		{"reply permission no message", `true`, 200,
+			func(c *Client) (any, error) { return nil, c.ReplyPermission(ctx, "per_1", ReplyReject, "") },
+			"POST", "/permission/per_1/reply", nil, `{"reply":"reject"}`, nil},
+		{"questions", `[{"id":"que_1","sessionID":"ses_a","questions":[{"question":"Which?","header":"H","options":[{"label":"A"}]}]}]`, 200,
+			func(c *Client) (any, error) { return c.Questions(ctx) },
+			"GET", "/question", nil, "", []QuestionRequest{{ID: "que_1", SessionID: "ses_a", Questions: []QuestionInfo{{Question: "Which?", Header: "H", Options: []QuestionOption{{Label: "A"}}}}}}},
+		{"reply question", `true`, 200,
+			func(c *Client) (any, error) { return nil, c.ReplyQuestion(ctx, "que_1", [][]string{{"A"}, nil}) },
+			"POST", "/question/que_1/reply", nil, `{"answers":[["A"],[]]}`, nil},
+		{"reject question", `true`, 200,
+			func(c *Client) (any, error) { return nil, c.RejectQuestion(ctx, "que_1") },
+			"POST", "/question/que_1/reject", nil, "", nil},
+	}
+	for _, auth := range []bool{true, false} {
+		srv := newRecorder(t)
+		o := Options{BaseURL: srv.URL + "/"}
+		if auth {
+			o.Password, o.Directory = "s3cret", dir
+		}
+		c := mustNew(t, o)
+		for _, tc := range cases {
+			name := tc.name
+			if auth {
+				name += "/auth+directory"
+			}
+			t.Run(name, func(t *testing.T) {
+				ctype := "application/json"
+				if tc.status == 204 {
+					ctype = ""
+				}
+				srv.answer(tc.status, ctype, tc.answer)
+				res, err := tc.call(c)
+				if err != nil {
+					t.Fatalf("call failed: %v", err)
+				}
+				got := srv.last(t)
+				if got.Method != tc.method || got.Path != tc.path {
+					t.Errorf("request %s %s, want %s %s", got.Method, got.Path, tc.method, tc.path)
+				}
+				wantQuery := map[string][]string{}
+				for k, v := range tc.query {
+					wantQuery[k] = v
+				}
+				if auth {
+					wantQuery["directory"] = []string{dir}
+				}
+				if !reflect.DeepEqual(got.Query, wantQuery) {
+					t.Errorf("query %v, want %v", got.Query, wantQuery)
+				}
+				if !jsonEqual(t, got.Body, tc.body) {
+					t.Errorf("body %s, want %s", got.Body, tc.body)
+				}
+				if tc.body != "" && got.ContentType != "application/json" {
+					t.Errorf("Content-Type %q, want application/json", got.ContentType)
+				}
+				if auth {
+					if !got.HasAuth || got.User != "opencode" || got.Pass != "s3cret" {
+						t.Errorf("basic auth %v %q:%q, want opencode:s3cret", got.HasAuth, got.User, got.Pass)
+					}
+				} else if got.HasAuth {
+					t.Errorf("sent basic auth with no password set")
+				}
+				if tc.wantResult != nil && !reflect.DeepEqual(res, tc.wantResult) {
+					t.Errorf("result\n got %#v\nwant %#v", res, tc.wantResult)
+				}
+			})
+		}
+	}
+}
+
+func TestUsernameAndPathPrefix(t *testing.T) {
+	srv := newRecorder(t)
+	srv.answer(200, "application/json", `[]`)
+	c := mustNew(t, Options{BaseURL: srv.URL + "/proxy/oc/", Username: "me", Password: "pw"})
+	if c.BaseURL() != srv.URL+"/proxy/oc" {
+		t.Errorf("BaseURL() = %q", c.BaseURL())
+	}
+	if _, err := c.Sessions(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	got := srv.last(t)
+	if got.Path != "/proxy/oc/session" || got.User != "me" || got.Pass != "pw" {
+		t.Errorf("got %s as %s:%s", got.Path, got.User, got.Pass)
+	}
+	if got.RawQuery != "" {
+		t.Errorf("query %q, want none", got.RawQuery)
+	}
+}
+
+func TestNewRejectsBadURL(t *testing.T) {
+	for _, u := range []string{"localhost:4096", "ftp://x", "http://", "http://a b", "http://h:1/?q=1", "::"} {
+		_, err := New(Options{BaseURL: u})
+		if err == nil {
+			t.Errorf("New(%q) accepted a bad URL", u)
+			continue
+		}
+		if msg := err.Error(); !strings.Contains(msg, "invalid server URL") || strings.Contains(msg, "\n") {
+			t.Errorf("New(%q): %q is not a one-line invalid-URL error", u, msg)
+		}
+	}
+	c, err := New(Options{})
+	if err != nil || c.BaseURL() != DefaultURL {
+		t.Errorf("New with no URL: %v, %v; want %s", c, err, DefaultURL)
+	}
+}
+
+func TestOptionsFromEnv(t *testing.T) {
+	t.Setenv("OPENCODE_SERVER_URL", "")
+	t.Setenv("OPENCODE_SERVER_PASSWORD", "")
+	t.Setenv("OPENCODE_SERVER_USERNAME", "")
+	if o := OptionsFromEnv(); o.BaseURL != DefaultURL || o.Password != "" || o.Username != "" {
+		t.Errorf("empty env gave %+v", o)
+	}
+	t.Setenv("OPENCODE_SERVER_URL", "http://10.0.0.2:5000")
+	t.Setenv("OPENCODE_SERVER_PASSWORD", "pw")
+	t.Setenv("OPENCODE_SERVER_USERNAME", "bob")
+	want := Options{BaseURL: "http://10.0.0.2:5000", Password: "pw", Username: "bob"}
+	if o := OptionsFromEnv(); !reflect.DeepEqual(o, want) {
+		t.Errorf("got %+v, want %+v", o, want)
+	}
+}
+
+func TestValidSessionID(t *testing.T) {
+	for id, want := range map[string]bool{
+		"ses_e00b7bd8fffepHw67xM0wJt8Mb": true,
+		"ses_1":                          true,
+		"ses_":                           false,
+		"":                               false,
+		"msg_abc":                        false,
+		"ses_abc/../x":                   false,
+		"ses_abc def":                    false,
+		"ses_abc?x=1":                    false,
+		"SES_abc":                        false,
+		"ses_" + strings.Repeat("a", 65): false,
+	} {
+		if got := ValidSessionID(id); got != want {
+			t.Errorf("ValidSessionID(%q) = %v, want %v", id, got, want)
+		}
+	}
+}
+
+// TestMalformedSessionIDSendsNothing: the server answers 500 to a
+// malformed id on abort, so the client refuses before sending.
+func TestMalformedSessionIDSendsNothing(t *testing.T) {
+	srv := newRecorder(t)
+	c := mustNew(t, Options{BaseURL: srv.URL})
+	ctx := context.Background()
+	calls := map[string]func() error{
+		"Abort":         func() error { return c.Abort(ctx, "nope") },
+		"Session":       func() error { _, err := c.Session(ctx, "../x"); return err },
+		"Children":      func() error { _, err := c.Children(ctx, ""); return err },
+		"Messages":      func() error { _, err := c.Messages(ctx, "ses_a b", 0); return err },
+		"PromptAsync":   func() error { return c.PromptAsync(ctx, "x", PromptRequest{}) },
+		"DeleteSession": func() error { return c.DeleteSession(ctx, "ses_") },
+		"CreateSession": func() error { _, err := c.CreateSession(ctx, CreateSessionRequest{ParentID: "bad"}); return err },
+	}
+	for name, f := range calls {
+		err := f()
+		if ErrorKind(err) != KindInvalid || !strings.Contains(err.Error(), "is not a session id") {
+			t.Errorf("%s: got %v, want an invalid-id error", name, err)
+		}
+	}
+	if err := c.ReplyPermission(ctx, "per_1", "maybe", ""); ErrorKind(err) != KindInvalid {
+		t.Errorf("ReplyPermission with a bad reply: %v", err)
+	}
+	if n := srv.count(); n != 0 {
+		t.Errorf("the server got %d requests, want 0", n)
+	}
+}
+
+func TestTimeoutDefault(t *testing.T) {
+	c := mustNew(t, Options{BaseURL: "http://127.0.0.1:1"})
+	if c.timeout != 10*time.Second {
+		t.Errorf("default timeout %v", c.timeout)
+	}
+}

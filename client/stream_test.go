@@ -1,0 +1,682 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"runtime/pprof"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// sendRecorder collects what Stream sends.
+type sendRecorder struct {
+	mu   sync.Mutex
+	msgs []any
+}
+
+func (r *sendRecorder) send(m any) {
+	r.mu.Lock()
+	r.msgs = append(r.msgs, m)
+	r.mu.Unlock()
+}
+
+func (r *sendRecorder) all() []any {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]any(nil), r.msgs...)
+}
+
+func (r *sendRecorder) states() []ConnState {
+	var s []ConnState
+	for _, m := range r.all() {
+		if cs, ok := m.(ConnState); ok {
+			s = append(s, cs)
+		}
+	}
+	return s
+}
+
+func (r *sendRecorder) envelopes() []Envelope {
+	var s []Envelope
+	for _, m := range r.all() {
+		if e, ok := m.(Envelope); ok {
+			s = append(s, e)
+		}
+	}
+	return s
+}
+
+func (r *sendRecorder) countState(st State) int {
+	n := 0
+	for _, s := range r.states() {
+		if s.State == st {
+			n++
+		}
+	}
+	return n
+}
+
+// waitFor polls cond until it holds or the deadline passes.
+func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting for %s", timeout, what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// sseServer serves an event stream; handle writes connection n's events
+// (n counts from 1). When handle returns, the connection is dropped.
+type sseServer struct {
+	*httptest.Server
+	conns atomic.Int32
+}
+
+func newSSEServer(t *testing.T, handle func(n int, w *sseWriter)) *sseServer {
+	t.Helper()
+	s := &sseServer{}
+	s.Server = httptest.NewServer(s.handler(handle))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *sseServer) handler(handle func(n int, w *sseWriter)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := int(s.conns.Add(1))
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(200)
+		w.(http.Flusher).Flush()
+		handle(n, &sseWriter{w: w, r: r})
+	})
+}
+
+type sseWriter struct {
+	w http.ResponseWriter
+	r *http.Request
+}
+
+func (s *sseWriter) event(data string) {
+	fmt.Fprintf(s.w, "data: %s\n\n", data)
+	s.w.(http.Flusher).Flush()
+}
+
+// hold keeps the connection open until the client goes away.
+func (s *sseWriter) hold() { <-s.r.Context().Done() }
+
+func ev(typ, props string) string {
+	return fmt.Sprintf(`{"id":"evt_x","type":%q,"properties":%s}`, typ, props)
+}
+
+// runStream starts Stream in a goroutine; stop cancels it and returns its
+// result, failing if it does not end promptly.
+func runStream(t *testing.T, c *Client, rec *sendRecorder) (stop func() error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- c.Stream(ctx, rec.send) }()
+	var once sync.Once
+	var result error
+	stop = func() error {
+		once.Do(func() {
+			cancel()
+			select {
+			case result = <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("Stream did not return after its context was cancelled")
+			}
+		})
+		return result
+	}
+	t.Cleanup(func() { stop() })
+	return stop
+}
+
+func fastStream() StreamOptions {
+	return StreamOptions{MinBackoff: 2 * time.Millisecond, MaxBackoff: 10 * time.Millisecond}
+}
+
+func TestStreamDecodes(t *testing.T) {
+	srv := newSSEServer(t, func(n int, w *sseWriter) {
+		if w.r.URL.Path != "/event" || w.r.URL.Query().Get("directory") != "/p" || w.r.Header.Get("Accept") != "text/event-stream" {
+			w.event(ev("test.bad.request", `{}`))
+		}
+		w.event(ev("server.connected", `{}`))
+		w.event(ev("session.created", `{"sessionID":"ses_b","info":{"id":"ses_b","parentID":"ses_a","title":"child (@general subagent)","time":{"created":1,"updated":1}}}`))
+		w.event(ev("foo.bar", `{"x":1}`))
+		w.event(`{not json`)
+		w.event(ev("session.status", `{"status":{"type":"busy"}}`)) // no sessionID
+		w.event(ev("message.part.delta", `{"sessionID":"ses_b","messageID":"msg_1","partID":"prt_1","field":"text","delta":"hel"}`))
+		w.hold()
+	})
+	c := mustNew(t, Options{BaseURL: srv.URL, Directory: "/p"})
+	rec := &sendRecorder{}
+	stop := runStream(t, c, rec)
+	waitFor(t, 10*time.Second, "the delta event", func() bool { return len(rec.envelopes()) == 4 })
+	if err := stop(); err != nil {
+		t.Fatalf("Stream returned %v after cancel, want nil", err)
+	}
+
+	msgs := rec.all()
+	var kinds []string
+	for _, m := range msgs {
+		switch m := m.(type) {
+		case ConnState:
+			kinds = append(kinds, "state:"+m.State.String())
+		case ResyncNeeded:
+			kinds = append(kinds, "resync")
+		case Envelope:
+			kinds = append(kinds, m.Event.EventType())
+		case DecodeError:
+			kinds = append(kinds, "decode-error")
+		default:
+			kinds = append(kinds, fmt.Sprintf("%T", m))
+		}
+	}
+	want := []string{"state:connecting", "state:connected", "resync", "server.connected", "session.created",
+		"foo.bar", "decode-error", "decode-error", "message.part.delta", "state:disconnected"}
+	if strings.Join(kinds, " ") != strings.Join(want, " ") {
+		t.Fatalf("sent\n %v\nwant\n %v", kinds, want)
+	}
+	if u, ok := msgs[5].(Envelope).Event.(Unknown); !ok || u.Type != "foo.bar" {
+		t.Errorf("unknown type came as %#v", msgs[5])
+	}
+	if sc := msgs[4].(Envelope).Event.(SessionCreated); sc.Info.ParentID != "ses_a" || msgs[4].(Envelope).ID != "evt_x" {
+		t.Errorf("session.created: %+v", msgs[4])
+	}
+	if de := msgs[6].(DecodeError); string(de.Data) != "{not json" || de.Err == nil {
+		t.Errorf("decode error %+v", de)
+	}
+	if de := msgs[7].(DecodeError); !strings.Contains(de.Error(), "session.status") {
+		t.Errorf("decode error for a bad known type: %v", de.Err)
+	}
+	if d := msgs[8].(Envelope).Event.(PartDelta); d.Delta != "hel" || d.PartID != "prt_1" {
+		t.Errorf("delta %+v", d)
+	}
+	last := msgs[len(msgs)-1].(ConnState)
+	if last.Err != nil || !last.RetryAt.IsZero() {
+		t.Errorf("final state after cancel %+v, want no error and no retry", last)
+	}
+	if st := rec.states(); st[0].Attempt != 1 || st[1].Attempt != 1 {
+		t.Errorf("attempts %+v, want 1", st)
+	}
+}
+
+func TestStreamLargeEvent(t *testing.T) {
+	const size = 5 << 20
+	output := strings.Repeat("0123456789abcdef", size/16)
+	part := fmt.Sprintf(`{"part":{"id":"prt_big","sessionID":"ses_a","messageID":"msg_1","type":"tool","tool":"bash","callID":"c1","state":{"status":"completed","input":{},"output":%q,"time":{"start":1,"end":2}}}}`, output)
+	big := ev("message.part.updated", part)
+	srv := newSSEServer(t, func(n int, w *sseWriter) {
+		w.event(ev("server.connected", `{}`))
+		// Written in pieces, as a real server's socket would deliver it.
+		b := []byte("data: " + big + "\n\n")
+		for len(b) > 0 {
+			k := min(len(b), 64<<10)
+			w.w.Write(b[:k])
+			w.w.(http.Flusher).Flush()
+			b = b[k:]
+		}
+		w.event(ev("session.idle", `{"sessionID":"ses_a"}`))
+		w.hold()
+	})
+	c := mustNew(t, Options{BaseURL: srv.URL})
+	rec := &sendRecorder{}
+	stop := runStream(t, c, rec)
+	waitFor(t, 30*time.Second, "the event after the 5 MB one", func() bool { return len(rec.envelopes()) == 3 })
+	stop()
+	envs := rec.envelopes()
+	pu, ok := envs[1].Event.(PartUpdated)
+	if !ok {
+		t.Fatalf("second event is %#v", envs[1].Event)
+	}
+	if pu.Part.State == nil || len(pu.Part.State.Output) != size || pu.Part.State.Output != output {
+		t.Errorf("the 5 MB output did not arrive whole")
+	}
+	if _, ok := envs[2].Event.(SessionIdle); !ok {
+		t.Errorf("third event is %#v", envs[2].Event)
+	}
+	if n := srv.conns.Load(); n != 1 {
+		t.Errorf("%d connections, want 1", n)
+	}
+	for _, m := range rec.all() {
+		if de, ok := m.(DecodeError); ok {
+			t.Errorf("decode error %v", de.Err)
+		}
+	}
+}
+
+func TestStreamTooLargeEventReconnects(t *testing.T) {
+	srv := newSSEServer(t, func(n int, w *sseWriter) {
+		w.event(ev("server.connected", `{}`))
+		if n == 1 {
+			w.event(ev("session.idle", `{"sessionID":"ses_`+strings.Repeat("a", 4096)+`"}`))
+		}
+		w.hold()
+	})
+	o := fastStream()
+	o.MaxEventSize = 1024
+	c := mustNew(t, Options{BaseURL: srv.URL, Stream: o})
+	rec := &sendRecorder{}
+	runStream(t, c, rec)
+	waitFor(t, 10*time.Second, "a second connection", func() bool { return rec.countState(Connected) == 2 })
+	var lost error
+	for _, s := range rec.states() {
+		if s.State == Disconnected {
+			lost = s.Err
+		}
+	}
+	if lost == nil || !strings.Contains(lost.Error(), "lost the event stream") {
+		t.Errorf("disconnect error %v", lost)
+	}
+}
+
+func TestStreamGlobal(t *testing.T) {
+	srv := newSSEServer(t, func(n int, w *sseWriter) {
+		if w.r.URL.Path != "/global/event" {
+			w.event(ev("test.wrong.path", `{}`))
+		}
+		w.event(`{"directory":"/home/dev/p","payload":{"id":"evt_1","type":"session.idle","properties":{"sessionID":"ses_a"}}}`)
+		w.event(`{"directory":"/home/dev/q","payload":{"type":"something.new","properties":{}}}`)
+		w.hold()
+	})
+	c := mustNew(t, Options{BaseURL: srv.URL, Global: true})
+	if c.StreamPath() != "/global/event" {
+		t.Errorf("StreamPath() = %q", c.StreamPath())
+	}
+	rec := &sendRecorder{}
+	stop := runStream(t, c, rec)
+	waitFor(t, 10*time.Second, "two events", func() bool { return len(rec.envelopes()) >= 2 })
+	stop()
+	envs := rec.envelopes()
+	want := Envelope{ID: "evt_1", Directory: "/home/dev/p", Event: SessionIdle{SessionID: "ses_a"}}
+	if envs[0] != want {
+		t.Errorf("got %+v, want %+v", envs[0], want)
+	}
+	if envs[1].Directory != "/home/dev/q" || envs[1].Event != (Unknown{Type: "something.new"}) {
+		t.Errorf("got %+v", envs[1])
+	}
+}
+
+// TestStreamReconnects: a server that drops every connection. Each
+// reconnect is announced, followed by ResyncNeeded, and backs off further.
+func TestStreamReconnects(t *testing.T) {
+	srv := newSSEServer(t, func(n int, w *sseWriter) {
+		w.event(ev("server.connected", `{}`))
+		w.event(ev("session.idle", fmt.Sprintf(`{"sessionID":"ses_%d"}`, n)))
+	})
+	c := mustNew(t, Options{BaseURL: srv.URL, Stream: fastStream()})
+	rec := &sendRecorder{}
+	stop := runStream(t, c, rec)
+	waitFor(t, 10*time.Second, "4 connections", func() bool { return rec.countState(Connected) >= 4 })
+	stop()
+
+	msgs := rec.all()
+	connected, resyncs := 0, 0
+	for i, m := range msgs {
+		switch m := m.(type) {
+		case ConnState:
+			if m.State == Connected {
+				connected++
+				if i+1 >= len(msgs) || msgs[i+1] != (ResyncNeeded{}) {
+					t.Errorf("message %d: Connected not followed by ResyncNeeded", i)
+				}
+			}
+		case ResyncNeeded:
+			resyncs++
+		}
+	}
+	if resyncs != connected {
+		t.Errorf("%d resyncs for %d connects", resyncs, connected)
+	}
+	// The states cycle connecting → connected → disconnected(err, retry),
+	// with the attempt counting up because no connection lived long.
+	st := rec.states()
+	for i := 0; i+2 < len(st) && i < 9; i += 3 {
+		want := i/3 + 1
+		a, b, d := st[i], st[i+1], st[i+2]
+		if a.State != Connecting || b.State != Connected || d.State != Disconnected {
+			t.Fatalf("states %d..%d: %v %v %v", i, i+2, a.State, b.State, d.State)
+		}
+		if a.Attempt != want || b.Attempt != want || d.Attempt != want {
+			t.Errorf("cycle %d: attempts %d %d %d, want %d", want, a.Attempt, b.Attempt, d.Attempt, want)
+		}
+		if d.Err == nil || !strings.Contains(d.Err.Error(), "closed the event stream") {
+			t.Errorf("cycle %d: disconnect error %v", want, d.Err)
+		}
+		if d.RetryAt.IsZero() {
+			t.Errorf("cycle %d: no retry time", want)
+		}
+	}
+	if got := len(rec.envelopes()); got < 8 {
+		t.Errorf("%d events over 4 connections, want at least 8", got)
+	}
+}
+
+func TestStreamBackoffResetsAfterStableConnection(t *testing.T) {
+	srv := newSSEServer(t, func(n int, w *sseWriter) {
+		w.event(ev("server.connected", `{}`))
+	})
+	o := fastStream()
+	o.StableAfter = time.Nanosecond // every connection counts as stable
+	c := mustNew(t, Options{BaseURL: srv.URL, Stream: o})
+	rec := &sendRecorder{}
+	stop := runStream(t, c, rec)
+	waitFor(t, 10*time.Second, "4 connections", func() bool { return rec.countState(Connected) >= 4 })
+	stop()
+	for _, s := range rec.states() {
+		if s.Attempt != 1 {
+			t.Fatalf("state %+v: attempt should stay 1 after stable connections", s)
+		}
+	}
+}
+
+func TestBackoff(t *testing.T) {
+	o := StreamOptions{Jitter: -1}.withDefaults()
+	want := []time.Duration{250 * time.Millisecond, 500 * time.Millisecond, time.Second, 2 * time.Second,
+		4 * time.Second, 8 * time.Second, 10 * time.Second, 10 * time.Second}
+	for i, w := range want {
+		if got := o.backoff(i + 1); got != w {
+			t.Errorf("backoff(%d) = %v, want %v", i+1, got, w)
+		}
+	}
+	if got := o.backoff(1000); got != 10*time.Second {
+		t.Errorf("backoff(1000) = %v", got)
+	}
+	j := StreamOptions{}.withDefaults()
+	seen := map[time.Duration]bool{}
+	for range 200 {
+		d := j.backoff(3) // 1s ± 20%
+		if d < 800*time.Millisecond || d > 1200*time.Millisecond {
+			t.Fatalf("jittered backoff %v outside 1s ± 20%%", d)
+		}
+		seen[d] = true
+	}
+	if len(seen) < 10 {
+		t.Errorf("only %d distinct jittered waits in 200", len(seen))
+	}
+}
+
+func TestStreamIdleWatchdog(t *testing.T) {
+	srv := newSSEServer(t, func(n int, w *sseWriter) {
+		w.event(ev("server.connected", `{}`))
+		w.event(ev("server.heartbeat", `{}`))
+		w.hold() // then silence: a hung server
+	})
+	o := fastStream()
+	o.IdleTimeout = 200 * time.Millisecond
+	c := mustNew(t, Options{BaseURL: srv.URL, Stream: o})
+	rec := &sendRecorder{}
+	stop := runStream(t, c, rec)
+	waitFor(t, 10*time.Second, "a reconnect after silence", func() bool { return rec.countState(Connected) >= 2 })
+	stop()
+	var d ConnState
+	for _, s := range rec.states() {
+		if s.State == Disconnected {
+			d = s
+			break
+		}
+	}
+	if !IsTimeout(d.Err) || !strings.Contains(d.Err.Error(), "went silent for 200ms") {
+		t.Errorf("disconnect error %v, want the idle timeout", d.Err)
+	}
+}
+
+// TestStreamNoHeartbeatNoWatchdog: a server that never sends heartbeats
+// (1.1.65) is not cut for being quiet.
+func TestStreamNoHeartbeatNoWatchdog(t *testing.T) {
+	const idle = 100 * time.Millisecond
+	srv := newSSEServer(t, func(n int, w *sseWriter) {
+		w.event(ev("server.connected", `{}`))
+		select {
+		case <-time.After(5 * idle):
+		case <-w.r.Context().Done():
+			return
+		}
+		w.event(ev("session.idle", `{"sessionID":"ses_a"}`))
+		w.hold()
+	})
+	o := fastStream()
+	o.IdleTimeout = idle
+	c := mustNew(t, Options{BaseURL: srv.URL, Stream: o})
+	rec := &sendRecorder{}
+	stop := runStream(t, c, rec)
+	waitFor(t, 10*time.Second, "the late event", func() bool { return len(rec.envelopes()) >= 2 })
+	stop()
+	if n := srv.conns.Load(); n != 1 {
+		t.Errorf("%d connections, want 1: a quiet stream without heartbeats was cut", n)
+	}
+}
+
+func TestStreamConnectTimeout(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		<-r.Context().Done() // accepts, never answers
+	}))
+	defer srv.Close()
+	o := fastStream()
+	o.ConnectTimeout = 100 * time.Millisecond
+	c := mustNew(t, Options{BaseURL: srv.URL, Stream: o})
+	rec := &sendRecorder{}
+	stop := runStream(t, c, rec)
+	waitFor(t, 10*time.Second, "two failed attempts", func() bool { return rec.countState(Disconnected) >= 2 })
+	stop()
+	d := rec.states()[1]
+	if d.State != Disconnected || !IsTimeout(d.Err) || !strings.Contains(d.Err.Error(), "accepted no stream within 100ms") {
+		t.Errorf("state %+v, want a connect timeout", d)
+	}
+	if hits.Load() < 2 {
+		t.Errorf("%d attempts, want it to retry", hits.Load())
+	}
+}
+
+func TestStreamPermanentFailures(t *testing.T) {
+	cases := []struct {
+		name   string
+		status int
+		ctype  string
+		body   string
+		kind   Kind
+		msg    string
+	}{
+		{"html", 200, "text/html", "<!doctype html><html>", KindBadResponse, `expected an event stream from GET /event but got text/html: "<!doctype html><html>"`},
+		{"404", 404, "text/plain", "Not Found", KindNotFound, "GET /event: the server has no such endpoint"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := newRecorder(t)
+			srv.answer(tc.status, tc.ctype, tc.body)
+			c := mustNew(t, Options{BaseURL: srv.URL, Stream: fastStream()})
+			err := c.Stream(context.Background(), (&sendRecorder{}).send)
+			if ErrorKind(err) != tc.kind || !strings.HasPrefix(err.Error(), tc.msg) {
+				t.Errorf("got %v (%v), want %v %q", err, ErrorKind(err), tc.kind, tc.msg)
+			}
+			if n := srv.count(); n != 1 {
+				t.Errorf("%d requests, want 1", n)
+			}
+		})
+	}
+}
+
+func TestStreamRetriesServerErrors(t *testing.T) {
+	srv := newRecorder(t)
+	srv.answer(503, "text/plain", "starting")
+	c := mustNew(t, Options{BaseURL: srv.URL, Stream: fastStream()})
+	rec := &sendRecorder{}
+	stop := runStream(t, c, rec)
+	waitFor(t, 10*time.Second, "3 attempts", func() bool { return srv.count() >= 3 })
+	if err := stop(); err != nil {
+		t.Errorf("Stream returned %v", err)
+	}
+	d := rec.states()[1]
+	if ErrorKind(d.Err) != KindServer || !strings.Contains(d.Err.Error(), "503") {
+		t.Errorf("disconnect error %v", d.Err)
+	}
+}
+
+// TestStreamSurvivesServerRestart kills the server, checks the stream says
+// it cannot reach it, then starts a new one on the same address.
+func TestStreamSurvivesServerRestart(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	s := &sseServer{}
+	h := s.handler(func(n int, w *sseWriter) {
+		w.event(ev("server.connected", `{}`))
+		w.hold()
+	})
+	srv1 := &httptest.Server{Listener: l, Config: &http.Server{Handler: h}}
+	srv1.Start()
+	c := mustNew(t, Options{BaseURL: "http://" + addr, Stream: fastStream()})
+	rec := &sendRecorder{}
+	stop := runStream(t, c, rec)
+	waitFor(t, 10*time.Second, "the first connection", func() bool { return rec.countState(Connected) == 1 })
+
+	srv1.CloseClientConnections()
+	srv1.Close()
+	waitFor(t, 10*time.Second, "a refused reconnect", func() bool {
+		for _, s := range rec.states() {
+			if s.State == Disconnected && IsUnreachable(s.Err) && strings.HasPrefix(s.Err.Error(), "cannot reach OpenCode at http://"+addr) {
+				return true
+			}
+		}
+		return false
+	})
+
+	var l2 net.Listener
+	waitFor(t, 10*time.Second, "the port to be free again", func() bool {
+		l2, err = net.Listen("tcp", addr)
+		return err == nil
+	})
+	srv2 := &httptest.Server{Listener: l2, Config: &http.Server{Handler: h}}
+	srv2.Start()
+	defer srv2.Close()
+	waitFor(t, 10*time.Second, "the reconnect", func() bool { return rec.countState(Connected) == 2 })
+	stop()
+	msgs := rec.all()
+	resyncs := 0
+	for _, m := range msgs {
+		if m == (ResyncNeeded{}) {
+			resyncs++
+		}
+	}
+	if resyncs != 2 {
+		t.Errorf("%d resyncs, want 2", resyncs)
+	}
+}
+
+// TestStreamNoGoroutineLeak reconnects 20 times to a server that drops
+// every connection, then checks the goroutine count comes back down.
+func TestStreamNoGoroutineLeak(t *testing.T) {
+	srv := newSSEServer(t, func(n int, w *sseWriter) {
+		w.event(ev("server.connected", `{}`))
+		w.event(ev("server.heartbeat", `{}`)) // arms the idle watchdog too
+	})
+	o := fastStream()
+	o.IdleTimeout = time.Minute
+	c := mustNew(t, Options{BaseURL: srv.URL, Stream: o})
+	before := runtime.NumGoroutine()
+
+	rec := &sendRecorder{}
+	stop := runStream(t, c, rec)
+	waitFor(t, 30*time.Second, "20 reconnects", func() bool { return rec.countState(Connected) >= 21 })
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	c.CloseIdleConnections()
+
+	deadline := time.Now().Add(10 * time.Second)
+	for runtime.NumGoroutine() > before {
+		if time.Now().After(deadline) {
+			var buf bytes.Buffer
+			pprof.Lookup("goroutine").WriteTo(&buf, 1)
+			t.Fatalf("%d goroutines after 20 reconnects, %d before:\n%s", runtime.NumGoroutine(), before, buf.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestStreamSlowConsumerNotIdle: time spent in send does not count as the
+// server being silent.
+func TestStreamSlowConsumerNotIdle(t *testing.T) {
+	srv := newSSEServer(t, func(n int, w *sseWriter) {
+		w.event(ev("server.heartbeat", `{}`))
+		w.event(ev("session.idle", `{"sessionID":"ses_a"}`))
+		w.event(ev("server.heartbeat", `{}`))
+		w.hold()
+	})
+	o := fastStream()
+	o.IdleTimeout = 50 * time.Millisecond
+	c := mustNew(t, Options{BaseURL: srv.URL, Stream: o})
+	rec := &sendRecorder{}
+	block := make(chan struct{})
+	var once sync.Once
+	slow := func(m any) {
+		if e, ok := m.(Envelope); ok {
+			if _, ok := e.Event.(SessionIdle); ok {
+				// Hold the stream well past the idle limit, as a busy UI might.
+				once.Do(func() {
+					select {
+					case <-block:
+					case <-time.After(10 * o.IdleTimeout):
+					}
+				})
+			}
+		}
+		rec.send(m)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- c.Stream(ctx, slow) }()
+	waitFor(t, 10*time.Second, "the second heartbeat", func() bool { return len(rec.envelopes()) >= 3 })
+	cancel()
+	close(block)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if n := srv.conns.Load(); n != 1 {
+		t.Errorf("%d connections: a slow consumer was taken for a dead server", n)
+	}
+}
+
+func TestDecodeErrorDataTruncated(t *testing.T) {
+	junk := strings.Repeat("x", 10<<10)
+	srv := newSSEServer(t, func(n int, w *sseWriter) {
+		w.event(junk)
+		w.hold()
+	})
+	c := mustNew(t, Options{BaseURL: srv.URL})
+	rec := &sendRecorder{}
+	stop := runStream(t, c, rec)
+	var de DecodeError
+	waitFor(t, 10*time.Second, "the decode error", func() bool {
+		for _, m := range rec.all() {
+			if d, ok := m.(DecodeError); ok {
+				de = d
+				return true
+			}
+		}
+		return false
+	})
+	stop()
+	if len(de.Data) != decodeErrorDataMax || !errors.Is(de.Err, de.Err) {
+		t.Errorf("Data is %d bytes, want %d", len(de.Data), decodeErrorDataMax)
+	}
+}
+
+var _ = io.Discard
