@@ -194,10 +194,20 @@ func (s *State) linkTask(parent *Session, t *ToolCall, st *client.ToolState) {
 	if child == nil {
 		return
 	}
+	if child.TaskPartID != "" && child.TaskPartID != t.PartID {
+		// Another call claimed this child by a title guess: the guess was
+		// wrong, so that call waits for its own link again.
+		for i := range parent.Tools {
+			if o := &parent.Tools[i]; o.ChildID == id && o.PartID != t.PartID {
+				o.ChildID = ""
+			}
+		}
+	}
 	child.TaskPartID = t.PartID
 	if child.ParentID == "" {
 		s.setParent(child, parent.ID)
 	}
+	s.linkByTitle(parent)
 }
 
 // linkByTitle pairs a parent's task calls that name no child yet (1.1.x

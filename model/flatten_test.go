@@ -1,0 +1,154 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/octop-dev/octop/client"
+)
+
+// tree:
+//
+//	ses_r2 "second root"            (newest root first)
+//	ses_r1 "first root"
+//	├ ses_a "alpha (@explore subagent)"
+//	│ └ ses_a1 "deep needle"
+//	└ ses_b "beta"
+func sampleTree() *State {
+	return apply(
+		created("ses_r1", "", "first root", 1),
+		created("ses_a", "ses_r1", "alpha (@explore subagent)", 2),
+		created("ses_b", "ses_r1", "beta", 3),
+		created("ses_a1", "ses_a", "deep needle", 4),
+		created("ses_r2", "", "second root", 5),
+	)
+}
+
+func rowsString(rows []Row) string {
+	var b strings.Builder
+	for _, r := range rows {
+		fmt.Fprintf(&b, "%s%s kids=%v open=%v last=%v guides=%v match=%v\n",
+			strings.Repeat("  ", r.Depth), r.ID, r.HasChildren, r.Expanded, r.Last, r.Guides, r.Match)
+	}
+	return b.String()
+}
+
+func TestFlatten(t *testing.T) {
+	s := sampleTree()
+	all := map[string]bool{"ses_r1": true, "ses_a": true, "ses_r2": true, "ses_b": true, "ses_a1": true}
+	cases := []struct {
+		name     string
+		expanded map[string]bool
+		filter   string
+		want     string
+	}{
+		{"collapsed", nil, "", `
+ses_r2 kids=false open=false last=false guides=[] match=true
+ses_r1 kids=true open=false last=true guides=[] match=true
+`},
+		{"all expanded", all, "", `
+ses_r2 kids=false open=false last=false guides=[] match=true
+ses_r1 kids=true open=true last=true guides=[] match=true
+  ses_a kids=true open=true last=false guides=[false] match=true
+    ses_a1 kids=false open=false last=true guides=[false true] match=true
+  ses_b kids=false open=false last=true guides=[false] match=true
+`},
+		{"only the root expanded", map[string]bool{"ses_r1": true}, "", `
+ses_r2 kids=false open=false last=false guides=[] match=true
+ses_r1 kids=true open=true last=true guides=[] match=true
+  ses_a kids=true open=false last=false guides=[false] match=true
+  ses_b kids=false open=false last=true guides=[false] match=true
+`},
+		{"filter keeps ancestors, expanded", nil, "NEEDLE", `
+ses_r1 kids=true open=true last=true guides=[] match=false
+  ses_a kids=true open=true last=true guides=[false] match=false
+    ses_a1 kids=false open=false last=true guides=[false false] match=true
+`},
+		{"filter by agent in the title and by id", all, "explore", `
+ses_r1 kids=true open=true last=true guides=[] match=false
+  ses_a kids=true open=false last=true guides=[false] match=true
+`},
+		{"filter by id", nil, "ses_r2", `
+ses_r2 kids=false open=false last=true guides=[] match=true
+`},
+		{"filter matching nothing", all, "zzz", ``},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := rowsString(Flatten(s, tc.expanded, tc.filter))
+			if want := strings.TrimPrefix(tc.want, "\n"); got != want {
+				t.Fatalf("got:\n%swant:\n%s", got, want)
+			}
+		})
+	}
+}
+
+func TestFlattenFilterByAgent(t *testing.T) {
+	s := apply(created("ses_r", "", "root", 1), created("ses_k", "ses_r", "kid", 2),
+		client.SessionUpdated{Info: client.Session{ID: "ses_k", ParentID: "ses_r", Title: "kid", Agent: "Reviewer",
+			Time: client.SessionTime{Created: 2, Updated: 3}}})
+	rows := Flatten(s, nil, "review")
+	if len(rows) != 2 || rows[1].ID != "ses_k" || !rows[1].Match || rows[0].Match {
+		t.Fatalf("rows:\n%s", rowsString(rows))
+	}
+}
+
+func TestCountsAndRunningBelow(t *testing.T) {
+	s := sampleTree()
+	s.Apply(status("ses_a1", "busy"))
+	s.Apply(status("ses_b", "busy"))
+	if c := s.Counts("ses_r1"); c.RunningBelow != 2 || c.Children != 2 {
+		t.Fatalf("root counts = %+v", c)
+	}
+	if c := s.Counts("ses_a"); c.RunningBelow != 1 || c.Children != 1 {
+		t.Fatalf("ses_a counts = %+v", c)
+	}
+	s.Apply(status("ses_a1", "idle"))
+	if c := s.Counts("ses_r1"); c.RunningBelow != 1 {
+		t.Fatalf("after idle: %+v", c)
+	}
+	if c := s.Counts("ses_missing"); c != (Counts{}) {
+		t.Fatalf("missing = %+v", c)
+	}
+}
+
+func TestBusyDescendants(t *testing.T) {
+	s := sampleTree()
+	for _, id := range []string{"ses_r1", "ses_a", "ses_a1", "ses_b", "ses_r2"} {
+		s.Apply(status(id, "busy"))
+	}
+	if got := s.BusyDescendants("ses_r1"); !slices.Equal(got, []string{"ses_a1", "ses_a", "ses_b"}) {
+		t.Fatalf("deepest first, subtree only: %v", got)
+	}
+	s.Apply(status("ses_a", "idle"))
+	if got := s.BusyDescendants("ses_r1"); !slices.Equal(got, []string{"ses_a1", "ses_b"}) {
+		t.Fatalf("after ses_a idle: %v", got)
+	}
+	if got := s.BusyDescendants("ses_b"); len(got) != 0 {
+		t.Fatalf("leaf: %v", got)
+	}
+	if got := s.SubtreeIDs("ses_r1"); !slices.Equal(got, []string{"ses_r1", "ses_a", "ses_a1", "ses_b"}) {
+		t.Fatalf("subtree ids: %v", got)
+	}
+}
+
+func TestElapsed(t *testing.T) {
+	s := apply(created("ses_a", "", "a", 1000), userMsg("ses_a", "msg_1", 2000), status("ses_a", "busy"))
+	if got := s.Elapsed("ses_a", 5000); got != 3000 {
+		t.Fatalf("busy elapsed = %d, want 3000", got)
+	}
+	s.Apply(asstMsg("ses_a", "msg_2", 1, 0, 2100, 4500))
+	s.Apply(status("ses_a", "idle"))
+	if got := s.Elapsed("ses_a", 99999); got != 2500 {
+		t.Fatalf("idle elapsed = %d, want the last run's 2500", got)
+	}
+	if got := s.Elapsed("ses_none", 5); got != 0 {
+		t.Fatalf("missing = %d", got)
+	}
+	s2 := apply(created("ses_b", "", "b", 1000), status("ses_b", "busy"))
+	if got := s2.Elapsed("ses_b", 1500); got != 500 {
+		t.Fatalf("no user message yet: %d, want 500 from creation", got)
+	}
+}

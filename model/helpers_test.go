@@ -1,0 +1,122 @@
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/octop-dev/octop/client"
+)
+
+// Event builders for table tests: short, so a case reads as a story.
+
+func created(id, parent, title string, at int64) client.Event {
+	return client.SessionCreated{Info: client.Session{ID: id, ParentID: parent, Title: title,
+		Time: client.SessionTime{Created: at, Updated: at}}}
+}
+
+func updated(id, parent, title string, createdAt, at int64) client.Event {
+	return client.SessionUpdated{Info: client.Session{ID: id, ParentID: parent, Title: title,
+		Time: client.SessionTime{Created: createdAt, Updated: at}}}
+}
+
+func status(id, typ string) client.Event {
+	return client.SessionStatusChanged{SessionID: id, Status: client.SessionStatus{Type: typ}}
+}
+
+func aborted(id string) client.Event {
+	return client.SessionError{SessionID: id, Error: &client.ErrorInfo{Name: "MessageAbortedError",
+		Data: client.ErrorInfoData{Message: "Aborted"}}}
+}
+
+func userMsg(sess, id string, at int64) client.Event {
+	return client.MessageUpdated{Info: client.Message{ID: id, SessionID: sess, Role: "user",
+		Time: client.MessageTime{Created: at}}}
+}
+
+func asstMsg(sess, id string, tokens, cost float64, at, done int64) client.Event {
+	return client.MessageUpdated{Info: client.Message{ID: id, SessionID: sess, Role: "assistant",
+		Agent: "build", Cost: cost, Tokens: client.Tokens{Input: tokens},
+		Time: client.MessageTime{Created: at, Completed: done}}}
+}
+
+// tool is a tool part; kv are extra state fields: input, output, error,
+// title, metadata (raw JSON), start, end.
+func tool(sess, msg, part, name, st string, kv ...any) client.Event {
+	ts := &client.ToolState{Status: st, Input: json.RawMessage(`{}`)}
+	for i := 0; i+1 < len(kv); i += 2 {
+		v := kv[i+1]
+		switch kv[i] {
+		case "input":
+			ts.Input = json.RawMessage(v.(string))
+		case "output":
+			ts.Output = v.(string)
+		case "error":
+			ts.Error = v.(string)
+		case "title":
+			ts.Title = v.(string)
+		case "metadata":
+			ts.Metadata = json.RawMessage(v.(string))
+		case "start":
+			ts.Time.Start = int64(v.(int))
+		case "end":
+			ts.Time.End = int64(v.(int))
+		default:
+			panic("unknown tool field " + kv[i].(string))
+		}
+	}
+	return client.PartUpdated{Part: client.Part{ID: part, SessionID: sess, MessageID: msg,
+		Type: client.PartTool, Tool: name, CallID: "call_" + part, State: ts}}
+}
+
+func text(sess, msg, part, txt string, start, end int64) client.Event {
+	p := client.Part{ID: part, SessionID: sess, MessageID: msg, Type: client.PartText, Text: txt}
+	if start != 0 || end != 0 {
+		p.Time = &client.PartTime{Start: start, End: end}
+	}
+	return client.PartUpdated{Part: p}
+}
+
+func delta(sess, msg, part, d string) client.Event {
+	return client.PartDelta{SessionID: sess, MessageID: msg, PartID: part, Field: "text", Delta: d}
+}
+
+func step(sess, msg, part string, tokens, cost float64) client.Event {
+	return client.PartUpdated{Part: client.Part{ID: part, SessionID: sess, MessageID: msg,
+		Type: client.PartStepFinish, Tokens: &client.Tokens{Input: tokens}, Cost: cost}}
+}
+
+func apply(evs ...client.Event) *State {
+	s := New()
+	for _, ev := range evs {
+		s.Apply(ev)
+	}
+	return s
+}
+
+// canon renders everything a person could see of the state, in a fixed
+// order, so two states can be compared for equality.
+func canon(s *State) string {
+	ids := make([]string, 0, len(s.sessions))
+	for id := range s.sessions {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	var b strings.Builder
+	fmt.Fprintf(&b, "roots=%v\n", s.Roots())
+	for _, id := range ids {
+		ss := s.sessions[id]
+		fmt.Fprintf(&b, "%s known=%v title=%q agent=%q parent=%q children=%v run=%d/%v display=%d err=%v "+
+			"attempt=%d retry=%q at=%d tok=%v cost=%v sub=%+v counts=%+v text=%q task=%q created=%d updated=%d "+
+			"start=%d end=%d active=%d perms=%d questions=%d\n",
+			id, ss.Known, ss.Title, ss.Agent, ss.ParentID, ss.Children, ss.Run, ss.StatusKnown, s.Display(id), ss.Err,
+			ss.Attempt, ss.RetryMsg, ss.RetryAt, ss.Tokens, ss.Cost, s.Subtree(id), s.Counts(id), ss.LastText,
+			ss.TaskPartID, ss.Created, ss.Updated, ss.RunStart, ss.RunEnd, ss.LastActive,
+			len(s.Permissions(id)), len(s.Questions(id)))
+		for i, t := range ss.Tools {
+			fmt.Fprintf(&b, "  %+v shown=%d\n", t, ss.ShownToolStatus(i))
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,120 @@
+package model
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/octop-dev/octop/client"
+)
+
+func sess(id, parent, title string, at int64) client.Session {
+	return client.Session{ID: id, ParentID: parent, Title: title, Time: client.SessionTime{Created: at, Updated: at}}
+}
+
+func TestSnapshotIntoEmpty(t *testing.T) {
+	s := New()
+	s.ApplySnapshot(Snapshot{
+		Sessions: []client.Session{sess("ses_c", "ses_p", "kid", 2), sess("ses_p", "", "root", 1)},
+		Status:   map[string]client.SessionStatus{"ses_c": {Type: "busy"}},
+		Messages: map[string][]client.MessageWithParts{"ses_c": {{
+			Info: client.Message{ID: "msg_1", SessionID: "ses_c", Role: "assistant", Tokens: client.Tokens{Input: 9}},
+			Parts: []client.Part{{ID: "prt_1", SessionID: "ses_c", MessageID: "msg_1", Type: "tool", Tool: "bash",
+				State: &client.ToolState{Status: "running", Input: json.RawMessage(`{"command":"make"}`)}}},
+		}}},
+		Permissions: []client.PermissionRequest{{ID: "per_1", SessionID: "ses_c"}},
+	})
+	if !slices.Equal(s.Roots(), []string{"ses_p"}) || !slices.Equal(s.Session("ses_p").Children, []string{"ses_c"}) {
+		t.Fatalf("roots %v", s.Roots())
+	}
+	if s.Display("ses_p") != DisplayIdle || s.Display("ses_c") != DisplayWaiting {
+		t.Fatalf("display p %d c %d", s.Display("ses_p"), s.Display("ses_c"))
+	}
+	c := s.Session("ses_c")
+	if len(c.Tools) != 1 || c.Tools[0].Input != "make" || c.Tokens != 9 || s.Counts("ses_p").RunningBelow != 1 {
+		t.Fatalf("child %+v counts %+v", c, s.Counts("ses_p"))
+	}
+}
+
+// TestResyncOverLiveState: a snapshot over a live state wins where it
+// speaks, and only there.
+func TestResyncOverLiveState(t *testing.T) {
+	s := apply(
+		created("ses_p", "", "root", 1), created("ses_c", "ses_p", "kid", 2), created("ses_other", "", "elsewhere", 3),
+		status("ses_p", "busy"), status("ses_c", "busy"), status("ses_other", "busy"),
+		tool("ses_c", "msg_1", "prt_1", "bash", "running"),
+		client.PermissionAsked{Request: client.PermissionRequest{ID: "per_old", SessionID: "ses_p"}},
+	)
+	before := s.Version()
+	s.ApplySnapshot(Snapshot{
+		Sessions: []client.Session{sess("ses_p", "", "root renamed", 1), sess("ses_c", "ses_p", "kid", 2)},
+		Status:   map[string]client.SessionStatus{"ses_p": {Type: "busy"}},
+	})
+	if s.Version() <= before {
+		t.Fatal("version did not move")
+	}
+	if s.Display("ses_c") != DisplayIdle {
+		t.Fatalf("child absent from the status map must be idle, display %d", s.Display("ses_c"))
+	}
+	if s.Display("ses_p") != DisplayBusy || s.Session("ses_p").Title != "root renamed" {
+		t.Fatalf("root: display %d title %q", s.Display("ses_p"), s.Session("ses_p").Title)
+	}
+	if s.Display("ses_other") != DisplayBusy {
+		t.Fatalf("a session the snapshot does not cover keeps its status, display %d", s.Display("ses_other"))
+	}
+	if s.Pending() != 0 {
+		t.Fatalf("stale permission kept: %d", s.Pending())
+	}
+	if c := s.Counts("ses_c"); c.ToolsRunning != 0 || c.ToolsInterrupted != 1 {
+		t.Fatalf("the dead call still counts as running: %+v", c)
+	}
+	if c := s.Counts("ses_p"); c.RunningBelow != 0 {
+		t.Fatalf("running below = %d", c.RunningBelow)
+	}
+	// The same snapshot again changes nothing visible.
+	a := canon(s)
+	s.ApplySnapshot(Snapshot{
+		Sessions: []client.Session{sess("ses_p", "", "root renamed", 1), sess("ses_c", "ses_p", "kid", 2)},
+		Status:   map[string]client.SessionStatus{"ses_p": {Type: "busy"}},
+	})
+	if b := canon(s); a != b {
+		t.Fatalf("second snapshot changed the state:\n%s\nvs\n%s", a, b)
+	}
+}
+
+func TestSnapshotComplete(t *testing.T) {
+	s := apply(created("ses_a", "", "a", 1), created("ses_gone", "", "gone", 2), tool("ses_ph", "msg_1", "prt_1", "bash", "running"))
+	s.ApplySnapshot(Snapshot{Sessions: []client.Session{sess("ses_a", "", "a", 1)}, Complete: true})
+	if s.Session("ses_gone") != nil {
+		t.Fatal("a session missing from a complete listing was kept")
+	}
+	if s.Session("ses_ph") == nil {
+		t.Fatal("a placeholder (created after the listing was read) was dropped")
+	}
+	s2 := apply(created("ses_a", "", "a", 1), created("ses_b", "", "b", 2))
+	s2.ApplySnapshot(Snapshot{Sessions: []client.Session{sess("ses_a", "", "a", 1)}})
+	if s2.Session("ses_b") == nil {
+		t.Fatal("a partial listing dropped a session")
+	}
+}
+
+// TestSnapshotMessagesSetError: the REST messages say how the last run
+// ended, over a stale error or a missing one.
+func TestSnapshotMessagesSetError(t *testing.T) {
+	abortedMsg := client.MessageWithParts{Info: client.Message{ID: "msg_2", SessionID: "ses_a", Role: "assistant",
+		Error: &client.ErrorInfo{Name: "MessageAbortedError", Data: client.ErrorInfoData{Message: "Aborted"}}}}
+	cleanMsg := client.MessageWithParts{Info: client.Message{ID: "msg_3", SessionID: "ses_a", Role: "assistant",
+		Time: client.MessageTime{Created: 5, Completed: 6}}}
+	s := apply(created("ses_a", "", "a", 1), status("ses_a", "busy"))
+	snap := Snapshot{Sessions: []client.Session{sess("ses_a", "", "a", 1)},
+		Messages: map[string][]client.MessageWithParts{"ses_a": {abortedMsg}}}
+	s.ApplySnapshot(snap)
+	if s.Display("ses_a") != DisplayError {
+		t.Fatalf("display = %d", s.Display("ses_a"))
+	}
+	snap.Messages["ses_a"] = []client.MessageWithParts{abortedMsg, cleanMsg}
+	s.ApplySnapshot(snap)
+	if s.Display("ses_a") != DisplayIdle {
+		t.Fatalf("after a clean run display = %d", s.Display("ses_a"))
+	}
+}
