@@ -1,0 +1,64 @@
+package harness
+
+import (
+	"fmt"
+	"sync"
+)
+
+// shared holds one default server per version for a whole test binary.
+var shared struct {
+	mu      sync.Mutex
+	servers map[string]*Server
+	errs    map[string]error
+}
+
+// Shared returns a server of version with the default config, started on
+// first use and reused by every later caller in the test binary, so tests
+// that do not need isolation share its start-up cost. Tests must not stop
+// or restart it, and should create their own sessions. The package's
+// TestMain must call CloseShared after m.Run.
+func Shared(t T, version string) *Server {
+	t.Helper()
+	RequireBinary(t, version)
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	if s := shared.servers[version]; s != nil && s.Running() {
+		return s
+	}
+	if err := shared.errs[version]; err != nil {
+		t.Fatalf("shared opencode %s failed to start earlier: %v", version, err)
+	}
+	if shared.servers == nil {
+		shared.servers, shared.errs = map[string]*Server{}, map[string]error{}
+	}
+	if old := shared.servers[version]; old != nil {
+		old.Close()
+	}
+	s, err := New(Config{Version: version})
+	if err != nil {
+		shared.errs[version] = err
+		t.Fatalf("%v", err)
+	}
+	shared.servers[version] = s
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("shared server %s:\n%s", version, s.LogTail(40))
+		}
+	})
+	return s
+}
+
+// CloseShared stops every server Shared started.
+func CloseShared() {
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	for v, s := range shared.servers {
+		s.Close()
+		delete(shared.servers, v)
+	}
+}
+
+// String describes the server for logs.
+func (s *Server) String() string {
+	return fmt.Sprintf("opencode %s at %s (data %s)", s.Version, s.URL, s.DataDir)
+}
