@@ -1,13 +1,195 @@
 // Command octop is a terminal monitor and control room for OpenCode's
 // subagents.
+//
+// main.go is wiring only: flags → client → ui → tea.NewProgram, with the
+// event stream (or the demo) running in a goroutine that feeds the program.
+//
+// Extending it: subcommands (octop launch, …) live in subcommands.go and
+// cmd_*.go and are tried first, through runSubcommand. The screen's
+// reserved keys get their handler from a cmd_*.go file's init():
+//
+//	func init() { newActions = func(c *client.Client) ui.Actions { return … } }
 package main
 
 import (
+	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"os"
+	"runtime/debug"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/ui"
 )
 
+// version is octop's version; release builds set it with
+// -ldflags "-X main.version=v1.2.3".
+var version = ""
+
+// newActions builds the handler of the screen's reserved keys (n r R x X o
+// y i). A cmd_*.go file sets it from init(); while it is nil the keys say
+// "not available yet".
+var newActions func(c *client.Client) ui.Actions
+
+// GlobalFlags are the flags every mode shares.
+type GlobalFlags struct {
+	Server      string
+	Username    string
+	Password    string
+	Directory   string
+	AllProjects bool
+}
+
+// register adds the flags to fs, with g's values as defaults.
+func (g *GlobalFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&g.Server, "server", g.Server, "OpenCode server `URL` (env OPENCODE_SERVER_URL)")
+	fs.StringVar(&g.Username, "username", g.Username, "basic-auth `user` (env OPENCODE_SERVER_USERNAME, default opencode)")
+	fs.StringVar(&g.Password, "password", g.Password, "basic-auth `password` (env OPENCODE_SERVER_PASSWORD)")
+	fs.StringVar(&g.Directory, "directory", g.Directory, "project `dir` on the server (default: the server's own)")
+	fs.BoolVar(&g.AllProjects, "all-projects", g.AllProjects, "watch every project on the server, grouped by directory")
+}
+
+// Client makes the client these flags describe. Its error is one line
+// saying what to fix.
+func (g GlobalFlags) Client() (*client.Client, error) {
+	return client.New(client.Options{
+		BaseURL:   g.Server,
+		Username:  g.Username,
+		Password:  g.Password,
+		Directory: g.Directory,
+		Global:    g.AllProjects,
+	})
+}
+
 func main() {
-	fmt.Fprintln(os.Stderr, "octop: the demo is not built yet")
-	os.Exit(1)
+	os.Exit(realMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// realMain is main without the exit, so that flag handling can be tested.
+func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if code, handled := runSubcommand(args, stdin, stdout, stderr); handled {
+		return code
+	}
+	env := client.OptionsFromEnv()
+	g := GlobalFlags{Server: env.BaseURL, Username: env.Username, Password: env.Password}
+	fs := flag.NewFlagSet("octop", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // problems are reported in one line below
+	g.register(fs)
+	demo := fs.Bool("demo", false, "replay a built-in recording; needs no server")
+	showVersion := fs.Bool("version", false, "print octop's version and exit")
+	fs.Usage = func() {}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			usage(fs, stdout)
+			return 0
+		}
+		fmt.Fprintf(stderr, "octop: %s; run `octop --help` for the flags\n", strings.Replace(err.Error(), " -", " --", 1))
+		return 2
+	}
+	if *showVersion {
+		fmt.Fprintln(stdout, "octop", octopVersion())
+		return 0
+	}
+	if rest := fs.Args(); len(rest) > 0 {
+		fmt.Fprintf(stderr, "octop: unknown command %q; run `octop --help` for the list\n", rest[0])
+		return 2
+	}
+	if *demo {
+		return runDemo(stderr)
+	}
+	return runLive(g, stderr)
+}
+
+// runLive watches a real server.
+func runLive(g GlobalFlags, stderr io.Writer) int {
+	c, err := g.Client()
+	if err != nil {
+		fmt.Fprintln(stderr, "octop:", err)
+		return 2
+	}
+	opts := ui.Options{
+		Backend:     ui.ClientBackend(c),
+		ServerURL:   c.BaseURL(),
+		AllProjects: g.AllProjects,
+		NoColor:     noColor(),
+	}
+	if newActions != nil {
+		opts.Actions = newActions(c)
+	}
+	p := tea.NewProgram(ui.New(opts))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	b := ui.NewBatcher(p.Send, ui.FrameInterval)
+	go func() {
+		// Stream reconnects on its own; it returns only when cancelled or
+		// on an error retrying cannot fix, which it has already reported
+		// to the screen as a ConnState.
+		_ = c.Stream(ctx, b.Send)
+	}()
+	if _, err := p.Run(); err != nil {
+		fmt.Fprintln(stderr, "octop:", err)
+		return 1
+	}
+	return 0
+}
+
+// runDemo replays the embedded recording.
+func runDemo(stderr io.Writer) int {
+	frames, err := demoFrames()
+	if err != nil {
+		fmt.Fprintln(stderr, "octop: the built-in demo recording is unreadable:", err)
+		return 1
+	}
+	d := ui.NewDemo(frames)
+	p := tea.NewProgram(ui.New(ui.Options{Demo: true, Clock: d.Clock, NoColor: noColor()}))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	b := ui.NewBatcher(p.Send, ui.FrameInterval)
+	go d.Run(ctx, b.Send)
+	if _, err := p.Run(); err != nil {
+		fmt.Fprintln(stderr, "octop:", err)
+		return 1
+	}
+	return 0
+}
+
+// noColor honours https://no-color.org: any non-empty NO_COLOR.
+func noColor() bool { return os.Getenv("NO_COLOR") != "" }
+
+func octopVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+func usage(fs *flag.FlagSet, w io.Writer) {
+	fmt.Fprint(w, `octop watches an OpenCode server's sessions and their subagents, live.
+
+Usage:
+  octop [flags]            open the monitor (needs 'opencode serve' running)
+  octop --demo             replay a built-in recording; no server needed
+`)
+	fmt.Fprint(w, "  octop COMMAND [args]     run one action for a script (below)\n\n")
+	fmt.Fprint(w, subcommandsHelp())
+	fmt.Fprint(w, `
+Start a server first, e.g. 'opencode serve --port 4096' in your project.
+If the server is not up yet, octop waits for it and connects on its own.
+
+Flags:
+`)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fmt.Fprint(w, `
+Keys: j/k or arrows move, h/l fold and unfold, enter toggles, g/G top and
+bottom, tab switches pane, / filters (esc clears), f follows the busiest
+session, ? shows every key, q quits.
+`)
 }

@@ -1,0 +1,196 @@
+// Package ui is octop's Bubble Tea screen: a header, the session tree, the
+// selected session's detail and a help footer. One root Model owns them;
+// the panes (ui/tree, ui/detail) are small value components.
+package ui
+
+import (
+	"context"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/spinner"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ui/detail"
+	"github.com/octop-dev/octop/ui/styles"
+	"github.com/octop-dev/octop/ui/tree"
+)
+
+// Options configure the screen. Backend is required outside demo mode.
+type Options struct {
+	// Backend reads the server; in demo mode it may be nil.
+	Backend Backend
+	// ServerURL is shown in the header.
+	ServerURL string
+	// Demo says the events come from the embedded recording: actions that
+	// change anything answer "demo is read-only".
+	Demo bool
+	// AllProjects groups the roots by project directory.
+	AllProjects bool
+	// Actions carries out the reserved keys (n r R x X o y i); nil answers
+	// "not available yet".
+	Actions Actions
+	// Clock is the time source for elapsed times and countdowns; nil means
+	// time.Now. The demo sets the recording's time, tests a fixed one.
+	Clock func() time.Time
+	// NoColor draws without colour (NO_COLOR).
+	NoColor bool
+}
+
+// pane names which pane has the keys.
+type pane int
+
+const (
+	paneTree pane = iota
+	paneDetail
+)
+
+// wideLayout is the width from which tree and detail sit side by side;
+// below it the detail goes under the tree.
+const wideLayout = 100
+
+// Intervals of the one tick loop: fast while something moves on screen (a
+// spinner, a countdown), slow otherwise so an idle octop costs nothing.
+const (
+	fastTick = 100 * time.Millisecond
+	slowTick = time.Second
+	// flashFor is how long a footer notice stays.
+	flashFor = 4 * time.Second
+)
+
+// spinnerFrames are the busy mark's frames.
+var spinnerFrames = spinner.MiniDot.Frames
+
+// Model is the root of the screen.
+type Model struct {
+	opts   Options
+	keys   KeyMap
+	styles styles.Styles
+	help   help.Model
+
+	tree      tree.Model
+	detail    detail.Model
+	filter    textinput.Model
+	filtering bool
+	focus     pane
+	follow    bool
+	dialog    Dialog
+
+	state  *model.State
+	counts screenCounts
+	totals model.Totals // of the selected subtree
+
+	width, height int
+	now           time.Time
+	frame         int
+
+	conn      client.ConnState
+	connKnown bool
+	version   string // the server's OpenCode version
+	snapTag   int    // number of the newest snapshot fetch; older replies are dropped
+	snapErr   error
+	healthTag int
+
+	flashMsg FlashMsg
+	flashTag int
+}
+
+// screenCounts are the header's totals, counted once per state change.
+type screenCounts struct {
+	running, waiting, failed int
+}
+
+// New returns the screen. It does no I/O: Init returns the first fetches.
+func New(opts Options) Model {
+	if opts.Clock == nil {
+		opts.Clock = time.Now
+	}
+	st := styles.New(true, opts.NoColor)
+	f := textinput.New()
+	f.Prompt = "/"
+	f.Placeholder = "title, agent or id"
+	f.SetVirtualCursor(true)
+	m := Model{
+		opts:   opts,
+		keys:   DefaultKeyMap(),
+		styles: st,
+		help:   help.New(),
+		tree:   tree.New(st),
+		detail: detail.New(st),
+		filter: f,
+		state:  model.New(),
+		now:    opts.Clock(),
+		width:  80,
+		height: 24,
+	}
+	m.applyStyles(st)
+	m.tree.SetState(m.state)
+	m.detail.SetState(m.state)
+	m.layout()
+	m.syncClock()
+	return m
+}
+
+// Init asks the terminal for its background and starts the first snapshot,
+// health probe and the tick loop.
+func (m Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, tick(slowTick)}
+	if m.opts.Backend != nil {
+		cmds = append(cmds, fetchSnapshot(m.opts.Backend, m.snapTag), probeHealth(m.opts.Backend, m.healthTag))
+	}
+	return tea.Batch(cmds...)
+}
+
+// State is the tree the screen shows. Tests read it; nothing else should.
+func (m Model) State() *model.State { return m.state }
+
+// Selected is the selected session's id.
+func (m Model) Selected() string { return m.tree.Selected() }
+
+// fetchSnapshot reads the whole tree. It captures plain values only, so the
+// Cmd can run on any goroutine while Update goes on.
+func fetchSnapshot(b Backend, tag int) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+		defer cancel()
+		snap, err := b.Snapshot(ctx)
+		return snapshotMsg{tag: tag, snap: snap, err: err}
+	}
+}
+
+// probeHealth asks the server for its version.
+func probeHealth(b Backend, tag int) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		h, err := b.Health(ctx)
+		return healthMsg{tag: tag, health: h, err: err}
+	}
+}
+
+func tick(d time.Duration) tea.Cmd {
+	return tea.Tick(d, func(time.Time) tea.Msg { return tickMsg{} })
+}
+
+// applyStyles hands the style set to every part of the screen.
+func (m *Model) applyStyles(st styles.Styles) {
+	m.styles = st
+	m.tree.SetStyles(st)
+	m.detail.SetStyles(st)
+	m.help.Styles = st.Help
+	fs := textinput.DefaultStyles(st.IsDark)
+	if st.NoColor {
+		fs = textinput.Styles{}
+	}
+	m.filter.SetStyles(fs)
+}
+
+// syncClock passes the time and spinner frame to the panes.
+func (m *Model) syncClock() {
+	spin := spinnerFrames[m.frame%len(spinnerFrames)]
+	now := m.now.UnixMilli()
+	m.tree.SetClock(now, spin)
+	m.detail.SetClock(now, spin)
+}

@@ -1,0 +1,71 @@
+package ui
+
+import (
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/octop-dev/octop/client"
+)
+
+// FrameInterval is how long the Batcher gathers events before handing them
+// to the program: about one frame at 60 fps.
+const FrameInterval = 16 * time.Millisecond
+
+// Batcher sits between the event stream and the program. The server sends
+// events much faster than a terminal redraws (a fan-out is hundreds of part
+// updates a second), so it gathers envelopes and sends them as one
+// EventsMsg per frame: a burst of 1,000 updates costs one Update and one
+// render. Anything that is not an envelope (ConnState, ResyncNeeded, …)
+// first flushes what is pending, so order is kept.
+type Batcher struct {
+	send     func(tea.Msg)
+	interval time.Duration
+
+	mu      sync.Mutex
+	pending EventsMsg
+	timer   *time.Timer
+}
+
+// NewBatcher returns a Batcher that delivers to send (a Program's Send).
+func NewBatcher(send func(tea.Msg), interval time.Duration) *Batcher {
+	return &Batcher{send: send, interval: interval}
+}
+
+// Send takes one value from client.Stream (or the demo). It matches the
+// stream's send func(any).
+func (b *Batcher) Send(v any) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if env, ok := v.(client.Envelope); ok {
+		b.pending = append(b.pending, env)
+		if b.timer == nil {
+			b.timer = time.AfterFunc(b.interval, b.Flush)
+		}
+		return
+	}
+	b.flushLocked()
+	b.send(v)
+}
+
+// Flush delivers the pending events now.
+func (b *Batcher) Flush() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.flushLocked()
+}
+
+// flushLocked sends while holding the lock, so a flush from the timer and
+// a Send from the stream cannot overtake each other.
+func (b *Batcher) flushLocked() {
+	if b.timer != nil {
+		b.timer.Stop()
+		b.timer = nil
+	}
+	if len(b.pending) == 0 {
+		return
+	}
+	batch := b.pending
+	b.pending = nil
+	b.send(batch)
+}

@@ -1,0 +1,277 @@
+// Package detail is the pane that shows one session in full: its status,
+// task_id, parent, last error, live tool calls and last reply.
+package detail
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ui/format"
+	"github.com/octop-dev/octop/ui/styles"
+)
+
+// maxReplyLines bounds the last reply shown, so a long answer cannot push
+// the tool calls out of sight entirely.
+const maxReplyLines = 20
+
+// Model is the detail pane for the selected session.
+type Model struct {
+	keys   KeyMap
+	styles styles.Styles
+	state  *model.State
+	id     string
+
+	width, height int
+	focused       bool
+	now           int64
+	spin          string
+	// back is how many lines the body is scrolled up from its end. The body
+	// is pinned to its end by default, so the newest tool call shows.
+	back int
+}
+
+// New returns an empty detail pane.
+func New(s styles.Styles) Model {
+	return Model{keys: DefaultKeyMap(), styles: s, state: model.New()}
+}
+
+// KeyMap returns the pane's keys, for the footer's help.
+func (m Model) KeyMap() KeyMap { return m.keys }
+
+// SetStyles swaps the styles.
+func (m *Model) SetStyles(s styles.Styles) { m.styles = s }
+
+// SetSize sets the pane's size in cells.
+func (m *Model) SetSize(width, height int) { m.width, m.height = max(width, 0), max(height, 0) }
+
+// SetFocused says whether keys go to this pane.
+func (m *Model) SetFocused(f bool) { m.focused = f }
+
+// SetClock sets the time durations count to and the spinner frame.
+func (m *Model) SetClock(nowMS int64, spin string) { m.now, m.spin = nowMS, spin }
+
+// SetState points the pane at the (new) state.
+func (m *Model) SetState(s *model.State) { m.state = s }
+
+// SetSession shows another session; the scroll goes back to the end.
+func (m *Model) SetSession(id string) {
+	if id != m.id {
+		m.back = 0
+	}
+	m.id = id
+}
+
+// ScrollBy scrolls the body n lines down (up when n < 0), as the mouse
+// wheel does.
+func (m *Model) ScrollBy(n int) { m.back = min(max(m.back-n, 0), m.maxBack()) }
+
+// Update scrolls the pane when it has focus.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return m, nil
+	}
+	switch {
+	case key.Matches(k, m.keys.Up):
+		m.back = min(m.back+1, m.maxBack())
+	case key.Matches(k, m.keys.Down):
+		m.back = max(m.back-1, 0)
+	case key.Matches(k, m.keys.Top):
+		m.back = m.maxBack()
+	case key.Matches(k, m.keys.Bottom):
+		m.back = 0
+	}
+	return m, nil
+}
+
+// maxBack is how far the body can scroll up before its first line shows.
+func (m Model) maxBack() int {
+	s := m.state.Session(m.id)
+	if s == nil {
+		return 0
+	}
+	return max(len(m.body(s))-(m.height-len(m.header(s))), 0)
+}
+
+// View renders the pane, exactly width × height cells.
+func (m Model) View() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	s := m.state.Session(m.id)
+	var lines []string
+	if s == nil {
+		lines = []string{m.styles.Dim.Render("no session selected")}
+	} else {
+		head := m.header(s)
+		body := m.body(s)
+		room := m.height - len(head)
+		if room < 0 {
+			head, room = head[:m.height], 0
+		}
+		if len(body) > room {
+			back := min(m.back, len(body)-room)
+			end := len(body) - back
+			body = body[end-room : end]
+		}
+		lines = append(head, body...)
+	}
+	for i, l := range lines {
+		lines[i] = fit(l, m.width)
+	}
+	for len(lines) < m.height {
+		lines = append(lines, strings.Repeat(" ", m.width))
+	}
+	return strings.Join(lines[:m.height], "\n")
+}
+
+// header is the fixed top: what the session is and how it stands.
+func (m Model) header(s *model.Session) []string {
+	st := m.styles
+	title, agent := format.SplitTitle(s.Title)
+	if title == "" {
+		title = "(untitled)"
+	}
+	if agent == "" {
+		agent = s.Agent
+	}
+	top := st.Title.Bold(true).Render(format.OneLine(title))
+	if agent != "" {
+		top += " " + st.Badge.Render("@"+agent)
+	}
+	d := m.state.Display(s.ID)
+	mark, markStyle := format.StatusMark(d, m.spin, st)
+	c := m.state.Counts(s.ID)
+	status := markStyle.Render(mark+" "+format.StatusWord(d)) +
+		st.Dim.Render(" · "+format.Elapsed(m.state.Elapsed(s.ID, m.now)))
+	if d == model.DisplayRetry {
+		status += st.Retry.Render(fmt.Sprintf(" · attempt %d", s.Attempt))
+		if s.RetryAt > m.now {
+			status += st.Retry.Render(" · next in " + format.Elapsed(s.RetryAt-m.now))
+		}
+	}
+	if c.Children > 0 {
+		status += st.Dim.Render(fmt.Sprintf(" · %d children", c.Children))
+		if c.RunningBelow > 0 {
+			status += st.Busy.Render(fmt.Sprintf(", %d running", c.RunningBelow))
+		}
+	}
+	lines := []string{top, label(st, "status") + status, label(st, "task_id") + s.ID}
+	if s.ParentID != "" {
+		parent := s.ParentID
+		if p := m.state.Session(s.ParentID); p != nil && p.Title != "" {
+			parent = format.OneLine(p.Title)
+		}
+		lines = append(lines, label(st, "parent")+parent)
+	}
+	lines = append(lines, label(st, "tokens")+fmt.Sprintf("%s · %s", format.Tokens(s.Tokens), format.Cost(s.Cost)))
+	if s.Err != nil {
+		msg := s.Err.Name
+		if s.Err.Data.Message != "" {
+			msg += ": " + s.Err.Data.Message
+		}
+		lines = append(lines, label(st, "error")+st.Failed.Render(format.OneLine(msg)))
+	} else if d == model.DisplayRetry && s.RetryMsg != "" {
+		lines = append(lines, label(st, "retry")+st.Retry.Render(format.OneLine(s.RetryMsg)))
+	}
+	for _, p := range m.state.Permissions(s.ID) {
+		lines = append(lines, label(st, "waiting")+st.Waiting.Render("permission "+p.Permission+" "+strings.Join(p.Patterns, " ")))
+	}
+	for _, q := range m.state.Questions(s.ID) {
+		what := "question"
+		if len(q.Questions) > 0 {
+			what += " " + format.OneLine(q.Questions[0].Question)
+		}
+		lines = append(lines, label(st, "waiting")+st.Waiting.Render(what))
+	}
+	return lines
+}
+
+// body is the scrolling part: tool calls, then the last reply once idle.
+func (m Model) body(s *model.Session) []string {
+	st := m.styles
+	lines := []string{rule(st, fmt.Sprintf("tool calls (%d)", len(s.Tools)), m.width)}
+	nameW := 4
+	for _, t := range s.Tools {
+		nameW = max(nameW, min(ansi.StringWidth(t.Tool), 12))
+	}
+	for _, t := range s.Tools {
+		lines = append(lines, m.toolLine(t, nameW))
+	}
+	if len(s.Tools) == 0 {
+		lines = append(lines, st.Dim.Render("none yet"))
+	}
+	if m.state.Display(s.ID) != model.DisplayBusy && strings.TrimSpace(s.LastText) != "" {
+		lines = append(lines, rule(st, "last reply", m.width))
+		reply := strings.Split(strings.TrimSpace(s.LastText), "\n")
+		if len(reply) > maxReplyLines {
+			reply = append(reply[:maxReplyLines-1], "…")
+		}
+		for _, l := range reply {
+			lines = append(lines, strings.ReplaceAll(l, "\t", "    "))
+		}
+	}
+	return lines
+}
+
+// toolLine is one tool call: mark, tool, what it did, and how long it took.
+// The running call is drawn highlighted across the whole line.
+func (m Model) toolLine(t model.ToolCall, nameW int) string {
+	st := m.styles
+	running := t.Status == model.ToolRunning
+	mark, markStyle := format.ToolMark(t.Status, m.spin, st)
+	what := t.Title
+	if what == "" {
+		what = t.Input
+	}
+	what = format.OneLine(what)
+	if t.Status == model.ToolError && t.Error != "" {
+		what += " — " + format.OneLine(t.Error)
+	}
+	var dur string
+	switch {
+	case t.Start > 0 && t.End >= t.Start:
+		dur = format.Duration(t.End - t.Start)
+	case t.Start > 0 && running:
+		dur = format.Duration(m.now - t.Start)
+	}
+	name := ansi.Truncate(t.Tool, nameW, "…")
+	name += strings.Repeat(" ", nameW-ansi.StringWidth(name))
+	room := m.width - 2 - nameW - 1 - len(dur) - 1
+	what = ansi.Truncate(what, max(room, 0), "…")
+	pad := max(room-ansi.StringWidth(what), 0)
+	if running {
+		plain := mark + " " + name + " " + what + strings.Repeat(" ", pad) + " " + dur
+		return st.Highlight.Render(fit(plain, m.width))
+	}
+	whatStyle := lipgloss.NewStyle()
+	if t.Status == model.ToolError {
+		whatStyle = st.Failed
+	}
+	return markStyle.Render(mark) + " " + st.Label.Render(name) + " " + whatStyle.Render(what) +
+		strings.Repeat(" ", pad) + " " + st.Dim.Render(dur)
+}
+
+func label(st styles.Styles, name string) string {
+	return st.Label.Render(fmt.Sprintf("%-8s", name))
+}
+
+// rule is a section heading drawn as a line across the pane.
+func rule(st styles.Styles, title string, width int) string {
+	head := "── " + title + " "
+	return st.Border.Render(head + strings.Repeat("─", max(width-ansi.StringWidth(head), 0)))
+}
+
+// fit cuts a line to width with an ellipsis, or pads it, so every line of
+// the pane is exactly width cells.
+func fit(s string, width int) string {
+	if ansi.StringWidth(s) > width {
+		s = ansi.Truncate(s, width, "…")
+	}
+	return s + strings.Repeat(" ", max(width-ansi.StringWidth(s), 0))
+}

@@ -1,0 +1,84 @@
+// Package format turns the model's numbers and titles into the short
+// strings the panes show. Every function is pure so each one is tested on
+// its own.
+package format
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Duration renders milliseconds the way a monitor column wants them: short
+// and of stable shape. 850 → "0.8s", 12_000 → "12s", 65_000 → "1m05s",
+// 3_720_000 → "1h02m".
+func Duration(ms int64) string {
+	if ms < 0 {
+		ms = 0
+	}
+	switch {
+	case ms < 10_000:
+		return fmt.Sprintf("%d.%ds", ms/1000, (ms/100)%10) // truncated, not rounded: 9.99s is not yet 10s
+	case ms < 60_000:
+		return fmt.Sprintf("%ds", ms/1000)
+	case ms < 3_600_000:
+		return fmt.Sprintf("%dm%02ds", ms/60_000, (ms/1000)%60)
+	default:
+		return fmt.Sprintf("%dh%02dm", ms/3_600_000, (ms/60_000)%60)
+	}
+}
+
+// Elapsed is Duration without tenths: tree rows redraw every second and a
+// ticking decimal there is noise.
+func Elapsed(ms int64) string {
+	if ms < 60_000 {
+		if ms < 0 {
+			ms = 0
+		}
+		return fmt.Sprintf("%ds", ms/1000)
+	}
+	return Duration(ms)
+}
+
+// Tokens renders a token count: 950 → "950", 12_300 → "12.3k", 4_500_000 → "4.5M".
+func Tokens(n float64) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1fM", n/1_000_000)
+	case n >= 1_000:
+		return fmt.Sprintf("%.1fk", n/1_000)
+	default:
+		return fmt.Sprintf("%.0f", n)
+	}
+}
+
+// Cost renders dollars with enough digits that small runs are not "$0.00".
+func Cost(c float64) string {
+	if c >= 1 {
+		return fmt.Sprintf("$%.2f", c)
+	}
+	return fmt.Sprintf("$%.4f", c)
+}
+
+// agentSuffix matches the " (@explore subagent)" OpenCode's task tool
+// appends to a child session's title.
+var agentSuffix = regexp.MustCompile(`^(.*?)\s*\(@([^()\s]+) subagent\)$`)
+
+// SplitTitle separates a child session's description from the agent named in
+// its title suffix. A title without the suffix comes back unchanged with no
+// agent.
+func SplitTitle(title string) (desc, agent string) {
+	if m := agentSuffix.FindStringSubmatch(title); m != nil {
+		return m[1], m[2]
+	}
+	return title, ""
+}
+
+// OneLine folds a multi-line text into one line so a row never wraps.
+func OneLine(s string) string {
+	s = strings.TrimSpace(s)
+	if !strings.ContainsAny(s, "\n\r\t") {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}

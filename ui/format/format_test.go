@@ -1,0 +1,66 @@
+package format
+
+import "testing"
+
+func TestDuration(t *testing.T) {
+	for _, tc := range []struct {
+		ms   int64
+		want string
+	}{
+		{-5, "0.0s"}, {0, "0.0s"}, {850, "0.8s"}, {9_999, "9.9s"}, {12_000, "12s"},
+		{65_000, "1m05s"}, {3_599_000, "59m59s"}, {3_720_000, "1h02m"},
+	} {
+		if got := Duration(tc.ms); got != tc.want {
+			t.Errorf("Duration(%d) = %q, want %q", tc.ms, got, tc.want)
+		}
+	}
+}
+
+func TestElapsed(t *testing.T) {
+	for _, tc := range []struct {
+		ms   int64
+		want string
+	}{{0, "0s"}, {1_999, "1s"}, {59_999, "59s"}, {61_000, "1m01s"}} {
+		if got := Elapsed(tc.ms); got != tc.want {
+			t.Errorf("Elapsed(%d) = %q, want %q", tc.ms, got, tc.want)
+		}
+	}
+}
+
+func TestTokensAndCost(t *testing.T) {
+	if got := Tokens(950); got != "950" {
+		t.Errorf("Tokens(950) = %q", got)
+	}
+	if got := Tokens(12_345); got != "12.3k" {
+		t.Errorf("Tokens(12345) = %q", got)
+	}
+	if got := Tokens(4_500_000); got != "4.5M" {
+		t.Errorf("Tokens(4.5M) = %q", got)
+	}
+	if got := Cost(0.01234); got != "$0.0123" {
+		t.Errorf("Cost(0.01234) = %q", got)
+	}
+	if got := Cost(2.5); got != "$2.50" {
+		t.Errorf("Cost(2.5) = %q", got)
+	}
+}
+
+func TestSplitTitle(t *testing.T) {
+	for _, tc := range []struct{ in, desc, agent string }{
+		{"list the files (@explore subagent)", "list the files", "explore"},
+		{"deep root 2", "deep root 2", ""},
+		{"(@general subagent)", "", "general"},
+		{"odd (@two words subagent)", "odd (@two words subagent)", ""},
+	} {
+		d, a := SplitTitle(tc.in)
+		if d != tc.desc || a != tc.agent {
+			t.Errorf("SplitTitle(%q) = %q, %q; want %q, %q", tc.in, d, a, tc.desc, tc.agent)
+		}
+	}
+}
+
+func TestOneLine(t *testing.T) {
+	if got := OneLine("  a\n\tb  c \n"); got != "a b c" {
+		t.Errorf("OneLine = %q", got)
+	}
+}

@@ -1,0 +1,100 @@
+package ui
+
+import (
+	"charm.land/bubbles/v2/key"
+	"github.com/octop-dev/octop/ui/detail"
+	"github.com/octop-dev/octop/ui/tree"
+)
+
+// KeyMap is the screen-wide keys. The panes have their own (tree.KeyMap,
+// detail.KeyMap); helpKeys composes all of them for the footer.
+type KeyMap struct {
+	Tab         key.Binding
+	Filter      key.Binding
+	ClearFilter key.Binding
+	Follow      key.Binding
+	Help        key.Binding
+	Quit        key.Binding
+
+	// Reserved for actions; they all go through Model.startAction.
+	Launch, Resume, ResumeByID, Abort, AbortTree, Open, CopyID, Inbox key.Binding
+}
+
+// DefaultKeyMap returns the screen's keys. They are fixed by the issue so
+// scripts and tests can rely on them.
+func DefaultKeyMap() KeyMap {
+	b := func(k, help, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(k), key.WithHelp(help, desc))
+	}
+	return KeyMap{
+		Tab:         b("tab", "tab", "switch pane"),
+		Filter:      b("/", "/", "filter"),
+		ClearFilter: b("esc", "esc", "clear filter"),
+		Follow:      b("f", "f", "follow"),
+		Help:        b("?", "?", "help"),
+		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+
+		Launch:     b("n", "n", "launch"),
+		Resume:     b("r", "r", "resume"),
+		ResumeByID: b("R", "R", "resume task_id"),
+		Abort:      b("x", "x", "abort"),
+		AbortTree:  b("X", "X", "abort subtree"),
+		Open:       b("o", "o", "open result"),
+		CopyID:     b("y", "y", "copy task_id"),
+		Inbox:      b("i", "i", "inbox"),
+	}
+}
+
+// actionFor maps the reserved keys to their actions.
+func (k KeyMap) actionFor() []struct {
+	b key.Binding
+	a Action
+} {
+	return []struct {
+		b key.Binding
+		a Action
+	}{
+		{k.Launch, ActionLaunch}, {k.Resume, ActionResume}, {k.ResumeByID, ActionResumeByID},
+		{k.Abort, ActionAbort}, {k.AbortTree, ActionAbortTree}, {k.Open, ActionOpen},
+		{k.CopyID, ActionCopyID}, {k.Inbox, ActionInbox},
+	}
+}
+
+// helpKeys is what the footer's help.Model reads: the focused pane's keys
+// first, then the screen's.
+type helpKeys struct {
+	root         KeyMap
+	tree         tree.KeyMap
+	detail       detail.KeyMap
+	detailFocus  bool
+	filterActive bool
+}
+
+// ShortHelp is the one-line footer.
+func (h helpKeys) ShortHelp() []key.Binding {
+	var ks []key.Binding
+	if h.detailFocus {
+		ks = h.detail.ShortHelp()
+	} else {
+		ks = h.tree.ShortHelp()
+	}
+	ks = append(ks, h.root.Tab, h.root.Filter)
+	if h.filterActive {
+		ks = append(ks, h.root.ClearFilter)
+	}
+	return append(ks, h.root.Follow, h.root.Help, h.root.Quit)
+}
+
+// FullHelp is the ? screen: motion, view, then actions.
+func (h helpKeys) FullHelp() [][]key.Binding {
+	cols := h.tree.FullHelp()
+	if h.detailFocus {
+		cols = h.detail.FullHelp()
+	}
+	r := h.root
+	return append(cols,
+		[]key.Binding{r.Tab, r.Filter, r.ClearFilter, r.Follow, r.Help, r.Quit},
+		[]key.Binding{r.Launch, r.Resume, r.ResumeByID, r.Abort},
+		[]key.Binding{r.AbortTree, r.Open, r.CopyID, r.Inbox},
+	)
+}

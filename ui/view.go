@@ -1,0 +1,309 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/ui/format"
+)
+
+// headerHeight is the header's two lines: where, and what is selected.
+const headerHeight = 2
+
+// rect is a screen area in cells.
+type rect struct{ x, y, w, h int }
+
+func (r rect) contains(x, y int) bool {
+	return x >= r.x && x < r.x+r.w && y >= r.y && y < r.y+r.h
+}
+
+// screenAreas is where each part of the screen goes at the current size.
+type screenAreas struct {
+	tree, detail rect
+	wide         bool
+	footer       int // footer height
+}
+
+// areas lays the screen out: side by side from wideLayout columns, the
+// detail under the tree below that.
+func (m Model) areas() screenAreas {
+	footer := lipgloss.Height(m.footer())
+	body := max(m.height-headerHeight-footer, 0)
+	a := screenAreas{footer: footer, wide: m.width >= wideLayout}
+	if a.wide {
+		tw := m.width * 11 / 20
+		a.tree = rect{0, headerHeight, tw, body}
+		a.detail = rect{tw + 1, headerHeight, m.width - tw - 1, body}
+		return a
+	}
+	th := max(body*11/20, min(body, 3))
+	a.tree = rect{0, headerHeight, m.width, th}
+	dh := max(body-th-1, 0) // one line for the rule between them
+	a.detail = rect{0, headerHeight + th + 1, m.width, dh}
+	return a
+}
+
+// layout sizes the panes after the window or the footer changed.
+func (m *Model) layout() {
+	m.help.SetWidth(m.width)
+	m.filter.SetWidth(max(m.width-2, 1))
+	a := m.areas()
+	m.tree.SetSize(a.tree.w, a.tree.h)
+	m.detail.SetSize(a.detail.w, a.detail.h)
+}
+
+// View draws the whole screen. It reads what Update prepared and renders
+// only what is visible; it changes nothing.
+func (m Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "octop"
+	if m.opts.ServerURL != "" && !m.opts.Demo {
+		v.WindowTitle = "octop — " + m.opts.ServerURL
+	}
+	return v
+}
+
+// render is View's content: the screen as one string, every line exactly
+// the terminal's width.
+func (m Model) render() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	a := m.areas()
+	lines := make([]string, 0, m.height)
+	lines = append(lines, m.headerLines()...)
+
+	treeLines := strings.Split(m.treeView(), "\n")
+	detailLines := strings.Split(m.detail.View(), "\n")
+	if a.wide {
+		sep := m.styles.Border.Render("│")
+		for i := 0; i < a.tree.h; i++ {
+			lines = append(lines, at(treeLines, i, a.tree.w)+sep+at(detailLines, i, a.detail.w))
+		}
+	} else {
+		for i := 0; i < a.tree.h; i++ {
+			lines = append(lines, at(treeLines, i, a.tree.w))
+		}
+		if a.detail.h > 0 || a.tree.h > 0 {
+			lines = append(lines, m.rule())
+		}
+		for i := 0; i < a.detail.h; i++ {
+			lines = append(lines, at(detailLines, i, a.detail.w))
+		}
+	}
+	lines = append(lines, strings.Split(m.footer(), "\n")...)
+	for i, l := range lines {
+		lines[i] = fitLine(l, m.width)
+	}
+	if len(lines) > m.height {
+		lines = lines[:m.height]
+	}
+	screen := strings.Join(lines, "\n")
+	if m.dialog != nil {
+		screen = m.overlay(screen)
+	}
+	return screen
+}
+
+// overlay draws the open dialog centred over the screen.
+func (m Model) overlay(screen string) string {
+	box := m.dialog.View(m.width, m.height)
+	w, h := lipgloss.Width(box), lipgloss.Height(box)
+	x, y := max((m.width-w)/2, 0), max((m.height-h)/2, 0)
+	return lipgloss.NewCompositor(
+		lipgloss.NewLayer(screen),
+		lipgloss.NewLayer(box).X(x).Y(y).Z(1),
+	).Render()
+}
+
+// rule separates tree and detail in the narrow layout; it names the pane
+// that has the keys.
+func (m Model) rule() string {
+	name := " detail "
+	st := m.styles.Border
+	if m.focus == paneDetail {
+		name = " detail (tab: back to tree) "
+		st = m.styles.Focused
+	}
+	return st.Render("──" + name + strings.Repeat("─", max(m.width-2-ansi.StringWidth(name), 0)))
+}
+
+// treeView is the tree pane, or a hint in its place when it has no rows.
+func (m Model) treeView() string {
+	if len(m.tree.Rows()) > 0 {
+		return m.tree.View()
+	}
+	var hint string
+	switch {
+	case m.tree.Filter() != "":
+		hint = fmt.Sprintf("no session matches %q — esc clears the filter", m.tree.Filter())
+	case m.opts.Demo:
+		hint = "the demo is starting…"
+	case m.connKnown && m.conn.State == client.Connected:
+		hint = "no sessions yet — start a task in OpenCode and it shows up here"
+	default:
+		hint = "waiting for the server at " + m.opts.ServerURL + "…"
+	}
+	return " " + m.styles.Dim.Render(hint)
+}
+
+// headerLines is the two header lines.
+func (m Model) headerLines() []string {
+	st := m.styles
+	// Line 1: where we are connected, and the counts on the right.
+	parts := []string{st.App.Render("octop")}
+	if m.opts.Demo {
+		parts = append(parts, st.URL.Render("demo"))
+	} else {
+		parts = append(parts, st.URL.Render(m.opts.ServerURL))
+	}
+	if m.version != "" {
+		parts = append(parts, st.Dim.Render("OpenCode "+m.version))
+	}
+	parts = append(parts, m.connText())
+	left := strings.Join(parts, "  ")
+	right := m.countsText()
+	line1 := spread(left, right, m.width)
+
+	// Line 2: an error if there is one, else the selection's roll-up.
+	var line2, right2 string
+	switch {
+	case m.conn.State == client.Disconnected && m.conn.Err != nil:
+		line2 = st.Failed.Render("error: ") + format.OneLine(m.conn.Err.Error())
+	case m.snapErr != nil:
+		line2 = st.Failed.Render("could not read the sessions: ") + format.OneLine(m.snapErr.Error())
+	default:
+		line2 = m.selectionText()
+	}
+	if m.follow {
+		right2 = st.Busy.Render("[follow]")
+	}
+	return []string{line1, spread(line2, right2, m.width)}
+}
+
+// connText is the connection state: connected, connecting, or the
+// countdown to the next attempt.
+func (m Model) connText() string {
+	st := m.styles
+	if m.opts.Demo {
+		return st.Connected.Render("▶ replaying a recording")
+	}
+	if !m.connKnown {
+		return st.Dim.Render("○ connecting…")
+	}
+	switch m.conn.State {
+	case client.Connected:
+		return st.Connected.Render("● connected")
+	case client.Connecting:
+		if m.conn.Attempt > 1 {
+			return st.Retry.Render(fmt.Sprintf("○ connecting (attempt %d)…", m.conn.Attempt))
+		}
+		return st.Dim.Render("○ connecting…")
+	}
+	if m.conn.RetryAt.IsZero() {
+		if m.conn.Err != nil {
+			return st.Disconnected.Render("✗ error, not retrying")
+		}
+		return st.Disconnected.Render("✗ disconnected")
+	}
+	wait := max(m.conn.RetryAt.Sub(m.now), 0)
+	secs := int((wait + time.Second - 1) / time.Second)
+	return st.Disconnected.Render(fmt.Sprintf("✗ reconnecting in %ds", secs))
+}
+
+// countsText is "2 running  1 waiting  1 failed".
+func (m Model) countsText() string {
+	st := m.styles
+	c := m.counts
+	item := func(n int, word string, s lipgloss.Style) string {
+		if n == 0 {
+			return st.Dim.Render(fmt.Sprintf("%d %s", n, word))
+		}
+		return s.Render(fmt.Sprintf("%d %s", n, word))
+	}
+	return item(c.running, "running", st.Busy) + "  " + item(c.waiting, "waiting", st.Waiting) + "  " + item(c.failed, "failed", st.Failed)
+}
+
+// selectionText is the selected session and its subtree's tokens and cost.
+func (m Model) selectionText() string {
+	st := m.styles
+	id := m.tree.Selected()
+	s := m.state.Session(id)
+	if s == nil {
+		return st.Dim.Render("nothing selected")
+	}
+	title, _ := format.SplitTitle(s.Title)
+	if title == "" {
+		title = s.ID
+	}
+	return st.Title.Render(format.OneLine(title)) +
+		st.Dim.Render(fmt.Sprintf("  subtree: %s tokens · %s", format.Tokens(m.totals.Tokens), format.Cost(m.totals.Cost)))
+}
+
+// footer is the help line (or the full help), the filter being typed, or a
+// notice.
+func (m Model) footer() string {
+	st := m.styles
+	if m.filtering {
+		return m.filter.View()
+	}
+	if m.flashMsg.Text != "" {
+		s := st.Flash
+		if m.flashMsg.Error {
+			s = st.Failed
+		}
+		return s.Render(m.flashMsg.Text)
+	}
+	keys := helpKeys{
+		root:         m.keys,
+		tree:         m.tree.KeyMap(),
+		detail:       m.detail.KeyMap(),
+		detailFocus:  m.focus == paneDetail,
+		filterActive: m.tree.Filter() != "",
+	}
+	if f := m.tree.Filter(); f != "" && !m.help.ShowAll {
+		prefix := st.Busy.Render("filter: "+f) + "  "
+		h := m.help
+		h.SetWidth(max(m.width-ansi.StringWidth(prefix), 0))
+		return prefix + h.View(keys)
+	}
+	return m.help.View(keys)
+}
+
+// spread puts left and right on one line of width cells, cutting left
+// with an ellipsis when both do not fit.
+func spread(left, right string, width int) string {
+	rw := ansi.StringWidth(right)
+	if rw >= width {
+		return fitLine(left, width)
+	}
+	room := width - rw - 1
+	if ansi.StringWidth(left) > room {
+		left = ansi.Truncate(left, room, "…")
+	}
+	return left + strings.Repeat(" ", width-ansi.StringWidth(left)-rw) + right
+}
+
+// fitLine cuts or pads a line to exactly width cells.
+func fitLine(s string, width int) string {
+	w := ansi.StringWidth(s)
+	if w > width {
+		return ansi.Truncate(s, width, "…")
+	}
+	return s + strings.Repeat(" ", width-w)
+}
+
+// at is line i of a pane, or a blank line of the pane's width.
+func at(lines []string, i, width int) string {
+	if i < len(lines) {
+		return fitLine(lines[i], width)
+	}
+	return strings.Repeat(" ", width)
+}
