@@ -42,8 +42,8 @@ type Options struct {
 	// instead of /event (one project).
 	Global bool
 	// HTTPClient is used for every call and the stream. Nil means a client
-	// with dial and keep-alive settings suited to a local server. Its own
-	// Timeout must be zero or the long-lived stream would be cut.
+	// with dial and keep-alive settings suited to a local server. Its
+	// Timeout, if any, is not applied to the long-lived stream.
 	HTTPClient *http.Client
 	// Timeout bounds each request call (DefaultTimeout when zero). The
 	// event stream is not bounded by it; see StreamOptions.
@@ -76,6 +76,7 @@ type Client struct {
 	dir     string
 	global  bool
 	hc      *http.Client
+	streamC *http.Client // hc without an overall timeout
 	timeout time.Duration
 	stream  StreamOptions
 }
@@ -116,6 +117,11 @@ func New(opts Options) (*Client, error) {
 	if c.hc == nil {
 		c.hc = &http.Client{Transport: newTransport()}
 	}
+	// An http.Client Timeout covers reading the whole body, which would
+	// cut the stream; calls have their own per-call deadline instead.
+	sc := *c.hc
+	sc.Timeout = 0
+	c.streamC = &sc
 	return c, nil
 }
 

@@ -1,9 +1,11 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"mime"
 	"net/http"
 	"time"
@@ -163,7 +165,7 @@ func (c *Client) streamOnce(ctx context.Context, send func(any), attempt int) (c
 	// watchdog. Both cancel the request, which unblocks the body read.
 	connectTimer := time.AfterFunc(connectTimeout, func() { cancel(errConnectTimeout) })
 	start := time.Now()
-	resp, err := c.hc.Do(req)
+	resp, err := c.streamC.Do(req)
 	connectTimer.Stop()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -203,7 +205,7 @@ func (c *Client) streamOnce(ctx context.Context, send func(any), attempt int) (c
 			idle.Stop()
 		}
 	}()
-	for ev, rerr := range sse.Read(resp.Body, &sse.ReadConfig{MaxEventSize: o.MaxEventSize}) {
+	for ev, rerr := range sse.Read(fillingReader{resp.Body}, &sse.ReadConfig{MaxEventSize: o.MaxEventSize}) {
 		if idle != nil {
 			idle.Stop()
 		}
@@ -247,4 +249,25 @@ func (c *Client) streamOnce(ctx context.Context, send func(any), attempt int) (c
 	}
 	return true, &Error{Kind: KindUnreachable, Op: op, URL: c.baseStr,
 		Msg: "lost the event stream from " + c.baseStr + ": " + oneLine(err.Error(), 120), Err: err}
+}
+
+// fillingReader keeps reading into p while what it got holds no line
+// break. go-sse's scanner rescans its whole buffer after every Read, so a
+// multi-MB event (one line of JSON) arriving in socket-sized reads would
+// cost time quadratic in its size (32 MB took seconds). Until a line break
+// arrives the parser cannot produce anything, so waiting for more cannot
+// delay an event; each Read then fills the scanner's growing buffer and
+// the cost stays linear.
+type fillingReader struct{ r io.Reader }
+
+func (f fillingReader) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		m, err := f.r.Read(p[n:])
+		if bytes.ContainsAny(p[n:n+m], "\r\n") || err != nil {
+			return n + m, err
+		}
+		n += m
+	}
+	return n, nil
 }

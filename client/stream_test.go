@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -679,4 +678,26 @@ func TestDecodeErrorDataTruncated(t *testing.T) {
 	}
 }
 
-var _ = io.Discard
+// TestStreamIgnoresHTTPClientTimeout: a caller's http.Client with a
+// Timeout must not cut the long-lived stream.
+func TestStreamIgnoresHTTPClientTimeout(t *testing.T) {
+	const limit = 100 * time.Millisecond
+	srv := newSSEServer(t, func(n int, w *sseWriter) {
+		w.event(ev("server.connected", `{}`))
+		select {
+		case <-time.After(5 * limit):
+		case <-w.r.Context().Done():
+			return
+		}
+		w.event(ev("session.idle", `{"sessionID":"ses_a"}`))
+		w.hold()
+	})
+	c := mustNew(t, Options{BaseURL: srv.URL, HTTPClient: &http.Client{Timeout: limit}, Stream: fastStream()})
+	rec := &sendRecorder{}
+	stop := runStream(t, c, rec)
+	waitFor(t, 10*time.Second, "the late event", func() bool { return len(rec.envelopes()) >= 2 })
+	stop()
+	if n := srv.conns.Load(); n != 1 {
+		t.Errorf("%d connections, want 1", n)
+	}
+}
