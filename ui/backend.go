@@ -33,6 +33,11 @@ func ClientBackend(c *client.Client) Backend { return clientBackend{c} }
 
 type clientBackend struct{ c *client.Client }
 
+// complete says GET /session lists every session the screen tracks. With
+// --all-projects the stream carries other directories' sessions too, which
+// a one-directory listing must not be taken to have deleted.
+func (b clientBackend) complete() bool { return b.c.StreamPath() != "/global/event" }
+
 func (b clientBackend) Health(ctx context.Context) (client.Health, error) { return b.c.Health(ctx) }
 
 // Snapshot reads sessions and their status, then the messages of the
@@ -47,7 +52,7 @@ func (b clientBackend) Snapshot(ctx context.Context) (model.Snapshot, error) {
 	if err != nil {
 		return model.Snapshot{}, err
 	}
-	snap := model.Snapshot{Sessions: sessions, Status: status, Messages: map[string][]client.MessageWithParts{}}
+	snap := model.Snapshot{Sessions: sessions, Complete: b.complete(), Status: status, Messages: map[string][]client.MessageWithParts{}}
 	snap.Permissions, _ = b.c.Permissions(ctx)
 	snap.Questions, _ = b.c.Questions(ctx)
 

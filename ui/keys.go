@@ -27,9 +27,9 @@ func DefaultKeyMap() KeyMap {
 		return key.NewBinding(key.WithKeys(k), key.WithHelp(help, desc))
 	}
 	return KeyMap{
-		Tab:         b("tab", "tab", "switch pane"),
+		Tab:         b("tab", "tab", "pane"),
 		Filter:      b("/", "/", "filter"),
-		ClearFilter: b("esc", "esc", "clear filter"),
+		ClearFilter: b("esc", "esc", "clear"),
 		Follow:      b("f", "f", "follow"),
 		Help:        b("?", "?", "help"),
 		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),

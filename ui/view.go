@@ -41,7 +41,7 @@ func (m Model) areas() screenAreas {
 		a.detail = rect{tw + 1, headerHeight, m.width - tw - 1, body}
 		return a
 	}
-	th := max(body*11/20, min(body, 3))
+	th := max(body/2, min(body, 3))
 	a.tree = rect{0, headerHeight, m.width, th}
 	dh := max(body-th-1, 0) // one line for the rule between them
 	a.detail = rect{0, headerHeight + th + 1, m.width, dh}
@@ -168,12 +168,15 @@ func (m Model) headerLines() []string {
 		parts = append(parts, st.Dim.Render("OpenCode "+m.version))
 	}
 	parts = append(parts, m.connText())
-	left := strings.Join(parts, "  ")
-	right := m.countsText()
-	line1 := spread(left, right, m.width)
+	var right1 string
+	if m.follow {
+		right1 = st.Busy.Render("[follow]")
+	}
+	line1 := spread(strings.Join(parts, "  "), right1, m.width)
 
-	// Line 2: an error if there is one, else the selection's roll-up.
-	var line2, right2 string
+	// Line 2: an error if there is one, else the selection's roll-up; the
+	// counts on the right, which an ellipsis never eats.
+	var line2 string
 	switch {
 	case m.conn.State == client.Disconnected && m.conn.Err != nil:
 		line2 = st.Failed.Render("error: ") + format.OneLine(m.conn.Err.Error())
@@ -182,10 +185,7 @@ func (m Model) headerLines() []string {
 	default:
 		line2 = m.selectionText()
 	}
-	if m.follow {
-		right2 = st.Busy.Render("[follow]")
-	}
-	return []string{line1, spread(line2, right2, m.width)}
+	return []string{line1, spread(line2, m.countsText(), m.width)}
 }
 
 // connText is the connection state: connected, connecting, or the

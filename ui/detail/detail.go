@@ -189,19 +189,21 @@ func (m Model) header(s *model.Session) []string {
 		}
 		lines = append(lines, label(st, "waiting")+st.Waiting.Render(what))
 	}
-	return lines
+	// The section rule stays put above the scrolling calls, so the count
+	// is always in sight.
+	return append(lines, rule(st, fmt.Sprintf("tool calls (%d)", len(s.Tools)), m.width))
 }
 
 // body is the scrolling part: tool calls, then the last reply once idle.
 func (m Model) body(s *model.Session) []string {
 	st := m.styles
-	lines := []string{rule(st, fmt.Sprintf("tool calls (%d)", len(s.Tools)), m.width)}
+	var lines []string
 	nameW := 4
 	for _, t := range s.Tools {
 		nameW = max(nameW, min(ansi.StringWidth(t.Tool), 12))
 	}
-	for _, t := range s.Tools {
-		lines = append(lines, m.toolLine(t, nameW))
+	for i, t := range s.Tools {
+		lines = append(lines, m.toolLine(t, s.ShownToolStatus(i), nameW))
 	}
 	if len(s.Tools) == 0 {
 		lines = append(lines, st.Dim.Render("none yet"))
@@ -221,17 +223,20 @@ func (m Model) body(s *model.Session) []string {
 
 // toolLine is one tool call: mark, tool, what it did, and how long it took.
 // The running call is drawn highlighted across the whole line.
-func (m Model) toolLine(t model.ToolCall, nameW int) string {
+func (m Model) toolLine(t model.ToolCall, shown model.ToolStatus, nameW int) string {
 	st := m.styles
-	running := t.Status == model.ToolRunning
-	mark, markStyle := format.ToolMark(t.Status, m.spin, st)
+	running := shown == model.ToolRunning
+	mark, markStyle := format.ToolMark(shown, m.spin, st)
 	what := t.Title
 	if what == "" {
 		what = t.Input
 	}
 	what = format.OneLine(what)
-	if t.Status == model.ToolError && t.Error != "" {
+	switch {
+	case shown == model.ToolError && t.Error != "":
 		what += " — " + format.OneLine(t.Error)
+	case shown == model.ToolInterrupted:
+		what += " — interrupted"
 	}
 	var dur string
 	switch {
@@ -250,7 +255,7 @@ func (m Model) toolLine(t model.ToolCall, nameW int) string {
 		return st.Highlight.Render(fit(plain, m.width))
 	}
 	whatStyle := lipgloss.NewStyle()
-	if t.Status == model.ToolError {
+	if shown == model.ToolError {
 		whatStyle = st.Failed
 	}
 	return markStyle.Render(mark) + " " + st.Label.Render(name) + " " + whatStyle.Render(what) +

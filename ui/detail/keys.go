@@ -6,6 +6,8 @@ import "charm.land/bubbles/v2/key"
 type KeyMap struct {
 	Up, Down    key.Binding
 	Top, Bottom key.Binding
+	// Scroll only labels the short help.
+	Scroll key.Binding
 }
 
 // DefaultKeyMap returns the detail pane's keys: the same motion keys as
@@ -16,11 +18,12 @@ func DefaultKeyMap() KeyMap {
 		Down:   key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "scroll down")),
 		Top:    key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
 		Bottom: key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
+		Scroll: key.NewBinding(key.WithKeys("j", "k", "up", "down"), key.WithHelp("j/k", "scroll")),
 	}
 }
 
 // ShortHelp is the keys for the one-line footer.
-func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Down, k.Up} }
+func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Scroll} }
 
 // FullHelp is every detail key.
 func (k KeyMap) FullHelp() [][]key.Binding {

@@ -14,6 +14,8 @@ const (
 	MarkRetry   = "↻"
 	MarkWaiting = "?"
 	MarkPending = "·"
+	// MarkInterrupted is a call left open by a session that has stopped.
+	MarkInterrupted = "⊘"
 )
 
 // StatusMark is the one-cell mark for a session's display status, and the
@@ -58,6 +60,8 @@ func ToolMark(st model.ToolStatus, spin string, s styles.Styles) (string, lipglo
 		return MarkDone, s.Done
 	case model.ToolError:
 		return MarkFailed, s.Failed
+	case model.ToolInterrupted:
+		return MarkInterrupted, s.Retry
 	default:
 		return MarkPending, s.Dim
 	}

@@ -10,6 +10,9 @@ type KeyMap struct {
 	Top, Bottom      key.Binding
 	Toggle           key.Binding
 	PageUp, PageDown key.Binding
+
+	// Move and Fold only label the short help: "j/k move", "h/l fold".
+	Move, Fold key.Binding
 }
 
 // DefaultKeyMap returns the tree's keys.
@@ -24,12 +27,14 @@ func DefaultKeyMap() KeyMap {
 		Toggle:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "toggle")),
 		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
 		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d"), key.WithHelp("pgdn", "page down")),
+		Move:     key.NewBinding(key.WithKeys("j", "k", "up", "down"), key.WithHelp("j/k", "move")),
+		Fold:     key.NewBinding(key.WithKeys("h", "l", "left", "right"), key.WithHelp("h/l", "fold")),
 	}
 }
 
 // ShortHelp is the keys worth a place in the one-line footer.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Down, k.Up, k.Expand, k.Collapse}
+	return []key.Binding{k.Move, k.Fold}
 }
 
 // FullHelp is every tree key, in one column.

@@ -136,7 +136,7 @@ func guides(r model.Row) string {
 func runningTool(s *model.Session) string {
 	for i := len(s.Tools) - 1; i >= 0; i-- {
 		t := s.Tools[i]
-		if t.Status != model.ToolRunning {
+		if s.ShownToolStatus(i) != model.ToolRunning {
 			continue
 		}
 		what := t.Title
