@@ -94,7 +94,7 @@ func decide(c conversation) reply {
 		for i := 1; i <= k; i++ {
 			n := strconv.Itoa(i)
 			r.calls = append(r.calls, taskCall(
-				fmt.Sprintf("%s %d", desc, i),
+				s.String("desc"+n, fmt.Sprintf("%s %d", desc, i)),
 				s.String("child"+n, s.String("child", DefaultChild)),
 				s.String("agent"+n, s.String("agent", "general"))))
 		}

@@ -37,11 +37,11 @@
 // # Scenarios
 //
 // FANOUT k=3 agent=general child="LEAF steps=2 sleep=0.5" desc=worker
-// [childN=…] [agentN=…]
+// [childN=…] [agentN=…] [descN=…]
 //
 //	Turn 0: the text "Fanning out to k workers." and k task calls in one
-//	message; call i (1-based) has description "<desc> i", prompt childN or
-//	child, subagent_type agentN or agent. OpenCode runs them in parallel.
+//	message; call i (1-based) has description descN or "<desc> i", prompt
+//	childN or child, subagent_type agentN or agent. OpenCode runs them in parallel.
 //	Then: "fanout finished: k tasks returned".
 //
 // LEAF steps=2 sleep=0.5
