@@ -125,11 +125,18 @@ func New(opts Options) (*Client, error) {
 	return c, nil
 }
 
-// newTransport is http.DefaultTransport with a shorter dial timeout: the
-// server is usually on loopback, so a slow dial means it is not there.
+// newTransport is http.DefaultTransport with a shorter dial timeout (the
+// server is usually on loopback, so a slow dial means it is not there) and
+// TCP keep-alive probes that give up on a vanished peer within about 30s:
+// 1.1.65 sends no heartbeats, so for its stream they are the only way to
+// notice a server whose host went away without closing the connection.
 func newTransport() *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.DialContext = (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 15 * time.Second}).DialContext
+	d := &net.Dialer{
+		Timeout:         5 * time.Second,
+		KeepAliveConfig: net.KeepAliveConfig{Enable: true, Idle: 15 * time.Second, Interval: 5 * time.Second, Count: 3},
+	}
+	t.DialContext = d.DialContext
 	return t
 }
 

@@ -614,9 +614,10 @@ func TestStreamNoGoroutineLeak(t *testing.T) {
 // server being silent.
 func TestStreamSlowConsumerNotIdle(t *testing.T) {
 	srv := newSSEServer(t, func(n int, w *sseWriter) {
-		w.event(ev("server.heartbeat", `{}`))
-		w.event(ev("session.idle", `{"sessionID":"ses_a"}`))
-		w.event(ev("server.heartbeat", `{}`))
+		// One write, so that only the consumer can be slow, not the server.
+		fmt.Fprintf(w.w, "data: %s\n\ndata: %s\n\ndata: %s\n\n",
+			ev("server.heartbeat", `{}`), ev("session.idle", `{"sessionID":"ses_a"}`), ev("server.heartbeat", `{}`))
+		w.w.(http.Flusher).Flush()
 		w.hold()
 	})
 	o := fastStream()
