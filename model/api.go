@@ -13,7 +13,10 @@ import (
 // (Roots, Counts, Subtree, Flatten) fill caches inside the State, so a State
 // must be used from one goroutine only.
 type State struct {
-	sessions    map[string]*Session
+	sessions map[string]*Session
+	// list holds the same sessions as a slice (order meaningless), because
+	// ranging over a slice is several times cheaper than over a map.
+	list        []*Session
 	permissions map[string]client.PermissionRequest
 	questions   map[string]client.QuestionRequest
 	version     uint64
@@ -63,9 +66,9 @@ func (s *State) Roots() []string {
 		return s.roots
 	}
 	roots := s.roots[:0]
-	for id, ss := range s.sessions {
-		if ss.ParentID == "" || s.sessions[ss.ParentID] == nil {
-			roots = append(roots, id)
+	for _, ss := range s.list {
+		if ss.parent == nil {
+			roots = append(roots, ss.ID)
 		}
 	}
 	sort.Slice(roots, func(i, j int) bool {

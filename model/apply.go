@@ -118,10 +118,8 @@ func (s *State) upsertInfo(info client.Session) {
 	if info.ParentID != "" {
 		s.setParent(ss, info.ParentID)
 	}
-	if ss.ParentID != "" && ss.TaskPartID == "" {
-		if p := s.sessions[ss.ParentID]; p != nil {
-			s.linkByTitle(p)
-		}
+	if ss.parent != nil && ss.TaskPartID == "" {
+		s.linkByTitle(ss.parent)
 	}
 }
 

@@ -8,7 +8,7 @@ func (s *State) derive() {
 		return
 	}
 	s.aggV = s.version + 1
-	for _, ss := range s.sessions {
+	for _, ss := range s.list {
 		ss.subTokens, ss.subCost, ss.runBelow = ss.Tokens, ss.Cost, 0
 	}
 	// Post-order over an explicit stack: a deep delegation chain must not
@@ -22,18 +22,15 @@ func (s *State) derive() {
 		stack = append(stack[:0], frame{ss: s.sessions[r]})
 		for len(stack) > 0 {
 			top := &stack[len(stack)-1]
-			if top.next < len(top.ss.Children) {
-				c := s.sessions[top.ss.Children[top.next]]
+			if top.next < len(top.ss.kids) {
+				c := top.ss.kids[top.next]
 				top.next++
-				if c != nil {
-					stack = append(stack, frame{ss: c})
-				}
+				stack = append(stack, frame{ss: c})
 				continue
 			}
 			done := top.ss
 			stack = stack[:len(stack)-1]
-			if len(stack) > 0 {
-				p := stack[len(stack)-1].ss
+			if p := done.parent; p != nil {
 				p.subTokens += done.subTokens
 				p.subCost += done.subCost
 				p.runBelow += done.runBelow

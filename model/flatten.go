@@ -17,14 +17,17 @@ func Flatten(s *State, expanded map[string]bool, filter string) []Row {
 		return nil
 	}
 	filtered := filter != ""
+	capRows := len(s.list)
 	if filtered {
-		s.markFilter(strings.ToLower(filter))
+		capRows = s.markFilter(strings.ToLower(filter))
 	}
 	ep := s.fepoch
 	visible := func(ss *Session) bool { return !filtered || ss.fmark == ep }
 
-	rows := make([]Row, 0, min(len(s.sessions), 1024))
-	guides := make([]bool, 0, 1024)
+	// Sized once: growing a 10,000-row slice by doubling costs more than
+	// the walk itself.
+	rows := make([]Row, 0, capRows)
+	guides := make([]bool, 0, 4*capRows)
 	var path []bool // path[d]: the ancestor at depth d has visible siblings below
 
 	type frame struct {
@@ -36,25 +39,22 @@ func Flatten(s *State, expanded map[string]bool, filter string) []Row {
 
 	emit := func(ss *Session, depth int, last bool) frame {
 		f := frame{ss: ss, last: -1}
-		open := expanded[ss.ID]
-		if filtered {
-			open = false
-		}
-		for i := len(ss.Children) - 1; i >= 0; i-- {
-			c := s.sessions[ss.Children[i]]
-			if c != nil && visible(c) {
-				f.last = i
-				if filtered {
-					open = true
+		open := false
+		switch {
+		case len(ss.kids) == 0:
+		case filtered:
+			// Descend exactly into the ancestors of matches.
+			for i := len(ss.kids) - 1; i >= 0; i-- {
+				if ss.kids[i].fmark == ep {
+					f.last, open = i, true
+					break
 				}
-				break
 			}
-		}
-		if !open {
-			f.last = -1 // not descending
+		case expanded[ss.ID]:
+			f.last, open = len(ss.kids)-1, true
 		}
 		if cap(guides)-len(guides) < depth {
-			guides = make([]bool, 0, max(1024, 2*depth))
+			guides = make([]bool, 0, max(4096, 2*depth))
 		}
 		start := len(guides)
 		guides = append(guides, path[:depth]...)
@@ -62,7 +62,7 @@ func Flatten(s *State, expanded map[string]bool, filter string) []Row {
 			ID:          ss.ID,
 			Depth:       depth,
 			HasChildren: len(ss.Children) > 0,
-			Expanded:    open && len(ss.Children) > 0,
+			Expanded:    open,
 			Last:        last,
 			Guides:      guides[start:len(guides):len(guides)],
 			Match:       !filtered || ss.fmatch == ep,
@@ -92,8 +92,8 @@ func Flatten(s *State, expanded map[string]bool, filter string) []Row {
 			}
 			i := top.next
 			top.next++
-			c := s.sessions[top.ss.Children[i]]
-			if c == nil || !visible(c) {
+			c := top.ss.kids[i]
+			if !visible(c) {
 				continue
 			}
 			depth := len(stack)
@@ -106,26 +106,26 @@ func Flatten(s *State, expanded map[string]bool, filter string) []Row {
 }
 
 // markFilter stamps the sessions that match and their ancestors with a new
-// epoch, instead of building a set per call.
-func (s *State) markFilter(f string) {
+// epoch, instead of building a set per call. It returns how many it marked.
+func (s *State) markFilter(f string) int {
 	s.fepoch++
 	if s.fepoch == 0 { // wrapped: clear old stamps so none look current
-		for _, ss := range s.sessions {
+		for _, ss := range s.list {
 			ss.fmark, ss.fmatch = 0, 0
 		}
 		s.fepoch = 1
 	}
 	ep := s.fepoch
-	for _, ss := range s.sessions {
+	n := 0
+	for _, ss := range s.list {
 		if !strings.Contains(ss.search, f) {
 			continue
 		}
 		ss.fmatch = ep
-		for a := ss; a != nil && a.fmark != ep; a = s.sessions[a.ParentID] {
+		for a := ss; a != nil && a.fmark != ep; a = a.parent {
 			a.fmark = ep
-			if a.ParentID == "" {
-				break
-			}
+			n++
 		}
 	}
+	return n
 }

@@ -9,10 +9,8 @@ import (
 // msgAcct is what a session keeps of one message: enough for tokens, cost,
 // the last error and which text is the assistant's.
 type msgAcct struct {
-	id        string
-	role      uint8 // roleUnknown until its message.updated arrives
-	created   int64
-	completed int64
+	id   string
+	role uint8 // roleUnknown until its message.updated arrives
 	// Message-level totals win when the server sent them; otherwise the
 	// step-finish parts of the message are summed (never both, so nothing
 	// is counted twice).
@@ -48,9 +46,7 @@ func (ss *Session) msg(id string) *msgAcct {
 	if i < len(ss.msgs) && ss.msgs[i].id == id {
 		return &ss.msgs[i]
 	}
-	ss.msgs = append(ss.msgs, msgAcct{})
-	copy(ss.msgs[i+1:], ss.msgs[i:])
-	ss.msgs[i] = msgAcct{id: id}
+	ss.msgs = insertAt(ss.msgs, i, msgAcct{id: id})
 	return &ss.msgs[i]
 }
 
@@ -59,13 +55,7 @@ func (s *State) applyMessage(ss *Session, m *client.Message) {
 		return
 	}
 	a := ss.msg(m.ID)
-	if m.Time.Created != 0 {
-		a.created = m.Time.Created
-	}
-	if m.Time.Completed != 0 {
-		a.completed = m.Time.Completed
-		ss.sawEnd(m.Time.Completed)
-	}
+	ss.sawEnd(m.Time.Completed)
 	ss.touch(m.Time.Created)
 	switch m.Role {
 	case "user":
@@ -229,4 +219,21 @@ func newerPart(msgA, partA, msgB, partB string) bool {
 		return msgA > msgB
 	}
 	return partA > partB
+}
+
+// insertAt inserts v at i. It grows a full slice by a quarter, not by
+// doubling as append does: a session's lists are long-lived and mostly
+// done growing, so the slack doubling leaves would be most of their memory.
+func insertAt[T any](xs []T, i int, v T) []T {
+	if len(xs) == cap(xs) {
+		n := make([]T, len(xs)+1, len(xs)+len(xs)/4+2)
+		copy(n, xs[:i])
+		n[i] = v
+		copy(n[i+1:], xs[i:])
+		return n
+	}
+	xs = xs[:len(xs)+1]
+	copy(xs[i+1:], xs[i:])
+	xs[i] = v
+	return xs
 }

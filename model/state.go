@@ -102,8 +102,11 @@ type Session struct {
 	StatusKnown bool
 
 	// Below: bookkeeping the reducer keeps so every read stays cheap.
-	msgs       []msgAcct // by message id, ascending
-	infoTokens float64   // what the server's own session info said
+	parent     *Session   // nil for a root (no parent, or one not known yet)
+	kids       []*Session // Children, as pointers, same order
+	idx        int        // position in State.list
+	msgs       []msgAcct  // by message id, ascending
+	infoTokens float64    // what the server's own session info said
 	infoCost   float64
 	textPart   string // part id LastText comes from
 	textMsg    string // its message id

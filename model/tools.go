@@ -70,15 +70,17 @@ func toolStatus(s string) ToolStatus {
 func (s *State) applyTool(ss *Session, p *client.Part) {
 	i, found := ss.findTool(p.ID)
 	if !found {
-		ss.Tools = append(ss.Tools, ToolCall{})
-		copy(ss.Tools[i+1:], ss.Tools[i:])
-		ss.Tools[i] = ToolCall{
+		msgID := p.MessageID
+		if a := ss.findMsg(msgID); a != nil {
+			msgID = a.id // share one copy of the id with its message
+		}
+		ss.Tools = insertAt(ss.Tools, i, ToolCall{
 			PartID:    p.ID,
-			MessageID: p.MessageID,
+			MessageID: msgID,
 			CallID:    p.CallID,
 			Tool:      s.internStr(p.Tool),
 			Status:    ToolPending,
-		}
+		})
 		ss.countTool(ToolPending, +1)
 	}
 	t := &ss.Tools[i]
@@ -219,9 +221,8 @@ func (s *State) linkByTitle(parent *Session) {
 		if t.Tool != "task" || t.ChildID != "" || t.Input == "" {
 			continue
 		}
-		for _, cid := range parent.Children {
-			c := s.sessions[cid]
-			if c == nil || c.TaskPartID != "" {
+		for _, c := range parent.kids {
+			if c.TaskPartID != "" {
 				continue
 			}
 			if strings.HasPrefix(c.Title, t.Input+" (@") && strings.HasSuffix(c.Title, " subagent)") {

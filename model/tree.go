@@ -21,6 +21,8 @@ func (s *State) ensure(id string) *Session {
 	ss := &Session{ID: id}
 	ss.refreshSearch()
 	s.sessions[id] = ss
+	ss.idx = len(s.list)
+	s.list = append(s.list, ss)
 	s.treeV++
 	s.adopt(ss)
 	return ss
@@ -34,7 +36,7 @@ func (s *State) adopt(parent *Session) {
 	}
 	delete(s.orphans, parent.ID)
 	for _, id := range kids {
-		if c := s.sessions[id]; c != nil && c.ParentID == parent.ID {
+		if c := s.sessions[id]; c != nil && c.ParentID == parent.ID && c.parent == nil {
 			s.insertChild(parent, c)
 		}
 	}
@@ -46,12 +48,10 @@ func (s *State) setParent(child *Session, parentID string) {
 	if child.ParentID == parentID || parentID == child.ID {
 		return
 	}
-	for p := s.sessions[parentID]; p != nil; p = s.sessions[p.ParentID] {
-		if p.ID == child.ID {
+	p := s.sessions[parentID]
+	for a := p; a != nil; a = a.parent {
+		if a == child {
 			return
-		}
-		if p.ParentID == "" {
-			break
 		}
 	}
 	s.unlinkFromParent(child)
@@ -60,7 +60,7 @@ func (s *State) setParent(child *Session, parentID string) {
 	if parentID == "" {
 		return
 	}
-	if p := s.sessions[parentID]; p != nil {
+	if p != nil {
 		s.insertChild(p, child)
 	} else {
 		s.orphans[parentID] = append(s.orphans[parentID], child.ID)
@@ -68,12 +68,11 @@ func (s *State) setParent(child *Session, parentID string) {
 }
 
 func (s *State) unlinkFromParent(child *Session) {
-	if child.ParentID == "" {
+	if child.parent != nil {
+		s.removeChild(child.parent, child)
 		return
 	}
-	if p := s.sessions[child.ParentID]; p != nil {
-		p.Children = removeString(p.Children, child.ID)
-	} else if kids := s.orphans[child.ParentID]; kids != nil {
+	if kids := s.orphans[child.ParentID]; kids != nil {
 		kids = removeString(kids, child.ID)
 		if len(kids) == 0 {
 			delete(s.orphans, child.ParentID)
@@ -86,21 +85,29 @@ func (s *State) unlinkFromParent(child *Session) {
 // insertChild keeps Children in creation order (ties by id), whatever order
 // the events came in.
 func (s *State) insertChild(p, c *Session) {
-	for _, id := range p.Children {
-		if id == c.ID {
-			return
-		}
+	if c.parent == p {
+		return
 	}
-	i := sort.Search(len(p.Children), func(i int) bool {
-		o := s.sessions[p.Children[i]]
-		if o == nil {
-			return false
-		}
-		return childBefore(c, o)
-	})
+	i := sort.Search(len(p.kids), func(i int) bool { return childBefore(c, p.kids[i]) })
+	p.kids = append(p.kids, nil)
+	copy(p.kids[i+1:], p.kids[i:])
+	p.kids[i] = c
 	p.Children = append(p.Children, "")
 	copy(p.Children[i+1:], p.Children[i:])
 	p.Children[i] = c.ID
+	c.parent = p
+	s.treeV++
+}
+
+func (s *State) removeChild(p, c *Session) {
+	for i, k := range p.kids {
+		if k == c {
+			p.kids = append(p.kids[:i], p.kids[i+1:]...)
+			p.Children = append(p.Children[:i], p.Children[i+1:]...)
+			break
+		}
+	}
+	c.parent = nil
 	s.treeV++
 }
 
@@ -113,12 +120,10 @@ func childBefore(a, b *Session) bool {
 
 // resortChild moves a child to its place after its creation time changed.
 func (s *State) resortChild(c *Session) {
-	p := s.sessions[c.ParentID]
-	if p == nil {
-		return
+	if p := c.parent; p != nil {
+		s.removeChild(p, c)
+		s.insertChild(p, c)
 	}
-	p.Children = removeString(p.Children, c.ID)
-	s.insertChild(p, c)
 }
 
 // remove deletes a session. Its children stay, as roots, until (if ever)
@@ -131,9 +136,15 @@ func (s *State) remove(id string) {
 	}
 	s.unlinkFromParent(ss)
 	delete(s.sessions, id)
-	if len(ss.Children) > 0 {
-		s.orphans[id] = append(s.orphans[id], ss.Children...)
+	last := s.list[len(s.list)-1]
+	s.list[ss.idx], last.idx = last, ss.idx
+	s.list[len(s.list)-1] = nil
+	s.list = s.list[:len(s.list)-1]
+	for _, k := range ss.kids {
+		k.parent = nil
+		s.orphans[id] = append(s.orphans[id], k.ID)
 	}
+	ss.kids, ss.Children = nil, nil
 	for rid, p := range s.permissions {
 		if p.SessionID == id {
 			delete(s.permissions, rid)
