@@ -613,44 +613,52 @@ func TestStreamNoGoroutineLeak(t *testing.T) {
 // TestStreamSlowConsumerNotIdle: time spent in send does not count as the
 // server being silent.
 func TestStreamSlowConsumerNotIdle(t *testing.T) {
+	const idle = 50 * time.Millisecond
+	resume := make(chan struct{}) // closed when the consumer has been slow
 	srv := newSSEServer(t, func(n int, w *sseWriter) {
 		// One write, so that only the consumer can be slow, not the server.
-		fmt.Fprintf(w.w, "data: %s\n\ndata: %s\n\ndata: %s\n\n",
-			ev("server.heartbeat", `{}`), ev("session.idle", `{"sessionID":"ses_a"}`), ev("server.heartbeat", `{}`))
+		fmt.Fprintf(w.w, "data: %s\n\ndata: %s\n\n", ev("server.heartbeat", `{}`), ev("session.idle", `{"sessionID":"ses_a"}`))
 		w.w.(http.Flusher).Flush()
+		select {
+		case <-resume:
+		case <-w.r.Context().Done():
+			return
+		}
+		w.event(ev("session.idle", `{"sessionID":"ses_b"}`))
 		w.hold()
 	})
 	o := fastStream()
-	o.IdleTimeout = 50 * time.Millisecond
+	o.IdleTimeout = idle
 	c := mustNew(t, Options{BaseURL: srv.URL, Stream: o})
 	rec := &sendRecorder{}
-	block := make(chan struct{})
 	var once sync.Once
 	slow := func(m any) {
-		if e, ok := m.(Envelope); ok {
-			if _, ok := e.Event.(SessionIdle); ok {
-				// Hold the stream well past the idle limit, as a busy UI might.
-				once.Do(func() {
-					select {
-					case <-block:
-					case <-time.After(10 * o.IdleTimeout):
-					}
-				})
-			}
-		}
 		rec.send(m)
+		if e, ok := m.(Envelope); ok && e.Event == (SessionIdle{SessionID: "ses_a"}) {
+			once.Do(func() {
+				// Hold the stream well past the idle limit, as a busy UI might.
+				<-time.After(10 * idle)
+				close(resume)
+			})
+		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- c.Stream(ctx, slow) }()
-	waitFor(t, 10*time.Second, "the second heartbeat", func() bool { return len(rec.envelopes()) >= 3 })
+	waitFor(t, 10*time.Second, "the event sent after the slow send", func() bool {
+		for _, e := range rec.envelopes() {
+			if e.Event == (SessionIdle{SessionID: "ses_b"}) {
+				return true
+			}
+		}
+		return false
+	})
 	cancel()
-	close(block)
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if n := srv.conns.Load(); n != 1 {
-		t.Errorf("%d connections: a slow consumer was taken for a dead server", n)
+	if n := srv.conns.Load(); n != 1 || rec.countState(Disconnected) != 1 {
+		t.Errorf("%d connections, %d disconnects: a slow consumer was taken for a dead server", n, rec.countState(Disconnected))
 	}
 }
 
