@@ -43,6 +43,8 @@ func main() {
 	out := flag.String("out", ".", "directory to write the recording into")
 	name := flag.String("name", "", "file stem (default <version>-<scenario>)")
 	timeout := flag.Duration("timeout", 3*time.Minute, "give up after this long")
+	warm := flag.Bool("warm", false, "run a throw-away prompt before recording, so the first one does not pay the server's start-up work")
+	data := flag.String("data", "", "data dir for the server (a new, empty dir; the project is DIR/project); default a temp dir")
 	flag.Parse()
 
 	play, ok := scenarios[*scenario]
@@ -57,7 +59,8 @@ func main() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
-	if err := record(ctx, *version, play, filepath.Join(*out, *name)); err != nil {
+	cfg := harness.Config{Version: *version, DataDir: *data}
+	if err := record(ctx, cfg, *warm, play, filepath.Join(*out, *name)); err != nil {
 		fail("%v", err)
 	}
 }
@@ -76,13 +79,23 @@ func scenarioNames() []string {
 	return names
 }
 
-func record(ctx context.Context, version string, play func(context.Context, *run) error, stem string) error {
-	srv, err := harness.New(harness.Config{Version: version})
+func record(ctx context.Context, cfg harness.Config, warm bool, play func(context.Context, *run) error, stem string) error {
+	if cfg.DataDir != "" {
+		if entries, err := os.ReadDir(cfg.DataDir); err == nil && len(entries) > 0 {
+			return fmt.Errorf("-data %s is not empty; give a new directory", cfg.DataDir)
+		}
+	}
+	srv, err := harness.New(cfg)
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
 	r := &run{srv: srv, tr: newTracker()}
+	if warm {
+		if err := warmUp(ctx, srv); err != nil {
+			return err
+		}
+	}
 
 	streamCtx, stopStream := context.WithCancel(ctx)
 	streamDone := make(chan error, 1)
@@ -247,4 +260,37 @@ func (r *run) waitDone(ctx context.Context, root string, limit time.Duration) er
 	wctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	return r.srv.WaitIdle(wctx)
+}
+
+// warmUp runs one trivial prompt in a session it then deletes, before the
+// recording starts: a fresh server spends seconds on its first prompt.
+func warmUp(ctx context.Context, srv *harness.Server) error {
+	var s client.Session
+	if err := srv.JSON(ctx, http.MethodPost, "/session", map[string]any{"title": "warm-up"}, &s); err != nil {
+		return err
+	}
+	body := map[string]any{"parts": []any{map[string]any{"type": "text", "text": "SLOW words=1 delay=0"}}}
+	if err := srv.JSON(ctx, http.MethodPost, "/session/"+s.ID+"/prompt_async", body, nil); err != nil {
+		return err
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		var msgs []client.MessageWithParts
+		if err := srv.JSON(ctx, http.MethodGet, "/session/"+s.ID+"/message", nil, &msgs); err != nil {
+			return err
+		}
+		if n := len(msgs); n >= 2 && msgs[n-1].Info.Time.Completed > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("warm-up prompt did not finish within 60s")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := srv.WaitIdle(wctx); err != nil {
+		return err
+	}
+	return srv.JSON(ctx, http.MethodDelete, "/session/"+s.ID, nil, nil)
 }
