@@ -67,7 +67,7 @@ var spinnerFrames = spinner.MiniDot.Frames
 type Model struct {
 	opts   Options
 	keys   KeyMap
-	styles styles.Styles
+	styles *styles.Styles // shared and never changed: swapped whole
 	help   help.Model
 
 	tree      tree.Model
@@ -95,6 +95,10 @@ type Model struct {
 
 	flashMsg FlashMsg
 	flashTag int
+
+	// helpView is the footer's help, drawn by layout; footerH its height.
+	helpView string
+	footerH  int
 }
 
 // screenCounts are the header's totals, counted once per state change.
@@ -175,7 +179,7 @@ func tick(d time.Duration) tea.Cmd {
 }
 
 // applyStyles hands the style set to every part of the screen.
-func (m *Model) applyStyles(st styles.Styles) {
+func (m *Model) applyStyles(st *styles.Styles) {
 	m.styles = st
 	m.tree.SetStyles(st)
 	m.detail.SetStyles(st)

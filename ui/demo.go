@@ -23,6 +23,8 @@ const demoPause = 3 * time.Second
 // Clock runs on the recording's time, so elapsed times and durations read
 // as they did when it was recorded.
 type Demo struct {
+	// Pause is how long the end of a loop stays on screen (demoPause).
+	Pause  time.Duration
 	frames []DemoFrame
 	base   time.Time // the recording's wall time at offset 0
 
@@ -33,7 +35,7 @@ type Demo struct {
 
 // NewDemo prepares a replay of frames, which must be in time order.
 func NewDemo(frames []DemoFrame) *Demo {
-	d := &Demo{frames: frames, base: recordingBase(frames)}
+	d := &Demo{Pause: demoPause, frames: frames, base: recordingBase(frames)}
 	d.loopStart.Store(time.Now().UnixNano())
 	return d
 }
@@ -85,7 +87,7 @@ func (d *Demo) Run(ctx context.Context, send func(any)) {
 			}
 			send(f.Event)
 		}
-		if !sleepUntil(ctx, time.Now().Add(demoPause)) {
+		if !sleepUntil(ctx, time.Now().Add(d.Pause)) {
 			return
 		}
 	}

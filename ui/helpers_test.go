@@ -240,4 +240,5 @@ func troubled() EventsMsg {
 }
 
 // errRefused is what a dead server looks like to the stream.
-var errRefused = errors.New(`GET http://127.0.0.1:4096/event: dial tcp 127.0.0.1:4096: connect: connection refused`)
+var errRefused error = &client.Error{Kind: client.KindUnreachable, URL: "http://127.0.0.1:4096",
+	Err: errors.New("connect: connection refused")}

@@ -21,6 +21,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.BackgroundColorMsg:
 		m.applyStyles(styles.New(msg.IsDark(), m.opts.NoColor))
+		m.layout()
 		return m, nil
 	case tea.KeyPressMsg:
 		return m.updateKey(msg)
@@ -352,4 +353,5 @@ func (m *Model) setFocus(p pane) {
 	m.focus = p
 	m.tree.SetFocused(p == paneTree)
 	m.detail.SetFocused(p == paneDetail)
+	m.layout() // the help shows the focused pane's keys
 }

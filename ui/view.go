@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/ui/format"
+	"github.com/octop-dev/octop/ui/styles"
 )
 
 // headerHeight is the header's two lines: where, and what is selected.
@@ -32,7 +33,7 @@ type screenAreas struct {
 // areas lays the screen out: side by side from wideLayout columns, the
 // detail under the tree below that.
 func (m Model) areas() screenAreas {
-	footer := lipgloss.Height(m.footer())
+	footer := max(m.footerH, 1)
 	body := max(m.height-headerHeight-footer, 0)
 	a := screenAreas{footer: footer, wide: m.width >= wideLayout}
 	if a.wide {
@@ -52,6 +53,8 @@ func (m Model) areas() screenAreas {
 func (m *Model) layout() {
 	m.help.SetWidth(m.width)
 	m.filter.SetWidth(max(m.width-2, 1))
+	m.helpView = m.renderHelp()
+	m.footerH = lipgloss.Height(m.helpView)
 	a := m.areas()
 	m.tree.SetSize(a.tree.w, a.tree.h)
 	m.detail.SetSize(a.detail.w, a.detail.h)
@@ -78,12 +81,15 @@ func (m Model) render() string {
 	}
 	a := m.areas()
 	lines := make([]string, 0, m.height)
-	lines = append(lines, m.headerLines()...)
-
+	for _, l := range m.headerLines() {
+		lines = append(lines, fitLine(l, m.width))
+	}
+	// The panes draw every line at exactly their width already: no second
+	// measuring pass here, it would cost as much as drawing them.
 	treeLines := strings.Split(m.treeView(), "\n")
 	detailLines := strings.Split(m.detail.View(), "\n")
 	if a.wide {
-		sep := m.styles.Border.Render("│")
+		sep := m.styles.Ink.Border.Render("│")
 		for i := 0; i < a.tree.h; i++ {
 			lines = append(lines, at(treeLines, i, a.tree.w)+sep+at(detailLines, i, a.detail.w))
 		}
@@ -98,9 +104,9 @@ func (m Model) render() string {
 			lines = append(lines, at(detailLines, i, a.detail.w))
 		}
 	}
-	lines = append(lines, strings.Split(m.footer(), "\n")...)
-	for i, l := range lines {
-		lines[i] = fitLine(l, m.width)
+	footer := strings.Split(m.footer(), "\n")
+	for i := range a.footer {
+		lines = append(lines, at(footer, i, m.width))
 	}
 	if len(lines) > m.height {
 		lines = lines[:m.height]
@@ -117,20 +123,27 @@ func (m Model) overlay(screen string) string {
 	box := m.dialog.View(m.width, m.height)
 	w, h := lipgloss.Width(box), lipgloss.Height(box)
 	x, y := max((m.width-w)/2, 0), max((m.height-h)/2, 0)
-	return lipgloss.NewCompositor(
+	out := lipgloss.NewCompositor(
 		lipgloss.NewLayer(screen),
 		lipgloss.NewLayer(box).X(x).Y(y).Z(1),
 	).Render()
+	// The compositor trims trailing blanks; put them back so every line
+	// still spans the screen.
+	lines := strings.Split(out, "\n")
+	for i, l := range lines {
+		lines[i] = fitLine(l, m.width)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // rule separates tree and detail in the narrow layout; it names the pane
 // that has the keys.
 func (m Model) rule() string {
 	name := " detail "
-	st := m.styles.Border
+	st := m.styles.Ink.Border
 	if m.focus == paneDetail {
 		name = " detail (tab: back to tree) "
-		st = m.styles.Focused
+		st = m.styles.Ink.Focused
 	}
 	return st.Render("──" + name + strings.Repeat("─", max(m.width-2-ansi.StringWidth(name), 0)))
 }
@@ -151,26 +164,26 @@ func (m Model) treeView() string {
 	default:
 		hint = "waiting for the server at " + m.opts.ServerURL + "…"
 	}
-	return " " + m.styles.Dim.Render(hint)
+	return fitLine(" "+m.styles.Ink.Dim.Render(hint), m.tree.Width())
 }
 
 // headerLines is the two header lines.
 func (m Model) headerLines() []string {
 	st := m.styles
 	// Line 1: where we are connected, and the counts on the right.
-	parts := []string{st.App.Render("octop")}
+	parts := []string{st.Ink.App.Render("octop")}
 	if m.opts.Demo {
-		parts = append(parts, st.URL.Render("demo"))
+		parts = append(parts, st.Ink.URL.Render("demo"))
 	} else {
-		parts = append(parts, st.URL.Render(m.opts.ServerURL))
+		parts = append(parts, st.Ink.URL.Render(m.opts.ServerURL))
 	}
 	if m.version != "" {
-		parts = append(parts, st.Dim.Render("OpenCode "+m.version))
+		parts = append(parts, st.Ink.Dim.Render("OpenCode "+m.version))
 	}
 	parts = append(parts, m.connText())
 	var right1 string
 	if m.follow {
-		right1 = st.Busy.Render("[follow]")
+		right1 = st.Ink.Busy.Render("[follow]")
 	}
 	line1 := spread(strings.Join(parts, "  "), right1, m.width)
 
@@ -179,9 +192,10 @@ func (m Model) headerLines() []string {
 	var line2 string
 	switch {
 	case m.conn.State == client.Disconnected && m.conn.Err != nil:
-		line2 = st.Failed.Render("error: ") + format.OneLine(m.conn.Err.Error())
+		// Counts are stale while disconnected; the reason gets the line.
+		return []string{line1, fitLine(st.Ink.Failed.Render("error: ")+format.OneLine(m.conn.Err.Error()), m.width)}
 	case m.snapErr != nil:
-		line2 = st.Failed.Render("could not read the sessions: ") + format.OneLine(m.snapErr.Error())
+		line2 = st.Ink.Failed.Render("could not read the sessions: ") + format.OneLine(m.snapErr.Error())
 	default:
 		line2 = m.selectionText()
 	}
@@ -193,42 +207,42 @@ func (m Model) headerLines() []string {
 func (m Model) connText() string {
 	st := m.styles
 	if m.opts.Demo {
-		return st.Connected.Render("▶ replaying a recording")
+		return st.Ink.Connected.Render("▶ replaying a recording")
 	}
 	if !m.connKnown {
-		return st.Dim.Render("○ connecting…")
+		return st.Ink.Dim.Render("○ connecting…")
 	}
 	switch m.conn.State {
 	case client.Connected:
-		return st.Connected.Render("● connected")
+		return st.Ink.Connected.Render("● connected")
 	case client.Connecting:
 		if m.conn.Attempt > 1 {
-			return st.Retry.Render(fmt.Sprintf("○ connecting (attempt %d)…", m.conn.Attempt))
+			return st.Ink.Retry.Render(fmt.Sprintf("○ connecting (attempt %d)…", m.conn.Attempt))
 		}
-		return st.Dim.Render("○ connecting…")
+		return st.Ink.Dim.Render("○ connecting…")
 	}
 	if m.conn.RetryAt.IsZero() {
 		if m.conn.Err != nil {
-			return st.Disconnected.Render("✗ error, not retrying")
+			return st.Ink.Disconnected.Render("✗ error, not retrying")
 		}
-		return st.Disconnected.Render("✗ disconnected")
+		return st.Ink.Disconnected.Render("✗ disconnected")
 	}
 	wait := max(m.conn.RetryAt.Sub(m.now), 0)
 	secs := int((wait + time.Second - 1) / time.Second)
-	return st.Disconnected.Render(fmt.Sprintf("✗ reconnecting in %ds", secs))
+	return st.Ink.Disconnected.Render(fmt.Sprintf("✗ reconnecting in %ds", secs))
 }
 
 // countsText is "2 running  1 waiting  1 failed".
 func (m Model) countsText() string {
 	st := m.styles
 	c := m.counts
-	item := func(n int, word string, s lipgloss.Style) string {
+	item := func(n int, word string, s styles.Ink) string {
 		if n == 0 {
-			return st.Dim.Render(fmt.Sprintf("%d %s", n, word))
+			return st.Ink.Dim.Render(fmt.Sprintf("%d %s", n, word))
 		}
 		return s.Render(fmt.Sprintf("%d %s", n, word))
 	}
-	return item(c.running, "running", st.Busy) + "  " + item(c.waiting, "waiting", st.Waiting) + "  " + item(c.failed, "failed", st.Failed)
+	return item(c.running, "running", st.Ink.Busy) + "  " + item(c.waiting, "waiting", st.Ink.Waiting) + "  " + item(c.failed, "failed", st.Ink.Failed)
 }
 
 // selectionText is the selected session and its subtree's tokens and cost.
@@ -237,30 +251,37 @@ func (m Model) selectionText() string {
 	id := m.tree.Selected()
 	s := m.state.Session(id)
 	if s == nil {
-		return st.Dim.Render("nothing selected")
+		return st.Ink.Dim.Render("nothing selected")
 	}
 	title, _ := format.SplitTitle(s.Title)
 	if title == "" {
 		title = s.ID
 	}
-	return st.Title.Render(format.OneLine(title)) +
-		st.Dim.Render(fmt.Sprintf("  subtree: %s tokens · %s", format.Tokens(m.totals.Tokens), format.Cost(m.totals.Cost)))
+	return st.Ink.Title.Render(format.OneLine(title)) +
+		st.Ink.Dim.Render(fmt.Sprintf("  subtree: %s tokens · %s", format.Tokens(m.totals.Tokens), format.Cost(m.totals.Cost)))
 }
 
 // footer is the help line (or the full help), the filter being typed, or a
-// notice.
+// notice; each line fitted to the screen's width.
 func (m Model) footer() string {
 	st := m.styles
-	if m.filtering {
-		return m.filter.View()
-	}
-	if m.flashMsg.Text != "" {
-		s := st.Flash
+	switch {
+	case m.filtering:
+		return fitLine(m.filter.View(), m.width)
+	case m.flashMsg.Text != "":
+		s := st.Ink.Flash
 		if m.flashMsg.Error {
-			s = st.Failed
+			s = st.Ink.Failed
 		}
-		return s.Render(m.flashMsg.Text)
+		return fitLine(s.Render(m.flashMsg.Text), m.width)
 	}
+	return m.helpView
+}
+
+// renderHelp draws the help once per change of what it shows (size, focus,
+// filter, ?), not once per frame: layout keeps the result.
+func (m Model) renderHelp() string {
+	st := m.styles
 	keys := helpKeys{
 		root:         m.keys,
 		tree:         m.tree.KeyMap(),
@@ -269,12 +290,16 @@ func (m Model) footer() string {
 		filterActive: m.tree.Filter() != "",
 	}
 	if f := m.tree.Filter(); f != "" && !m.help.ShowAll {
-		prefix := st.Busy.Render("filter: "+f) + "  "
+		prefix := st.Ink.Busy.Render("filter: "+f) + "  "
 		h := m.help
 		h.SetWidth(max(m.width-ansi.StringWidth(prefix), 0))
-		return prefix + h.View(keys)
+		return fitLine(prefix+h.View(keys), m.width)
 	}
-	return m.help.View(keys)
+	lines := strings.Split(m.help.View(keys), "\n")
+	for i, l := range lines {
+		lines[i] = fitLine(l, m.width)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // spread puts left and right on one line of width cells, cutting left
@@ -300,10 +325,10 @@ func fitLine(s string, width int) string {
 	return s + strings.Repeat(" ", width-w)
 }
 
-// at is line i of a pane, or a blank line of the pane's width.
+// at is line i of a pane (already exactly width cells), or a blank line.
 func at(lines []string, i, width int) string {
 	if i < len(lines) {
-		return fitLine(lines[i], width)
+		return lines[i]
 	}
 	return strings.Repeat(" ", width)
 }

@@ -8,7 +8,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/format"
@@ -22,7 +21,7 @@ const maxReplyLines = 20
 // Model is the detail pane for the selected session.
 type Model struct {
 	keys   KeyMap
-	styles styles.Styles
+	styles *styles.Styles
 	state  *model.State
 	id     string
 
@@ -36,7 +35,7 @@ type Model struct {
 }
 
 // New returns an empty detail pane.
-func New(s styles.Styles) Model {
+func New(s *styles.Styles) Model {
 	return Model{keys: DefaultKeyMap(), styles: s, state: model.New()}
 }
 
@@ -44,7 +43,7 @@ func New(s styles.Styles) Model {
 func (m Model) KeyMap() KeyMap { return m.keys }
 
 // SetStyles swaps the styles.
-func (m *Model) SetStyles(s styles.Styles) { m.styles = s }
+func (m *Model) SetStyles(s *styles.Styles) { m.styles = s }
 
 // SetSize sets the pane's size in cells.
 func (m *Model) SetSize(width, height int) { m.width, m.height = max(width, 0), max(height, 0) }
@@ -106,7 +105,7 @@ func (m Model) View() string {
 	s := m.state.Session(m.id)
 	var lines []string
 	if s == nil {
-		lines = []string{m.styles.Dim.Render("no session selected")}
+		lines = []string{m.styles.Ink.Dim.Render("no session selected")}
 	} else {
 		head := m.header(s)
 		body := m.body(s)
@@ -140,25 +139,25 @@ func (m Model) header(s *model.Session) []string {
 	if agent == "" {
 		agent = s.Agent
 	}
-	top := st.Title.Bold(true).Render(format.OneLine(title))
+	top := st.Ink.Bold.Render(format.OneLine(title))
 	if agent != "" {
-		top += " " + st.Badge.Render("@"+agent)
+		top += " " + st.Ink.Badge.Render("@"+agent)
 	}
 	d := m.state.Display(s.ID)
 	mark, markStyle := format.StatusMark(d, m.spin, st)
 	c := m.state.Counts(s.ID)
 	status := markStyle.Render(mark+" "+format.StatusWord(d)) +
-		st.Dim.Render(" · "+format.Elapsed(m.state.Elapsed(s.ID, m.now)))
+		st.Ink.Dim.Render(" · "+format.Elapsed(m.state.Elapsed(s.ID, m.now)))
 	if d == model.DisplayRetry {
-		status += st.Retry.Render(fmt.Sprintf(" · attempt %d", s.Attempt))
+		status += st.Ink.Retry.Render(fmt.Sprintf(" · attempt %d", s.Attempt))
 		if s.RetryAt > m.now {
-			status += st.Retry.Render(" · next in " + format.Elapsed(s.RetryAt-m.now))
+			status += st.Ink.Retry.Render(" · next in " + format.Elapsed(s.RetryAt-m.now))
 		}
 	}
 	if c.Children > 0 {
-		status += st.Dim.Render(fmt.Sprintf(" · %d children", c.Children))
+		status += st.Ink.Dim.Render(fmt.Sprintf(" · %d children", c.Children))
 		if c.RunningBelow > 0 {
-			status += st.Busy.Render(fmt.Sprintf(", %d running", c.RunningBelow))
+			status += st.Ink.Busy.Render(fmt.Sprintf(", %d running", c.RunningBelow))
 		}
 	}
 	lines := []string{top, label(st, "status") + status, label(st, "task_id") + s.ID}
@@ -175,19 +174,19 @@ func (m Model) header(s *model.Session) []string {
 		if s.Err.Data.Message != "" {
 			msg += ": " + s.Err.Data.Message
 		}
-		lines = append(lines, label(st, "error")+st.Failed.Render(format.OneLine(msg)))
+		lines = append(lines, label(st, "error")+st.Ink.Failed.Render(format.OneLine(msg)))
 	} else if d == model.DisplayRetry && s.RetryMsg != "" {
-		lines = append(lines, label(st, "retry")+st.Retry.Render(format.OneLine(s.RetryMsg)))
+		lines = append(lines, label(st, "retry")+st.Ink.Retry.Render(format.OneLine(s.RetryMsg)))
 	}
 	for _, p := range m.state.Permissions(s.ID) {
-		lines = append(lines, label(st, "waiting")+st.Waiting.Render("permission "+p.Permission+" "+strings.Join(p.Patterns, " ")))
+		lines = append(lines, label(st, "waiting")+st.Ink.Waiting.Render("permission "+p.Permission+" "+strings.Join(p.Patterns, " ")))
 	}
 	for _, q := range m.state.Questions(s.ID) {
 		what := "question"
 		if len(q.Questions) > 0 {
 			what += " " + format.OneLine(q.Questions[0].Question)
 		}
-		lines = append(lines, label(st, "waiting")+st.Waiting.Render(what))
+		lines = append(lines, label(st, "waiting")+st.Ink.Waiting.Render(what))
 	}
 	// The section rule stays put above the scrolling calls, so the count
 	// is always in sight.
@@ -206,7 +205,7 @@ func (m Model) body(s *model.Session) []string {
 		lines = append(lines, m.toolLine(t, s.ShownToolStatus(i), nameW))
 	}
 	if len(s.Tools) == 0 {
-		lines = append(lines, st.Dim.Render("none yet"))
+		lines = append(lines, st.Ink.Dim.Render("none yet"))
 	}
 	if m.state.Display(s.ID) != model.DisplayBusy && strings.TrimSpace(s.LastText) != "" {
 		lines = append(lines, rule(st, "last reply", m.width))
@@ -252,24 +251,24 @@ func (m Model) toolLine(t model.ToolCall, shown model.ToolStatus, nameW int) str
 	pad := max(room-ansi.StringWidth(what), 0)
 	if running {
 		plain := mark + " " + name + " " + what + strings.Repeat(" ", pad) + " " + dur
-		return st.Highlight.Render(fit(plain, m.width))
+		return st.Ink.Highlight.Render(fit(plain, m.width))
 	}
-	whatStyle := lipgloss.NewStyle()
+	var whatInk styles.Ink
 	if shown == model.ToolError {
-		whatStyle = st.Failed
+		whatInk = st.Ink.Failed
 	}
-	return markStyle.Render(mark) + " " + st.Label.Render(name) + " " + whatStyle.Render(what) +
-		strings.Repeat(" ", pad) + " " + st.Dim.Render(dur)
+	return markStyle.Render(mark) + " " + st.Ink.Label.Render(name) + " " + whatInk.Render(what) +
+		strings.Repeat(" ", pad) + " " + st.Ink.Dim.Render(dur)
 }
 
-func label(st styles.Styles, name string) string {
-	return st.Label.Render(fmt.Sprintf("%-8s", name))
+func label(st *styles.Styles, name string) string {
+	return st.Ink.Label.Render(fmt.Sprintf("%-8s", name))
 }
 
 // rule is a section heading drawn as a line across the pane.
-func rule(st styles.Styles, title string, width int) string {
+func rule(st *styles.Styles, title string, width int) string {
 	head := "── " + title + " "
-	return st.Border.Render(head + strings.Repeat("─", max(width-ansi.StringWidth(head), 0)))
+	return st.Ink.Border.Render(head + strings.Repeat("─", max(width-ansi.StringWidth(head), 0)))
 }
 
 // fit cuts a line to width with an ellipsis, or pads it, so every line of

@@ -5,7 +5,6 @@ package format
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -60,18 +59,25 @@ func Cost(c float64) string {
 	return fmt.Sprintf("$%.4f", c)
 }
 
-// agentSuffix matches the " (@explore subagent)" OpenCode's task tool
-// appends to a child session's title.
-var agentSuffix = regexp.MustCompile(`^(.*?)\s*\(@([^()\s]+) subagent\)$`)
-
-// SplitTitle separates a child session's description from the agent named in
-// its title suffix. A title without the suffix comes back unchanged with no
-// agent.
+// SplitTitle separates a child session's description from the agent named
+// in the " (@explore subagent)" suffix OpenCode's task tool appends. A title
+// without the suffix comes back unchanged with no agent. It runs for every
+// visible row of every frame, hence no regexp.
 func SplitTitle(title string) (desc, agent string) {
-	if m := agentSuffix.FindStringSubmatch(title); m != nil {
-		return m[1], m[2]
+	const suffix = " subagent)"
+	if !strings.HasSuffix(title, suffix) {
+		return title, ""
 	}
-	return title, ""
+	head := title[:len(title)-len(suffix)]
+	i := strings.LastIndex(head, "(@")
+	if i < 0 {
+		return title, ""
+	}
+	agent = head[i+2:]
+	if agent == "" || strings.ContainsAny(agent, "() \t") {
+		return title, ""
+	}
+	return strings.TrimRight(head[:i], " \t"), agent
 }
 
 // OneLine folds a multi-line text into one line so a row never wraps.

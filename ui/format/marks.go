@@ -1,7 +1,6 @@
 package format
 
 import (
-	"charm.land/lipgloss/v2"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/styles"
 )
@@ -20,18 +19,18 @@ const (
 
 // StatusMark is the one-cell mark for a session's display status, and the
 // style to draw it in.
-func StatusMark(d model.Display, spin string, s styles.Styles) (string, lipgloss.Style) {
+func StatusMark(d model.Display, spin string, s *styles.Styles) (string, styles.Ink) {
 	switch d {
 	case model.DisplayBusy:
-		return spin, s.Busy
+		return spin, s.Ink.Busy
 	case model.DisplayRetry:
-		return MarkRetry, s.Retry
+		return MarkRetry, s.Ink.Retry
 	case model.DisplayWaiting:
-		return MarkWaiting, s.Waiting
+		return MarkWaiting, s.Ink.Waiting
 	case model.DisplayError:
-		return MarkFailed, s.Failed
+		return MarkFailed, s.Ink.Failed
 	default:
-		return MarkDone, s.Done
+		return MarkDone, s.Ink.Done
 	}
 }
 
@@ -52,17 +51,17 @@ func StatusWord(d model.Display) string {
 }
 
 // ToolMark is the one-cell mark for a tool call's status.
-func ToolMark(st model.ToolStatus, spin string, s styles.Styles) (string, lipgloss.Style) {
+func ToolMark(st model.ToolStatus, spin string, s *styles.Styles) (string, styles.Ink) {
 	switch st {
 	case model.ToolRunning:
-		return spin, s.Busy
+		return spin, s.Ink.Busy
 	case model.ToolCompleted:
-		return MarkDone, s.Done
+		return MarkDone, s.Ink.Done
 	case model.ToolError:
-		return MarkFailed, s.Failed
+		return MarkFailed, s.Ink.Failed
 	case model.ToolInterrupted:
-		return MarkInterrupted, s.Retry
+		return MarkInterrupted, s.Ink.Retry
 	default:
-		return MarkPending, s.Dim
+		return MarkPending, s.Ink.Dim
 	}
 }

@@ -35,12 +35,35 @@ type Styles struct {
 	Flash        lipgloss.Style // one-line notices: "demo is read-only"
 
 	Help help.Styles
+
+	// Ink holds the same styles reduced to escape codes, for text drawn
+	// every frame (see Ink).
+	Ink Inks
+}
+
+// Inks are Styles' inline styles as Ink, field for field.
+type Inks struct {
+	App, URL, Dim, Label, Title, Bold, Badge, Selected, Focused, Highlight, Border Ink
+	Busy, Done, Failed, Retry, Waiting                                             Ink
+	Connected, Disconnected, Flash                                                 Ink
+}
+
+func (s Styles) withInks() *Styles {
+	s.Ink = Inks{
+		App: InkOf(s.App), URL: InkOf(s.URL), Dim: InkOf(s.Dim), Label: InkOf(s.Label),
+		Title: InkOf(s.Title), Bold: InkOf(s.Title.Bold(true)), Badge: InkOf(s.Badge),
+		Selected: InkOf(s.Selected), Focused: InkOf(s.Focused), Highlight: InkOf(s.Highlight),
+		Border: InkOf(s.Border), Busy: InkOf(s.Busy), Done: InkOf(s.Done), Failed: InkOf(s.Failed),
+		Retry: InkOf(s.Retry), Waiting: InkOf(s.Waiting), Connected: InkOf(s.Connected),
+		Disconnected: InkOf(s.Disconnected), Flash: InkOf(s.Flash),
+	}
+	return &s
 }
 
 // New builds the styles for a dark or light background. With noColor set
 // (NO_COLOR in the environment) it uses no colour at all, only bold and
 // reverse video, so the screen still reads.
-func New(isDark, noColor bool) Styles {
+func New(isDark, noColor bool) *Styles {
 	s := Styles{IsDark: isDark, NoColor: noColor}
 	plain := lipgloss.NewStyle()
 	if noColor {
@@ -58,7 +81,7 @@ func New(isDark, noColor bool) Styles {
 		s.Done, s.Failed, s.Retry, s.Waiting = plain, plain.Bold(true), plain, plain.Bold(true)
 		s.Connected, s.Disconnected, s.Flash = plain, plain.Bold(true), plain.Bold(true)
 		s.Help = help.Styles{}
-		return s
+		return s.withInks()
 	}
 	ld := lipgloss.LightDark(isDark)
 	c := func(light, dark string) lipgloss.Style {
@@ -83,5 +106,5 @@ func New(isDark, noColor bool) Styles {
 	s.Disconnected = c("#C62828", "#FF6B6B").Bold(true)
 	s.Flash = c("#8E24AA", "#E29CFF").Bold(true)
 	s.Help = help.DefaultStyles(isDark)
-	return s
+	return s.withInks()
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/format"
@@ -17,7 +16,38 @@ type rowOpts struct {
 	spin     string
 	selected bool
 	focused  bool
-	styles   styles.Styles
+	inks     inks
+}
+
+// inks are the row's styles reduced to escape codes (see styles.Ink):
+// rows are the hot path of every frame.
+type inks struct {
+	dim, title, badge, busy, selected, unfocused styles.Ink
+	done, failed, retry, waiting                 styles.Ink
+}
+
+func newInks(s *styles.Styles) inks {
+	return inks{
+		dim: styles.InkOf(s.Dim), title: styles.InkOf(s.Title), badge: styles.InkOf(s.Badge),
+		busy: styles.InkOf(s.Busy), selected: styles.InkOf(s.Selected), unfocused: styles.InkOf(s.Focused),
+		done: styles.InkOf(s.Done), failed: styles.InkOf(s.Failed), retry: styles.InkOf(s.Retry),
+		waiting: styles.InkOf(s.Waiting),
+	}
+}
+
+// mark is a session's one-cell status mark and its ink.
+func (k inks) mark(d model.Display, spin string) (string, styles.Ink) {
+	switch d {
+	case model.DisplayBusy:
+		return spin, k.busy
+	case model.DisplayRetry:
+		return format.MarkRetry, k.retry
+	case model.DisplayWaiting:
+		return format.MarkWaiting, k.waiting
+	case model.DisplayError:
+		return format.MarkFailed, k.failed
+	}
+	return format.MarkDone, k.done
 }
 
 // renderRow draws one tree line, exactly o.width cells wide:
@@ -32,78 +62,86 @@ func renderRow(st *model.State, r model.Row, o rowOpts) string {
 	if s == nil {
 		return strings.Repeat(" ", o.width)
 	}
-	// A selected row is drawn plain and then styled as a whole: inner
-	// styles would reset the selection background halfway along the line.
-	sty := o.styles
-	if o.selected {
-		sty = styles.New(sty.IsDark, true)
-		sty.Selected = o.styles.Selected
-	}
-	paint := func(st lipgloss.Style, text string) string {
+	// A selected row is drawn plain and then inked as a whole: inner
+	// codes would reset the selection background halfway along the line.
+	k := o.inks
+	paint := func(ink styles.Ink, text string) string {
 		if o.selected {
 			return text
 		}
-		return st.Render(text)
+		return ink.Render(text)
 	}
 
 	var left strings.Builder
-	left.WriteString(paint(sty.Dim, guides(r)))
+	// width counts the cells of the plain text as it is written, so the
+	// line is measured without walking its escape codes again.
+	width := 0
+	put := func(ink styles.Ink, text string, cells int) {
+		left.WriteString(paint(ink, text))
+		width += cells
+	}
+	g := guides(r)
+	put(k.dim, g, 2*r.Depth)
 	switch {
 	case r.HasChildren && r.Expanded:
-		left.WriteString(paint(sty.Dim, "▾ "))
+		put(k.dim, "▾ ", 2)
 	case r.HasChildren:
-		left.WriteString(paint(sty.Dim, "▸ "))
+		put(k.dim, "▸ ", 2)
 	case r.Depth > 0:
-		left.WriteString(paint(sty.Dim, "─ ")) // a leaf: the connector runs on to its mark
+		put(k.dim, "─ ", 2) // a leaf: the connector runs on to its mark
 	default:
-		left.WriteString("  ")
+		put(styles.Ink{}, "  ", 2)
 	}
 	d := st.Display(r.ID)
-	mark, markStyle := format.StatusMark(d, o.spin, sty)
-	left.WriteString(paint(markStyle, mark))
-	left.WriteByte(' ')
+	mark, markInk := k.mark(d, o.spin)
+	put(markInk, mark, ansi.StringWidth(mark))
+	put(styles.Ink{}, " ", 1)
 
 	title, agent := format.SplitTitle(s.Title)
 	if title == "" {
 		title = s.ID
 	}
-	titleStyle := sty.Title
-	if !r.Match && !o.selected {
-		titleStyle = sty.Dim // an ancestor shown only to place a filter match
+	titleInk := k.title
+	if !r.Match {
+		titleInk = k.dim // an ancestor shown only to place a filter match
 	}
-	left.WriteString(paint(titleStyle, format.OneLine(title)))
+	title = format.OneLine(title)
+	put(titleInk, title, ansi.StringWidth(title))
 	if agent != "" {
-		left.WriteString(" " + paint(sty.Badge, "@"+agent))
+		put(styles.Ink{}, " ", 1)
+		put(k.badge, "@"+agent, 1+ansi.StringWidth(agent))
 	}
 
 	c := st.Counts(r.ID)
 	if r.HasChildren && !r.Expanded && c.RunningBelow > 0 {
-		left.WriteString(" " + paint(sty.Busy, fmt.Sprintf("[+%d running]", c.RunningBelow)))
+		more := fmt.Sprintf("[+%d running]", c.RunningBelow)
+		put(styles.Ink{}, " ", 1)
+		put(k.busy, more, len(more))
 	}
 	if d == model.DisplayBusy {
 		if t := runningTool(s); t != "" {
-			left.WriteString(paint(sty.Dim, " ⟩ "+t))
+			put(k.dim, " ⟩ "+t, 3+ansi.StringWidth(t))
 		}
 	}
 
 	right := fmt.Sprintf("%s %6s", toolCount(c), format.Elapsed(st.Elapsed(r.ID, o.now)))
-	rw := ansi.StringWidth(right)
+	rw := len(right) // digits, letters and spaces only
 	room := o.width - rw - 1
 	line := left.String()
 	if room < 1 {
 		// Too narrow for both: the right columns give way.
-		line = ansi.Truncate(line, o.width, "…")
-		right = ""
-	} else {
-		line = ansi.Truncate(line, room, "…")
+		room, right, rw = o.width, "", 0
 	}
-	pad := o.width - ansi.StringWidth(line) - ansi.StringWidth(right)
-	line += strings.Repeat(" ", max(pad, 0)) + paint(sty.Dim, right)
-	if o.selected {
-		if o.focused {
-			return o.styles.Selected.Render(line)
-		}
-		return o.styles.Focused.Render(line)
+	if width > room {
+		line = ansi.Truncate(line, room, "…")
+		width = ansi.StringWidth(line)
+	}
+	line += strings.Repeat(" ", max(o.width-width-rw, 0)) + paint(k.dim, right)
+	switch {
+	case o.selected && o.focused:
+		return k.selected.Render(line)
+	case o.selected:
+		return k.unfocused.Render(line)
 	}
 	return line
 }

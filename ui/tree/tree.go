@@ -15,9 +15,9 @@ import (
 // changes it; what it owns is the view of it: which sessions are collapsed,
 // the filter, the cursor and the scroll offset.
 type Model struct {
-	keys   KeyMap
-	styles styles.Styles
-	state  *model.State
+	keys  KeyMap
+	inks  inks
+	state *model.State
 
 	// collapsed holds the sessions the user folded. Everything else is
 	// expanded, so new children show up without anyone asking.
@@ -55,10 +55,10 @@ type rowKey struct {
 }
 
 // New returns an empty tree pane.
-func New(s styles.Styles) Model {
+func New(s *styles.Styles) Model {
 	return Model{
 		keys:      DefaultKeyMap(),
-		styles:    s,
+		inks:      newInks(s),
 		state:     model.New(),
 		collapsed: map[string]bool{},
 		index:     map[string]int{},
@@ -71,8 +71,8 @@ func New(s styles.Styles) Model {
 func (m Model) KeyMap() KeyMap { return m.keys }
 
 // SetStyles swaps the styles, e.g. once the terminal's background is known.
-func (m *Model) SetStyles(s styles.Styles) {
-	m.styles = s
+func (m *Model) SetStyles(s *styles.Styles) {
+	m.inks = newInks(s)
 	m.cache = map[string]cachedRow{}
 }
 
@@ -81,6 +81,9 @@ func (m *Model) SetSize(width, height int) {
 	m.width, m.height = max(width, 0), max(height, 0)
 	m.scrollToCursor()
 }
+
+// Width is the pane's width in cells.
+func (m Model) Width() int { return m.width }
 
 // Height is the pane's height in rows.
 func (m Model) Height() int { return m.height }
@@ -358,7 +361,7 @@ func (m Model) row(i int) string {
 		spin:     m.spin,
 		selected: k.selected,
 		focused:  m.focused,
-		styles:   m.styles,
+		inks:     m.inks,
 	})
 	k.row = r
 	m.cache[r.ID] = cachedRow{key: k, s: s}

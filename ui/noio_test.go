@@ -1,0 +1,89 @@
+package ui
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/octop-dev/octop/client"
+)
+
+// TestUpdateMakesNoServerCalls is crush's guard: Update and View must never
+// call the server themselves. The client points at a server that counts
+// requests; driving the screen through every message family must leave
+// the count at zero, and only running the returned Cmds may raise it.
+func TestUpdateMakesNoServerCalls(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Path {
+		case "/global/health":
+			w.Write([]byte(`{"healthy":true,"version":"9.9.9"}`))
+		case "/session/status":
+			w.Write([]byte(`{}`))
+		case "/session":
+			w.Write([]byte(`[{"id":"ses_from_rest","title":"from REST","time":{"created":1,"updated":1}}]`))
+		default:
+			w.Write([]byte(`[]`))
+		}
+	}))
+	defer srv.Close()
+	c, err := client.New(client.Options{BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(Options{Backend: ClientBackend(c), ServerURL: srv.URL, Clock: fixedClock})
+	_ = m.Init() // builds the Cmds, runs none
+
+	var fetches []tea.Cmd
+	step := func(msg tea.Msg) {
+		nm, cmd := m.Update(msg)
+		m = nm.(Model)
+		_ = m.View()
+		if _, ok := msg.(client.ResyncNeeded); ok {
+			fetches = append(fetches, cmd)
+		}
+		if cs, ok := msg.(client.ConnState); ok && cs.State == client.Connected {
+			fetches = append(fetches, cmd)
+		}
+	}
+	step(tea.WindowSizeMsg{Width: 120, Height: 40})
+	step(client.ConnState{State: client.Connecting, Attempt: 1})
+	step(client.ConnState{State: client.Connected, Attempt: 1})
+	step(client.ResyncNeeded{})
+	step(fanOut())
+	for _, k := range []string{"j", "j", "l", "h", "enter", "tab", "j", "tab", "f", "/", "lint", "enter", "esc", "?", "?",
+		"n", "r", "R", "x", "X", "o", "y", "i", "G", "g"} {
+		for _, msg := range keyMsgs(k) {
+			step(msg)
+		}
+	}
+	step(tea.MouseClickMsg{X: 3, Y: 3, Button: tea.MouseLeft})
+	step(tea.MouseWheelMsg{X: 3, Y: 3, Button: tea.MouseWheelDown})
+	step(tickMsg{})
+	step(client.ConnState{State: client.Disconnected, Err: errRefused, Attempt: 1})
+	step(client.ResyncNeeded{})
+	if n := hits.Load(); n != 0 {
+		t.Fatalf("Update or View made %d server requests; every call must be a tea.Cmd", n)
+	}
+
+	// The Cmds are where the I/O is, and their replies land.
+	for _, cmd := range fetches {
+		if cmd == nil {
+			t.Fatal("a resync or a connect returned no Cmd")
+		}
+		step(cmd())
+	}
+	if hits.Load() == 0 {
+		t.Fatal("running the Cmds made no request: the test proves nothing")
+	}
+	if m.State().Session("ses_from_rest") == nil {
+		t.Fatal("the newest snapshot's reply was not applied")
+	}
+	if m.version != "9.9.9" {
+		t.Fatalf("health reply not applied: version %q", m.version)
+	}
+}

@@ -1,0 +1,367 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/model"
+)
+
+func TestMoveKeys(t *testing.T) {
+	m := send(t, newTestModel(t, 160, 48), fanOut())
+	if got := m.Selected(); got != "ses_root" {
+		t.Fatalf("first selection = %q, want the root", got)
+	}
+	for _, tc := range []struct {
+		keys []string
+		want string
+	}{
+		{[]string{"j"}, "ses_c1"},
+		{[]string{"down"}, "ses_c2"},
+		{[]string{"k"}, "ses_c1"},
+		{[]string{"up"}, "ses_root"},
+		{[]string{"k"}, "ses_root"}, // stays at the top
+		{[]string{"G"}, "ses_c4"},
+		{[]string{"j"}, "ses_c4"}, // stays at the bottom
+		{[]string{"g"}, "ses_root"},
+	} {
+		m = press(t, m, tc.keys...)
+		if got := m.Selected(); got != tc.want {
+			t.Fatalf("after %v: selected %q, want %q", tc.keys, got, tc.want)
+		}
+	}
+	// The detail pane follows the selection.
+	m = press(t, m, "j", "j")
+	if !strings.Contains(screen(m), "task_id ses_c2") {
+		t.Errorf("detail does not show the selected session:\n%s", screen(m))
+	}
+}
+
+func TestFoldKeys(t *testing.T) {
+	m := send(t, newTestModel(t, 160, 48), nested())
+	rows := func() int { return len(m.tree.Rows()) }
+	if rows() != 7 {
+		t.Fatalf("nested tree has %d rows, want 7 (everything expanded)", rows())
+	}
+	m = press(t, m, "j", "h") // fold deep mid 0
+	if rows() != 5 || m.Selected() != "ses_m0" {
+		t.Fatalf("after h: %d rows, selected %q; want 5 rows, ses_m0", rows(), m.Selected())
+	}
+	if !strings.Contains(screen(m), "[+2 running]") {
+		t.Errorf("a folded node does not say how many run below it:\n%s", screen(m))
+	}
+	m = press(t, m, "h") // already folded: go to the parent
+	if m.Selected() != "ses_root" {
+		t.Fatalf("h on a folded node selected %q, want its parent", m.Selected())
+	}
+	m = press(t, m, "j", "l") // unfold again
+	if rows() != 7 {
+		t.Fatalf("after l: %d rows, want 7", rows())
+	}
+	m = press(t, m, "l") // open already: step into the first child
+	if m.Selected() != "ses_m0l0" {
+		t.Fatalf("l on an open node selected %q, want its first child", m.Selected())
+	}
+	m = press(t, m, "left", "enter") // up to ses_m0, then toggle it closed
+	if rows() != 5 {
+		t.Fatalf("enter did not fold: %d rows", rows())
+	}
+	m = press(t, m, "enter")
+	if rows() != 7 {
+		t.Fatalf("enter did not unfold: %d rows", rows())
+	}
+	m = press(t, m, "g", "right") // root is open: right steps in
+	if m.Selected() != "ses_m0" {
+		t.Fatalf("right selected %q", m.Selected())
+	}
+}
+
+func TestTabSwitchesPane(t *testing.T) {
+	m := send(t, newTestModel(t, 160, 48), fanOut())
+	m = press(t, m, "tab", "j", "j")
+	if m.Selected() != "ses_root" {
+		t.Fatalf("j with the detail pane focused moved the tree to %q", m.Selected())
+	}
+	m = press(t, m, "tab", "j")
+	if m.Selected() != "ses_c1" {
+		t.Fatalf("after tab back, j selected %q", m.Selected())
+	}
+}
+
+func TestFilter(t *testing.T) {
+	m := send(t, newTestModel(t, 160, 48), fanOut())
+	m = press(t, m, "/", "docs")
+	if !m.filtering {
+		t.Fatal("/ did not open the filter")
+	}
+	ids := rowIDs(m)
+	if strings.Join(ids, " ") != "ses_root ses_c3" {
+		t.Fatalf("filter docs shows %v, want the match and its root", ids)
+	}
+	// While typing, letters are text, not keys: q must not quit.
+	nm, cmd := m.Update(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	m = nm.(Model)
+	if isQuit(cmd) {
+		t.Fatal("q typed into the filter quit octop")
+	}
+	m = press(t, m, "esc")
+	if m.filtering || m.tree.Filter() != "" || len(m.tree.Rows()) != 5 {
+		t.Fatalf("esc left filtering=%v filter=%q rows=%d", m.filtering, m.tree.Filter(), len(m.tree.Rows()))
+	}
+	// enter keeps the filter; esc afterwards clears it.
+	m = press(t, m, "/", "unit", "enter")
+	if m.filtering || m.tree.Filter() != "unit" {
+		t.Fatalf("enter: filtering=%v filter=%q", m.filtering, m.tree.Filter())
+	}
+	m = press(t, m, "esc")
+	if m.tree.Filter() != "" {
+		t.Fatalf("esc did not clear the kept filter %q", m.tree.Filter())
+	}
+}
+
+func TestFollow(t *testing.T) {
+	m := send(t, newTestModel(t, 160, 48), fanOut())
+	m = press(t, m, "f")
+	// ses_c3's bash call started last (80s), so it is the most recently
+	// active busy session.
+	if m.Selected() != "ses_c3" {
+		t.Fatalf("follow selected %q, want ses_c3", m.Selected())
+	}
+	m = send(t, m, events(toolCall("ses_c1", "ses_c1_3", "bash", client.ToolRunning, "go vet", `{"command":"go vet"}`, 90, -1)))
+	if m.Selected() != "ses_c1" {
+		t.Fatalf("follow did not move to the newly active session: %q", m.Selected())
+	}
+	if !strings.Contains(screen(m), "[follow]") {
+		t.Error("the header does not show follow mode")
+	}
+	m = press(t, m, "k") // moving by hand ends follow
+	m = send(t, m, events(toolCall("ses_c2", "ses_c2_3", "bash", client.ToolRunning, "go vet", `{"command":"go vet"}`, 92, -1)))
+	if m.Selected() != "ses_root" || m.follow {
+		t.Fatalf("after k: selected %q follow=%v; want ses_root, follow off", m.Selected(), m.follow)
+	}
+}
+
+func TestHelpToggle(t *testing.T) {
+	m := send(t, newTestModel(t, 160, 48), fanOut())
+	short := m.areas().footer
+	m = press(t, m, "?")
+	if full := m.areas().footer; full <= short {
+		t.Fatalf("? did not grow the footer: %d lines, was %d", full, short)
+	}
+	out := screen(m)
+	for _, want := range []string{"abort subtree", "copy task_id", "clear"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("full help lacks %q", want)
+		}
+	}
+	checkScreenShape(t, out, 160, 48)
+	if m = press(t, m, "?"); m.areas().footer != short {
+		t.Fatal("? did not close the full help")
+	}
+}
+
+func TestQuit(t *testing.T) {
+	for _, k := range []string{"q", "ctrl+c"} {
+		m := newTestModel(t, 80, 24)
+		_, cmd := m.Update(keyMsgs(k)[0])
+		if !isQuit(cmd) {
+			t.Errorf("%s did not quit", k)
+		}
+	}
+}
+
+func TestReservedKeysWithoutActions(t *testing.T) {
+	for _, k := range []string{"n", "r", "R", "x", "X", "o", "y", "i"} {
+		m := press(t, send(t, newTestModel(t, 80, 24), fanOut()), k)
+		if !strings.Contains(screen(m), "not available yet") {
+			t.Errorf("%s: footer lacks \"not available yet\":\n%s", k, screen(m))
+		}
+	}
+}
+
+func TestReservedKeysInDemo(t *testing.T) {
+	demo := func(o *Options) { o.Demo = true }
+	for _, k := range []string{"n", "r", "R", "x", "X"} {
+		m := press(t, send(t, newTestModel(t, 80, 24, demo), fanOut()), k)
+		if !strings.Contains(screen(m), "demo is read-only") {
+			t.Errorf("%s in demo: footer lacks \"demo is read-only\":\n%s", k, screen(m))
+		}
+	}
+}
+
+// fakeActions records what the hook was asked and opens a dialog that
+// closes on esc.
+type fakeActions struct{ got []ActionRequest }
+
+func (f *fakeActions) Start(req ActionRequest) (Dialog, tea.Cmd) {
+	f.got = append(f.got, req)
+	return fakeDialog{}, nil
+}
+
+type fakeDialog struct{}
+
+func (d fakeDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok && k.Code == tea.KeyEscape {
+		return nil, func() tea.Msg { return FlashMsg{Text: "dialog closed"} }
+	}
+	return d, nil
+}
+
+func (fakeDialog) View(w, h int) string {
+	return "╭─────────╮\n│ DIALOG! │\n╰─────────╯"
+}
+
+func TestActionHook(t *testing.T) {
+	fa := &fakeActions{}
+	m := send(t, newTestModel(t, 160, 48, func(o *Options) { o.Actions = fa }), fanOut())
+	m = press(t, m, "j", "X")
+	if len(fa.got) != 1 || fa.got[0].Action != ActionAbortTree || fa.got[0].Selected != "ses_c1" || fa.got[0].State == nil {
+		t.Fatalf("hook got %+v, want abort subtree of ses_c1 with the state", fa.got)
+	}
+	if !strings.Contains(screen(m), "DIALOG!") {
+		t.Fatal("the dialog is not drawn")
+	}
+	checkScreenShape(t, screen(m), 160, 48)
+	m = press(t, m, "j", "q") // the dialog takes every key
+	if m.Selected() != "ses_c1" {
+		t.Fatal("a key went to the tree while a dialog was open")
+	}
+	nm, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
+	m = nm.(Model)
+	if m.dialog != nil || cmd == nil {
+		t.Fatal("esc did not close the dialog")
+	}
+	m = send(t, m, cmd())
+	if !strings.Contains(screen(m), "dialog closed") {
+		t.Error("the dialog's FlashMsg is not shown")
+	}
+}
+
+// fakeBackend answers snapshots from a function.
+type fakeBackend struct {
+	snap func() model.Snapshot
+}
+
+func (f fakeBackend) Snapshot(context.Context) (model.Snapshot, error) { return f.snap(), nil }
+func (f fakeBackend) Health(context.Context) (client.Health, error) {
+	return client.Health{Healthy: true, Version: "1.18.33"}, nil
+}
+
+func TestResyncKeepsSelectionAndFolds(t *testing.T) {
+	snap := model.Snapshot{Complete: true, Status: map[string]client.SessionStatus{}}
+	for _, e := range nested() {
+		if c, ok := e.Event.(client.SessionCreated); ok {
+			snap.Sessions = append(snap.Sessions, c.Info)
+		}
+	}
+	m := newTestModel(t, 160, 48, func(o *Options) { o.Backend = fakeBackend{func() model.Snapshot { return snap }} })
+	m = send(t, m, nested())
+	m = press(t, m, "j", "h", "j", "j") // fold ses_m0, select ses_m1l0
+	if m.Selected() != "ses_m1l0" {
+		t.Fatalf("setup: selected %q", m.Selected())
+	}
+	nm, cmd := m.Update(client.ResyncNeeded{})
+	m = nm.(Model)
+	if cmd == nil {
+		t.Fatal("ResyncNeeded started no fetch")
+	}
+	m = send(t, m, cmd())
+	if m.Selected() != "ses_m1l0" || !m.tree.Collapsed("ses_m0") {
+		t.Fatalf("after resync: selected %q, ses_m0 folded=%v", m.Selected(), m.tree.Collapsed("ses_m0"))
+	}
+	if got := len(m.tree.Rows()); got != 5 {
+		t.Fatalf("after resync: %d rows, want 5", got)
+	}
+}
+
+func TestStaleSnapshotDropped(t *testing.T) {
+	m := newTestModel(t, 80, 24, func(o *Options) {
+		o.Backend = fakeBackend{func() model.Snapshot { return model.Snapshot{} }}
+	})
+	m = send(t, m, client.ResyncNeeded{})
+	old := m.snapTag
+	m = send(t, m, client.ResyncNeeded{})
+	stale := model.Snapshot{Sessions: []client.Session{{ID: "ses_stale", Title: "from an old fetch"}}}
+	m = send(t, m, snapshotMsg{tag: old, snap: stale})
+	if m.State().Session("ses_stale") != nil {
+		t.Fatal("a reply to an older fetch was applied")
+	}
+	m = send(t, m, snapshotMsg{tag: m.snapTag, snap: stale})
+	if m.State().Session("ses_stale") == nil {
+		t.Fatal("the reply to the newest fetch was dropped")
+	}
+}
+
+func TestMouse(t *testing.T) {
+	m := send(t, newTestModel(t, 160, 48), fanOut())
+	// Rows start under the two header lines: y=4 is the third row.
+	m = send(t, m, tea.MouseClickMsg{X: 10, Y: 4, Button: tea.MouseLeft})
+	if m.Selected() != "ses_c2" {
+		t.Fatalf("click on the third row selected %q", m.Selected())
+	}
+	m = send(t, m, tea.MouseClickMsg{X: 120, Y: 10, Button: tea.MouseLeft})
+	if m.focus != paneDetail {
+		t.Fatal("a click in the detail pane did not focus it")
+	}
+	// A tree taller than the pane scrolls with the wheel.
+	many := []client.Event{}
+	for i := range 80 {
+		many = append(many, created(strings.Repeat("x", 3)+string(rune('A'+i%26))+string(rune('a'+i/26)), "", "root", float64(i)))
+	}
+	m = send(t, send(t, newTestModel(t, 80, 24), events(many...)), tea.MouseWheelMsg{X: 5, Y: 5, Button: tea.MouseWheelDown})
+	if m.tree.Offset() != 3 {
+		t.Fatalf("wheel down scrolled to offset %d, want 3", m.tree.Offset())
+	}
+	if i := indexOf(rowIDs(m), m.Selected()); i < 3 {
+		t.Fatalf("the selection (row %d) was left above the viewport", i)
+	}
+}
+
+func TestResetEmptiesTheTree(t *testing.T) {
+	m := send(t, send(t, newTestModel(t, 80, 24, func(o *Options) { o.Demo = true }), fanOut()), ResetMsg{})
+	if m.State().Len() != 0 || len(m.tree.Rows()) != 0 || m.counts.running != 0 {
+		t.Fatalf("reset left %d sessions, %d rows, %d running", m.State().Len(), len(m.tree.Rows()), m.counts.running)
+	}
+}
+
+func TestDisconnectedCountdown(t *testing.T) {
+	m := send(t, newTestModel(t, 80, 24), client.ConnState{State: client.Disconnected, Err: errRefused,
+		RetryAt: now.Add(2100 * 1e6), Attempt: 2})
+	out := screen(m)
+	if !strings.Contains(out, "reconnecting in 3s") || !strings.Contains(out, "cannot reach OpenCode") {
+		t.Fatalf("disconnected header lacks the countdown or the error:\n%s", out)
+	}
+	m = send(t, m, client.ConnState{State: client.Connected, Attempt: 2})
+	if out := screen(m); !strings.Contains(out, "● connected") || strings.Contains(out, "cannot reach") {
+		t.Fatalf("after reconnecting the header still shows the error:\n%s", out)
+	}
+}
+
+func rowIDs(m Model) []string {
+	var ids []string
+	for _, r := range m.tree.Rows() {
+		ids = append(ids, r.ID)
+	}
+	return ids
+}
+
+func indexOf(ids []string, id string) int {
+	for i, x := range ids {
+		if x == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// isQuit runs cmd and reports whether it asks the program to quit.
+func isQuit(cmd tea.Cmd) bool {
+	if cmd == nil {
+		return false
+	}
+	_, ok := cmd().(tea.QuitMsg)
+	return ok
+}
