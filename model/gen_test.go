@@ -8,12 +8,12 @@ import (
 	"github.com/octop-dev/octop/client"
 )
 
-// benchFiles gives the event payloads of every recording: the replay
-// fixtures when they are there, the reference captures otherwise.
+// benchFiles gives the event payloads of every replay fixture (real
+// servers, 1.18.33 and 1.1.65), one slice per recording.
 func benchFiles(tb testing.TB) [][][]byte {
 	var out [][][]byte
-	for _, f := range captures(tb) {
-		out = append(out, readSSE(tb, f))
+	for _, rec := range loadRecordings(tb) {
+		out = append(out, rec.datas)
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/octop-dev/octop/client"
@@ -48,4 +49,46 @@ func captures(t testing.TB) []string {
 		t.Fatal("no captures in ../client/testdata")
 	}
 	return files
+}
+
+// TestReferenceCaptures replays the hand-made reference captures (no REST
+// view beside them) and checks what must hold at their end: no
+// placeholder left, every task call linked to a child of its session, all
+// idle, and the aborted sessions shown as errors.
+func TestReferenceCaptures(t *testing.T) {
+	for _, f := range captures(t) {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			s := New()
+			for _, ev := range decodeAll(t, readSSE(t, f)) {
+				s.Apply(ev)
+			}
+			if s.Len() < 3 {
+				t.Fatalf("only %d sessions", s.Len())
+			}
+			errored := 0
+			for _, ss := range s.list {
+				if !ss.Known {
+					t.Errorf("placeholder %s left", ss.ID)
+				}
+				if ss.Running() {
+					t.Errorf("%s still running", ss.ID)
+				}
+				if s.Display(ss.ID) == DisplayError {
+					errored++
+				}
+				for _, tc := range ss.Tools {
+					if tc.Tool != "task" {
+						continue
+					}
+					c := s.Session(tc.ChildID)
+					if c == nil || c.ParentID != ss.ID || c.TaskPartID != tc.PartID {
+						t.Errorf("%s: task call %s links %q", ss.ID, tc.PartID, tc.ChildID)
+					}
+				}
+			}
+			if strings.Contains(f, "abort") != (errored > 0) {
+				t.Errorf("%d sessions shown as errors", errored)
+			}
+		})
+	}
 }
