@@ -146,6 +146,15 @@ func decide(c conversation) reply {
 			return final
 		}
 		n := s.Int("bytes", DefaultBigBytes)
+		switch s.String("via", "write") {
+		case "text":
+			return reply{text: BigContent(n)}
+		case "task":
+			if r, ok := need("task"); !ok {
+				return r
+			}
+			return reply{calls: []toolCall{taskCall("big answer", fmt.Sprintf("BIG via=text bytes=%d", n), s.String("agent", "general"))}}
+		}
 		if s.String("via", "write") == "bash" {
 			if r, ok := need("bash"); !ok {
 				return r

@@ -74,9 +74,13 @@
 //	Turn 0: a write call whose content is BigContent(bytes), so the tool
 //	part's state.input.content (in message.part.updated events and in GET
 //	/session/{id}/message) is bytes long. OpenCode cuts every tool's
-//	output to about 50 KB, so a large output cannot reach the stream
-//	whole; a large input can. via=bash prints bytes with bash instead (the
-//	output arrives cut). Then: "big finished: <bytes> bytes".
+//	output to about 50 KB (bash, task, …: verified on 1.18.33), so a large
+//	output cannot reach the stream whole; a large input can. Other ways:
+//	via=bash prints the bytes with bash (the output arrives cut);
+//	via=text answers BigContent(bytes) as text (a message.part.delta and a
+//	text part of that size); via=task delegates "BIG via=text" to a child
+//	(agent=general), whose answer comes back cut as the task's output.
+//	Then: "big finished: <bytes> bytes".
 //
 // RUNAWAY sleep=1 max=100000
 //

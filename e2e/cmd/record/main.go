@@ -44,9 +44,11 @@ func main() {
 	name := flag.String("name", "", "file stem (default <version>-<scenario>)")
 	timeout := flag.Duration("timeout", 3*time.Minute, "give up after this long")
 	warm := flag.Bool("warm", false, "run a throw-away prompt before recording, so the first one does not pay the server's start-up work")
+	prompt := flag.String("prompt", "", "with -scenario custom: the root's prompt (fakellm grammar)")
 	data := flag.String("data", "", "data dir for the server (a new, empty dir; the project is DIR/project); default a temp dir")
 	flag.Parse()
 
+	customPrompt = *prompt
 	play, ok := scenarios[*scenario]
 	if !ok {
 		fail("unknown -scenario %q; want one of %s", *scenario, strings.Join(scenarioNames(), ", "))
