@@ -34,6 +34,11 @@ type TaskResult struct {
 	Tools []ToolCall
 	// Messages is how many messages the session has.
 	Messages int
+
+	// settled is false when the messages could still be mid-run: the last
+	// reply stopped to call tools, or never finished. Wait trusts such a
+	// result only after it holds for a few polls.
+	settled bool
 }
 
 // ToolCall is one tool call of a run, as a result shows it.
@@ -99,9 +104,16 @@ func DeriveResult(s client.Session, st client.SessionStatus, msgs []client.Messa
 	case lastUser >= 0 && last == nil:
 		r.State, r.Run = StateRunning, client.StatusBusy
 	case last != nil && last.Info.Error != nil:
-		r.State, r.Error = StateError, last.Info.Error
+		r.State, r.Error, r.settled = StateError, last.Info.Error, true
+	case last != nil && last.Info.Time.Completed == 0 && last.Info.Finish == "":
+		// Idle with a reply that neither finished nor failed: the server
+		// stopped mid-reply (or the status was read a moment late), and
+		// nothing will finish it.
+		r.State = StateError
+		r.Error = &client.ErrorInfo{Name: "Incomplete", Data: client.ErrorInfoData{Message: "the last reply never finished"}}
 	default:
 		r.State = StateComplete
+		r.settled = last == nil || last.Info.Finish != "tool-calls"
 	}
 	return r
 }

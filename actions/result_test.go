@@ -7,8 +7,18 @@ import (
 	"github.com/octop-dev/octop/client"
 )
 
+// msg is a finished message: an assistant reply that ended with "stop".
 func msg(role, agent string, parts ...client.Part) client.MessageWithParts {
-	return client.MessageWithParts{Info: client.Message{Role: role, Agent: agent}, Parts: parts}
+	m := client.MessageWithParts{Info: client.Message{Role: role, Agent: agent}, Parts: parts}
+	if role == "assistant" {
+		m.Info.Finish, m.Info.Time.Completed = "stop", 2
+	}
+	return m
+}
+
+func unfinished(m client.MessageWithParts) client.MessageWithParts {
+	m.Info.Finish, m.Info.Time.Completed = "", 0
+	return m
 }
 
 func text(s string) client.Part { return client.Part{Type: client.PartText, Text: s} }
@@ -59,6 +69,9 @@ func TestDeriveResult(t *testing.T) {
 		{"a new prompt clears the old error", busy,
 			[]client.MessageWithParts{msg("user", "general", text("go")), aborted, msg("user", "general", text("again"))},
 			StateRunning, "", "", 0, "general", nil},
+		{"an idle reply that never finished is an error", idle,
+			[]client.MessageWithParts{msg("user", "general", text("go")), unfinished(msg("assistant", "general", text("par")))},
+			StateError, "par", "Incomplete", 0, "general", []string{"error: Incomplete: the last reply never finished"}},
 		{"no messages is complete with no text", idle, nil, StateComplete, "", "", 0, "", []string{"<task_result>\n\n</task_result>"}},
 	}
 	for _, tt := range tests {
@@ -74,6 +87,9 @@ func TestDeriveResult(t *testing.T) {
 				}
 			} else if tt.errName != "" {
 				t.Errorf("no error, want %q", tt.errName)
+			}
+			if want := tt.state != StateRunning && tt.errName != "Incomplete"; r.settled != want {
+				t.Errorf("settled = %v, want %v", r.settled, want)
 			}
 			out := r.Format()
 			for _, w := range tt.wantInFmt {
@@ -98,5 +114,16 @@ func TestTaskTitleAndRules(t *testing.T) {
 	}
 	if strings.Join(got, ",") != "task,todowrite,todoread,question" {
 		t.Errorf("denied %v", got)
+	}
+}
+
+func TestDeriveResultBetweenSteps(t *testing.T) {
+	// Idle for an instant after a step that called tools: complete by the
+	// messages, but not settled, so Wait keeps polling.
+	step := msg("assistant", "general", tool("bash", "completed", "ls"))
+	step.Info.Finish = "tool-calls"
+	r := DeriveResult(client.Session{ID: "ses_1"}, client.SessionStatus{}, []client.MessageWithParts{msg("user", "general", text("go")), step})
+	if r.State != StateComplete || r.settled {
+		t.Errorf("state %q settled %v, want complete and unsettled", r.State, r.settled)
 	}
 }

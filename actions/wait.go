@@ -11,6 +11,11 @@ import (
 // PollInterval is how often Wait asks the server whether a task is done.
 var PollInterval = 300 * time.Millisecond
 
+// settlePolls is how many more idle polls Wait needs before it trusts a
+// result that could be mid-run (the session idles for an instant between
+// steps).
+const settlePolls = 3
+
 // Result reads a session's outcome: running, complete with its last
 // assistant text, or error with the error's name and message.
 func Result(ctx context.Context, c *client.Client, id string) (TaskResult, error) {
@@ -18,11 +23,17 @@ func Result(ctx context.Context, c *client.Client, id string) (TaskResult, error
 	if err != nil {
 		return TaskResult{}, err
 	}
-	st, err := statusOf(ctx, c, s.ID)
+	return read(ctx, c, s)
+}
+
+// read reads the messages before the status: a run that starts in between
+// then shows as running, never as the old run's answer.
+func read(ctx context.Context, c *client.Client, s client.Session) (TaskResult, error) {
+	msgs, err := c.Messages(ctx, s.ID, 0)
 	if err != nil {
 		return TaskResult{}, err
 	}
-	msgs, err := c.Messages(ctx, s.ID, 0)
+	st, err := statusOf(ctx, c, s.ID)
 	if err != nil {
 		return TaskResult{}, err
 	}
@@ -45,19 +56,26 @@ func WaitAfter(ctx context.Context, c *client.Client, id string, before int) (Ta
 		return TaskResult{}, err
 	}
 	var last TaskResult
+	unsettled := 0
 	tick := time.NewTicker(PollInterval)
 	defer tick.Stop()
 	for {
 		// The status map is cheap; read the messages only once the session
 		// looks idle.
 		st, err := statusOf(ctx, c, s.ID)
-		if err == nil && !running(st) {
-			var msgs []client.MessageWithParts
-			msgs, err = c.Messages(ctx, s.ID, 0)
-			if err == nil {
-				last = DeriveResult(s, st, msgs)
-				if last.State != StateRunning && last.Messages > before {
-					return last, nil
+		if err == nil && running(st) {
+			unsettled = 0
+		} else if err == nil {
+			var r TaskResult
+			if r, err = read(ctx, c, s); err == nil {
+				last = r
+				switch {
+				case r.State == StateRunning || r.Messages <= before:
+					unsettled = 0
+				case r.settled || unsettled >= settlePolls:
+					return r, nil
+				default:
+					unsettled++
 				}
 			}
 		}

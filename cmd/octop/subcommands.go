@@ -300,11 +300,12 @@ func (c *command) printResult(r actions.TaskResult) int {
 	return codeOK
 }
 
-// missingFlags reports required flags left empty, in a stable order.
+// missingFlags reports required flags not given, in a stable order. A
+// blank value counts as given: the action then says what is wrong with it.
 func missingFlags(vals map[string]string) []string {
 	var out []string
 	for name, v := range vals {
-		if strings.TrimSpace(v) == "" {
+		if v == "" {
 			out = append(out, "--"+name)
 		}
 	}
