@@ -3,6 +3,7 @@ package ui
 import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ui/styles"
 )
 
 // Action is what one of the reserved keys asks for. The tree screen only
@@ -19,9 +20,10 @@ const (
 	ActionOpen                     // o: open the selected session's result
 	ActionCopyID                   // y: copy the selected session's task_id
 	ActionInbox                    // i: the inbox of pending permissions and questions
+	ActionLaunchRoot               // N: launch a task as a new root session
 )
 
-var actionNames = [...]string{"launch", "resume", "resume by id", "abort", "abort subtree", "open", "copy task_id", "inbox"}
+var actionNames = [...]string{"launch", "resume", "resume by id", "abort", "abort subtree", "open", "copy task_id", "inbox", "launch root"}
 
 // String names the action, e.g. "abort subtree".
 func (a Action) String() string {
@@ -49,6 +51,8 @@ type ActionRequest struct {
 	// Width and Height are the screen's size, for sizing a dialog.
 	Width, Height int
 	Demo          bool
+	// Styles are the screen's styles, for drawing a dialog to match.
+	Styles *styles.Styles
 }
 
 // Actions carries out the reserved keys. Start runs in Update, so it must
@@ -82,6 +86,7 @@ func (m Model) startAction(a Action) (Model, tea.Cmd) {
 		Width:    m.width,
 		Height:   m.height,
 		Demo:     m.opts.Demo,
+		Styles:   m.styles,
 	})
 	m.dialog = d
 	return m, cmd

@@ -77,6 +77,9 @@ type Model struct {
 	focus     pane
 	follow    bool
 	dialog    Dialog
+	// pendingSelect is a session an action asked to select before the
+	// stream brought it (see SelectMsg).
+	pendingSelect string
 
 	state  *model.State
 	counts screenCounts

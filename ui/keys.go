@@ -17,7 +17,7 @@ type KeyMap struct {
 	Quit        key.Binding
 
 	// Reserved for actions; they all go through Model.startAction.
-	Launch, Resume, ResumeByID, Abort, AbortTree, Open, CopyID, Inbox key.Binding
+	Launch, LaunchRoot, Resume, ResumeByID, Abort, AbortTree, Open, CopyID, Inbox key.Binding
 }
 
 // DefaultKeyMap returns the screen's keys. They are fixed by the issue so
@@ -35,6 +35,7 @@ func DefaultKeyMap() KeyMap {
 		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 
 		Launch:     b("n", "n", "launch"),
+		LaunchRoot: b("N", "N", "launch root"),
 		Resume:     b("r", "r", "resume"),
 		ResumeByID: b("R", "R", "resume task_id"),
 		Abort:      b("x", "x", "abort"),
@@ -54,7 +55,7 @@ func (k KeyMap) actionFor() []struct {
 		b key.Binding
 		a Action
 	}{
-		{k.Launch, ActionLaunch}, {k.Resume, ActionResume}, {k.ResumeByID, ActionResumeByID},
+		{k.Launch, ActionLaunch}, {k.LaunchRoot, ActionLaunchRoot}, {k.Resume, ActionResume}, {k.ResumeByID, ActionResumeByID},
 		{k.Abort, ActionAbort}, {k.AbortTree, ActionAbortTree}, {k.Open, ActionOpen},
 		{k.CopyID, ActionCopyID}, {k.Inbox, ActionInbox},
 	}
@@ -94,7 +95,7 @@ func (h helpKeys) FullHelp() [][]key.Binding {
 	r := h.root
 	return append(cols,
 		[]key.Binding{r.Tab, r.Filter, r.ClearFilter, r.Follow, r.Help, r.Quit},
-		[]key.Binding{r.Launch, r.Resume, r.ResumeByID, r.Abort},
+		[]key.Binding{r.Launch, r.LaunchRoot, r.Resume, r.ResumeByID, r.Abort},
 		[]key.Binding{r.AbortTree, r.Open, r.CopyID, r.Inbox},
 	)
 }

@@ -44,6 +44,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.updateTick()
 	case FlashMsg:
 		return m.flash(msg)
+	case SelectMsg:
+		return m.selectSession(msg), nil
 	case flashExpiredMsg:
 		if msg.tag == m.flashTag {
 			m.flashMsg = FlashMsg{}
@@ -263,6 +265,7 @@ func (m Model) updateServer(msg tea.Msg) (tea.Model, tea.Cmd) {
 // header's counts, follow's pick. Once per batch, never per frame.
 func (m *Model) stateChanged() {
 	m.tree.Refresh()
+	m.applyPendingSelect()
 	m.counts = m.countAll()
 	if m.follow {
 		m.followBusiest()
