@@ -221,3 +221,16 @@ func (s *State) Questions(id string) []client.QuestionRequest {
 // Pending is the number of pending permission and question requests over
 // all sessions.
 func (s *State) Pending() int { return len(s.permissions) + len(s.questions) }
+
+// Waiting returns the ids of the sessions blocked on a permission or a
+// question, in id order.
+func (s *State) Waiting() []string {
+	var out []string
+	for _, ss := range s.list {
+		if ss.waiting > 0 {
+			out = append(out, ss.ID)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

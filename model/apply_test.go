@@ -265,12 +265,12 @@ func TestApply(t *testing.T) {
 		{"permission makes the session wait", []client.Event{created(P, "", "r", 1), status(P, "busy"),
 			client.PermissionAsked{Request: client.PermissionRequest{ID: "per_1", SessionID: P, Permission: "bash"}}},
 			func(t *testing.T, s *State) {
-				if s.Display(P) != DisplayWaiting || len(s.Permissions(P)) != 1 || s.Pending() != 1 {
+				if s.Display(P) != DisplayWaiting || len(s.Permissions(P)) != 1 || s.Pending() != 1 || !slices.Equal(s.Waiting(), []string{P}) {
 					t.Fatalf("display %d perms %v", s.Display(P), s.Permissions(P))
 				}
 				s.Apply(client.PermissionReplied{SessionID: P, RequestID: "per_1", Reply: "once"})
 				s.Apply(client.PermissionReplied{SessionID: P, RequestID: "per_1", Reply: "once"})
-				if s.Display(P) != DisplayBusy || len(s.Permissions(P)) != 0 || s.Pending() != 0 {
+				if s.Display(P) != DisplayBusy || len(s.Permissions(P)) != 0 || s.Pending() != 0 || len(s.Waiting()) != 0 {
 					t.Fatalf("after reply: display %d perms %v", s.Display(P), s.Permissions(P))
 				}
 			}},

@@ -10,9 +10,6 @@ import (
 // Apply) must fit in 100 MB of live heap. Memory is measured, not timed,
 // so this is a test rather than a benchmark.
 func TestMemoryBound(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a 10,000-session state; run without -short")
-	}
 	const limit = 100 << 20
 	before := liveHeap()
 	s, _ := bigState(10000, 10)

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"encoding/json"
 	"regexp"
 	"sort"
@@ -92,6 +93,7 @@ func (s *State) applyTool(ss *Session, p *client.Part) {
 	if t.Ended() && (next == ToolPending || next == ToolRunning) {
 		return
 	}
+	changed := !found || next != t.Status
 	if next != t.Status {
 		ss.countTool(t.Status, -1)
 		ss.countTool(next, +1)
@@ -100,7 +102,9 @@ func (s *State) applyTool(ss *Session, p *client.Part) {
 	if st.Title != "" {
 		t.Title = boundLine(st.Title)
 	}
-	if t.Input == "" && len(st.Input) > 2 {
+	// The input is whole once the call runs; a running bash call repeats
+	// it with every output update, so it is read on a status change only.
+	if t.Input == "" && changed && len(st.Input) > 2 {
 		t.Input = inputDigest(st.Input)
 	}
 	if st.Time.Start != 0 {
@@ -153,7 +157,7 @@ var (
 // taskChild finds the child session id of a task call from whichever the
 // server gave: metadata.sessionId, or the id written into the output.
 func taskChild(st *client.ToolState) string {
-	if len(st.Metadata) > 2 && strings.Contains(string(st.Metadata), `"sessionId"`) {
+	if len(st.Metadata) > 2 && bytes.Contains(st.Metadata, []byte(`"sessionId"`)) {
 		var md struct {
 			SessionID string `json:"sessionId"`
 		}
