@@ -94,6 +94,10 @@ type Model struct {
 	version   string // the server's OpenCode version
 	snapTag   int    // number of the newest snapshot fetch; older replies are dropped
 	snapErr   error
+	// snapRaced says a session was created while the newest snapshot was
+	// in flight: its listing may predate that session, so it must not be
+	// taken as complete (which would drop the newcomer as deleted).
+	snapRaced bool
 	healthTag int
 
 	flashMsg FlashMsg

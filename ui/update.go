@@ -217,9 +217,13 @@ func (m Model) updateServer(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case EventsMsg:
 		for _, env := range msg {
-			if env.Event != nil {
-				m.state.Apply(env.Event)
+			if env.Event == nil {
+				continue
 			}
+			if _, ok := env.Event.(client.SessionCreated); ok {
+				m.snapRaced = true
+			}
+			m.state.Apply(env.Event)
 		}
 		m.now = m.opts.Clock()
 		m.stateChanged()
@@ -240,6 +244,7 @@ func (m Model) updateServer(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.snapTag++
+		m.snapRaced = false
 		return m, fetchSnapshot(m.opts.Backend, m.snapTag)
 	case snapshotMsg:
 		if msg.tag != m.snapTag {
@@ -247,6 +252,9 @@ func (m Model) updateServer(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.snapErr = msg.err
 		if msg.err == nil {
+			if m.snapRaced {
+				msg.snap.Complete = false
+			}
 			m.state.ApplySnapshot(msg.snap)
 			m.now = m.opts.Clock()
 			m.stateChanged()

@@ -365,3 +365,23 @@ func isQuit(cmd tea.Cmd) bool {
 	_, ok := cmd().(tea.QuitMsg)
 	return ok
 }
+
+// A session created while a snapshot is in flight may be missing from
+// that snapshot's listing; it must not be dropped as deleted.
+func TestSnapshotRaceKeepsNewSessions(t *testing.T) {
+	m := newTestModel(t, 80, 24, func(o *Options) {
+		o.Backend = fakeBackend{func() model.Snapshot { return model.Snapshot{} }}
+	})
+	m = send(t, m, client.ResyncNeeded{})
+	m = send(t, m, events(created("ses_new", "", "made during the fetch", 1)))
+	m = send(t, m, snapshotMsg{tag: m.snapTag, snap: model.Snapshot{Complete: true, Status: map[string]client.SessionStatus{}}})
+	if m.State().Session("ses_new") == nil {
+		t.Fatal("a session created during the snapshot fetch was dropped")
+	}
+	// With no race, a complete snapshot does remove what is gone.
+	m = send(t, m, client.ResyncNeeded{})
+	m = send(t, m, snapshotMsg{tag: m.snapTag, snap: model.Snapshot{Complete: true, Status: map[string]client.SessionStatus{}}})
+	if m.State().Session("ses_new") != nil {
+		t.Fatal("a complete snapshot without the session did not drop it")
+	}
+}

@@ -1,0 +1,222 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/e2e/harness"
+)
+
+// The TUI test runs the real octop binary in a real terminal (tmux) against
+// a real opencode serve driven by the fake model, and reads the screen the
+// way a person would: with tmux capture-pane.
+
+// tuiWait bounds every condition the TUI test waits for. Generous: the
+// machine may be busy with other tests.
+const tuiWait = 90 * time.Second
+
+var tuiBin struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// tuiOctopBinary builds cmd/octop once per test binary.
+func tuiOctopBinary(t *testing.T) string {
+	t.Helper()
+	tuiBin.once.Do(func() {
+		dir, err := os.MkdirTemp("", "octop-tui-bin-")
+		if err != nil {
+			tuiBin.err = err
+			return
+		}
+		tuiBin.path = filepath.Join(dir, "octop")
+		_, file, _, _ := runtime.Caller(0)
+		cmd := exec.Command("go", "build", "-o", tuiBin.path, "./cmd/octop")
+		cmd.Dir = filepath.Dir(filepath.Dir(file))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			tuiBin.err = fmt.Errorf("go build ./cmd/octop: %v\n%s", err, out)
+		}
+	})
+	if tuiBin.err != nil {
+		t.Fatalf("%v", tuiBin.err)
+	}
+	return tuiBin.path
+}
+
+// tuiRequireTmux fails under make test (OCTOP_E2E=1), which installs tmux,
+// and skips elsewhere.
+func tuiRequireTmux(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("tmux")
+	if err == nil {
+		return p
+	}
+	if os.Getenv("OCTOP_E2E") != "" {
+		t.Fatalf("tmux is not installed; `make test` installs it (apt-get install tmux)")
+	}
+	t.Skip("tmux is not installed; run `make test`, which installs it")
+	return ""
+}
+
+// tuiTerm is octop running in a detached tmux session on a private tmux
+// server, so the test touches no one's own tmux.
+type tuiTerm struct {
+	t      *testing.T
+	tmux   string
+	socket string
+	last   string
+}
+
+func tuiStart(t *testing.T, width, height int, args ...string) *tuiTerm {
+	t.Helper()
+	tm := &tuiTerm{t: t, tmux: tuiRequireTmux(t), socket: fmt.Sprintf("octop-e2e-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	cmdline := strings.Join(append([]string{tuiOctopBinary(t)}, args...), " ")
+	if out, err := tm.run("new-session", "-d", "-s", "octop", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height),
+		"env TERM=xterm-256color "+cmdline); err != nil {
+		t.Fatalf("tmux new-session: %v\n%s", err, out)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("last screen:\n%s", tm.last)
+		}
+		_, _ = tm.run("kill-server")
+	})
+	return tm
+}
+
+func (tm *tuiTerm) run(args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, tm.tmux, append([]string{"-L", tm.socket}, args...)...).CombinedOutput()
+	return string(out), err
+}
+
+// screen is the pane's text now.
+func (tm *tuiTerm) screen() string {
+	tm.t.Helper()
+	out, err := tm.run("capture-pane", "-p", "-t", "octop")
+	if err != nil {
+		tm.t.Fatalf("tmux capture-pane: %v\n%s", err, out)
+	}
+	tm.last = out
+	return out
+}
+
+// waitFor polls the screen until cond holds, failing at the deadline.
+func (tm *tuiTerm) waitFor(what string, cond func(screen string) bool) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(tuiWait)
+	for {
+		s := tm.screen()
+		if cond(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("timed out after %s waiting for %s", tuiWait, what)
+		}
+		time.Sleep(100 * time.Millisecond) // a poll interval, not a wait for readiness
+	}
+}
+
+// rowOf is the tree row of the session titled title, or "".
+func rowOf(screen, title string) string {
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, title) {
+			return l
+		}
+	}
+	return ""
+}
+
+func TestTUIFanOut(t *testing.T) {
+	tuiRequireTmux(t)
+	s := harness.Start(t, harness.Config{Version: harness.V118})
+	tm := tuiStart(t, 160, 48, "--server", s.URL)
+	tm.waitFor("octop to connect", func(sc string) bool { return strings.Contains(sc, "● connected") })
+
+	ctx, cancel := context.WithTimeout(context.Background(), tuiWait)
+	defer cancel()
+	c, err := client.New(client.Options{BaseURL: s.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := c.CreateSession(ctx, client.CreateSessionRequest{Title: "tui fan-out root"})
+	if err != nil {
+		t.Fatalf("create the root session: %v", err)
+	}
+	// Each worker runs two bash steps of 3 s: long enough for the screen to
+	// show them running.
+	script := `FANOUT k=4 agent=general desc=worker child="LEAF steps=2 sleep=3"`
+	if err := c.PromptAsync(ctx, root.ID, client.PromptRequest{Parts: []client.TextPartInput{{Text: script}}}); err != nil {
+		t.Fatalf("prompt the root: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = c.Abort(ctx, root.ID)
+	})
+
+	workers := []string{"worker 1", "worker 2", "worker 3", "worker 4"}
+	// Every worker appears under the root: after the root's row, drawn
+	// with a tree guide, with its agent badge.
+	guide := regexp.MustCompile(`^\s*[├└]─`)
+	tm.waitFor("all four workers under the root", func(sc string) bool {
+		lines := strings.Split(sc, "\n")
+		rootAt := -1
+		for i, l := range lines {
+			if strings.Contains(l, "tui fan-out root") && !strings.Contains(l, "subtree:") {
+				rootAt = i
+				break
+			}
+		}
+		if rootAt < 0 {
+			return false
+		}
+		for _, w := range workers {
+			found := false
+			for _, l := range lines[rootAt+1:] {
+				if strings.Contains(l, w+" @general") && guide.MatchString(l) {
+					found = true
+					break
+				}
+			}
+			if !found {
+				return false
+			}
+		}
+		return true
+	})
+
+	// Each worker's bash call shows on its row while it runs. The workers
+	// run in parallel, so the screen is read until each has been seen.
+	seen := map[string]bool{}
+	tm.waitFor("every worker's running bash call", func(sc string) bool {
+		for _, w := range workers {
+			if row := rowOf(sc, w+" @general"); strings.Contains(row, "⟩ bash") {
+				seen[w] = true
+			}
+		}
+		return len(seen) == len(workers)
+	})
+
+	// At the end each worker has its done mark.
+	tm.waitFor("every worker done", func(sc string) bool {
+		for _, w := range workers {
+			if !strings.Contains(rowOf(sc, w+" @general"), "✓ "+w) {
+				return false
+			}
+		}
+		return true
+	})
+}
