@@ -66,6 +66,7 @@ func (r recording) snapshot() Snapshot {
 // last reply.
 func checkAgainstREST(t *testing.T, s *State, v client.RESTView) {
 	t.Helper()
+	checkInvariants(t, s)
 	want := map[string]client.Session{}
 	for _, ss := range v.Sessions {
 		want[ss.ID] = ss

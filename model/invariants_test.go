@@ -1,0 +1,178 @@
+package model
+
+import (
+	"fmt"
+	"math/rand"
+	"testing"
+
+	"github.com/octop-dev/octop/client"
+)
+
+// checkInvariants fails when the reducer's bookkeeping disagrees with the
+// data it summarises: parent and child links, the pointer mirrors, the
+// roots, the tool counters and the waiting counts.
+func checkInvariants(t *testing.T, s *State) {
+	t.Helper()
+	if len(s.list) != len(s.sessions) {
+		t.Fatalf("list has %d sessions, map %d", len(s.list), len(s.sessions))
+	}
+	for i, ss := range s.list {
+		if ss.idx != i || s.sessions[ss.ID] != ss {
+			t.Fatalf("%s: list index %d, at %d", ss.ID, ss.idx, i)
+		}
+	}
+	roots := map[string]bool{}
+	for _, id := range s.Roots() {
+		roots[id] = true
+	}
+	waiting := map[string]int32{}
+	for _, p := range s.permissions {
+		waiting[p.SessionID]++
+	}
+	for _, q := range s.questions {
+		waiting[q.SessionID]++
+	}
+	for id, ss := range s.sessions {
+		if len(ss.kids) != len(ss.Children) {
+			t.Fatalf("%s: %d kids, %d children", id, len(ss.kids), len(ss.Children))
+		}
+		for i, k := range ss.kids {
+			if k.ID != ss.Children[i] || k.parent != ss || k.ParentID != id || s.sessions[k.ID] != k {
+				t.Fatalf("%s: child %d (%s) is not linked back", id, i, ss.Children[i])
+			}
+			if i > 0 && !childBefore(ss.kids[i-1], k) {
+				t.Fatalf("%s: children out of order: %v", id, ss.Children)
+			}
+		}
+		if (ss.parent == nil) != roots[id] {
+			t.Fatalf("%s: parent %v, in roots %v", id, ss.parent != nil, roots[id])
+		}
+		if ss.parent == nil && ss.ParentID != "" && s.sessions[ss.ParentID] != nil {
+			t.Fatalf("%s: parent %s is known but not linked", id, ss.ParentID)
+		}
+		seen := map[*Session]bool{}
+		for a := ss; a != nil; a = a.parent {
+			if seen[a] {
+				t.Fatalf("%s: cycle", id)
+			}
+			seen[a] = true
+		}
+		var open, done, failed int32
+		for i, tc := range ss.Tools {
+			if i > 0 && ss.Tools[i-1].PartID >= tc.PartID {
+				t.Fatalf("%s: tools out of order", id)
+			}
+			switch tc.Status {
+			case ToolPending, ToolRunning:
+				open++
+			case ToolCompleted:
+				done++
+			case ToolError:
+				failed++
+			}
+		}
+		if open != ss.nOpen || done != ss.nDone || failed != ss.nFailed {
+			t.Fatalf("%s: counters %d/%d/%d, tools say %d/%d/%d", id, ss.nOpen, ss.nDone, ss.nFailed, open, done, failed)
+		}
+		if ss.waiting != waiting[id] {
+			t.Fatalf("%s: waiting %d, requests %d", id, ss.waiting, waiting[id])
+		}
+		for i := 1; i < len(ss.msgs); i++ {
+			if ss.msgs[i-1].id >= ss.msgs[i].id {
+				t.Fatalf("%s: messages out of order", id)
+			}
+		}
+	}
+}
+
+// TestRandomEvents throws random sequences of every event type, over a
+// small set of ids so they collide (re-parenting, deletes, removals,
+// cycles attempted), and checks the invariants after each event.
+func TestRandomEvents(t *testing.T) {
+	ids := []string{"ses_a", "ses_b", "ses_c", "ses_d", "ses_e", "ses_f"}
+	statuses := []string{"busy", "idle", "retry"}
+	toolStates := []string{"pending", "running", "completed", "error"}
+	for seed := int64(1); seed <= 200; seed++ {
+		rng := rand.New(rand.NewSource(seed))
+		pick := func(xs []string) string { return xs[rng.Intn(len(xs))] }
+		s := New()
+		for n := 0; n < 300; n++ {
+			id := pick(ids)
+			msg := fmt.Sprintf("msg_%d", rng.Intn(5))
+			part := fmt.Sprintf("prt_%d", rng.Intn(8))
+			var ev client.Event
+			switch rng.Intn(16) {
+			case 0, 1:
+				parent := ""
+				if rng.Intn(3) > 0 {
+					parent = pick(ids)
+				}
+				ev = created(id, parent, "t"+id, int64(rng.Intn(50)))
+			case 2:
+				ev = updated(id, pick(ids), "u"+id, int64(rng.Intn(50)), int64(rng.Intn(100)))
+			case 3:
+				if rng.Intn(4) == 0 {
+					ev = client.SessionDeleted{Info: client.Session{ID: id}}
+				} else {
+					ev = status(id, pick(statuses))
+				}
+			case 4:
+				ev = status(id, pick(statuses))
+			case 5:
+				ev = aborted(id)
+			case 6:
+				ev = asstMsg(id, msg, float64(rng.Intn(10)), 0.5, int64(rng.Intn(100)), int64(rng.Intn(100)))
+			case 7:
+				ev = userMsg(id, msg, int64(rng.Intn(100)))
+			case 8, 9, 10:
+				name := pick([]string{"bash", "task", "read"})
+				kv := []any{"input", `{"description":"t` + pick(ids) + `","command":"x"}`}
+				if name == "task" && rng.Intn(2) == 0 {
+					kv = append(kv, "metadata", `{"sessionId":"`+pick(ids)+`"}`)
+				}
+				ev = tool(id, msg, part, name, pick(toolStates), kv...)
+			case 11:
+				ev = client.PartRemoved{SessionID: id, MessageID: msg, PartID: part}
+			case 12:
+				ev = client.MessageRemoved{SessionID: id, MessageID: msg}
+			case 13:
+				if rng.Intn(2) == 0 {
+					ev = text(id, msg, part, "hello", 1, int64(rng.Intn(2)))
+				} else {
+					ev = delta(id, msg, part, "more")
+				}
+			case 14:
+				ev = step(id, msg, part, float64(rng.Intn(10)), 0.1)
+			case 15:
+				req := fmt.Sprintf("req_%d", rng.Intn(4))
+				switch rng.Intn(4) {
+				case 0:
+					ev = client.PermissionAsked{Request: client.PermissionRequest{ID: req, SessionID: id}}
+				case 1:
+					ev = client.PermissionReplied{SessionID: id, RequestID: req}
+				case 2:
+					ev = client.QuestionAsked{Request: client.QuestionRequest{ID: req, SessionID: id}}
+				default:
+					ev = client.QuestionRejected{SessionID: id, RequestID: req}
+				}
+			}
+			s.Apply(ev)
+			if rng.Intn(50) == 0 {
+				var snap Snapshot
+				for _, x := range ids[:rng.Intn(len(ids))] {
+					snap.Sessions = append(snap.Sessions, sess(x, pick(ids), "s"+x, int64(rng.Intn(50))))
+				}
+				snap.Complete = rng.Intn(2) == 0
+				snap.Status = map[string]client.SessionStatus{pick(ids): {Type: "busy"}}
+				s.ApplySnapshot(snap)
+			}
+			checkInvariants(t, s)
+			_ = Flatten(s, map[string]bool{"ses_a": true, "ses_b": true}, "")
+			_ = Flatten(s, nil, "a")
+			for _, x := range ids {
+				_ = s.Counts(x)
+				_ = s.BusyDescendants(x)
+			}
+		}
+	}
+}
