@@ -1,0 +1,276 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/e2e/harness"
+)
+
+// newClient returns a client for s with a fast reconnect backoff, so tests
+// do not wait seconds between attempts.
+func newClient(t testing.TB, s *harness.Server) *client.Client {
+	t.Helper()
+	return newClientAt(t, s.URL, s.Username, s.Password)
+}
+
+func newClientAt(t testing.TB, url, user, pass string) *client.Client {
+	t.Helper()
+	c, err := client.New(client.Options{
+		BaseURL: url, Username: user, Password: pass, Timeout: 30 * time.Second,
+		Stream: client.StreamOptions{MinBackoff: 50 * time.Millisecond, MaxBackoff: 500 * time.Millisecond},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.CloseIdleConnections)
+	return c
+}
+
+// streamLog runs client.Stream in a goroutine and keeps everything it
+// sends, for tests to wait on.
+type streamLog struct {
+	mu     sync.Mutex
+	items  []any
+	cancel context.CancelFunc
+	done   chan error
+}
+
+func startStream(t testing.TB, c *client.Client) *streamLog {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	l := &streamLog{cancel: cancel, done: make(chan error, 1)}
+	go func() { l.done <- c.Stream(ctx, l.add) }()
+	t.Cleanup(func() { l.stop(t) })
+	return l
+}
+
+func (l *streamLog) add(v any) {
+	l.mu.Lock()
+	l.items = append(l.items, v)
+	l.mu.Unlock()
+}
+
+// stop cancels the stream and waits for Stream to return.
+func (l *streamLog) stop(t testing.TB) error {
+	l.cancel()
+	select {
+	case err := <-l.done:
+		l.done <- err // keep it for a second stop
+		return err
+	case <-time.After(30 * time.Second):
+		t.Errorf("Stream did not return within 30s of its context's end")
+		return nil
+	}
+}
+
+// wait polls cond over everything received so far until it holds or the
+// limit passes.
+func (l *streamLog) wait(t testing.TB, limit time.Duration, what string, cond func(items []any) bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for {
+		l.mu.Lock()
+		ok := cond(l.items)
+		n := len(l.items)
+		l.mu.Unlock()
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after %v (%d stream items): still waiting for %s\n%s", limit, n, what, l.summary())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// summary lists the connection states and counts events, for failures.
+func (l *streamLog) summary() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	counts := map[string]int{}
+	var states string
+	for _, it := range l.items {
+		switch v := it.(type) {
+		case client.ConnState:
+			states += fmt.Sprintf("  %s attempt %d err=%v\n", v.State, v.Attempt, v.Err)
+		case client.ResyncNeeded:
+			states += "  resync\n"
+		case client.Envelope:
+			counts[v.Event.EventType()]++
+		case client.DecodeError:
+			counts["DecodeError"]++
+		}
+	}
+	return fmt.Sprintf("connection:\n%sevents: %v", states, counts)
+}
+
+func count[T any](items []any) int {
+	n := 0
+	for _, it := range items {
+		if _, ok := it.(T); ok {
+			n++
+		}
+	}
+	return n
+}
+
+// events returns the decoded events of type T.
+func events[T client.Event](items []any) []T {
+	var out []T
+	for _, it := range items {
+		if env, ok := it.(client.Envelope); ok {
+			if e, ok := env.Event.(T); ok {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
+// childrenOf lists the ids of session.created events whose parent is root.
+func childrenOf(items []any, root string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, e := range events[client.SessionCreated](items) {
+		if e.Info.ParentID == root && !seen[e.Info.ID] {
+			seen[e.Info.ID] = true
+			out = append(out, e.Info.ID)
+		}
+	}
+	return out
+}
+
+// toolParts lists the tool part updates of a session.
+func toolParts(items []any, session string) []client.Part {
+	var out []client.Part
+	for _, e := range events[client.PartUpdated](items) {
+		if e.Part.SessionID == session && e.Part.Type == client.PartTool {
+			out = append(out, e.Part)
+		}
+	}
+	return out
+}
+
+// prompt creates a root session and sends it a fakellm script.
+func prompt(t testing.TB, c *client.Client, title, script string) client.Session {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := c.CreateSession(ctx, client.CreateSessionRequest{Title: title})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.PromptAsync(ctx, s.ID, client.PromptRequest{Parts: []client.TextPartInput{{Text: script}}}); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// waitREST polls f until it reports done, fails the test on its error or
+// at the limit.
+func waitREST(t testing.TB, limit time.Duration, what string, f func(ctx context.Context) (bool, error)) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	var last error
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		ok, err := f(ctx)
+		cancel()
+		if err != nil {
+			last = err
+		} else if ok {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("after %v: still waiting for %s (last error: %v)", limit, what, last)
+}
+
+// waitIdle waits until the server has no busy session, so the next test
+// on a shared server starts quiet.
+func waitIdle(t testing.TB, s *harness.Server, limit time.Duration) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	if err := s.WaitIdle(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// cutProxy is a TCP proxy whose connections a test can cut, to make a
+// client reconnect without restarting the server.
+type cutProxy struct {
+	ln     net.Listener
+	target string
+	mu     sync.Mutex
+	conns  map[net.Conn]bool
+	wg     sync.WaitGroup
+}
+
+func newCutProxy(t testing.TB, target string) *cutProxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &cutProxy{ln: ln, target: target, conns: map[net.Conn]bool{}}
+	p.wg.Add(1)
+	go p.serve()
+	t.Cleanup(p.close)
+	return p
+}
+
+func (p *cutProxy) URL() string { return "http://" + p.ln.Addr().String() }
+
+func (p *cutProxy) serve() {
+	defer p.wg.Done()
+	for {
+		in, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		out, err := net.DialTimeout("tcp", p.target, 5*time.Second)
+		if err != nil {
+			in.Close()
+			continue
+		}
+		p.mu.Lock()
+		p.conns[in], p.conns[out] = true, true
+		p.mu.Unlock()
+		p.wg.Add(2)
+		pipe := func(dst, src net.Conn) {
+			defer p.wg.Done()
+			_, _ = io.Copy(dst, src)
+			dst.Close()
+			src.Close()
+			p.mu.Lock()
+			delete(p.conns, dst)
+			delete(p.conns, src)
+			p.mu.Unlock()
+		}
+		go pipe(in, out)
+		go pipe(out, in)
+	}
+}
+
+// cut closes every open connection.
+func (p *cutProxy) cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for c := range p.conns {
+		c.Close()
+	}
+}
+
+func (p *cutProxy) close() {
+	p.ln.Close()
+	p.cut()
+	p.wg.Wait()
+}
