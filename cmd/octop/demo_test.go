@@ -1,0 +1,61 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/octop-dev/octop/client"
+)
+
+// TestDemoRecording checks the embedded recording is one `--demo` can play:
+// it decodes, its times only go forward, and it has a tree to show.
+func TestDemoRecording(t *testing.T) {
+	frames, err := demoFrames()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(frames) == 0 {
+		t.Fatal("the demo recording is empty")
+	}
+	created, children := 0, 0
+	for i, f := range frames {
+		if i > 0 && f.At < frames[i-1].At {
+			t.Fatalf("event %d goes back in time: %v after %v", i+1, f.At, frames[i-1].At)
+		}
+		if c, ok := f.Event.Event.(client.SessionCreated); ok {
+			created++
+			if c.Info.ParentID != "" {
+				children++
+			}
+		}
+	}
+	if created < 2 || children < 1 {
+		t.Fatalf("the recording creates %d sessions, %d of them children; a demo needs a tree", created, children)
+	}
+}
+
+func TestFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"--version"}, 0},
+		{[]string{"--help"}, 0},
+		{[]string{"--bogus"}, 2},
+		{[]string{"--server", "ftp://nope"}, 2},
+		{[]string{"stray"}, 2},
+	} {
+		var out, errb stringsBuilder
+		if got := realMain(tc.args, nil, &out, &errb); got != tc.code {
+			t.Errorf("octop %v exited %d, want %d (stderr %q)", tc.args, got, tc.code, errb.String())
+		}
+		if tc.code == 2 && (errb.Len() == 0 || errb.lines() != 1) {
+			t.Errorf("octop %v: want one line on stderr, got %q", tc.args, errb.String())
+		}
+	}
+}
+
+// stringsBuilder is a strings.Builder that counts its lines.
+type stringsBuilder struct{ strings.Builder }
+
+func (b *stringsBuilder) lines() int { return strings.Count(strings.TrimRight(b.String(), "\n"), "\n") + 1 }
