@@ -58,4 +58,6 @@ func TestFlags(t *testing.T) {
 // stringsBuilder is a strings.Builder that counts its lines.
 type stringsBuilder struct{ strings.Builder }
 
-func (b *stringsBuilder) lines() int { return strings.Count(strings.TrimRight(b.String(), "\n"), "\n") + 1 }
+func (b *stringsBuilder) lines() int {
+	return strings.Count(strings.TrimRight(b.String(), "\n"), "\n") + 1
+}
