@@ -5,6 +5,8 @@ import "github.com/octop-dev/octop/client"
 // Run is a session's run state as the server reports it.
 type Run int
 
+// Run states: GET /session/status and session.status name them idle,
+// busy and retry.
 const (
 	RunIdle Run = iota
 	RunBusy
@@ -15,6 +17,8 @@ const (
 // run state, its last error and its pending requests.
 type Display int
 
+// Display states, in the order Display picks them from the bottom up:
+// waiting wins over busy and retry, which win over an error.
 const (
 	DisplayIdle    Display = iota // idle, finished cleanly (or never ran)
 	DisplayBusy                   // working
@@ -26,6 +30,7 @@ const (
 // ToolStatus mirrors the server's tool states.
 type ToolStatus int
 
+// Tool states: the server's pending, running, completed and error.
 const (
 	ToolPending ToolStatus = iota
 	ToolRunning
