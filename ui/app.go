@@ -137,6 +137,7 @@ func New(opts Options) Model {
 		height: 24,
 	}
 	m.applyStyles(st)
+	m.tree.SetGroupByDirectory(opts.AllProjects)
 	m.tree.SetState(m.state)
 	m.detail.SetState(m.state)
 	m.layout()

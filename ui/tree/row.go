@@ -2,6 +2,7 @@ package tree
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -17,6 +18,7 @@ type rowOpts struct {
 	selected bool
 	focused  bool
 	inks     inks
+	project  bool // tag roots with their project directory
 }
 
 // inks are the row's styles reduced to escape codes (see styles.Ink):
@@ -110,6 +112,12 @@ func renderRow(st *model.State, r model.Row, o rowOpts) string {
 	if agent != "" {
 		put(styles.Ink{}, " ", 1)
 		put(k.badge, "@"+agent, 1+ansi.StringWidth(agent))
+	}
+
+	if o.project && r.Depth == 0 && s.Directory != "" {
+		tag := "[" + filepath.Base(s.Directory) + "]"
+		put(styles.Ink{}, " ", 1)
+		put(k.dim, tag, ansi.StringWidth(tag))
 	}
 
 	c := st.Counts(r.ID)

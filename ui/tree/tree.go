@@ -23,6 +23,8 @@ type Model struct {
 	// expanded, so new children show up without anyone asking.
 	collapsed map[string]bool
 	filter    string
+	// byDirectory groups the roots by project directory (--all-projects).
+	byDirectory bool
 
 	rows     []model.Row
 	index    map[string]int // row index by session id
@@ -110,6 +112,39 @@ func (m *Model) SetFilter(f string) {
 	m.Refresh()
 }
 
+// SetGroupByDirectory keeps the roots of each project directory together,
+// for a server watched across projects.
+func (m *Model) SetGroupByDirectory(on bool) {
+	m.byDirectory = on
+	m.Refresh()
+}
+
+// groupByDirectory reorders rows so each directory's roots (with their
+// subtrees) sit together. Groups keep the order of their newest root, and
+// roots keep theirs within a group.
+func groupByDirectory(st *model.State, rows []model.Row) []model.Row {
+	var order []string
+	blocks := map[string][]model.Row{}
+	dir := ""
+	for _, r := range rows {
+		if r.Depth == 0 {
+			dir = ""
+			if s := st.Session(r.ID); s != nil {
+				dir = s.Directory
+			}
+			if _, ok := blocks[dir]; !ok {
+				order = append(order, dir)
+			}
+		}
+		blocks[dir] = append(blocks[dir], r)
+	}
+	out := make([]model.Row, 0, len(rows))
+	for _, d := range order {
+		out = append(out, blocks[d]...)
+	}
+	return out
+}
+
 // Filter is the current filter text.
 func (m Model) Filter() string { return m.filter }
 
@@ -149,6 +184,9 @@ func (m *Model) Refresh() {
 		walk(id)
 	}
 	m.rows = model.Flatten(m.state, expanded, m.filter)
+	if m.byDirectory {
+		m.rows = groupByDirectory(m.state, m.rows)
+	}
 	clear(m.index)
 	for i, r := range m.rows {
 		m.index[r.ID] = i
@@ -362,6 +400,7 @@ func (m Model) row(i int) string {
 		selected: k.selected,
 		focused:  m.focused,
 		inks:     m.inks,
+		project:  m.byDirectory,
 	})
 	k.row = r
 	m.cache[r.ID] = cachedRow{key: k, s: s}

@@ -1,0 +1,74 @@
+package tree
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ui/styles"
+)
+
+func root(id, dir string, created int64) client.Event {
+	return client.SessionCreated{Info: client.Session{ID: id, Title: "task " + id, Directory: dir,
+		Time: client.SessionTime{Created: created, Updated: created}}}
+}
+
+func child(id, parent string, created int64) client.Event {
+	return client.SessionCreated{Info: client.Session{ID: id, ParentID: parent, Title: "sub " + id + " (@general subagent)",
+		Time: client.SessionTime{Created: created, Updated: created}}}
+}
+
+func TestGroupByDirectory(t *testing.T) {
+	st := model.New()
+	for _, e := range []client.Event{
+		root("a1", "/src/alpha", 1), root("b1", "/src/beta", 2), child("b1c", "b1", 3),
+		root("a2", "/src/alpha", 4),
+	} {
+		st.Apply(e)
+	}
+	m := New(styles.New(true, true))
+	m.SetSize(60, 10)
+	m.SetState(st)
+	var ids []string
+	for _, r := range m.Rows() {
+		ids = append(ids, r.ID)
+	}
+	if got := strings.Join(ids, " "); got != "a2 b1 b1c a1" {
+		t.Fatalf("ungrouped rows %q, want newest root first", got)
+	}
+	m.SetGroupByDirectory(true)
+	ids = ids[:0]
+	for _, r := range m.Rows() {
+		ids = append(ids, r.ID)
+	}
+	// alpha's newest root is the newest of all, so alpha comes first, with
+	// both its roots; beta's root keeps its child.
+	if got := strings.Join(ids, " "); got != "a2 a1 b1 b1c" {
+		t.Fatalf("grouped rows %q, want a2 a1 b1 b1c", got)
+	}
+	if out := ansi.Strip(m.View()); !strings.Contains(out, "[alpha]") || !strings.Contains(out, "[beta]") {
+		t.Fatalf("roots do not name their project:\n%s", out)
+	}
+}
+
+// Every row is exactly the pane's width, whatever the title, at any width.
+func TestRowsFitTheWidth(t *testing.T) {
+	st := model.New()
+	st.Apply(root("r", "", 1))
+	st.Apply(child("c1", "r", 2))
+	st.Apply(client.SessionCreated{Info: client.Session{ID: "c2", ParentID: "r",
+		Title: strings.Repeat("a very long description that goes on ", 8) + "(@explore subagent)"}})
+	st.Apply(client.SessionCreated{Info: client.Session{ID: "c3", ParentID: "r", Title: "世界 wide runes 世界 (@general subagent)"}})
+	for _, w := range []int{8, 20, 43, 80, 200} {
+		m := New(styles.New(true, false))
+		m.SetSize(w, 6)
+		m.SetState(st)
+		for i, l := range strings.Split(m.View(), "\n") {
+			if got := ansi.StringWidth(l); got != w {
+				t.Errorf("width %d: line %d is %d cells: %q", w, i, got, ansi.Strip(l))
+			}
+		}
+	}
+}
