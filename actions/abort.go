@@ -82,3 +82,22 @@ func PlanAbortTree(ctx context.Context, c *client.Client, root client.Session) (
 	}
 	return AbortOrder(sessions, status, root.ID), nil
 }
+
+// AbortSessions aborts exactly the sessions named, in order: the list a
+// confirmation showed (see AbortOrder), so what the person agreed to is
+// what happens. It returns the ids it aborted; on an error it stops there.
+func AbortSessions(ctx context.Context, c *client.Client, ids []string) ([]string, error) {
+	for _, id := range ids {
+		if !client.ValidSessionID(id) {
+			return nil, newError(ErrInvalid, fmt.Sprintf("%q is not a session id (they look like ses_…)", id), nil)
+		}
+	}
+	var done []string
+	for _, id := range ids {
+		if err := c.Abort(ctx, id); err != nil {
+			return done, fmt.Errorf("abort %s: %w", id, err)
+		}
+		done = append(done, id)
+	}
+	return done, nil
+}

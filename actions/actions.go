@@ -127,3 +127,27 @@ func checkAgent(ctx context.Context, c *client.Client, name string) (client.Agen
 func textParts(prompt string) []client.TextPartInput {
 	return []client.TextPartInput{{Type: "text", Text: prompt}}
 }
+
+// Found is a session looked up by id, with its run state.
+type Found struct {
+	Session client.Session
+	Status  client.SessionStatus
+}
+
+// Running reports whether the session is busy or retrying.
+func (f Found) Running() bool { return running(f.Status) }
+
+// Find looks a session up by a typed or pasted id (surrounding blanks are
+// ignored): ErrInvalid for a malformed id, ErrNoSession when the server has
+// none. It sends nothing that changes the server.
+func Find(ctx context.Context, c *client.Client, id string) (Found, error) {
+	s, err := lookup(ctx, c, id)
+	if err != nil {
+		return Found{}, err
+	}
+	st, err := statusOf(ctx, c, s.ID)
+	if err != nil {
+		return Found{}, err
+	}
+	return Found{Session: s, Status: st}, nil
+}

@@ -1,0 +1,444 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/octop-dev/octop/client"
+)
+
+// fakeOpenCode is a small stand-in server for the action dialogs: it keeps
+// sessions and statuses, and records every request so tests can check
+// what was (and was not) sent. The real server is exercised in e2e.
+type fakeOpenCode struct {
+	mu       sync.Mutex
+	calls    []string
+	sessions map[string]client.Session
+	status   map[string]client.SessionStatus
+	messages map[string]string // raw JSON per session
+	created  []client.CreateSessionRequest
+	prompts  map[string][]client.PromptRequest
+}
+
+func newFakeOpenCode(t *testing.T) (*fakeOpenCode, *client.Client) {
+	f := &fakeOpenCode{
+		sessions: map[string]client.Session{},
+		status:   map[string]client.SessionStatus{},
+		messages: map[string]string{},
+		prompts:  map[string][]client.PromptRequest{},
+	}
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	c, err := client.New(client.Options{BaseURL: srv.URL, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, c
+}
+
+func (f *fakeOpenCode) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls = append(f.calls, r.Method+" "+r.URL.Path)
+	w.Header().Set("Content-Type", "application/json")
+	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+	notFound := func() {
+		w.WriteHeader(404)
+		w.Write([]byte(`{"name":"NotFoundError","data":{"message":"Session not found"}}`))
+	}
+	switch {
+	case r.URL.Path == "/agent":
+		w.Write([]byte(`[{"name":"build","mode":"primary"},{"name":"explore","mode":"subagent","description":"Fast agent"},
+			{"name":"general","mode":"subagent","description":"General-purpose agent"},{"name":"title","mode":"primary","hidden":true}]`))
+	case r.URL.Path == "/session/status":
+		json.NewEncoder(w).Encode(f.status)
+	case r.Method == "POST" && r.URL.Path == "/session":
+		var req client.CreateSessionRequest
+		json.NewDecoder(r.Body).Decode(&req)
+		f.created = append(f.created, req)
+		s := client.Session{ID: fmt.Sprintf("ses_new%d", len(f.created)), ParentID: req.ParentID, Title: req.Title}
+		f.sessions[s.ID] = s
+		json.NewEncoder(w).Encode(s)
+	case len(parts) >= 2 && parts[0] == "session":
+		s, ok := f.sessions[parts[1]]
+		if !ok {
+			notFound()
+			return
+		}
+		switch {
+		case len(parts) == 2 && r.Method == "GET":
+			json.NewEncoder(w).Encode(s)
+		case parts[2] == "message":
+			m := f.messages[s.ID]
+			if m == "" {
+				m = "[]"
+			}
+			w.Write([]byte(m))
+		case parts[2] == "prompt_async":
+			var req client.PromptRequest
+			json.NewDecoder(r.Body).Decode(&req)
+			f.prompts[s.ID] = append(f.prompts[s.ID], req)
+			w.WriteHeader(204)
+		case parts[2] == "abort":
+			w.Write([]byte("true"))
+		default:
+			notFound()
+		}
+	default:
+		notFound()
+	}
+}
+
+// mutations are the requests that change the server.
+func (f *fakeOpenCode) mutations() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []string
+	for _, c := range f.calls {
+		if !strings.HasPrefix(c, "GET ") {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func (f *fakeOpenCode) add(id, parent, title string, st string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.sessions[id] = client.Session{ID: id, ParentID: parent, Title: title}
+	if st != "" {
+		f.status[id] = client.SessionStatus{Type: st}
+	}
+}
+
+// actionModel is the screen wired to the fake server, showing the tree
+// described by evs.
+func actionModel(t *testing.T, f *fakeOpenCode, c *client.Client, evs ...client.Event) Model {
+	t.Helper()
+	m := newTestModel(t, 120, 40, func(o *Options) { o.Actions = NewActionHandler(c) })
+	m = send(t, m, events(evs...))
+	for _, e := range evs {
+		if sc, ok := e.(client.SessionCreated); ok {
+			f.add(sc.Info.ID, sc.Info.ParentID, sc.Info.Title, "")
+		}
+	}
+	return m
+}
+
+// do sends msg, then runs the commands that follow, feeding each reply
+// back through Update: the dialogs' server calls, selections and notices.
+// Timers (cursor blink, notice expiry, result refresh) are not run.
+func do(t *testing.T, m Model, msg tea.Msg) (Model, []tea.Msg) {
+	t.Helper()
+	nm, cmd := m.Update(msg)
+	m = nm.(Model)
+	var seen []tea.Msg
+	queue := []tea.Cmd{cmd}
+	for steps := 0; len(queue) > 0 && steps < 50; steps++ {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		reply := runCmd(c)
+		if reply == nil {
+			continue
+		}
+		if batch, ok := reply.(tea.BatchMsg); ok {
+			queue = append(queue, batch...)
+			continue
+		}
+		if strings.HasPrefix(fmt.Sprintf("%T", reply), "cursor.") {
+			continue
+		}
+		seen = append(seen, reply)
+		nm, next := m.Update(reply)
+		m = nm.(Model)
+		switch reply.(type) {
+		case FlashMsg, SelectMsg, resultMsg:
+			next = nil // the root's own timers and the result view's refresh
+		}
+		queue = append(queue, next)
+	}
+	return m, seen
+}
+
+// runCmd runs a command, giving up on timers: anything slower than a call
+// to the local fake server.
+func runCmd(c tea.Cmd) tea.Msg {
+	ch := make(chan tea.Msg, 1)
+	go func() { ch <- c() }()
+	select {
+	case msg := <-ch:
+		return msg
+	case <-time.After(400 * time.Millisecond):
+		return nil
+	}
+}
+
+func typeText(t *testing.T, m Model, s string) Model {
+	t.Helper()
+	for _, k := range keyMsgs(s) {
+		m, _ = do(t, m, k)
+	}
+	return m
+}
+
+var (
+	ctrlS    = tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}
+	escKey   = tea.KeyPressMsg{Code: tea.KeyEscape}
+	enterKey = tea.KeyPressMsg{Code: tea.KeyEnter}
+)
+
+// dialogText is the open dialog alone, without escape codes.
+func dialogText(m Model) string {
+	if m.dialog == nil {
+		return ""
+	}
+	return ansi.Strip(m.dialog.View(m.width, m.height))
+}
+
+func flashes(msgs []tea.Msg) []string {
+	var out []string
+	for _, m := range msgs {
+		if f, ok := m.(FlashMsg); ok {
+			out = append(out, f.Text)
+		}
+	}
+	return out
+}
+
+func TestLaunchFormLaunchesAndSelects(t *testing.T) {
+	f, c := newFakeOpenCode(t)
+	m := actionModel(t, f, c, created("ses_root", "", "the root", 1))
+	m, _ = do(t, m, keyMsgs("n")[0])
+	if m.dialog == nil {
+		t.Fatal("n opened no dialog")
+	}
+	sc := dialogText(m)
+	for _, want := range []string{"Launch a task under the root", "general", "General-purpose agent", "explore", "Description", "Prompt"} {
+		if !strings.Contains(sc, want) {
+			t.Errorf("launch form lacks %q:\n%s", want, sc)
+		}
+	}
+	if strings.Contains(sc, "build") || strings.Contains(sc, "title") {
+		t.Errorf("the picker offers a primary or hidden agent:\n%s", sc)
+	}
+	m, _ = do(t, m, enterKey) // the agent (general, preselected) → description
+	m = typeText(t, m, "count files")
+	m, _ = do(t, m, enterKey) // → prompt
+	m = typeText(t, m, "LEAF steps=1")
+	m, _ = do(t, m, enterKey) // a new line in the prompt
+	m, _ = do(t, m, tea.PasteMsg{Content: "pasted line\nand another"})
+	m, msgs := do(t, m, ctrlS)
+
+	if m.dialog != nil {
+		t.Fatalf("the form stayed open after a launch:\n%s", screen(m))
+	}
+	if len(f.created) != 1 || f.created[0].ParentID != "ses_root" || f.created[0].Title != "count files (@general subagent)" {
+		t.Fatalf("created %+v", f.created)
+	}
+	p := f.prompts["ses_new1"]
+	if len(p) != 1 || p[0].Agent != "general" || p[0].Parts[0].Text != "LEAF steps=1\npasted line\nand another" {
+		t.Errorf("prompt %+v", p)
+	}
+	if fl := flashes(msgs); len(fl) != 1 || !strings.Contains(fl[0], "launched task_id ses_new1") {
+		t.Errorf("notices %q, want the new task_id", fl)
+	}
+	// The child shows up through the stream; then it is selected.
+	m = send(t, m, events(created("ses_new1", "ses_root", "count files (@general subagent)", 2)))
+	if m.Selected() != "ses_new1" {
+		t.Errorf("selected %q after the launch, want ses_new1", m.Selected())
+	}
+}
+
+func TestLaunchFormChecksAndCancels(t *testing.T) {
+	f, c := newFakeOpenCode(t)
+	m := actionModel(t, f, c, created("ses_root", "", "the root", 1))
+	m, _ = do(t, m, keyMsgs("n")[0])
+	m, _ = do(t, m, ctrlS)
+	if m.dialog == nil || !strings.Contains(screen(m), "the description is empty") {
+		t.Fatalf("submitting an empty form:\n%s", screen(m))
+	}
+	m = typeText(t, m, "d")
+	m, _ = do(t, m, ctrlS)
+	if !strings.Contains(screen(m), "the prompt is empty") {
+		t.Fatalf("submitting without a prompt:\n%s", screen(m))
+	}
+	m, _ = do(t, m, escKey)
+	if m.dialog != nil {
+		t.Error("esc left the form open")
+	}
+	if mu := f.mutations(); len(mu) != 0 {
+		t.Errorf("a cancelled form sent %v", mu)
+	}
+}
+
+func TestNewRootLaunch(t *testing.T) {
+	f, c := newFakeOpenCode(t)
+	m := actionModel(t, f, c)
+	m, _ = do(t, m, keyMsgs("N")[0])
+	if !strings.Contains(screen(m), "Launch a task as a new root session") {
+		t.Fatalf("N:\n%s", screen(m))
+	}
+	m, _ = do(t, m, enterKey)
+	m = typeText(t, m, "root task")
+	m, _ = do(t, m, enterKey)
+	m = typeText(t, m, "go")
+	m, _ = do(t, m, ctrlS)
+	if len(f.created) != 1 || f.created[0].ParentID != "" {
+		t.Errorf("N created %+v, want one root", f.created)
+	}
+}
+
+func TestAbortKeys(t *testing.T) {
+	f, c := newFakeOpenCode(t)
+	evs := []client.Event{
+		created("ses_root", "", "root", 1), created("ses_mid", "ses_root", "mid", 2),
+		created("ses_leaf", "ses_mid", "leaf", 3), created("ses_done", "ses_root", "done", 4),
+		created("ses_other", "", "other root", 5),
+		busy("ses_root"), busy("ses_mid"), busy("ses_leaf"), busy("ses_other"),
+	}
+	m := actionModel(t, f, c, evs...)
+	for _, id := range []string{"ses_root", "ses_mid", "ses_leaf", "ses_other"} {
+		f.status[id] = client.SessionStatus{Type: client.StatusBusy}
+	}
+
+	// x on an idle session: nothing to abort, no dialog, nothing sent.
+	m = send(t, m, SelectMsg{ID: "ses_done"})
+	m, msgs := do(t, m, keyMsgs("x")[0])
+	if m.dialog != nil || len(flashes(msgs)) != 1 || !strings.Contains(flashes(msgs)[0], "nothing to abort") {
+		t.Errorf("x on an idle session: dialog %v, notices %q", m.dialog != nil, flashes(msgs))
+	}
+
+	// X on the root names exactly the three running sessions of its
+	// subtree, deepest first; n keeps them running.
+	m = send(t, m, SelectMsg{ID: "ses_root"})
+	m, _ = do(t, m, keyMsgs("X")[0])
+	sc := dialogText(m)
+	for _, want := range []string{"Abort 3 running sessions", "1. leaf", "2. mid", "3. root"} {
+		if !strings.Contains(sc, want) {
+			t.Errorf("X confirmation lacks %q:\n%s", want, sc)
+		}
+	}
+	if strings.Contains(sc, "other root") || strings.Contains(sc, "ses_done") {
+		t.Errorf("X confirmation names a session outside the running subtree:\n%s", sc)
+	}
+	m, _ = do(t, m, keyMsgs("n")[0])
+	if m.dialog != nil || len(f.mutations()) != 0 {
+		t.Fatalf("n: dialog open %v, sent %v", m.dialog != nil, f.mutations())
+	}
+	m, _ = do(t, m, keyMsgs("X")[0])
+	m, msgs = do(t, m, keyMsgs("y")[0])
+	want := []string{"POST /session/ses_leaf/abort", "POST /session/ses_mid/abort", "POST /session/ses_root/abort"}
+	if got := f.mutations(); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("X aborted %v, want %v", got, want)
+	}
+	if fl := flashes(msgs); len(fl) != 1 || !strings.Contains(fl[0], "aborted 3 sessions") {
+		t.Errorf("notices %q", fl)
+	}
+
+	// x on a leaf asks first, then aborts only it.
+	f.calls = nil
+	m = send(t, m, SelectMsg{ID: "ses_other"})
+	m, _ = do(t, m, keyMsgs("x")[0])
+	if !strings.Contains(screen(m), "Abort other root") {
+		t.Fatalf("x confirmation:\n%s", screen(m))
+	}
+	m, _ = do(t, m, enterKey)
+	if got := f.mutations(); len(got) != 1 || got[0] != "POST /session/ses_other/abort" {
+		t.Errorf("x sent %v", got)
+	}
+}
+
+func TestResumeKeys(t *testing.T) {
+	f, c := newFakeOpenCode(t)
+	m := actionModel(t, f, c, created("ses_root", "", "root", 1), created("ses_kid", "ses_root", "kid (@general subagent)", 2),
+		created("ses_run", "ses_root", "runner", 3), busy("ses_run"))
+	f.status["ses_run"] = client.SessionStatus{Type: client.StatusBusy}
+	f.messages["ses_kid"] = `[{"info":{"role":"user","agent":"explore"},"parts":[]},{"info":{"role":"assistant","agent":"explore","finish":"stop","time":{"created":1,"completed":2}},"parts":[{"type":"text","text":"first answer"}]}]`
+
+	// r on a busy session offers to wait; esc backs out, nothing sent.
+	m = send(t, m, SelectMsg{ID: "ses_run"})
+	m, _ = do(t, m, keyMsgs("r")[0])
+	if !strings.Contains(screen(m), "still running") || !strings.Contains(screen(m), "wait for it") {
+		t.Fatalf("r on a busy session:\n%s", screen(m))
+	}
+	m, _ = do(t, m, escKey)
+
+	// R with an unknown id says so and sends nothing.
+	m, _ = do(t, m, keyMsgs("R")[0])
+	m = typeText(t, m, "ses_nothere")
+	m, _ = do(t, m, enterKey)
+	if !strings.Contains(screen(m), "no session ses_nothere on this server") {
+		t.Fatalf("R with an unknown id:\n%s", screen(m))
+	}
+	// Then a pasted known id: selected, and the prompt form opens.
+	for range len("ses_nothere") {
+		m, _ = do(t, m, tea.KeyPressMsg{Code: tea.KeyBackspace})
+	}
+	m, _ = do(t, m, tea.PasteMsg{Content: "  ses_kid \n"})
+	m, _ = do(t, m, enterKey)
+	if m.Selected() != "ses_kid" || !strings.Contains(screen(m), "Resume kid") {
+		t.Fatalf("R ses_kid: selected %q\n%s", m.Selected(), screen(m))
+	}
+	m = typeText(t, m, "more please")
+	m, msgs := do(t, m, ctrlS)
+	p := f.prompts["ses_kid"]
+	if len(p) != 1 || p[0].Agent != "explore" || p[0].Parts[0].Text != "more please" || p[0].Tools["task"] {
+		t.Errorf("resume sent %+v; want the session's own agent and the four tools off", p)
+	}
+	if m.dialog != nil || len(flashes(msgs)) != 1 || !strings.Contains(flashes(msgs)[0], "resumed task_id ses_kid") {
+		t.Errorf("after resume: dialog %v, notices %q", m.dialog != nil, flashes(msgs))
+	}
+	if got := f.mutations(); len(got) != 1 {
+		t.Errorf("sent %v, want the one prompt", got)
+	}
+}
+
+func TestResultViewAndCopy(t *testing.T) {
+	f, c := newFakeOpenCode(t)
+	m := actionModel(t, f, c, created("ses_root", "", "root", 1), created("ses_kid", "ses_root", "kid", 2))
+	f.messages["ses_kid"] = `[{"info":{"role":"user","agent":"general"},"parts":[]},{"info":{"role":"assistant","agent":"general","finish":"stop","time":{"created":1,"completed":2}},"parts":[{"type":"text","text":"the final answer"}]}]`
+	m = send(t, m, SelectMsg{ID: "ses_kid"})
+	m, _ = do(t, m, keyMsgs("o")[0])
+	sc := screen(m)
+	for _, want := range []string{"Result of kid", "status: complete", "task_id: ses_kid", "the final answer"} {
+		if !strings.Contains(sc, want) {
+			t.Errorf("result view lacks %q:\n%s", want, sc)
+		}
+	}
+	m, _ = do(t, m, escKey)
+	if m.dialog != nil {
+		t.Error("esc left the result view open")
+	}
+	nm, cmd := m.Update(keyMsgs("y")[0])
+	m = nm.(Model)
+	if cmd == nil {
+		t.Fatal("y returned no command")
+	}
+	batch, _ := cmd().(tea.BatchMsg)
+	var clip, note bool
+	for _, c := range batch {
+		switch msg := c().(type) {
+		case FlashMsg:
+			note = strings.Contains(msg.Text, "ses_kid")
+		default:
+			clip = strings.Contains(fmt.Sprintf("%v", msg), "ses_kid")
+		}
+	}
+	if !clip || !note {
+		t.Errorf("y: clipboard %v, notice %v", clip, note)
+	}
+	if len(f.mutations()) != 0 {
+		t.Errorf("o and y sent %v", f.mutations())
+	}
+}
