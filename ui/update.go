@@ -220,8 +220,14 @@ func (m Model) updateServer(msg tea.Msg) (tea.Model, tea.Cmd) {
 			if env.Event == nil {
 				continue
 			}
-			if _, ok := env.Event.(client.SessionCreated); ok {
+			if c, ok := env.Event.(client.SessionCreated); ok {
 				m.snapRaced = true
+				if m.version == "" {
+					// Sessions carry the server's version: enough for the
+					// header until the health probe answers (the demo has
+					// no server to ask).
+					m.version = c.Info.Version
+				}
 			}
 			m.state.Apply(env.Event)
 		}
