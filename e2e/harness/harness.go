@@ -381,8 +381,7 @@ func (s *Server) start() error {
 	cmd.Dir = s.Dir
 	cmd.Env = s.env()
 	cmd.Stdout, cmd.Stderr = log, log
-	// Its own process group, so Stop also ends the shells its tools run.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = procAttr()
 	if err := cmd.Start(); err != nil {
 		log.Close()
 		return fmt.Errorf("start opencode %s: %w", s.Version, err)

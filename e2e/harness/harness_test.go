@@ -2,7 +2,10 @@ package harness
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -62,5 +65,75 @@ func TestPasswordProtected(t *testing.T) {
 	err := s.JSON(ctx, http.MethodGet, "/session", nil, nil)
 	if se, ok := err.(*StatusError); !ok || se.Code != http.StatusUnauthorized {
 		t.Fatalf("wrong password: %v, want HTTP 401", err)
+	}
+}
+
+// fakeT records what RequireBinary does with a test.
+type fakeT struct {
+	T
+	skipped, fatal string
+}
+
+func (f *fakeT) Helper() {}
+
+// Skipf and Fatalf end the goroutine, as testing's do.
+func (f *fakeT) Skipf(format string, args ...any) {
+	f.skipped = fmt.Sprintf(format, args...)
+	runtime.Goexit()
+}
+
+func (f *fakeT) Fatalf(format string, args ...any) {
+	f.fatal = fmt.Sprintf(format, args...)
+	runtime.Goexit()
+}
+
+// requireBinary runs RequireBinary on a goroutine of its own, since the
+// fake ends it.
+func requireBinary(v string) *fakeT {
+	f := &fakeT{}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		RequireBinary(f, v)
+	}()
+	<-done
+	return f
+}
+
+// TestMissingBinary: without the binary a plain go test skips and says to
+// run make test; under make test (OCTOP_E2E=1) it fails.
+func TestMissingBinary(t *testing.T) {
+	const v = "1.18.999"
+	t.Setenv("OCTOP_OPENCODE_1_18", "/nonexistent/opencode")
+	_, err := Binary(v)
+	if err == nil || !strings.Contains(err.Error(), "/nonexistent/opencode") || !strings.Contains(err.Error(), "opencode-"+v) {
+		t.Fatalf("Binary(%s) error %v: want it to name the places it looked", v, err)
+	}
+
+	t.Setenv("OCTOP_E2E", "")
+	f := requireBinary(v)
+	if f.fatal != "" || !strings.Contains(f.skipped, "run `make test`") {
+		t.Errorf("without OCTOP_E2E: skipped %q, fatal %q; want a skip that says to run make test", f.skipped, f.fatal)
+	}
+
+	t.Setenv("OCTOP_E2E", "1")
+	f = requireBinary(v)
+	if f.skipped != "" || !strings.Contains(f.fatal, "not installed") {
+		t.Errorf("with OCTOP_E2E=1: skipped %q, fatal %q; want a failure", f.skipped, f.fatal)
+	}
+}
+
+func TestConfigPerVersion(t *testing.T) {
+	c118 := Config2JSON(V118, "http://x/v1", map[string]any{"extra": map[string]any{"mode": "subagent"}}, map[string]any{"share": "manual"})
+	c11 := Config2JSON(V11, "http://x/v1", nil, nil)
+	if c118["subagent_depth"] == nil {
+		t.Error("1.18 config lacks subagent_depth, which nested delegation needs")
+	}
+	if _, ok := c11["subagent_depth"]; ok {
+		t.Error("1.1.65 config has subagent_depth, which that version rejects")
+	}
+	agents := c118["agent"].(map[string]any)
+	if agents["deep"] == nil || agents["extra"] == nil || c118["share"] != "manual" {
+		t.Errorf("agents/extra not merged: %v", c118)
 	}
 }
