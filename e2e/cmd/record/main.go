@@ -17,6 +17,14 @@
 //	demo    the demo: 4 children, one nested delegation, one failing tool
 //	        call, one aborted child; about 30-40 s
 //	big     a root whose write tool carries a 5 MB input
+//	custom  the root prompt given by -prompt
+//
+// -warm runs a throw-away prompt first (a fresh server spends seconds on
+// its first one); -data picks the data dir, so the project path in the
+// recording is stable. The demo was made with:
+//
+//	go run ./e2e/cmd/record -scenario demo -warm -data /tmp/acme -out /tmp -name demo
+//	cp /tmp/demo.jsonl assets/demo.jsonl
 package main
 
 import (
