@@ -64,15 +64,15 @@
 //
 //	go test -run XXX -bench . -benchtime 2s -count 3 ./model/
 //
-//	BenchmarkJSONScan           1,500 ns/event   ~670,000 events/s  (json.Valid only: the floor of any encoding/json decoder)
-//	BenchmarkDecodeOnly        13-17 µs/event   58,000-77,000 events/s  (client.DecodeEvent of the replay fixtures)
-//	BenchmarkDecodeAndApply    12-20 µs/event   50,000-85,000 events/s  (same bytes, decoded and applied)
-//	BenchmarkApplyOnly         300-470 ns/event  2.1-3.4 M events/s, 0 allocs
-//	BenchmarkFlatten/sessions=100            ~10 µs
-//	BenchmarkFlatten/sessions=10000        1.1 ms  (10 tool calls each, all expanded, filter on: 2,600 rows)
-//	BenchmarkFlatten/sessions=10000/nofilter 1.4-1.6 ms  (10,000 rows)
-//	BenchmarkRowReads          250-740 ns per row for Display+Counts+Subtree+Elapsed
-//	BenchmarkFrameAfterEvent   0.4-0.6 ms: one event, then rollups rebuilt over 10,000 sessions
+//	BenchmarkJSONScan            1.5-3.0 µs/event  330,000-670,000 events/s  (json.Valid only: the floor of any encoding/json decoder)
+//	BenchmarkDecodeOnly          13-17 µs/event    58,000-77,000 events/s  (client.DecodeEvent of the replay fixtures)
+//	BenchmarkDecodeAndApply      12-20 µs/event    50,000-85,000 events/s  (same bytes, decoded and applied)
+//	BenchmarkApplyOnly           300-470 ns/event  2.1-3.4 M events/s, 0 allocs
+//	BenchmarkFlatten/sessions=100              10-15 µs
+//	BenchmarkFlatten/sessions=10000            1.1-1.9 ms  (10 tool calls each, all expanded, filter on: 2,600 rows)
+//	BenchmarkFlatten/sessions=10000/nofilter   0.9-1.6 ms  (10,000 rows)
+//	BenchmarkRowReads            150-740 ns per row for Display+Counts+Subtree+Elapsed
+//	BenchmarkFrameAfterEvent     0.27-0.63 ms: one event, then rollups rebuilt over 10,000 sessions
 //
 // Decode and apply runs at 85-100% of decode alone (target: at least half);
 // applying is about 3% of the cost of decoding. The 10,000-session Flatten
