@@ -127,7 +127,7 @@ func New(opts Options) Model {
 		opts:   opts,
 		keys:   DefaultKeyMap(),
 		styles: st,
-		help:   help.New(),
+		help:   newHelp(),
 		tree:   tree.New(st),
 		detail: detail.New(st),
 		filter: f,
@@ -180,6 +180,14 @@ func probeHealth(b Backend, tag int) tea.Cmd {
 		h, err := b.Health(ctx)
 		return healthMsg{tag: tag, health: h, err: err}
 	}
+}
+
+// newHelp is the footer's help with narrow column gaps, so the full help
+// fits 80 columns.
+func newHelp() help.Model {
+	h := help.New()
+	h.FullSeparator = "  "
+	return h
 }
 
 func tick(d time.Duration) tea.Cmd {

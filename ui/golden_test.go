@@ -29,6 +29,15 @@ func TestGolden(t *testing.T) {
 		{"errors", func(t *testing.T, m Model) Model {
 			return press(t, send(t, m, troubled()), "j") // the aborted child with a failed call
 		}},
+		{"waiting", func(t *testing.T, m Model) Model {
+			return press(t, send(t, m, troubled()), "G") // the child blocked on a permission
+		}},
+		{"retrying", func(t *testing.T, m Model) Model {
+			return press(t, send(t, m, troubled()), "j", "j") // the child waiting out a rate limit
+		}},
+		{"full-help", func(t *testing.T, m Model) Model {
+			return press(t, send(t, m, fanOut()), "?")
+		}},
 		{"filtered", func(t *testing.T, m Model) Model {
 			return press(t, send(t, m, fanOut()), "/", "test", "enter")
 		}},

@@ -86,16 +86,28 @@ func (h helpKeys) ShortHelp() []key.Binding {
 	return append(ks, h.root.Follow, h.root.Help, h.root.Quit)
 }
 
-// FullHelp is the ? screen: motion, view, then actions.
+// FullHelp is the ? screen, in four columns of six so it fits 80 cells:
+// the focused pane's keys, the view, then the actions.
 func (h helpKeys) FullHelp() [][]key.Binding {
-	cols := h.tree.FullHelp()
+	var pane []key.Binding
+	for _, col := range h.tree.FullHelp() {
+		pane = append(pane, col...)
+	}
 	if h.detailFocus {
-		cols = h.detail.FullHelp()
+		pane = nil
+		for _, col := range h.detail.FullHelp() {
+			pane = append(pane, col...)
+		}
 	}
 	r := h.root
-	return append(cols,
-		[]key.Binding{r.Tab, r.Filter, r.ClearFilter, r.Follow, r.Help, r.Quit},
-		[]key.Binding{r.Launch, r.LaunchRoot, r.Resume, r.ResumeByID, r.Abort},
-		[]key.Binding{r.AbortTree, r.Open, r.CopyID, r.Inbox},
-	)
+	view := []key.Binding{r.Tab, r.Filter, r.ClearFilter, r.Follow, r.Help, r.Quit}
+	acts := []key.Binding{r.Launch, r.LaunchRoot, r.Resume, r.ResumeByID, r.Abort, r.AbortTree, r.Open, r.CopyID, r.Inbox}
+	all := append(append(pane, view...), acts...)
+	var cols [][]key.Binding
+	for len(all) > 0 {
+		n := min(6, len(all))
+		cols = append(cols, all[:n])
+		all = all[n:]
+	}
+	return cols
 }
