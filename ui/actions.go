@@ -73,7 +73,9 @@ type Dialog interface {
 
 // startAction is the one place the reserved keys go through.
 func (m Model) startAction(a Action) (Model, tea.Cmd) {
-	if m.opts.Demo && !a.ReadOnly() {
+	// The demo has no server behind it: even reading a result or copying
+	// an id would act on a session that does not exist.
+	if m.opts.Demo && (!a.ReadOnly() || m.opts.Actions == nil) {
 		return m.flash(FlashMsg{Text: "demo is read-only"})
 	}
 	if m.opts.Actions == nil {

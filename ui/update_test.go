@@ -184,7 +184,7 @@ func TestReservedKeysWithoutActions(t *testing.T) {
 
 func TestReservedKeysInDemo(t *testing.T) {
 	demo := func(o *Options) { o.Demo = true }
-	for _, k := range []string{"n", "r", "R", "x", "X"} {
+	for _, k := range []string{"n", "N", "r", "R", "x", "X", "o", "y", "i"} {
 		m := press(t, send(t, newTestModel(t, 80, 24, demo), fanOut()), k)
 		if !strings.Contains(screen(m), "demo is read-only") {
 			t.Errorf("%s in demo: footer lacks \"demo is read-only\":\n%s", k, screen(m))
