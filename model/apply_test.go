@@ -173,6 +173,22 @@ func TestApply(t *testing.T) {
 					t.Fatalf("counts = %+v", c)
 				}
 			}},
+		{"running output is followed, then dropped", []client.Event{created(P, "", "r", 1), status(P, "busy"),
+			tool(P, "msg_1", "prt_1", "bash", "running", "metadata", `{"output":"step 1\n"}`),
+			tool(P, "msg_1", "prt_1", "bash", "running", "metadata", `{"output":"step 1\nstep 2\n"}`)},
+			func(t *testing.T, s *State) {
+				if got := s.Session(P).Tools[0].LiveTail; got != "step 1\nstep 2\n" {
+					t.Fatalf("live tail = %q", got)
+				}
+				s.Apply(tool(P, "msg_1", "prt_1", "bash", "running", "metadata", `{"output":"`+strings.Repeat("x", 1000)+`END"}`))
+				if got := s.Session(P).Tools[0].LiveTail; len(got) > maxHead || !strings.HasSuffix(got, "END") {
+					t.Fatalf("live tail is %d bytes: %q", len(got), got)
+				}
+				s.Apply(tool(P, "msg_1", "prt_1", "bash", "completed", "output", "all", "metadata", `{"output":"all"}`))
+				if tc := s.Session(P).Tools[0]; tc.LiveTail != "" || tc.OutputHead != "all" {
+					t.Fatalf("ended call: %+v", tc)
+				}
+			}},
 		{"tool error", []client.Event{created(P, "", "r", 1), status(P, "busy"),
 			tool(P, "msg_1", "prt_1", "read", "error", "input", `{"filePath":"/a/b.go"}`, "error", "no such file")},
 			func(t *testing.T, s *State) {

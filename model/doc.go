@@ -44,7 +44,8 @@
 //     "<description> (@<agent> subagent)" under the same parent. The
 //     server's word replaces a title guess. Session.TaskPartID is the
 //     reverse link.
-//   - Bounds. OutputHead and Error keep 256 bytes, Title and Input one line
+//   - Bounds. OutputHead and Error keep 256 bytes, LiveTail (a running
+//     call's streamed output) its last 256 bytes, Title and Input one line
 //     of 200 bytes, LastText the last 4 KiB of the newest assistant text
 //     part (the end of a reply says most). Streamed deltas extend only that
 //     part; a delta cannot tell text from reasoning, and the part's own
@@ -67,7 +68,7 @@
 //	BenchmarkJSONScan            1.5-3.0 µs/event  330,000-670,000 events/s  (json.Valid only: the floor of any encoding/json decoder)
 //	BenchmarkDecodeOnly          13-17 µs/event    58,000-77,000 events/s  (client.DecodeEvent of the replay fixtures)
 //	BenchmarkDecodeAndApply      12-20 µs/event    50,000-85,000 events/s  (same bytes, decoded and applied)
-//	BenchmarkApplyOnly           300-470 ns/event  2.1-3.4 M events/s, 0 allocs
+//	BenchmarkApplyOnly           300-600 ns/event  1.7-3.4 M events/s, 0-1 allocs
 //	BenchmarkFlatten/sessions=100              10-15 µs
 //	BenchmarkFlatten/sessions=10000            1.1-1.9 ms  (10 tool calls each, all expanded, filter on: 2,600 rows)
 //	BenchmarkFlatten/sessions=10000/nofilter   0.9-1.6 ms  (10,000 rows)
@@ -81,7 +82,7 @@
 //	go test -count=1 -run TestMemoryBound -v ./model/
 //
 // 10,000 sessions with 100,000 tool calls (each with a 2 KB output, a
-// command and a title, built through Apply) hold 75 MB of live heap, 787
+// command and a title, built through Apply) hold 78 MB of live heap, 813
 // bytes per call, under the 100 MB bound: a quarter of it is the 256-byte
 // output heads, a quarter the ToolCall structs.
 package model

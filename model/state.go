@@ -55,6 +55,10 @@ type ToolCall struct {
 	Start, End int64  // Unix ms; 0 when unknown
 	Error      string
 	OutputHead string // first bytes of the output only, so memory stays bounded
+	// LiveTail is, while the call runs, the last bytes of the output it
+	// has streamed so far (bash sends it as it comes), so a person can
+	// tell a stuck command from a working one. Empty once the call ends.
+	LiveTail string
 	ChildID    string // for task calls: the child session it started, once known
 }
 

@@ -121,6 +121,17 @@ func (s *State) applyTool(ss *Session, p *client.Part) {
 	if st.Output != "" {
 		t.OutputHead = boundHead(st.Output, maxHead)
 	}
+	switch {
+	case t.Ended():
+		t.LiveTail = ""
+	case len(st.Metadata) > 2 && bytes.Contains(st.Metadata, []byte(`"output"`)):
+		var md struct {
+			Output string `json:"output"`
+		}
+		if json.Unmarshal(st.Metadata, &md) == nil {
+			t.LiveTail = boundTail(md.Output, maxHead)
+		}
+	}
 	if t.Tool == "task" {
 		s.linkTask(ss, t, st)
 	}
