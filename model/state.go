@@ -59,7 +59,7 @@ type ToolCall struct {
 	// has streamed so far (bash sends it as it comes), so a person can
 	// tell a stuck command from a working one. Empty once the call ends.
 	LiveTail string
-	ChildID    string // for task calls: the child session it started, once known
+	ChildID  string // for task calls: the child session it started, once known
 }
 
 // Ended reports whether the call reached a final state on the server.
