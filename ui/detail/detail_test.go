@@ -1,0 +1,73 @@
+package detail
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ui/styles"
+)
+
+// busyWithCalls is one busy session with n finished bash calls and one
+// running.
+func busyWithCalls(n int) *model.State {
+	st := model.New()
+	st.Apply(client.SessionCreated{Info: client.Session{ID: "s", Title: "worker (@general subagent)"}})
+	st.Apply(client.SessionStatusChanged{SessionID: "s", Status: client.SessionStatus{Type: client.StatusBusy}})
+	for i := 0; i <= n; i++ {
+		status, end := client.ToolCompleted, int64(2000+i*1000)
+		if i == n {
+			status, end = client.ToolRunning, 0
+		}
+		st.Apply(client.PartUpdated{Part: client.Part{ID: fmt.Sprintf("p%03d", i), SessionID: "s", MessageID: "m",
+			Type: client.PartTool, Tool: "bash", CallID: fmt.Sprint(i), State: &client.ToolState{
+				Status: status, Title: fmt.Sprintf("step %d", i), Input: json.RawMessage(`{"command":"true"}`),
+				Time: client.ToolTime{Start: int64(1000 + i*1000), End: end}}}})
+	}
+	return st
+}
+
+func view(m Model) []string { return strings.Split(ansi.Strip(m.View()), "\n") }
+
+func TestNewestCallShowsAndScrolls(t *testing.T) {
+	m := New(styles.New(true, true))
+	m.SetState(busyWithCalls(30))
+	m.SetSession("s")
+	m.SetSize(60, 12)
+	m.SetClock(100_000, "*")
+	lines := view(m)
+	if len(lines) != 12 {
+		t.Fatalf("%d lines, want 12", len(lines))
+	}
+	if last := lines[len(lines)-1]; !strings.Contains(last, "* bash step 30") {
+		t.Fatalf("the running call is not at the bottom: %q", last)
+	}
+	key := func(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Text: string(r)} }
+	m, _ = m.Update(key('k'))
+	if last := view(m)[11]; !strings.Contains(last, "step 29") {
+		t.Fatalf("k did not scroll up one call: %q", last)
+	}
+	m, _ = m.Update(key('g'))
+	if first := view(m)[5]; !strings.Contains(first, "step 0") { // under 4 header lines and the rule
+		t.Fatalf("g did not show the first call under the header: %q", first)
+	}
+	m.ScrollBy(1000) // the wheel cannot scroll past the end
+	if last := view(m)[11]; !strings.Contains(last, "step 30") {
+		t.Fatalf("scrolling down past the end: %q", last)
+	}
+	m, _ = m.Update(key('k'))
+	m.SetSession("s") // the same session keeps its scroll
+	if last := view(m)[11]; !strings.Contains(last, "step 29") {
+		t.Fatalf("re-selecting the session lost the scroll: %q", last)
+	}
+	for _, l := range strings.Split(m.View(), "\n") {
+		if w := ansi.StringWidth(l); w != 60 {
+			t.Fatalf("a line is %d cells wide, want 60: %q", w, ansi.Strip(l))
+		}
+	}
+}
