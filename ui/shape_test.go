@@ -21,3 +21,14 @@ func checkScreenShape(t *testing.T, out string, w, h int) {
 		}
 	}
 }
+
+// TestTinyAndHugeScreens draws at sizes nobody should use and some they
+// will: nothing panics, and the screen is always exactly the terminal.
+func TestTinyAndHugeScreens(t *testing.T) {
+	for _, size := range [][2]int{{1, 1}, {10, 3}, {20, 5}, {40, 10}, {99, 30}, {100, 30}, {200, 60}, {300, 100}} {
+		for _, keys := range [][]string{nil, {"?"}, {"/", "lint"}, {"tab"}} {
+			m := press(t, send(t, newTestModel(t, size[0], size[1]), troubled()), keys...)
+			checkScreenShape(t, screen(m), size[0], size[1])
+		}
+	}
+}

@@ -145,7 +145,7 @@ func (m Model) rule() string {
 		name = " detail (tab: back to tree) "
 		st = m.styles.Ink.Focused
 	}
-	return st.Render("──" + name + strings.Repeat("─", max(m.width-2-ansi.StringWidth(name), 0)))
+	return st.Render(fitLine("──"+name+strings.Repeat("─", max(m.width-2-ansi.StringWidth(name), 0)), m.width))
 }
 
 // treeView is the tree pane, or a hint in its place when it has no rows.
