@@ -52,23 +52,28 @@ func BenchmarkView(b *testing.B) {
 	}
 }
 
-// BenchmarkEventBurst is one batch of 1,000 part updates arriving at a tree
-// of 1,000 sessions: one Update, one render.
+// BenchmarkEventBurst is one batch of 1,000 tool updates arriving at a
+// tree: one Update (apply, rebuild the rows, recount) and one render. The
+// rebuild walks the tree, so this one does grow with it.
 func BenchmarkEventBurst(b *testing.B) {
-	m := New(Options{ServerURL: "http://127.0.0.1:4096", Clock: fixedClock})
-	m = send(b, m, tea.WindowSizeMsg{Width: 160, Height: 48})
-	m = send(b, m, bigTree(1000))
-	burst := make([]client.Event, 1000)
-	for i := range burst {
-		kid := fmt.Sprintf("ses_r%05d_c%d", i%100, i%9)
-		burst[i] = toolCall(kid, kid+"_b", "bash", client.ToolRunning, fmt.Sprintf("step %d", i), `{"command":"x"}`, 50, -1)
-	}
-	msg := events(burst...)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		nm, _ := m.Update(msg)
-		m = nm.(Model)
-		_ = m.View()
+	for _, n := range []int{1000, 10_000} {
+		b.Run(fmt.Sprintf("sessions=%d", n), func(b *testing.B) {
+			m := New(Options{ServerURL: "http://127.0.0.1:4096", Clock: fixedClock})
+			m = send(b, m, tea.WindowSizeMsg{Width: 160, Height: 48})
+			m = send(b, m, bigTree(n))
+			burst := make([]client.Event, 1000)
+			for i := range burst {
+				kid := fmt.Sprintf("ses_r%05d_c%d", i%(n/10), i%9)
+				burst[i] = toolCall(kid, kid+"_b", "bash", client.ToolRunning, fmt.Sprintf("step %d", i), `{"command":"x"}`, 50, -1)
+			}
+			msg := events(burst...)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				nm, _ := m.Update(msg)
+				m = nm.(Model)
+				_ = m.View()
+			}
+		})
 	}
 }
