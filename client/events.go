@@ -113,28 +113,89 @@ func (u Unknown) EventType() string            { return u.Type }
 
 // wireEvent is the JSON of one event: {"id","type","properties"}, or on
 // /global/event {"directory","payload":{"id","type","properties"}}.
+//
+// Properties decode straight into one union of every field octop reads, so
+// an event is parsed once whatever its type: decoding is nearly all of an
+// event's cost, and a tool output can be megabytes.
 type wireEvent struct {
-	ID         string          `json:"id"`
-	Type       string          `json:"type"`
-	Properties json.RawMessage `json:"properties"`
-	Directory  string          `json:"directory"`
-	Payload    *wireEvent      `json:"payload"`
+	ID         string     `json:"id"`
+	Type       string     `json:"type"`
+	Properties *wireProps `json:"properties"`
+	Directory  string     `json:"directory"`
+	Payload    *wireEvent `json:"payload"`
 }
 
-// wireProps is the union of the properties octop reads.
+// wireProps is the union of the properties octop reads. Info is a Session
+// or a Message by the event's type; the request fields are the properties
+// of permission.asked and question.asked themselves.
 type wireProps struct {
-	SessionID string          `json:"sessionID"`
-	MessageID string          `json:"messageID"`
-	PartID    string          `json:"partID"`
-	RequestID string          `json:"requestID"`
-	Info      json.RawMessage `json:"info"`
-	Status    *SessionStatus  `json:"status"`
-	Error     *ErrorInfo      `json:"error"`
-	Part      *Part           `json:"part"`
-	Time      int64           `json:"time"`
-	Field     string          `json:"field"`
-	Delta     string          `json:"delta"`
-	Reply     string          `json:"reply"`
+	SessionID string         `json:"sessionID"`
+	MessageID string         `json:"messageID"`
+	PartID    string         `json:"partID"`
+	RequestID string         `json:"requestID"`
+	Info      *wireInfo      `json:"info"`
+	Status    *SessionStatus `json:"status"`
+	Error     *ErrorInfo     `json:"error"`
+	Part      *Part          `json:"part"`
+	Time      int64          `json:"time"`
+	Field     string         `json:"field"`
+	Delta     string         `json:"delta"`
+	Reply     string         `json:"reply"`
+
+	ID         string          `json:"id"`
+	Permission string          `json:"permission"`
+	Patterns   []string        `json:"patterns"`
+	Metadata   json.RawMessage `json:"metadata"`
+	Always     []string        `json:"always"`
+	Tool       *RequestTool    `json:"tool"`
+	Questions  []QuestionInfo  `json:"questions"`
+}
+
+// wireInfo is the union of Session and Message. parentID means the parent
+// session on a Session and the parent message on a Message.
+type wireInfo struct {
+	ID         string           `json:"id"`
+	Slug       string           `json:"slug"`
+	Version    string           `json:"version"`
+	ProjectID  string           `json:"projectID"`
+	Directory  string           `json:"directory"`
+	ParentID   string           `json:"parentID"`
+	Title      string           `json:"title"`
+	Agent      string           `json:"agent"`
+	Cost       float64          `json:"cost"`
+	Tokens     Tokens           `json:"tokens"`
+	Permission []PermissionRule `json:"permission"`
+	Time       struct {
+		Created   int64 `json:"created"`
+		Updated   int64 `json:"updated"`
+		Completed int64 `json:"completed"`
+	} `json:"time"`
+
+	SessionID  string     `json:"sessionID"`
+	Role       string     `json:"role"`
+	Mode       string     `json:"mode"`
+	ModelID    string     `json:"modelID"`
+	ProviderID string     `json:"providerID"`
+	Error      *ErrorInfo `json:"error"`
+	Finish     string     `json:"finish"`
+}
+
+func (w *wireInfo) session() Session {
+	return Session{
+		ID: w.ID, Slug: w.Slug, Version: w.Version, ProjectID: w.ProjectID,
+		Directory: w.Directory, ParentID: w.ParentID, Title: w.Title, Agent: w.Agent,
+		Cost: w.Cost, Tokens: w.Tokens, Permission: w.Permission,
+		Time: SessionTime{Created: w.Time.Created, Updated: w.Time.Updated},
+	}
+}
+
+func (w *wireInfo) message() Message {
+	return Message{
+		ID: w.ID, SessionID: w.SessionID, Role: w.Role, ParentID: w.ParentID,
+		Agent: w.Agent, Mode: w.Mode, ModelID: w.ModelID, ProviderID: w.ProviderID,
+		Cost: w.Cost, Tokens: w.Tokens, Error: w.Error, Finish: w.Finish,
+		Time: MessageTime{Created: w.Time.Created, Completed: w.Time.Completed},
+	}
 }
 
 // DecodeEvent decodes one SSE data payload, from /event or /global/event.
@@ -142,6 +203,11 @@ type wireProps struct {
 func DecodeEvent(data []byte) (Envelope, error) {
 	var w wireEvent
 	if err := json.Unmarshal(data, &w); err != nil {
+		// A type octop does not act on may use a property name of the union
+		// with another shape; that is not an error, only not ours to read.
+		if typ, dir, id, ok := peekType(data); ok && !knownType(typ) {
+			return Envelope{ID: id, Directory: dir, Event: Unknown{Type: typ}}, nil
+		}
 		return Envelope{}, fmt.Errorf("malformed event: %w", err)
 	}
 	if w.Payload != nil {
@@ -155,7 +221,11 @@ func DecodeEvent(data []byte) (Envelope, error) {
 		return Envelope{}, fmt.Errorf("malformed event: no type")
 	}
 	env := Envelope{ID: w.ID, Directory: w.Directory}
-	ev, err := decodeProps(w.Type, w.Properties)
+	p := w.Properties
+	if p == nil {
+		p = &wireProps{}
+	}
+	ev, err := decodeProps(w.Type, p)
 	if err != nil {
 		return env, fmt.Errorf("malformed %s event: %w", w.Type, err)
 	}
@@ -163,40 +233,26 @@ func DecodeEvent(data []byte) (Envelope, error) {
 	return env, nil
 }
 
-func decodeProps(typ string, raw json.RawMessage) (Event, error) {
+func decodeProps(typ string, p *wireProps) (Event, error) {
 	switch typ {
 	case "server.connected":
 		return ServerConnected{}, nil
 	case "server.heartbeat":
 		return ServerHeartbeat{}, nil
 	case "permission.asked":
-		var r PermissionRequest
-		if err := json.Unmarshal(raw, &r); err != nil {
-			return nil, err
-		}
-		return PermissionAsked{Request: r}, nil
+		return PermissionAsked{Request: PermissionRequest{
+			ID: p.ID, SessionID: p.SessionID, Permission: p.Permission, Patterns: p.Patterns,
+			Metadata: p.Metadata, Always: p.Always, Tool: p.Tool,
+		}}, nil
 	case "question.asked":
-		var r QuestionRequest
-		if err := json.Unmarshal(raw, &r); err != nil {
-			return nil, err
-		}
-		return QuestionAsked{Request: r}, nil
-	}
-	if !knownType(typ) {
-		return Unknown{Type: typ}, nil
-	}
-	var p wireProps
-	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &p); err != nil {
-			return nil, err
-		}
-	}
-	switch typ {
+		return QuestionAsked{Request: QuestionRequest{
+			ID: p.ID, SessionID: p.SessionID, Questions: p.Questions, Tool: p.Tool,
+		}}, nil
 	case "session.created", "session.updated", "session.deleted":
-		var s Session
-		if err := json.Unmarshal(p.Info, &s); err != nil {
-			return nil, fmt.Errorf("info: %w", err)
+		if p.Info == nil {
+			return nil, fmt.Errorf("info: missing")
 		}
+		s := p.Info.session()
 		if s.ID == "" {
 			return nil, fmt.Errorf("session has no id")
 		}
@@ -220,10 +276,10 @@ func decodeProps(typ string, raw json.RawMessage) (Event, error) {
 	case "session.error":
 		return SessionError{SessionID: p.SessionID, Error: p.Error}, nil
 	case "message.updated":
-		var m Message
-		if err := json.Unmarshal(p.Info, &m); err != nil {
-			return nil, fmt.Errorf("info: %w", err)
+		if p.Info == nil {
+			return nil, fmt.Errorf("info: missing")
 		}
+		m := p.Info.message()
 		if m.ID == "" || m.SessionID == "" {
 			return nil, fmt.Errorf("message needs id and sessionID")
 		}
@@ -249,9 +305,35 @@ func decodeProps(typ string, raw json.RawMessage) (Event, error) {
 	return Unknown{Type: typ}, nil
 }
 
+// peekType reads only an event's type, id and directory.
+func peekType(data []byte) (typ, dir, id string, ok bool) {
+	var w struct {
+		ID        string `json:"id"`
+		Type      string `json:"type"`
+		Directory string `json:"directory"`
+		Payload   *struct {
+			ID        string `json:"id"`
+			Type      string `json:"type"`
+			Directory string `json:"directory"`
+		} `json:"payload"`
+	}
+	if json.Unmarshal(data, &w) != nil {
+		return "", "", "", false
+	}
+	if w.Payload != nil {
+		if w.Payload.Directory != "" {
+			w.Directory = w.Payload.Directory
+		}
+		w.ID, w.Type = w.Payload.ID, w.Payload.Type
+	}
+	return w.Type, w.Directory, w.ID, w.Type != ""
+}
+
+// knownType says whether octop acts on an event type.
 func knownType(typ string) bool {
 	switch typ {
-	case "session.created", "session.updated", "session.deleted", "session.status",
+	case "server.connected", "server.heartbeat", "permission.asked", "question.asked",
+		"session.created", "session.updated", "session.deleted", "session.status",
 		"session.idle", "session.error", "message.updated", "message.removed",
 		"message.part.updated", "message.part.removed", "message.part.delta",
 		"permission.replied", "question.replied", "question.rejected":
