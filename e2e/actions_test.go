@@ -241,8 +241,9 @@ func TestActionsLaunchResultResume(t *testing.T) {
 		}
 
 		const script = "LEAF steps=2 sleep=0.2"
-		code, out, errs := actOctop(t, s.URL, "", "launch", "--parent", root.ID, "--agent", "general",
-			"--description", "count files", "--prompt", script)
+		// The prompt comes on stdin (--prompt -), as a script would pipe it.
+		code, out, errs := actOctop(t, s.URL, script+"\n", "launch", "--parent", root.ID, "--agent", "general",
+			"--description", "count files", "--prompt", "-")
 		if code != 0 || errs != "" {
 			t.Fatalf("launch: exit %d, stderr %q", code, errs)
 		}
@@ -367,7 +368,13 @@ func TestActionsAbortOneOfThree(t *testing.T) {
 			t.Errorf("the refused resume sent a prompt: %d user messages, had %d", n, users)
 		}
 
-		code, out, _ := actOctop(t, s.URL, "", "abort", ids[0])
+		// Waiting on a task that never ends gives up at --timeout, exit 1.
+		code, out, errs := actOctop(t, s.URL, "", "result", ids[2], "--wait", "--timeout", "1s")
+		if code != 1 || !strings.Contains(errs, ids[2]+" is still running; gave up waiting") {
+			t.Errorf("result --wait --timeout 1s on a runaway: exit %d, stderr %q", code, errs)
+		}
+
+		code, out, _ = actOctop(t, s.URL, "", "abort", ids[0])
 		if code != 0 || !strings.HasPrefix(out, "aborted: "+ids[0]+"  runaway 1 (@general subagent)\n") || strings.Count(out, "\n") != 1 {
 			t.Errorf("abort: exit %d, printed %q", code, out)
 		}
@@ -583,4 +590,22 @@ func actDeadURL(t *testing.T) string {
 	addr := l.Addr().String()
 	l.Close()
 	return "http://" + addr
+}
+
+// TestActionsPassword: the connection flags reach the server; a password
+// server refuses a command without one in a single clear line.
+func TestActionsPassword(t *testing.T) {
+	s := harness.Start(t, harness.Config{Version: harness.V118, Password: "s3cret"})
+	code, _, errs := actOctop(t, s.URL, "", "tree")
+	if code != 1 || !strings.Contains(errs, "wants a password; set OPENCODE_SERVER_PASSWORD") || strings.Count(errs, "\n") != 1 {
+		t.Errorf("tree without the password: exit %d, stderr %q", code, errs)
+	}
+	code, _, errs = actOctop(t, s.URL, "", "tree", "--password", "wrong")
+	if code != 1 || !strings.Contains(errs, "rejected the password") {
+		t.Errorf("tree with a wrong password: exit %d, stderr %q", code, errs)
+	}
+	code, out, _ := actOctop(t, s.URL, "", "tree", "--password", "s3cret", "--username", "opencode")
+	if code != 0 || out != "no sessions\n" {
+		t.Errorf("tree with the password: exit %d, stdout %q", code, out)
+	}
 }
