@@ -442,3 +442,46 @@ func TestResultViewAndCopy(t *testing.T) {
 		t.Errorf("o and y sent %v", f.mutations())
 	}
 }
+
+// TestActionKeysDoNoIOInUpdate: every action key returns at once; the
+// server is only called from the commands it returns.
+func TestActionKeysDoNoIOInUpdate(t *testing.T) {
+	f, c := newFakeOpenCode(t)
+	m := actionModel(t, f, c, created("ses_root", "", "root", 1), created("ses_kid", "ses_root", "kid", 2), busy("ses_kid"))
+	m = send(t, m, SelectMsg{ID: "ses_kid"})
+	for _, k := range []string{"n", "N", "r", "R", "x", "X", "o", "y"} {
+		nm, _ := m.Update(keyMsgs(k)[0])
+		if got := len(f.calls); got != 0 {
+			t.Fatalf("key %s called the server from Update: %v", k, f.calls)
+		}
+		// Close whatever opened, without running its commands.
+		if d := nm.(Model).dialog; d != nil {
+			d.Update(escKey)
+		}
+	}
+}
+
+func TestResultViewStates(t *testing.T) {
+	f, c := newFakeOpenCode(t)
+	m := actionModel(t, f, c, created("ses_root", "", "root", 1), created("ses_gone", "ses_root", "gone", 2),
+		created("ses_run", "ses_root", "runner", 3), created("ses_bad", "ses_root", "bad", 4))
+	delete(f.sessions, "ses_gone")
+	f.status["ses_run"] = client.SessionStatus{Type: client.StatusBusy}
+	f.messages["ses_run"] = `[{"info":{"role":"user"},"parts":[]},{"info":{"role":"assistant","agent":"general"},"parts":[{"type":"tool","tool":"bash","state":{"status":"running","title":"sleep 5"}}]}]`
+	f.messages["ses_bad"] = `[{"info":{"role":"user"},"parts":[]},{"info":{"role":"assistant","error":{"name":"MessageAbortedError","data":{"message":"Aborted"}}},"parts":[]}]`
+	for id, wants := range map[string][]string{
+		"ses_gone": {"status: not found", "no session ses_gone on this server"},
+		"ses_run":  {"status: running", "● bash  sleep 5"},
+		"ses_bad":  {"status: error", "MessageAbortedError: Aborted"},
+	} {
+		m = send(t, m, SelectMsg{ID: id})
+		m, _ = do(t, m, keyMsgs("o")[0])
+		sc := dialogText(m)
+		for _, w := range wants {
+			if !strings.Contains(sc, w) {
+				t.Errorf("%s: result view lacks %q:\n%s", id, w, sc)
+			}
+		}
+		m, _ = do(t, m, escKey)
+	}
+}

@@ -56,6 +56,7 @@ type resultView struct {
 	loaded  bool
 	res     actions.TaskResult
 	err     string
+	missing bool // err says the session is not on the server
 	width   int
 	content string
 }
@@ -85,11 +86,11 @@ func (v resultView) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 		}
 		v.loaded = true
 		if msg.err != nil {
-			v.err = errText(msg.err)
+			v.err, v.missing = errText(msg.err), isNoSession(msg.err)
 			v.setContent()
 			return v, nil
 		}
-		v.err, v.res = "", msg.r
+		v.err, v.missing, v.res = "", false, msg.r
 		v.setContent()
 		if msg.r.State == actions.StateRunning {
 			seq := v.seq
@@ -119,7 +120,7 @@ func (v resultView) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 func (v *resultView) setContent() {
 	inner := v.width - 4
 	atBottom := v.vp.AtBottom()
-	v.content = renderResult(v.st, v.id, v.res, v.err, inner)
+	v.content = renderResult(v.st, v.id, v.res, v.err, v.missing, inner)
 	v.vp.SetContent(v.content)
 	if atBottom && v.res.State == actions.StateRunning {
 		v.vp.GotoBottom()
@@ -127,13 +128,17 @@ func (v *resultView) setContent() {
 }
 
 // renderResult draws a result for a box inner cells wide.
-func renderResult(st *styles.Styles, id string, r actions.TaskResult, errMsg string, inner int) string {
+func renderResult(st *styles.Styles, id string, r actions.TaskResult, errMsg string, missing bool, inner int) string {
 	var b strings.Builder
 	line := func(label, value string) {
 		b.WriteString(st.Label.Render(label) + " " + value + "\n")
 	}
 	if errMsg != "" {
-		line("status:", st.Failed.Render("not found"))
+		status := "unknown: the server did not answer"
+		if missing {
+			status = "not found"
+		}
+		line("status:", st.Failed.Render(status))
 		line("task_id:", id)
 		b.WriteString("\n" + ansi.Wrap(errMsg, inner, " "))
 		return b.String()
