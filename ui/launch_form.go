@@ -95,13 +95,14 @@ type launchForm struct {
 	launching bool
 	err       string
 	width     int
+	height    int // the screen's, to keep the form on it
 }
 
 func newLaunchForm(c *client.Client, st *styles.Styles, parent, parentTitle string, w, h int) (Dialog, tea.Cmd) {
 	f := launchForm{
 		seq: nextSeq(), c: c, st: st, keys: DefaultFormKeyMap(),
 		parent: parent, title: parentTitle, agentsWait: true,
-		width: dialogWidth(w, 84),
+		width: dialogWidth(w, 84), height: h,
 	}
 	inner := f.width - 4
 
@@ -200,7 +201,9 @@ func (f launchForm) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 			}
 		}
 		f.agents.SetItems(items)
-		f.agents.SetHeight(min(2*len(items), 8))
+		// Two lines an agent; on a short screen the list scrolls instead
+		// of pushing the form off it.
+		f.agents.SetHeight(max(min(2*len(items), 8, f.height-20), 2))
 		f.agents.Select(pick)
 		return f, nil
 	case launchedMsg:
