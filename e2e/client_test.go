@@ -266,7 +266,9 @@ func TestClientNoGoroutineLeakAcrossReconnects(t *testing.T) {
 			s := harness.Shared(t, v)
 			waitIdle(t, s, 60*time.Second)
 			proxy := newCutProxy(t, strings.TrimPrefix(s.URL, "http://"))
-			c := newClientAt(t, proxy.URL(), s.Username, s.Password)
+			// A short backoff: 20 reconnects should not take 20 × MaxBackoff.
+			c := newClientWith(t, client.Options{BaseURL: proxy.URL(), Username: s.Username, Password: s.Password,
+				Stream: client.StreamOptions{MinBackoff: 10 * time.Millisecond, MaxBackoff: 40 * time.Millisecond}})
 			before := settledGoroutines()
 
 			log := startStream(t, c)

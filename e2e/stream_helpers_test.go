@@ -22,10 +22,16 @@ func newClient(t testing.TB, s *harness.Server) *client.Client {
 
 func newClientAt(t testing.TB, url, user, pass string) *client.Client {
 	t.Helper()
-	c, err := client.New(client.Options{
-		BaseURL: url, Username: user, Password: pass, Timeout: 30 * time.Second,
-		Stream: client.StreamOptions{MinBackoff: 50 * time.Millisecond, MaxBackoff: 500 * time.Millisecond},
-	})
+	return newClientWith(t, client.Options{BaseURL: url, Username: user, Password: pass,
+		Stream: client.StreamOptions{MinBackoff: 50 * time.Millisecond, MaxBackoff: 500 * time.Millisecond}})
+}
+
+// newClientWith is client.New with a generous per-call timeout for a
+// loaded machine.
+func newClientWith(t testing.TB, opts client.Options) *client.Client {
+	t.Helper()
+	opts.Timeout = 30 * time.Second
+	c, err := client.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
