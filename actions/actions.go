@@ -94,14 +94,24 @@ func TaskAgents(agents []client.Agent) []client.Agent {
 	return out
 }
 
-// checkAgent finds name among the task agents of the server, or says which
-// names would do.
-func checkAgent(ctx context.Context, c *client.Client, name string) (client.Agent, error) {
+// checkAgent finds name among the agents of the server that can run the
+// session: a task (a child) needs a subagent (mode subagent or all, not
+// hidden); a root session may also run a primary agent. Otherwise it says
+// which names would do.
+func checkAgent(ctx context.Context, c *client.Client, name string, root bool) (client.Agent, error) {
 	agents, err := c.Agents(ctx)
 	if err != nil {
 		return client.Agent{}, err
 	}
 	usable := TaskAgents(agents)
+	if root {
+		usable = nil
+		for _, a := range agents {
+			if !a.Hidden {
+				usable = append(usable, a)
+			}
+		}
+	}
 	for _, a := range usable {
 		if a.Name == name {
 			return a, nil
@@ -111,17 +121,16 @@ func checkAgent(ctx context.Context, c *client.Client, name string) (client.Agen
 	for i, a := range usable {
 		names[i] = a.Name
 	}
-	why := "unknown agent"
 	for _, a := range agents {
 		if a.Name == name {
-			why = fmt.Sprintf("agent %q is mode %s", name, a.Mode)
+			why := fmt.Sprintf("agent %q is mode %s and cannot run as a task", name, a.Mode)
 			if a.Hidden {
-				why = fmt.Sprintf("agent %q is hidden", name)
+				why = fmt.Sprintf("agent %q is hidden and cannot be prompted", name)
 			}
-			return client.Agent{}, newError(ErrInvalid, fmt.Sprintf("%s and cannot run as a task; use one of: %s", why, strings.Join(names, ", ")), nil)
+			return client.Agent{}, newError(ErrInvalid, fmt.Sprintf("%s; use one of: %s", why, strings.Join(names, ", ")), nil)
 		}
 	}
-	return client.Agent{}, newError(ErrInvalid, fmt.Sprintf("%s %q; use one of: %s", why, name, strings.Join(names, ", ")), nil)
+	return client.Agent{}, newError(ErrInvalid, fmt.Sprintf("unknown agent %q; use one of: %s", name, strings.Join(names, ", ")), nil)
 }
 
 func textParts(prompt string) []client.TextPartInput {

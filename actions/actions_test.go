@@ -117,7 +117,7 @@ func TestLaunchRefusesBadInputWithoutMutating(t *testing.T) {
 		{"no agent", func(r *LaunchRequest) { r.Agent = "" }, ErrInvalid, "no agent"},
 		{"unknown agent", func(r *LaunchRequest) { r.Agent = "nope" }, ErrInvalid, `unknown agent "nope"; use one of: general`},
 		{"primary agent", func(r *LaunchRequest) { r.Agent = "build" }, ErrInvalid, "mode primary"},
-		{"hidden agent", func(r *LaunchRequest) { r.Agent = "hid" }, ErrInvalid, "hidden"},
+		{"hidden agent", func(r *LaunchRequest) { r.Agent = "hid" }, ErrInvalid, `agent "hid" is hidden`},
 		{"malformed parent", func(r *LaunchRequest) { r.ParentID = "bad id" }, ErrInvalid, "not a session id"},
 		{"unknown parent", func(r *LaunchRequest) { r.ParentID = "ses_gone" }, ErrNoSession, "no session ses_gone"},
 	}
@@ -195,6 +195,14 @@ func TestResumeAndAbortRefuse(t *testing.T) {
 	}
 	// The agent defaults to the session's own (its last message's).
 	delete(f.status, "ses_child")
+	// A child resumes only as a subagent; a root may run a primary agent.
+	if _, err := Resume(ctx, c, "ses_child", "more", "build"); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "mode primary") {
+		t.Errorf("Resume child as build: %v, want ErrInvalid mode primary", err)
+	}
+	if r, err := Resume(ctx, c, "ses_parent", "more", "build"); err != nil || r.Agent != "build" {
+		t.Errorf("Resume root as build: %+v, %v", r, err)
+	}
+	f.prompts = nil
 	r, err := Resume(ctx, c, "ses_child", "more", "")
 	if err != nil || r.Agent != "general" || r.Before != 2 {
 		t.Fatalf("Resume = %+v, %v; want agent general, before 2", r, err)

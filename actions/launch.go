@@ -45,7 +45,7 @@ func Launch(ctx context.Context, c *client.Client, req LaunchRequest) (client.Se
 			return client.Session{}, err
 		}
 	}
-	if _, err := checkAgent(ctx, c, req.Agent); err != nil {
+	if _, err := checkAgent(ctx, c, req.Agent, false); err != nil {
 		return client.Session{}, err
 	}
 

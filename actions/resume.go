@@ -24,8 +24,8 @@ type Resumed struct {
 //
 // It refuses with ErrBusy while the session runs (two prompts at once would
 // race), with ErrNoSession for an unknown id and ErrInvalid for a malformed
-// id, an empty prompt or an agent that cannot run as a task; in each case
-// nothing is sent.
+// id, an empty prompt or an unknown agent (a child needs a subagent; a root
+// may also run a primary agent); in each case nothing is sent.
 func Resume(ctx context.Context, c *client.Client, id, prompt, agent string) (Resumed, error) {
 	if strings.TrimSpace(prompt) == "" {
 		return Resumed{}, newError(ErrInvalid, "the prompt is empty", nil)
@@ -49,7 +49,7 @@ func Resume(ctx context.Context, c *client.Client, id, prompt, agent string) (Re
 	agent = strings.TrimSpace(agent)
 	if agent == "" {
 		agent = SessionAgent(s, msgs)
-	} else if _, err := checkAgent(ctx, c, agent); err != nil {
+	} else if _, err := checkAgent(ctx, c, agent, s.ParentID == ""); err != nil {
 		return Resumed{}, err
 	}
 	req := client.PromptRequest{Agent: agent, Parts: textParts(prompt)}
