@@ -45,6 +45,8 @@ func FinalText(s Script) string {
 		return strings.Join(words, " ")
 	case Call:
 		return "call finished: " + s.String("tool", "bash")
+	case Question:
+		return "question finished"
 	}
 	return NoScenarioText
 }
@@ -182,6 +184,21 @@ func decide(c conversation) reply {
 			fmt.Sprintf("tick %d", c.turn+1))}}
 	case Slow:
 		return reply{text: final.text, wordDelay: s.Duration("delay", 0.2)}
+	case Question:
+		if c.turn > 0 {
+			return final
+		}
+		if r, ok := need("question"); !ok {
+			return r
+		}
+		return reply{calls: []toolCall{{name: "question", args: map[string]any{"questions": []any{map[string]any{
+			"question": s.String("text", "Which database should the config loader use?"),
+			"header":   "Database",
+			"options": []any{
+				map[string]any{"label": "sqlite", "description": "one file, no server"},
+				map[string]any{"label": "postgres", "description": "the shared server"},
+			},
+		}}}}}}
 	case Call:
 		if c.turn > 0 {
 			return final

@@ -92,6 +92,14 @@
 //	Turn 0: the text "word1 word2 … word<words>", one word per chunk,
 //	delay seconds apart. That is also the final text.
 //
+// QUESTION text="Which database should the config loader use?"
+//
+//	Turn 0: a question tool call (header "Database", options "sqlite" and
+//	"postgres"); the session waits in GET /question until it is answered
+//	or rejected. Then: "question finished". Permission asks come from the
+//	config instead: harness.Config{Extra: {"permission": {"*": "allow",
+//	"bash": "ask"}}} makes every bash call of LEAF ask.
+//
 // CALL tool=bash args="{…json…}"
 //
 //	Turn 0: one call of tool with the given JSON arguments (for tools the

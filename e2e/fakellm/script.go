@@ -9,19 +9,20 @@ import (
 
 // Scenario keywords. See the package documentation for what each plays.
 const (
-	Fanout  = "FANOUT"
-	Leaf    = "LEAF"
-	Nested  = "NESTED"
-	Fail    = "FAIL"
-	Big     = "BIG"
-	Runaway = "RUNAWAY"
-	Slow    = "SLOW"
-	Call    = "CALL"
+	Fanout   = "FANOUT"
+	Leaf     = "LEAF"
+	Nested   = "NESTED"
+	Fail     = "FAIL"
+	Big      = "BIG"
+	Runaway  = "RUNAWAY"
+	Slow     = "SLOW"
+	Call     = "CALL"
+	Question = "QUESTION"
 )
 
 var keywords = map[string]bool{
 	Fanout: true, Leaf: true, Nested: true, Fail: true,
-	Big: true, Runaway: true, Slow: true, Call: true,
+	Big: true, Runaway: true, Slow: true, Call: true, Question: true,
 }
 
 // Script is a scenario keyword with its parameters, as parsed from a user

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"sort"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -151,8 +152,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if c.scripted {
 			name = c.script.Name
 		}
-		s.opts.Logf("fakellm: request %d: %d tools, script %s, turn %d -> %d tool calls, text %q",
-			n, len(c.tools), name, c.turn, len(rep.calls), clip(rep.text, 60))
+		tools := make([]string, 0, len(c.tools))
+		for t := range c.tools {
+			tools = append(tools, t)
+		}
+		sort.Strings(tools)
+		s.opts.Logf("fakellm: request %d: tools [%s], script %s, turn %d -> %d tool calls, text %q",
+			n, strings.Join(tools, " "), name, c.turn, len(rep.calls), clip(rep.text, 60))
 	}
 	id := fmt.Sprintf("chatcmpl-%d", s.seq.Add(1))
 	if !req.Stream {

@@ -1,0 +1,110 @@
+package e2e
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/e2e/fakellm"
+	"github.com/octop-dev/octop/e2e/harness"
+)
+
+// TestClientQuestion: a question the model asks shows in Questions and as
+// a question.asked event; ReplyQuestion lets the run finish.
+func TestClientQuestion(t *testing.T) {
+	for _, v := range harness.Versions() {
+		t.Run(v, func(t *testing.T) {
+			s := harness.Shared(t, v)
+			c := newClient(t, s)
+			log := startStream(t, c)
+			log.wait(t, 30*time.Second, "the stream to connect", func(items []any) bool { return count[client.ResyncNeeded](items) > 0 })
+			root := prompt(t, c, "client question", "QUESTION")
+
+			var q client.QuestionRequest
+			waitREST(t, 60*time.Second, "the pending question", func(ctx context.Context) (bool, error) {
+				qs, err := c.Questions(ctx)
+				i := slices.IndexFunc(qs, func(q client.QuestionRequest) bool { return q.SessionID == root.ID })
+				if i >= 0 {
+					q = qs[i]
+				}
+				return i >= 0, err
+			})
+			if len(q.Questions) != 1 || q.Questions[0].Header != "Database" || len(q.Questions[0].Options) != 2 {
+				t.Fatalf("question = %+v", q)
+			}
+			log.wait(t, 10*time.Second, "a question.asked event", func(items []any) bool {
+				return slices.ContainsFunc(events[client.QuestionAsked](items), func(e client.QuestionAsked) bool { return e.Request.ID == q.ID })
+			})
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if err := c.ReplyQuestion(ctx, q.ID, [][]string{{"sqlite"}}); err != nil {
+				t.Fatal(err)
+			}
+			want := fakellm.FinalText(mustScript(t, "QUESTION"))
+			waitREST(t, 60*time.Second, "the final text after the answer", func(ctx context.Context) (bool, error) {
+				msgs, err := c.Messages(ctx, root.ID, 0)
+				text, _ := lastAssistantText(msgs)
+				return text == want, err
+			})
+			msgs, _ := c.Messages(ctx, root.ID, 0)
+			var output string
+			for _, m := range msgs {
+				for _, p := range m.Parts {
+					if p.Tool == "question" && p.State != nil {
+						output = p.State.Output
+					}
+				}
+			}
+			if !strings.Contains(output, "sqlite") {
+				t.Errorf("question tool output %q does not carry the answer", output)
+			}
+			waitIdle(t, s, 30*time.Second)
+		})
+	}
+}
+
+// TestClientPermission: with bash set to ask, a LEAF's bash call waits in
+// Permissions until ReplyPermission allows it.
+func TestClientPermission(t *testing.T) {
+	for _, v := range harness.Versions() {
+		t.Run(v, func(t *testing.T) {
+			s := harness.Start(t, harness.Config{Version: v, Extra: map[string]any{
+				"permission": map[string]any{"*": "allow", "bash": "ask"},
+			}})
+			c := newClient(t, s)
+			log := startStream(t, c)
+			log.wait(t, 30*time.Second, "the stream to connect", func(items []any) bool { return count[client.ResyncNeeded](items) > 0 })
+			root := prompt(t, c, "client permission", "LEAF steps=1 sleep=0.1")
+
+			var p client.PermissionRequest
+			waitREST(t, 60*time.Second, "the pending permission", func(ctx context.Context) (bool, error) {
+				ps, err := c.Permissions(ctx)
+				i := slices.IndexFunc(ps, func(p client.PermissionRequest) bool { return p.SessionID == root.ID })
+				if i >= 0 {
+					p = ps[i]
+				}
+				return i >= 0, err
+			})
+			if p.Permission != "bash" {
+				t.Errorf("permission = %+v, want a bash ask", p)
+			}
+			log.wait(t, 10*time.Second, "a permission.asked event", func(items []any) bool {
+				return slices.ContainsFunc(events[client.PermissionAsked](items), func(e client.PermissionAsked) bool { return e.Request.ID == p.ID })
+			})
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if err := c.ReplyPermission(ctx, p.ID, client.ReplyOnce, ""); err != nil {
+				t.Fatal(err)
+			}
+			want := fakellm.FinalText(mustScript(t, "LEAF steps=1"))
+			waitREST(t, 60*time.Second, "the final text after the permission", func(ctx context.Context) (bool, error) {
+				msgs, err := c.Messages(ctx, root.ID, 0)
+				text, _ := lastAssistantText(msgs)
+				return text == want, err
+			})
+		})
+	}
+}
