@@ -94,7 +94,7 @@ func (m Model) maxBack() int {
 	if s == nil {
 		return 0
 	}
-	return max(len(m.body(s))-(m.height-len(m.header(s))), 0)
+	return max(m.body(s).len()-(m.height-len(m.header(s))), 0)
 }
 
 // View renders the pane, exactly width × height cells.
@@ -108,17 +108,17 @@ func (m Model) View() string {
 		lines = []string{m.styles.Ink.Dim.Render("no session selected")}
 	} else {
 		head := m.header(s)
-		body := m.body(s)
+		b := m.body(s)
 		room := m.height - len(head)
 		if room < 0 {
 			head, room = head[:m.height], 0
 		}
-		if len(body) > room {
-			back := min(m.back, len(body)-room)
-			end := len(body) - back
-			body = body[end-room : end]
+		from, to := 0, b.len()
+		if to > room {
+			to -= min(m.back, to-room)
+			from = to - room
 		}
-		lines = append(head, body...)
+		lines = append(head, m.lines(b, from, to)...)
 	}
 	for i, l := range lines {
 		lines[i] = fit(l, m.width)
@@ -193,31 +193,52 @@ func (m Model) header(s *model.Session) []string {
 	return append(lines, rule(st, fmt.Sprintf("tool calls (%d)", len(s.Tools)), m.width))
 }
 
-// body is the scrolling part: tool calls, then the last reply once idle.
-func (m Model) body(s *model.Session) []string {
-	st := m.styles
-	var lines []string
-	nameW := 4
+// body is the scrolling part: the tool calls, then the last reply once
+// idle. Its lines are drawn on demand, so a session with thousands of calls
+// costs only the lines in view.
+type body struct {
+	s     *model.Session
+	nameW int
+	reply []string // the reply section, rule included; empty while busy
+}
+
+func (m Model) body(s *model.Session) body {
+	b := body{s: s, nameW: 4}
 	for _, t := range s.Tools {
-		nameW = max(nameW, min(ansi.StringWidth(t.Tool), 12))
-	}
-	for i, t := range s.Tools {
-		lines = append(lines, m.toolLine(t, s.ShownToolStatus(i), nameW))
-	}
-	if len(s.Tools) == 0 {
-		lines = append(lines, st.Ink.Dim.Render("none yet"))
+		b.nameW = max(b.nameW, min(len(t.Tool), 12))
 	}
 	if m.state.Display(s.ID) != model.DisplayBusy && strings.TrimSpace(s.LastText) != "" {
-		lines = append(lines, rule(st, "last reply", m.width))
 		reply := strings.Split(strings.TrimSpace(s.LastText), "\n")
 		if len(reply) > maxReplyLines {
 			reply = append(reply[:maxReplyLines-1], "…")
 		}
+		b.reply = append(b.reply, rule(m.styles, "last reply", m.width))
 		for _, l := range reply {
-			lines = append(lines, strings.ReplaceAll(l, "\t", "    "))
+			b.reply = append(b.reply, strings.ReplaceAll(l, "\t", "    "))
 		}
 	}
-	return lines
+	return b
+}
+
+// calls is how many lines the tool calls take ("none yet" is one).
+func (b body) calls() int { return max(len(b.s.Tools), 1) }
+
+func (b body) len() int { return b.calls() + len(b.reply) }
+
+// lines draws body lines [from, to).
+func (m Model) lines(b body, from, to int) []string {
+	out := make([]string, 0, to-from)
+	for i := from; i < to; i++ {
+		switch {
+		case i >= b.calls():
+			out = append(out, b.reply[i-b.calls()])
+		case len(b.s.Tools) == 0:
+			out = append(out, m.styles.Ink.Dim.Render("none yet"))
+		default:
+			out = append(out, m.toolLine(b.s.Tools[i], b.s.ShownToolStatus(i), b.nameW))
+		}
+	}
+	return out
 }
 
 // toolLine is one tool call: mark, tool, what it did, and how long it took.
