@@ -52,9 +52,15 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	// Anything else is an action's own reply: it belongs to the open dialog.
-	if m.dialog != nil {
+	// Anything else is an action's own reply, which belongs to the open
+	// dialog, or the filter input's cursor blinking.
+	switch {
+	case m.dialog != nil:
 		return m.updateDialog(msg)
+	case m.filtering:
+		var cmd tea.Cmd
+		m.filter, cmd = m.filter.Update(msg)
+		return m, cmd
 	}
 	return m, nil
 }
