@@ -108,3 +108,33 @@ func TestClientPermission(t *testing.T) {
 		})
 	}
 }
+
+// TestClientGlobalStream: /global/event carries the project's events,
+// each with the directory it came from.
+func TestClientGlobalStream(t *testing.T) {
+	for _, v := range harness.Versions() {
+		t.Run(v, func(t *testing.T) {
+			s := harness.Shared(t, v)
+			c := newClientWith(t, client.Options{BaseURL: s.URL, Global: true})
+			log := startStream(t, c)
+			log.wait(t, 30*time.Second, "the stream to connect", func(items []any) bool { return count[client.ResyncNeeded](items) > 0 })
+			root := prompt(t, newClient(t, s), "client global", "LEAF steps=1 sleep=0.1")
+			var dir string
+			log.wait(t, 30*time.Second, "the root's session.created", func(items []any) bool {
+				for _, it := range items {
+					if env, ok := it.(client.Envelope); ok {
+						if e, ok := env.Event.(client.SessionCreated); ok && e.Info.ID == root.ID {
+							dir = env.Directory
+							return true
+						}
+					}
+				}
+				return false
+			})
+			if dir != s.Dir {
+				t.Errorf("envelope directory %q, want the project %q", dir, s.Dir)
+			}
+			waitIdle(t, s, 60*time.Second)
+		})
+	}
+}
