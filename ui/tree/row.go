@@ -126,10 +126,20 @@ func renderRow(st *model.State, r model.Row, o rowOpts) string {
 		put(styles.Ink{}, " ", 1)
 		put(k.busy, more, len(more))
 	}
-	if d == model.DisplayBusy {
+	switch d {
+	case model.DisplayBusy:
 		if t := runningTool(s); t != "" {
 			put(k.dim, " ⟩ "+t, 3+ansi.StringWidth(t))
 		}
+	case model.DisplayRetry:
+		what := fmt.Sprintf(" ⟩ retry %d", s.Attempt)
+		if s.RetryAt > o.now {
+			what += " in " + format.Elapsed(s.RetryAt-o.now+999) // round up: "in 0s" reads as stuck
+		}
+		put(k.retry, what, ansi.StringWidth(what))
+	case model.DisplayWaiting:
+		what := " ⟩ needs you: " + waitingFor(st, r.ID)
+		put(k.waiting, what, ansi.StringWidth(what))
 	}
 
 	right := fmt.Sprintf("%s %6s", toolCount(c), format.Elapsed(st.Elapsed(r.ID, o.now)))
@@ -195,6 +205,18 @@ func runningTool(s *model.Session) string {
 		return t.Tool + ": " + format.OneLine(what)
 	}
 	return ""
+}
+
+// waitingFor says what a waiting session asks of the person: the
+// permission it wants, or that it has a question.
+func waitingFor(st *model.State, id string) string {
+	if ps := st.Permissions(id); len(ps) > 0 {
+		return "permission " + ps[0].Permission
+	}
+	if len(st.Questions(id)) > 0 {
+		return "a question"
+	}
+	return "an answer"
 }
 
 func toolCount(c model.Counts) string {
