@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -218,5 +219,28 @@ func TestTUIFanOut(t *testing.T) {
 			}
 		}
 		return true
+	})
+}
+
+// TestTUIWaitsForServer starts octop before the server: it must open, say
+// why it cannot connect and when it tries again, then connect on its own
+// once the server is up.
+func TestTUIWaitsForServer(t *testing.T) {
+	tuiRequireTmux(t)
+	harness.RequireBinary(t, harness.V118)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+
+	tm := tuiStart(t, 100, 30, "--server", fmt.Sprintf("http://127.0.0.1:%d", port))
+	tm.waitFor("the connection error and a retry countdown", func(sc string) bool {
+		return strings.Contains(sc, "cannot reach OpenCode") && regexp.MustCompile(`reconnecting in \d+s`).MatchString(sc)
+	})
+	harness.Start(t, harness.Config{Version: harness.V118, Port: port})
+	tm.waitFor("octop to connect on its own", func(sc string) bool {
+		return strings.Contains(sc, "● connected") && strings.Contains(sc, "OpenCode 1.18.33")
 	})
 }
