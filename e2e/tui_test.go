@@ -244,3 +244,61 @@ func TestTUIWaitsForServer(t *testing.T) {
 		return strings.Contains(sc, "● connected") && strings.Contains(sc, "OpenCode 1.18.33")
 	})
 }
+
+// TestTUIResyncKeepsSelection restarts the server under a running octop:
+// it reconnects, re-reads the tree and keeps the selected session.
+func TestTUIResyncKeepsSelection(t *testing.T) {
+	tuiRequireTmux(t)
+	s := harness.Start(t, harness.Config{Version: harness.V118})
+	tm := tuiStart(t, 160, 48, "--server", s.URL)
+	tm.waitFor("octop to connect", func(sc string) bool { return strings.Contains(sc, "● connected") })
+
+	ctx, cancel := context.WithTimeout(context.Background(), tuiWait)
+	defer cancel()
+	c, err := client.New(client.Options{BaseURL: s.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := c.CreateSession(ctx, client.CreateSessionRequest{Title: "resync root"})
+	if err != nil {
+		t.Fatalf("create the root session: %v", err)
+	}
+	script := `FANOUT k=2 agent=general desc=worker child="LEAF steps=1 sleep=0.5"`
+	if err := c.PromptAsync(ctx, root.ID, client.PromptRequest{Parts: []client.TextPartInput{{Text: script}}}); err != nil {
+		t.Fatalf("prompt the root: %v", err)
+	}
+	tm.waitFor("both workers done", func(sc string) bool {
+		return strings.Contains(sc, "✓ worker 1") && strings.Contains(sc, "✓ worker 2")
+	})
+	// The selection line is the header's second line.
+	selected := func(sc string) string {
+		lines := strings.Split(sc, "\n")
+		if len(lines) < 2 {
+			return ""
+		}
+		return lines[1]
+	}
+	if _, err := tm.run("send-keys", "-t", "octop", "G"); err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("worker 2 selected", func(sc string) bool { return strings.HasPrefix(selected(sc), "worker 2") })
+
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("octop to notice the server is gone", func(sc string) bool { return strings.Contains(sc, "reconnecting in") })
+	if err := s.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	// A session made after the restart shows only through the new stream
+	// and resync: once it is on screen, octop has reconnected.
+	if _, err := c.CreateSession(ctx, client.CreateSessionRequest{Title: "made after the restart"}); err != nil {
+		t.Fatalf("create a session after the restart: %v", err)
+	}
+	sc := tm.waitFor("the new session after reconnecting", func(sc string) bool {
+		return strings.Contains(sc, "● connected") && strings.Contains(sc, "made after the restart")
+	})
+	if got := selected(sc); !strings.HasPrefix(got, "worker 2") {
+		t.Fatalf("after the reconnect the selection is %q, want worker 2 still", got)
+	}
+}
