@@ -1,6 +1,3 @@
-// Package ui is octop's Bubble Tea screen: a header, the session tree, the
-// selected session's detail and a help footer. One root Model owns them;
-// the panes (ui/tree, ui/detail) are small value components.
 package ui
 
 import (

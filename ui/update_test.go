@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"image/color"
 	"strings"
 	"testing"
 
@@ -383,5 +384,31 @@ func TestSnapshotRaceKeepsNewSessions(t *testing.T) {
 	m = send(t, m, snapshotMsg{tag: m.snapTag, snap: model.Snapshot{Complete: true, Status: map[string]client.SessionStatus{}}})
 	if m.State().Session("ses_new") != nil {
 		t.Fatal("a complete snapshot without the session did not drop it")
+	}
+}
+
+func TestBackgroundPicksTheStyles(t *testing.T) {
+	m := New(Options{ServerURL: "http://x", Clock: fixedClock})
+	if !m.styles.IsDark {
+		t.Fatal("before the terminal answers, the styles should assume dark")
+	}
+	m = send(t, m, tea.BackgroundColorMsg{Color: color.White})
+	if m.styles.IsDark {
+		t.Fatal("a white background left dark styles")
+	}
+	m = send(t, m, tea.BackgroundColorMsg{Color: color.Black})
+	if !m.styles.IsDark {
+		t.Fatal("a black background left light styles")
+	}
+	// The same screen with colour has colour codes, so the check below
+	// can fail.
+	col := send(t, send(t, New(Options{ServerURL: "http://x", Clock: fixedClock}), tea.WindowSizeMsg{Width: 80, Height: 24}), fanOut())
+	if out := col.View().Content; !strings.Contains(out, "\x1b[38") {
+		t.Fatal("the coloured screen has no colour codes")
+	}
+	nc := New(Options{ServerURL: "http://x", Clock: fixedClock, NoColor: true})
+	nc = send(t, send(t, nc, tea.WindowSizeMsg{Width: 80, Height: 24}), fanOut())
+	if out := nc.View().Content; strings.Contains(out, "\x1b[38") || strings.Contains(out, "\x1b[48") {
+		t.Fatalf("NO_COLOR output has colour codes: %q", out[:min(len(out), 200)])
 	}
 }
