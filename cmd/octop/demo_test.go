@@ -61,3 +61,18 @@ type stringsBuilder struct{ strings.Builder }
 func (b *stringsBuilder) lines() int {
 	return strings.Count(strings.TrimRight(b.String(), "\n"), "\n") + 1
 }
+
+// The help must not print a password taken from the environment.
+func TestHelpHidesThePassword(t *testing.T) {
+	t.Setenv("OPENCODE_SERVER_PASSWORD", "hunter2-secret")
+	var out, errb stringsBuilder
+	if code := realMain([]string{"--help"}, nil, &out, &errb); code != 0 {
+		t.Fatalf("--help exited %d", code)
+	}
+	if strings.Contains(out.String(), "hunter2-secret") {
+		t.Fatal("--help printed the password from the environment")
+	}
+	if !strings.Contains(out.String(), "--demo") && !strings.Contains(out.String(), "-demo") {
+		t.Fatal("--help does not mention the demo")
+	}
+}

@@ -35,8 +35,8 @@ var version = ""
 // "not available yet".
 var newActions func(c *client.Client) ui.Actions
 
-// GlobalFlags are the flags every mode shares.
-type GlobalFlags struct {
+// globalFlags are the connection flags of the screen.
+type globalFlags struct {
 	Server      string
 	Username    string
 	Password    string
@@ -44,25 +44,33 @@ type GlobalFlags struct {
 	AllProjects bool
 }
 
-// register adds the flags to fs, with g's values as defaults.
-func (g *GlobalFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&g.Server, "server", g.Server, "OpenCode server `URL` (env OPENCODE_SERVER_URL)")
-	fs.StringVar(&g.Username, "username", g.Username, "basic-auth `user` (env OPENCODE_SERVER_USERNAME, default opencode)")
-	fs.StringVar(&g.Password, "password", g.Password, "basic-auth `password` (env OPENCODE_SERVER_PASSWORD)")
-	fs.StringVar(&g.Directory, "directory", g.Directory, "project `dir` on the server (default: the server's own)")
-	fs.BoolVar(&g.AllProjects, "all-projects", g.AllProjects, "watch every project on the server, grouped by directory")
+// register adds the flags to fs. Their defaults stay empty so that --help
+// never prints a password taken from the environment; client() fills in
+// the environment's values.
+func (g *globalFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&g.Server, "server", "", "OpenCode server `URL` (env OPENCODE_SERVER_URL, default "+client.DefaultURL+")")
+	fs.StringVar(&g.Username, "username", "", "basic-auth `USER` (env OPENCODE_SERVER_USERNAME, default "+client.DefaultUsername+")")
+	fs.StringVar(&g.Password, "password", "", "basic-auth `PASSWORD` (env OPENCODE_SERVER_PASSWORD)")
+	fs.StringVar(&g.Directory, "directory", "", "project `DIR` on the server (default: the server's own)")
+	fs.BoolVar(&g.AllProjects, "all-projects", false, "watch every project on the server, grouped by directory")
 }
 
-// Client makes the client these flags describe. Its error is one line
-// saying what to fix.
-func (g GlobalFlags) Client() (*client.Client, error) {
-	return client.New(client.Options{
-		BaseURL:   g.Server,
-		Username:  g.Username,
-		Password:  g.Password,
-		Directory: g.Directory,
-		Global:    g.AllProjects,
-	})
+// client makes the client the flags describe, over the environment's
+// settings. Its error is one line saying what to fix.
+func (g globalFlags) client() (*client.Client, error) {
+	o := client.OptionsFromEnv()
+	if g.Server != "" {
+		o.BaseURL = g.Server
+	}
+	if g.Username != "" {
+		o.Username = g.Username
+	}
+	if g.Password != "" {
+		o.Password = g.Password
+	}
+	o.Directory = g.Directory
+	o.Global = g.AllProjects
+	return client.New(o)
 }
 
 func main() {
@@ -74,8 +82,7 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code, handled := runSubcommand(args, stdin, stdout, stderr); handled {
 		return code
 	}
-	env := client.OptionsFromEnv()
-	g := GlobalFlags{Server: env.BaseURL, Username: env.Username, Password: env.Password}
+	var g globalFlags
 	fs := flag.NewFlagSet("octop", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // problems are reported in one line below
 	g.register(fs)
@@ -105,8 +112,8 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // runLive watches a real server.
-func runLive(g GlobalFlags, stderr io.Writer) int {
-	c, err := g.Client()
+func runLive(g globalFlags, stderr io.Writer) int {
+	c, err := g.client()
 	if err != nil {
 		fmt.Fprintln(stderr, "octop:", err)
 		return 2
@@ -185,8 +192,16 @@ If the server is not up yet, octop waits for it and connects on its own.
 
 Flags:
 `)
-	fs.SetOutput(w)
-	fs.PrintDefaults()
+	// Written as --name VALUE, the way the rest of the help spells them.
+	var lines [][2]string
+	width := 0
+	fs.VisitAll(func(f *flag.Flag) {
+		lines = append(lines, flagLine(f))
+		width = max(width, len(lines[len(lines)-1][0]))
+	})
+	for _, l := range lines {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, l[0], l[1])
+	}
 	fmt.Fprint(w, `
 Keys: j/k or arrows move, h/l fold and unfold, enter toggles, g/G top and
 bottom, tab switches pane, / filters (esc clears), f follows the busiest
