@@ -245,13 +245,17 @@ func TestClientStreamSurvivesRestart(t *testing.T) {
 			// The resync the client asked for finds the sessions on disk.
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
+			phase = time.Now()
 			kids, err := c.Children(ctx, root.ID)
 			if err != nil || len(kids) != 3 {
 				t.Errorf("Children(root) after restart = %d, %v; want 3", len(kids), err)
 			}
+			t.Logf("resync read in %v", time.Since(phase).Round(time.Millisecond))
+			phase = time.Now()
 			if err := log.stop(t); err != nil {
 				t.Errorf("Stream returned %v after its context ended, want nil", err)
 			}
+			t.Logf("stream stopped in %v", time.Since(phase).Round(time.Millisecond))
 		})
 	}
 }

@@ -26,11 +26,19 @@ func newClientAt(t testing.TB, url, user, pass string) *client.Client {
 		Stream: client.StreamOptions{MinBackoff: 50 * time.Millisecond, MaxBackoff: 500 * time.Millisecond}})
 }
 
+// streamConnectTimeout bounds each stream attempt's wait for headers. A
+// restarting server accepts connections before it answers them, and an
+// attempt that lands in that window hangs until this timeout.
+const streamConnectTimeout = 3 * time.Second
+
 // newClientWith is client.New with a generous per-call timeout for a
 // loaded machine.
 func newClientWith(t testing.TB, opts client.Options) *client.Client {
 	t.Helper()
 	opts.Timeout = 30 * time.Second
+	if opts.Stream.ConnectTimeout == 0 {
+		opts.Stream.ConnectTimeout = streamConnectTimeout
+	}
 	c, err := client.New(opts)
 	if err != nil {
 		t.Fatal(err)
