@@ -17,7 +17,9 @@ Print a task's outcome in async-task terms:
 then, once complete, the last assistant text inside <task_result> tags; for
 an error, its name and message (e.g. "error: MessageAbortedError: …"); while
 running, the run's tool calls so far. With --wait, wait until it stops
-running first. Exits 4 when the task ended in an error.
+running first (a session with no messages yet, e.g. one launched a moment
+ago, counts as not started: --wait waits for its first answer). Exits 4
+when the task ended in an error.
 
 Examples:
   octop result ses_2b…
