@@ -350,18 +350,34 @@ func TestClientBigToolCall(t *testing.T) {
 			log := startStream(t, c)
 			log.wait(t, 30*time.Second, "the stream to connect", func(items []any) bool { return count[client.ResyncNeeded](items) > 0 })
 
-			root := prompt(t, c, "client big", fmt.Sprintf("BIG bytes=%d", size))
+			// A path of its own: OpenCode refuses to overwrite a file the
+			// session has not read, and the shared server keeps its files.
+			script := fmt.Sprintf("BIG bytes=%d path=octop-big-%d.txt", size, time.Now().UnixNano())
+			root := prompt(t, c, "client big", script)
+			t.Cleanup(func() {
+				if t.Failed() {
+					t.Logf("%s", s.LogTail(60))
+				}
+			})
 			var input struct {
 				Content string `json:"content"`
 			}
+			var failed string
 			log.wait(t, 90*time.Second, "the completed 5 MB write", func(items []any) bool {
 				for _, p := range toolParts(items, root.ID) {
+					if p.Tool == "write" && p.State != nil && p.State.Status == client.ToolError {
+						failed = p.State.Error
+						return true
+					}
 					if p.Tool == "write" && p.State != nil && p.State.Status == client.ToolCompleted {
 						return json.Unmarshal(p.State.Input, &input) == nil
 					}
 				}
 				return false
 			})
+			if failed != "" {
+				t.Fatalf("the write failed: %s", failed)
+			}
 			if len(input.Content) != size || input.Content != fakellm.BigContent(size) {
 				t.Fatalf("write input: %d bytes, want %d bytes of fakellm.BigContent", len(input.Content), size)
 			}
@@ -378,7 +394,7 @@ func TestClientBigToolCall(t *testing.T) {
 			}
 			log.mu.Unlock()
 			// Let the root finish before the next test uses this server.
-			want := fakellm.FinalText(mustScript(t, fmt.Sprintf("BIG bytes=%d", size)))
+			want := fakellm.FinalText(mustScript(t, script))
 			log.wait(t, 60*time.Second, "the root's final text", func(items []any) bool {
 				for _, e := range events[client.PartUpdated](items) {
 					if e.Part.SessionID == root.ID && e.Part.Type == client.PartText && e.Part.Text == want {

@@ -80,7 +80,9 @@
 //	via=text answers BigContent(bytes) as text (a message.part.delta and a
 //	text part of that size); via=task delegates "BIG via=text" to a child
 //	(agent=general), whose answer comes back cut as the task's output.
-//	Then: "big finished: <bytes> bytes".
+//	Then: "big finished: <bytes> bytes". OpenCode refuses to overwrite a
+//	file the session has not read (the write ends in "error"), so give
+//	each BIG on a long-lived server its own path=.
 //
 // RUNAWAY sleep=1 max=100000
 //
