@@ -95,7 +95,14 @@ type Model struct {
 	// in flight: its listing may predate that session, so it must not be
 	// taken as complete (which would drop the newcomer as deleted).
 	snapRaced bool
-	healthTag int
+	// snapPending is true while a snapshot fetch is out; the events that
+	// arrive meanwhile are kept in snapEvents and applied again over the
+	// snapshot, since its REST reads may be older than some of them (a
+	// status that changed during the fetch would otherwise go stale).
+	// Apply is idempotent, so the ones the snapshot already has do no harm.
+	snapPending bool
+	snapEvents  []client.Event
+	healthTag   int
 
 	flashMsg FlashMsg
 	flashTag int

@@ -217,6 +217,9 @@ func (m Model) updateWheel(p tea.Mouse) Model {
 	return m
 }
 
+// maxSnapEvents bounds the events kept for replay over one snapshot.
+const maxSnapEvents = 50000
+
 // updateServer folds the server's data into the state. Events come in
 // batches (see Batcher) so a burst is one pass here and one render.
 func (m Model) updateServer(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -236,6 +239,13 @@ func (m Model) updateServer(msg tea.Msg) (tea.Model, tea.Cmd) {
 				}
 			}
 			m.state.Apply(env.Event)
+			if m.snapPending {
+				if len(m.snapEvents) < maxSnapEvents {
+					m.snapEvents = append(m.snapEvents, env.Event)
+				} else {
+					m.snapRaced = true // too many to replay: at least keep every session
+				}
+			}
 		}
 		m.now = m.opts.Clock()
 		m.stateChanged()
@@ -257,17 +267,23 @@ func (m Model) updateServer(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.snapTag++
 		m.snapRaced = false
+		m.snapPending, m.snapEvents = true, nil
 		return m, fetchSnapshot(m.opts.Backend, m.snapTag)
 	case snapshotMsg:
 		if msg.tag != m.snapTag {
 			return m, nil // a newer fetch is on its way; this one is stale
 		}
 		m.snapErr = msg.err
+		replay := m.snapEvents
+		m.snapPending, m.snapEvents = false, nil
 		if msg.err == nil {
 			if m.snapRaced {
 				msg.snap.Complete = false
 			}
 			m.state.ApplySnapshot(msg.snap)
+			for _, ev := range replay {
+				m.state.Apply(ev)
+			}
 			m.now = m.opts.Clock()
 			m.stateChanged()
 		}

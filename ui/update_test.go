@@ -412,3 +412,31 @@ func TestBackgroundPicksTheStyles(t *testing.T) {
 		t.Fatalf("NO_COLOR output has colour codes: %q", out[:min(len(out), 200)])
 	}
 }
+
+// A status that changes while a snapshot is in flight must not be rolled
+// back by that snapshot's older REST read: a child that went busy during
+// the fetch, and that the snapshot still lists as idle, stays busy.
+func TestSnapshotDoesNotRollBackNewerStatus(t *testing.T) {
+	m := newTestModel(t, 80, 24, func(o *Options) {
+		o.Backend = fakeBackend{func() model.Snapshot { return model.Snapshot{} }}
+	})
+	m = send(t, m, events(created("ses_a", "", "root", 1)))
+	m = send(t, m, client.ResyncNeeded{})
+	m = send(t, m, EventsMsg{{Event: client.SessionStatusChanged{SessionID: "ses_a", Status: client.SessionStatus{Type: client.StatusBusy}}}})
+	old := model.Snapshot{
+		Complete: true,
+		Sessions: []client.Session{{ID: "ses_a", Title: "root", Time: client.SessionTime{Created: 1, Updated: 1}}},
+		Status:   map[string]client.SessionStatus{}, // read before it went busy
+	}
+	m = send(t, m, snapshotMsg{tag: m.snapTag, snap: old})
+	if got := m.State().Display("ses_a"); got != model.DisplayBusy {
+		t.Fatalf("display after a stale snapshot = %v, want busy", got)
+	}
+	// Once that snapshot is in, the buffer is gone: a later snapshot that
+	// says idle is believed.
+	m = send(t, m, client.ResyncNeeded{})
+	m = send(t, m, snapshotMsg{tag: m.snapTag, snap: old})
+	if got := m.State().Display("ses_a"); got != model.DisplayIdle {
+		t.Fatalf("display after a fresh idle snapshot = %v, want idle", got)
+	}
+}
