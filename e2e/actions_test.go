@@ -8,11 +8,8 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"reflect"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -31,35 +28,9 @@ import (
 // machine running them may be busy.
 const actE2eWait = 90 * time.Second
 
-var actOctopBin struct {
-	once sync.Once
-	path string
-	err  error
-}
-
-// actOctopBinary builds cmd/actOctop once per test binary.
-func actOctopBinary(t *testing.T) string {
-	t.Helper()
-	actOctopBin.once.Do(func() {
-		dir, err := os.MkdirTemp("", "octop-e2e-bin-")
-		if err != nil {
-			actOctopBin.err = err
-			return
-		}
-		actOctopBin.path = filepath.Join(dir, "octop")
-		_, file, _, _ := runtime.Caller(0)
-		root := filepath.Dir(filepath.Dir(file))
-		cmd := exec.Command("go", "build", "-o", actOctopBin.path, "./cmd/octop")
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			actOctopBin.err = fmt.Errorf("go build ./cmd/octop: %v\n%s", err, out)
-		}
-	})
-	if actOctopBin.err != nil {
-		t.Fatalf("%v", actOctopBin.err)
-	}
-	return actOctopBin.path
-}
+// actOctopBinary is the octop binary, built once per test binary (shared
+// with the TUI tests, see tuiOctopBinary).
+func actOctopBinary(t *testing.T) string { return tuiOctopBinary(t) }
 
 // actOctop runs the binary against url and returns its exit code and output.
 func actOctop(t *testing.T, url, stdin string, args ...string) (code int, stdout, stderr string) {
