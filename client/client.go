@@ -421,6 +421,7 @@ type call struct {
 	query   url.Values
 	body    any
 	missing string
+	header  *http.Header // if set, receives the response's headers
 }
 
 func (c *Client) url(path string, q url.Values) string {
@@ -481,6 +482,9 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 	}
 	if resp.StatusCode >= 300 {
 		return c.statusError(op, cl.missing, resp, data)
+	}
+	if cl.header != nil {
+		*cl.header = resp.Header
 	}
 	if out == nil {
 		if len(bytes.TrimSpace(data)) > 0 && !json.Valid(data) {

@@ -33,10 +33,36 @@ func ClientBackend(c *client.Client) Backend { return clientBackend{c} }
 
 type clientBackend struct{ c *client.Client }
 
-// complete says GET /session lists every session the screen tracks. With
-// --all-projects the stream carries other directories' sessions too, which
-// a one-directory listing must not be taken to have deleted.
-func (b clientBackend) complete() bool { return b.c.StreamPath() != "/global/event" }
+// global says the screen watches every project (--all-projects): the
+// stream carries every directory's sessions, so the snapshot must list
+// them all too.
+func (b clientBackend) global() bool { return b.c.StreamPath() == "/global/event" }
+
+// listing reads the sessions and their status. With --all-projects it
+// lists across projects and asks each active directory for its status;
+// complete is true only when nothing could have been left out, since a
+// complete snapshot drops what it does not list.
+func (b clientBackend) listing(ctx context.Context) (sessions []client.Session, status map[string]client.SessionStatus, complete bool, err error) {
+	if !b.global() {
+		if sessions, err = b.c.Sessions(ctx); err != nil {
+			return nil, nil, false, err
+		}
+		status, err = b.c.Status(ctx)
+		return sessions, status, err == nil, err
+	}
+	sessions, complete, err = b.c.AllSessions(ctx)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	status, _, err = b.c.AllStatus(ctx, sessions)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	// Sessions of directories not asked (beyond the most recently active
+	// ones) count as idle: nothing has touched them for longer than every
+	// directory that was asked.
+	return sessions, status, complete, nil
+}
 
 func (b clientBackend) Health(ctx context.Context) (client.Health, error) { return b.c.Health(ctx) }
 
@@ -44,18 +70,23 @@ func (b clientBackend) Health(ctx context.Context) (client.Health, error) { retu
 // sessions worth showing in detail, a few at a time. Pending permissions
 // and questions are best effort: older servers lack the endpoints.
 func (b clientBackend) Snapshot(ctx context.Context) (model.Snapshot, error) {
-	sessions, err := b.c.Sessions(ctx)
+	sessions, status, complete, err := b.listing(ctx)
 	if err != nil {
 		return model.Snapshot{}, err
 	}
-	status, err := b.c.Status(ctx)
-	if err != nil {
-		return model.Snapshot{}, err
-	}
-	snap := model.Snapshot{Sessions: sessions, Complete: b.complete(), Status: status, Messages: map[string][]client.MessageWithParts{}}
+	snap := model.Snapshot{Sessions: sessions, Complete: complete, Status: status, Messages: map[string][]client.MessageWithParts{}}
 	snap.Permissions, _ = b.c.Permissions(ctx)
 	snap.Questions, _ = b.c.Questions(ctx)
 
+	// A session's messages live with its project: ask its own directory
+	// (with --all-projects it may not be the one octop was started in).
+	dirOf := map[string]string{}
+	for _, s := range sessions {
+		dirOf[s.ID] = b.c.Directory()
+		if b.global() {
+			dirOf[s.ID] = s.Directory
+		}
+	}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, snapshotParallel)
@@ -65,7 +96,7 @@ func (b clientBackend) Snapshot(ctx context.Context) (model.Snapshot, error) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			msgs, err := b.c.Messages(ctx, id, snapshotMessageCap)
+			msgs, err := b.c.WithDirectory(dirOf[id]).Messages(ctx, id, snapshotMessageCap)
 			if err != nil {
 				return // the session may have been deleted meanwhile; the rest still helps
 			}
