@@ -17,7 +17,7 @@ type DemoFrame struct {
 
 // demoPause is how long the last state of a loop stays on screen before
 // the recording starts over.
-const demoPause = 3 * time.Second
+const demoPause = 8 * time.Second
 
 // Demo replays a recording at real pace, on a loop, with no server. Its
 // Clock runs on the recording's time, so elapsed times and durations read
