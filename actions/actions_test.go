@@ -211,3 +211,22 @@ func TestResumeAndAbortRefuse(t *testing.T) {
 		t.Errorf("resume of a child must keep the four tools off: %+v", f.prompts)
 	}
 }
+
+// A new root (no parent) may run a primary agent, titled without the
+// subagent badge; a subagent root keeps the task title.
+func TestLaunchRootAgents(t *testing.T) {
+	f, c := newFake(t)
+	if _, err := Launch(context.Background(), c, LaunchRequest{Agent: "build", Description: "fix the build", Prompt: "go"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Launch(context.Background(), c, LaunchRequest{Agent: "general", Description: "look around", Prompt: "go"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.created) != 2 || f.created[0].Title != "fix the build" || f.created[0].ParentID != "" ||
+		f.created[1].Title != "look around (@general subagent)" {
+		t.Fatalf("created %+v", f.created)
+	}
+	if _, err := Launch(context.Background(), c, LaunchRequest{Agent: "hid", Description: "d", Prompt: "p"}); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("a hidden agent as root: %v, want ErrInvalid", err)
+	}
+}

@@ -45,13 +45,22 @@ func Launch(ctx context.Context, c *client.Client, req LaunchRequest) (client.Se
 			return client.Session{}, err
 		}
 	}
-	if _, err := checkAgent(ctx, c, req.Agent, false); err != nil {
+	// A task under a parent runs a subagent, as the task tool would; a new
+	// root may also run a primary agent (build, plan), titled without the
+	// subagent badge it would not deserve.
+	root := strings.TrimSpace(req.ParentID) == ""
+	agent, err := checkAgent(ctx, c, req.Agent, root)
+	if err != nil {
 		return client.Session{}, err
+	}
+	title := TaskTitle(req.Description, req.Agent)
+	if root && agent.Mode == "primary" {
+		title = req.Description
 	}
 
 	s, err := c.CreateSession(ctx, client.CreateSessionRequest{
 		ParentID:   strings.TrimSpace(req.ParentID),
-		Title:      TaskTitle(req.Description, req.Agent),
+		Title:      title,
 		Permission: DenyRules(),
 	})
 	if err != nil {

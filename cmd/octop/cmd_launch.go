@@ -23,11 +23,12 @@ answer it), and send it --prompt without waiting for the answer. Prints:
 
 Come back later with "octop result ID", or pass --wait to wait here and
 print the result as "octop result" does. Without --parent the task starts
-as a new root session.
+as a new root session, which may also run a primary agent such as build
+(titled with the description alone).
 
 Nothing is created when a check fails: the parent must exist, the agent must
-be one that runs as a subagent (see GET /agent: mode subagent or all, not
-hidden), and description and prompt must not be empty. If the server accepts
+be one that runs as a subagent under a parent (see GET /agent: mode
+subagent or all, not hidden), and description and prompt must not be empty. If the server accepts
 the session but not the prompt, the empty session is deleted again and the
 command fails.
 
