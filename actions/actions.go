@@ -23,9 +23,19 @@ import (
 var deniedTools = []string{"task", "todowrite", "todoread", "question"}
 
 // DenyRules are the permission rules every launched task is created with.
-func DenyRules() []client.PermissionRule {
-	rules := make([]client.PermissionRule, len(deniedTools))
-	for i, t := range deniedTools {
+func DenyRules() []client.PermissionRule { return denyRules(deniedTools) }
+
+// RootDenyRules are the rules of a new root session launched from octop.
+// A root is there to do the work, delegating included, so only question
+// is denied: nobody is in a chat to answer it.
+func RootDenyRules() []client.PermissionRule { return denyRules(rootDeniedTools) }
+
+// rootDeniedTools are the tools a new root launched by octop may not use.
+var rootDeniedTools = []string{"question"}
+
+func denyRules(tools []string) []client.PermissionRule {
+	rules := make([]client.PermissionRule, len(tools))
+	for i, t := range tools {
 		rules[i] = client.PermissionRule{Permission: t, Pattern: "*", Action: "deny"}
 	}
 	return rules
@@ -33,9 +43,9 @@ func DenyRules() []client.PermissionRule {
 
 // disabledTools is the prompt's tools map turning the denied tools off, so
 // the model is not even offered them.
-func disabledTools() map[string]bool {
-	m := make(map[string]bool, len(deniedTools))
-	for _, t := range deniedTools {
+func disabledTools(tools []string) map[string]bool {
+	m := make(map[string]bool, len(tools))
+	for _, t := range tools {
 		m[t] = false
 	}
 	return m

@@ -213,7 +213,7 @@ func TestResumeAndAbortRefuse(t *testing.T) {
 }
 
 // A new root (no parent) may run a primary agent, titled without the
-// subagent badge; a subagent root keeps the task title.
+// subagent badge, and may delegate; a subagent root keeps the task title.
 func TestLaunchRootAgents(t *testing.T) {
 	f, c := newFake(t)
 	if _, err := Launch(context.Background(), c, LaunchRequest{Agent: "build", Description: "fix the build", Prompt: "go"}); err != nil {
@@ -225,6 +225,16 @@ func TestLaunchRootAgents(t *testing.T) {
 	if len(f.created) != 2 || f.created[0].Title != "fix the build" || f.created[0].ParentID != "" ||
 		f.created[1].Title != "look around (@general subagent)" {
 		t.Fatalf("created %+v", f.created)
+	}
+	// A root may delegate: only question is denied, in the rules and the
+	// tools offered.
+	for i, cr := range f.created {
+		if len(cr.Permission) != 1 || cr.Permission[0].Permission != "question" || cr.Permission[0].Action != "deny" {
+			t.Errorf("root %d rules %+v, want question denied only", i, cr.Permission)
+		}
+		if tools := f.prompts[i].Tools; len(tools) != 1 || tools["question"] {
+			t.Errorf("root %d tools %+v, want question off only", i, tools)
+		}
 	}
 	if _, err := Launch(context.Background(), c, LaunchRequest{Agent: "hid", Description: "d", Prompt: "p"}); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("a hidden agent as root: %v, want ErrInvalid", err)

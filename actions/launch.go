@@ -53,15 +53,18 @@ func Launch(ctx context.Context, c *client.Client, req LaunchRequest) (client.Se
 	if err != nil {
 		return client.Session{}, err
 	}
-	title := TaskTitle(req.Description, req.Agent)
-	if root && agent.Mode == "primary" {
-		title = req.Description
+	title, denied := TaskTitle(req.Description, req.Agent), deniedTools
+	if root {
+		denied = rootDeniedTools
+		if agent.Mode == "primary" {
+			title = req.Description
+		}
 	}
 
 	s, err := c.CreateSession(ctx, client.CreateSessionRequest{
 		ParentID:   strings.TrimSpace(req.ParentID),
 		Title:      title,
-		Permission: DenyRules(),
+		Permission: denyRules(denied),
 	})
 	if err != nil {
 		return client.Session{}, fmt.Errorf("create the task session: %w", err)
@@ -69,7 +72,7 @@ func Launch(ctx context.Context, c *client.Client, req LaunchRequest) (client.Se
 	err = c.PromptAsync(ctx, s.ID, client.PromptRequest{
 		Agent: req.Agent,
 		Parts: textParts(req.Prompt),
-		Tools: disabledTools(),
+		Tools: disabledTools(denied),
 	})
 	if err == nil {
 		return s, nil

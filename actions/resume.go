@@ -56,7 +56,7 @@ func Resume(ctx context.Context, c *client.Client, id, prompt, agent string) (Re
 	if s.ParentID != "" {
 		// A child is an async task: keep it from asking questions nobody
 		// answers, as at launch.
-		req.Tools = disabledTools()
+		req.Tools = disabledTools(deniedTools)
 	}
 	if err := c.PromptAsync(ctx, s.ID, req); err != nil {
 		if client.IsNotFound(err) {

@@ -24,7 +24,8 @@ answer it), and send it --prompt without waiting for the answer. Prints:
 Come back later with "octop result ID", or pass --wait to wait here and
 print the result as "octop result" does. Without --parent the task starts
 as a new root session, which may also run a primary agent such as build
-(titled with the description alone).
+(titled with the description alone); a root may delegate, so only its
+question tool is denied.
 
 Nothing is created when a check fails: the parent must exist, the agent must
 be one that runs as a subagent under a parent (see GET /agent: mode
