@@ -11,6 +11,7 @@ import (
 	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
@@ -62,7 +63,7 @@ func newAbortConfirm(c *client.Client, st *styles.Styles, state *model.State, id
 	inner := dialogWidth(w, 76) - 4
 	d.title = "Abort " + sessionLabel(state, id, inner-6) + "?"
 	if len(kids) > 0 {
-		d.note = fmt.Sprintf("It has %d running %s below it, which stop with it:", len(kids), plural(len(kids), "session", "sessions"))
+		d.note = fmt.Sprintf("It has %d running %s below it, which stop with it:", len(kids), format.Noun(len(kids), "session", "sessions"))
 		for _, k := range kids {
 			d.lines = append(d.lines, "• "+sessionLabel(state, k, inner-2))
 		}
@@ -77,19 +78,12 @@ func newAbortConfirm(c *client.Client, st *styles.Styles, state *model.State, id
 func newAbortTreeConfirm(c *client.Client, st *styles.Styles, state *model.State, id string, plan []string, w int) abortConfirm {
 	d := abortConfirm{seq: nextSeq(), c: c, st: st, keys: DefaultConfirmKeyMap(), id: id, tree: true, targets: plan}
 	inner := dialogWidth(w, 76) - 4
-	d.title = fmt.Sprintf("Abort %d running %s in this subtree?", len(plan), plural(len(plan), "session", "sessions"))
+	d.title = fmt.Sprintf("Abort %d running %s in this subtree?", len(plan), format.Noun(len(plan), "session", "sessions"))
 	d.note = "Deepest first; nothing outside the subtree is touched:"
 	for i, k := range plan {
 		d.lines = append(d.lines, fmt.Sprintf("%d. %s", i+1, sessionLabel(state, k, inner-5)))
 	}
 	return d
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 func (d abortConfirm) Update(msg tea.Msg) (Dialog, tea.Cmd) {

@@ -146,7 +146,11 @@ func (m Model) header(s *model.Session) []string {
 	d := m.state.Display(s.ID)
 	mark, markStyle := format.StatusMark(d, m.spin, st)
 	c := m.state.Counts(s.ID)
-	status := markStyle.Render(mark+" "+format.StatusWord(d)) +
+	word := format.StatusWord(d)
+	if d == model.DisplayError && s.Err != nil && s.Err.Name == "MessageAbortedError" {
+		word = "aborted" // stopped on purpose: not the same news as a failure
+	}
+	status := markStyle.Render(mark+" "+word) +
 		st.Ink.Dim.Render(" · "+format.Elapsed(m.state.Elapsed(s.ID, m.now)))
 	if d == model.DisplayRetry {
 		status += st.Ink.Retry.Render(fmt.Sprintf(" · attempt %d", s.Attempt))
@@ -155,7 +159,7 @@ func (m Model) header(s *model.Session) []string {
 		}
 	}
 	if c.Children > 0 {
-		status += st.Ink.Dim.Render(fmt.Sprintf(" · %d children", c.Children))
+		status += st.Ink.Dim.Render(" · " + format.Plural(c.Children, "child", "children"))
 		if c.RunningBelow > 0 {
 			status += st.Ink.Busy.Render(fmt.Sprintf(", %d running", c.RunningBelow))
 		}

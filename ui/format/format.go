@@ -88,3 +88,16 @@ func OneLine(s string) string {
 	}
 	return strings.Join(strings.Fields(s), " ")
 }
+
+// Noun picks the singular or plural form of a noun for n.
+func Noun(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// Plural is n followed by its noun: "1 child", "3 children".
+func Plural(n int, one, many string) string {
+	return fmt.Sprintf("%d %s", n, Noun(n, one, many))
+}
