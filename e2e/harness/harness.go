@@ -2,6 +2,20 @@
 // isolated in a temp HOME with the XDG_* variables inside it, run from a
 // scratch git repo, and wired to the scripted fake model of package
 // fakellm. See Start (tests) and New (programs such as the recorder).
+//
+// In a test:
+//
+//	for _, v := range harness.Versions() {
+//		t.Run(v, func(t *testing.T) {
+//			s := harness.Start(t, harness.Config{Version: v}) // or harness.Shared(t, v)
+//			// s.URL, s.Dir (the project), s.Stop(), s.Restart() …
+//		})
+//	}
+//
+// The prompts the fake model understands are documented in package
+// fakellm. The config gives every permission ("*": "allow"), the mock
+// provider as model and small_model, and a "deep" subagent that may
+// delegate (Config.Agents and Config.Extra add to it).
 package harness
 
 import (
