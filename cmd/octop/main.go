@@ -35,12 +35,10 @@ var version = ""
 // "not available yet".
 var newActions func(c *client.Client) ui.Actions
 
-// globalFlags are the connection flags of the screen.
+// globalFlags are the screen's flags: the connection flags every command
+// shares, plus --all-projects.
 type globalFlags struct {
-	Server      string
-	Username    string
-	Password    string
-	Directory   string
+	conn        connFlags
 	AllProjects bool
 }
 
@@ -48,27 +46,14 @@ type globalFlags struct {
 // never prints a password taken from the environment; client() fills in
 // the environment's values.
 func (g *globalFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&g.Server, "server", "", "OpenCode server `URL` (env OPENCODE_SERVER_URL, default "+client.DefaultURL+")")
-	fs.StringVar(&g.Username, "username", "", "basic-auth `USER` (env OPENCODE_SERVER_USERNAME, default "+client.DefaultUsername+")")
-	fs.StringVar(&g.Password, "password", "", "basic-auth `PASSWORD` (env OPENCODE_SERVER_PASSWORD)")
-	fs.StringVar(&g.Directory, "directory", "", "project `DIR` on the server (default: the server's own)")
+	g.conn.register(fs)
 	fs.BoolVar(&g.AllProjects, "all-projects", false, "watch every project on the server, grouped by directory")
 }
 
 // client makes the client the flags describe, over the environment's
 // settings. Its error is one line saying what to fix.
 func (g globalFlags) client() (*client.Client, error) {
-	o := client.OptionsFromEnv()
-	if g.Server != "" {
-		o.BaseURL = g.Server
-	}
-	if g.Username != "" {
-		o.Username = g.Username
-	}
-	if g.Password != "" {
-		o.Password = g.Password
-	}
-	o.Directory = g.Directory
+	o := g.conn.options(client.OptionsFromEnv())
 	o.Global = g.AllProjects
 	return client.New(o)
 }
