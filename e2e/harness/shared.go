@@ -23,6 +23,7 @@ func Shared(t T, version string) *Server {
 	shared.mu.Lock()
 	defer shared.mu.Unlock()
 	if s := shared.servers[version]; s != nil && s.Running() {
+		logOnFailure(t, s)
 		return s
 	}
 	if err := shared.errs[version]; err != nil {
@@ -40,12 +41,17 @@ func Shared(t T, version string) *Server {
 		t.Fatalf("%v", err)
 	}
 	shared.servers[version] = s
+	logOnFailure(t, s)
+	return s
+}
+
+// logOnFailure prints the tail of the server's logs if t fails.
+func logOnFailure(t T, s *Server) {
 	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("shared server %s:\n%s", version, s.LogTail(40))
+			t.Logf("shared %s:\n%s", s, s.LogTail(40))
 		}
 	})
-	return s
 }
 
 // CloseShared stops every server Shared started.
