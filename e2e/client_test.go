@@ -354,11 +354,6 @@ func TestClientBigToolCall(t *testing.T) {
 			// session has not read, and the shared server keeps its files.
 			script := fmt.Sprintf("BIG bytes=%d path=octop-big-%d.txt", size, time.Now().UnixNano())
 			root := prompt(t, c, "client big", script)
-			t.Cleanup(func() {
-				if t.Failed() {
-					t.Logf("%s", s.LogTail(60))
-				}
-			})
 			var input struct {
 				Content string `json:"content"`
 			}
