@@ -53,6 +53,12 @@ func New() *State {
 // Version increases on every change, so a view can cache by it.
 func (s *State) Version() uint64 { return s.version }
 
+// TreeVersion changes whenever the tree's shape does: which sessions
+// exist, their parents, or the order of roots and children. Rows built by
+// Flatten without a filter stay valid while it holds still, so a view can
+// skip rebuilding them on events that only touch tool calls and status.
+func (s *State) TreeVersion() uint64 { return s.treeV }
+
 // Session returns the session with that id, or nil.
 func (s *State) Session(id string) *Session { return s.sessions[id] }
 

@@ -300,7 +300,7 @@ func (m Model) updateServer(msg tea.Msg) (tea.Model, tea.Cmd) {
 // stateChanged recomputes what depends on the whole tree: the rows, the
 // header's counts, follow's pick. Once per batch, never per frame.
 func (m *Model) stateChanged() {
-	m.tree.Refresh()
+	m.tree.Sync()
 	m.applyPendingSelect()
 	m.counts = m.countAll()
 	if m.follow {

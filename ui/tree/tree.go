@@ -38,6 +38,11 @@ type Model struct {
 	spin          string // the spinner frame busy rows show
 
 	cache map[string]cachedRow
+
+	// builtAt is the state and tree version the rows were built from; see
+	// Sync.
+	builtFor *model.State
+	builtAt  uint64
 }
 
 // cachedRow is a rendered row and everything it was rendered from.
@@ -162,10 +167,22 @@ func (m Model) Selected() string {
 // Offset is the index of the first row shown.
 func (m Model) Offset() int { return m.offset }
 
+// Sync rebuilds the rows after the state changed, unless nothing they
+// are made of did: without a filter or grouping, rows depend only on the
+// tree's shape and the folds (which rebuild at once), so a burst of tool
+// updates costs no walk over the whole tree.
+func (m *Model) Sync() {
+	if m.filter == "" && !m.byDirectory && m.builtFor == m.state && m.builtAt == m.state.TreeVersion() {
+		return
+	}
+	m.Refresh()
+}
+
 // Refresh rebuilds the rows from the state. Call it after the state or the
 // collapsed set changed; it costs a walk of the tree, so the root calls it
 // once per batch of events, never per frame.
 func (m *Model) Refresh() {
+	m.builtFor, m.builtAt = m.state, m.state.TreeVersion()
 	expanded := map[string]bool{}
 	var walk func(id string)
 	walk = func(id string) {

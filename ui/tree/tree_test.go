@@ -72,3 +72,48 @@ func TestRowsFitTheWidth(t *testing.T) {
 		}
 	}
 }
+
+// Sync keeps the rows while only tool calls and status change, and rebuilds
+// them as soon as the tree's shape does: a late child, a placeholder
+// parent made real, a deleted session.
+func TestSyncRebuildsOnShapeOnly(t *testing.T) {
+	st := model.New()
+	st.Apply(root("r", "/p", 1))
+	m := New(styles.New(true, true))
+	m.SetSize(60, 10)
+	m.SetState(st)
+	rowsID := func() string {
+		var ids []string
+		for _, r := range m.Rows() {
+			ids = append(ids, r.ID)
+		}
+		return strings.Join(ids, " ")
+	}
+	before := &m.Rows()[0]
+	st.Apply(client.SessionStatusChanged{SessionID: "r", Status: client.SessionStatus{Type: client.StatusBusy}})
+	st.Apply(client.PartUpdated{Part: client.Part{ID: "prt_1", SessionID: "r", MessageID: "msg_1", Type: client.PartTool, Tool: "bash",
+		State: &client.ToolState{Status: client.ToolRunning}}})
+	m.Sync()
+	if &m.Rows()[0] != before {
+		t.Error("rows were rebuilt for a tool update")
+	}
+	// A grandchild whose parent is not known yet, then the parent.
+	st.Apply(child("g", "c", 3))
+	m.Sync()
+	st.Apply(child("c", "r", 2))
+	m.Sync()
+	if got := rowsID(); got != "r c g" {
+		t.Fatalf("after late parent: rows %q, want r c g", got)
+	}
+	st.Apply(client.SessionDeleted{Info: client.Session{ID: "g", ParentID: "c"}})
+	m.Sync()
+	if got := rowsID(); got != "r c" {
+		t.Fatalf("after delete: rows %q, want r c", got)
+	}
+	// A new state (the demo's reset) is always rebuilt.
+	m.SetState(model.New())
+	m.Sync()
+	if got := rowsID(); got != "" {
+		t.Fatalf("after reset: rows %q, want none", got)
+	}
+}
