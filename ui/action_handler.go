@@ -101,6 +101,8 @@ func (h *ActionHandler) Start(req ActionRequest) (Dialog, tea.Cmd) {
 			return needSel("copy")
 		}
 		return nil, tea.Batch(tea.SetClipboard(sel), flashCmd("copied task_id "+sel, false))
+	case ActionInbox:
+		return newInbox(h.c, st, req.State), nil
 	}
 	return nil, flashCmd(req.Action.String()+": not available yet", false)
 }

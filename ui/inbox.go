@@ -1,0 +1,454 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ui/format"
+	"github.com/octop-dev/octop/ui/styles"
+)
+
+// InboxKeyMap is the inbox's keys. Deny and Dismiss share d: one rejects a
+// permission, the other a question; the hint names the one that applies.
+type InboxKeyMap struct {
+	Up          key.Binding
+	Down        key.Binding
+	Jump        key.Binding
+	Allow       key.Binding
+	AllowAlways key.Binding
+	Deny        key.Binding
+	Answer      key.Binding
+	Dismiss     key.Binding
+	Close       key.Binding
+}
+
+// DefaultInboxKeyMap returns the inbox's keys.
+func DefaultInboxKeyMap() InboxKeyMap {
+	return InboxKeyMap{
+		Up:          key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("k/↑", "up")),
+		Down:        key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j/↓", "down")),
+		Jump:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "go to session")),
+		Allow:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "allow once")),
+		AllowAlways: key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "allow always")),
+		Deny:        key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "deny")),
+		Answer:      key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "answer")),
+		Dismiss:     key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "dismiss")),
+		Close:       key.NewBinding(key.WithKeys("esc", "q", "i"), key.WithHelp("esc", "close")),
+	}
+}
+
+// inboxItem is one request waiting on the person: a permission or a
+// question (exactly one of perm and question is set).
+type inboxItem struct {
+	session  string
+	perm     *client.PermissionRequest
+	question *client.QuestionRequest
+}
+
+func (it inboxItem) id() string {
+	if it.perm != nil {
+		return it.perm.ID
+	}
+	return it.question.ID
+}
+
+// inboxCache keeps the item list of one State version, so that a frame
+// that changes nothing walks no tree. It is shared by the dialog's copies.
+type inboxCache struct {
+	version uint64
+	valid   bool
+	items   []inboxItem
+}
+
+// inboxRepliedMsg is the reply to one answer sent from the inbox.
+type inboxRepliedMsg struct {
+	seq   int64
+	reqID string
+	err   error
+}
+
+// inbox is the `i` dialog: every pending permission and question across
+// the tree, in tree order (roots newest first, children in the order they
+// were made), so the list reads like the tree and an item never moves
+// while the person is answering. It reads the live State at each frame;
+// an answered item stays, marked sent, until the server's
+// permission.replied / question.replied / question.rejected removes it.
+type inbox struct {
+	seq   int64
+	c     *client.Client
+	st    *styles.Styles
+	keys  InboxKeyMap
+	state *model.State
+	cache *inboxCache
+
+	// The cursor follows a request id, so an item above it leaving does
+	// not move it; idx is where it was, for when its own item leaves.
+	cur string
+	idx int
+
+	sending map[string]bool
+	sent    map[string]string // request id → what was sent, until the event removes it
+	failed  map[string]string // request id → the last error, one line
+	// drafts holds the answers picked so far for a request with several
+	// questions; it is sent once each has one.
+	drafts map[string][][]string
+}
+
+func newInbox(c *client.Client, st *styles.Styles, state *model.State) *inbox {
+	return &inbox{
+		seq: nextSeq(), c: c, st: st, keys: DefaultInboxKeyMap(), state: state, cache: &inboxCache{},
+		sending: map[string]bool{}, sent: map[string]string{}, failed: map[string]string{}, drafts: map[string][][]string{},
+	}
+}
+
+// items lists the pending requests in tree order.
+func (d *inbox) items() []inboxItem {
+	if d.state == nil || d.state.Pending() == 0 {
+		return nil
+	}
+	if d.cache.valid && d.cache.version == d.state.Version() {
+		return d.cache.items
+	}
+	var out []inboxItem
+	var walk func(id string)
+	walk = func(id string) {
+		s := d.state.Session(id)
+		if s == nil {
+			return
+		}
+		if d.state.Display(id) == model.DisplayWaiting {
+			for _, p := range d.state.Permissions(id) {
+				out = append(out, inboxItem{session: id, perm: &p})
+			}
+			for _, q := range d.state.Questions(id) {
+				out = append(out, inboxItem{session: id, question: &q})
+			}
+		}
+		for _, k := range s.Children {
+			walk(k)
+		}
+	}
+	for _, r := range d.state.Roots() {
+		walk(r)
+	}
+	*d.cache = inboxCache{version: d.state.Version(), valid: true, items: out}
+	return out
+}
+
+// cursor is the index of the selected item in items, or -1 when empty.
+func (d *inbox) cursor(items []inboxItem) int {
+	if len(items) == 0 {
+		return -1
+	}
+	for i, it := range items {
+		if it.id() == d.cur {
+			return i
+		}
+	}
+	return min(max(d.idx, 0), len(items)-1)
+}
+
+func (d *inbox) moveTo(items []inboxItem, i int) {
+	if len(items) == 0 {
+		d.cur, d.idx = "", 0
+		return
+	}
+	i = min(max(i, 0), len(items)-1)
+	d.cur, d.idx = items[i].id(), i
+}
+
+func (d *inbox) Update(msg tea.Msg) (Dialog, tea.Cmd) {
+	switch msg := msg.(type) {
+	case inboxRepliedMsg:
+		if msg.seq != d.seq {
+			return d, nil
+		}
+		delete(d.sending, msg.reqID)
+		if msg.err != nil {
+			delete(d.sent, msg.reqID)
+			d.failed[msg.reqID] = errText(msg.err)
+		}
+		return d, nil
+	case tea.KeyPressMsg:
+		return d.updateKey(msg)
+	}
+	return d, nil
+}
+
+func (d *inbox) updateKey(msg tea.KeyPressMsg) (Dialog, tea.Cmd) {
+	items := d.items()
+	i := d.cursor(items)
+	switch {
+	case key.Matches(msg, d.keys.Close):
+		return nil, nil
+	case key.Matches(msg, d.keys.Up):
+		d.moveTo(items, i-1)
+		return d, nil
+	case key.Matches(msg, d.keys.Down):
+		d.moveTo(items, i+1)
+		return d, nil
+	}
+	if i < 0 {
+		return d, nil
+	}
+	d.moveTo(items, i)
+	it := items[i]
+	if key.Matches(msg, d.keys.Jump) {
+		return nil, selectCmd(it.session)
+	}
+	if d.sending[it.id()] || d.sent[it.id()] != "" {
+		return d, nil // one answer per request; the server's event ends it
+	}
+	if it.perm != nil {
+		switch {
+		case key.Matches(msg, d.keys.Allow):
+			return d, d.replyPermission(it, client.ReplyOnce)
+		case key.Matches(msg, d.keys.AllowAlways):
+			return d, d.replyPermission(it, client.ReplyAlways)
+		case key.Matches(msg, d.keys.Deny):
+			return d, d.replyPermission(it, client.ReplyReject)
+		}
+		return d, nil
+	}
+	switch {
+	case key.Matches(msg, d.keys.Dismiss):
+		delete(d.drafts, it.id())
+		return d, d.rejectQuestion(it)
+	case key.Matches(msg, d.keys.Answer):
+		return d, d.pick(it, msg.String())
+	}
+	return d, nil
+}
+
+// pick chooses option n (1-based) of the question's next unanswered
+// question, and sends the answers once every question has one.
+func (d *inbox) pick(it inboxItem, n string) tea.Cmd {
+	q := it.question
+	draft := d.drafts[q.ID]
+	if len(draft) >= len(q.Questions) {
+		return nil
+	}
+	opts := q.Questions[len(draft)].Options
+	k, err := strconv.Atoi(n)
+	if err != nil || k < 1 || k > len(opts) {
+		return nil
+	}
+	draft = append(append([][]string(nil), draft...), []string{opts[k-1].Label})
+	if len(draft) < len(q.Questions) {
+		d.drafts[q.ID] = draft
+		return nil
+	}
+	delete(d.drafts, q.ID)
+	return d.replyQuestion(it, draft)
+}
+
+// The replies. Each captures plain values; its message goes back to the
+// dialog (to end the "sending" mark) and, as a FlashMsg, to the footer,
+// which shows it even if the dialog was closed meanwhile.
+
+func (d *inbox) replyPermission(it inboxItem, reply string) tea.Cmd {
+	verb := map[string][2]string{
+		client.ReplyOnce:   {"allowed", "allow"},
+		client.ReplyAlways: {"allowed always", "allow always"},
+		client.ReplyReject: {"denied", "deny"},
+	}[reply]
+	what := fmt.Sprintf("%s for %s", it.perm.Permission, d.title(it.session))
+	c, id := d.c, it.perm.ID
+	return d.send(id, verb[0]+" "+what, "could not "+verb[1]+" "+what, func(ctx context.Context) error {
+		return c.ReplyPermission(ctx, id, reply, "")
+	})
+}
+
+func (d *inbox) replyQuestion(it inboxItem, answers [][]string) tea.Cmd {
+	var picked []string
+	for _, a := range answers {
+		picked = append(picked, strings.Join(a, ", "))
+	}
+	what := fmt.Sprintf("%q for %s", strings.Join(picked, "; "), d.title(it.session))
+	c, id := d.c, it.question.ID
+	return d.send(id, "answered "+what, "could not answer "+what, func(ctx context.Context) error {
+		return c.ReplyQuestion(ctx, id, answers)
+	})
+}
+
+func (d *inbox) rejectQuestion(it inboxItem) tea.Cmd {
+	what := "the question of " + d.title(it.session)
+	c, id := d.c, it.question.ID
+	return d.send(id, "dismissed "+what, "could not dismiss "+what, func(ctx context.Context) error {
+		return c.RejectQuestion(ctx, id)
+	})
+}
+
+// send marks the request as sending and returns the Cmd that makes the
+// call. On success the notice says what was done; on failure, why not.
+func (d *inbox) send(reqID, done, failed string, call func(ctx context.Context) error) tea.Cmd {
+	d.sending[reqID] = true
+	d.sent[reqID] = done
+	delete(d.failed, reqID)
+	seq := d.seq
+	return func() tea.Msg {
+		err := withTimeout(call)
+		flash := FlashMsg{Text: done}
+		if err != nil {
+			flash = FlashMsg{Text: failed + ": " + errText(err), Error: true}
+		}
+		return tea.BatchMsg{
+			func() tea.Msg { return inboxRepliedMsg{seq: seq, reqID: reqID, err: err} },
+			func() tea.Msg { return flash },
+		}
+	}
+}
+
+// title is a session's description without the agent suffix.
+func (d *inbox) title(id string) string {
+	var s *model.Session
+	if d.state != nil {
+		s = d.state.Session(id)
+	}
+	t, _ := format.SplitTitle(titleOf(s, id))
+	return format.OneLine(t)
+}
+
+func (d *inbox) View(w, h int) string {
+	width := dialogWidth(w, 100)
+	inner := width - 4
+	items := d.items()
+	cur := d.cursor(items)
+	if len(items) == 0 {
+		return frame(d.st, width, "Inbox", d.st.Dim.Render("nobody is waiting on you"), hint(d.keys.Close))
+	}
+
+	// Draw every item, note where the selected one is, then show the
+	// window of lines that holds it.
+	var lines []string
+	selFrom, selTo := 0, 0
+	for i, it := range items {
+		if i == cur {
+			selFrom = len(lines)
+		}
+		lines = append(lines, d.itemLines(it, i == cur, inner)...)
+		if i == cur {
+			selTo = len(lines)
+		}
+	}
+	room := max(h-8, 3) // the frame, title, blank lines and hint
+	top := 0
+	if len(lines) > room {
+		top = min(max(selTo-room, 0), selFrom)
+		lines = lines[top:min(top+room, len(lines))]
+	}
+
+	sessions := map[string]bool{}
+	for _, it := range items {
+		sessions[it.session] = true
+	}
+	title := fmt.Sprintf("Inbox: %s from %s waiting on you", format.Plural(len(items), "request", "requests"),
+		format.Plural(len(sessions), "session", "sessions"))
+	if len(items) > 1 {
+		title += fmt.Sprintf(" · %d/%d", cur+1, len(items))
+	}
+
+	k := d.keys
+	var keys []key.Binding
+	if it := items[cur]; it.perm != nil {
+		keys = []key.Binding{k.Allow, k.AllowAlways, k.Deny}
+	} else {
+		answer := k.Answer
+		if n := d.optionCount(*it.question); n > 0 {
+			answer.SetHelp(fmt.Sprintf("1-%d", min(n, 9)), "answer")
+			keys = append(keys, answer)
+		}
+		keys = append(keys, k.Dismiss)
+	}
+	keys = append(keys, key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("j/k", "move")), k.Jump, k.Close)
+	return frame(d.st, width, title, strings.Join(lines, "\n"), hint(keys...))
+}
+
+// optionCount is how many options the next unanswered question of q has.
+func (d *inbox) optionCount(q client.QuestionRequest) int {
+	n := len(d.drafts[q.ID])
+	if n >= len(q.Questions) {
+		return 0
+	}
+	return len(q.Questions[n].Options)
+}
+
+// itemLines draws one item: its session (title, agent, id), what it asks,
+// and, once answered, what was sent or why it failed.
+func (d *inbox) itemLines(it inboxItem, selected bool, inner int) []string {
+	st := d.st
+	var s *model.Session
+	if d.state != nil {
+		s = d.state.Session(it.session)
+	}
+	title, agent := format.SplitTitle(titleOf(s, it.session))
+	mark, titleStyle := "  ", st.Title
+	if selected {
+		mark, titleStyle = st.Focused.Render("▸ "), st.Focused
+	}
+	head := mark + titleStyle.Render(format.OneLine(title))
+	if agent != "" {
+		head += " " + st.Badge.Render("@"+agent)
+	}
+	head += "  " + st.Dim.Render(it.session)
+	out := []string{ansi.Truncate(head, inner, "…")}
+	body := inner - 4
+	add := func(s string) { out = append(out, "    "+ansi.Truncate(s, body, "…")) }
+
+	if p := it.perm; p != nil {
+		what := p.Permission
+		if len(p.Patterns) > 0 {
+			what += ": " + format.OneLine(strings.Join(p.Patterns, "  "))
+		}
+		add(st.Waiting.Render("permission") + " " + what)
+	} else {
+		draft := d.drafts[it.question.ID]
+		for qi, q := range it.question.Questions {
+			text := format.OneLine(q.Question)
+			if q.Header != "" {
+				text = format.OneLine(q.Header) + ": " + text
+			}
+			wrapped := strings.Split(ansi.Wrap(st.Waiting.Render("question")+" "+text, body, " "), "\n")
+			for _, l := range wrapped[:min(len(wrapped), 3)] {
+				add(l)
+			}
+			if qi < len(draft) {
+				add(st.Done.Render("→ " + strings.Join(draft[qi], ", ")))
+				continue
+			}
+			if qi > len(draft) {
+				continue // its options show once the questions before it are answered
+			}
+			for oi, o := range q.Options {
+				n := "·"
+				if oi < 9 {
+					n = strconv.Itoa(oi + 1)
+				}
+				line := "  " + st.Label.Render(n) + " " + format.OneLine(o.Label)
+				if o.Description != "" {
+					line += "  " + st.Dim.Render(format.OneLine(o.Description))
+				}
+				add(line)
+			}
+			if len(q.Options) == 0 {
+				add(st.Dim.Render("  (no options: answer it in OpenCode, or d to dismiss)"))
+			}
+		}
+	}
+	switch id := it.id(); {
+	case d.sending[id]:
+		add(st.Busy.Render("sending…"))
+	case d.sent[id] != "":
+		add(st.Dim.Render(d.sent[id] + "; waiting for the server"))
+	case d.failed[id] != "":
+		add(st.Failed.Render("✗ " + d.failed[id]))
+	}
+	return out
+}
