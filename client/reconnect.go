@@ -19,14 +19,16 @@ type StreamOptions struct {
 	// and drops at once therefore still backs off.
 	StableAfter time.Duration
 	// ConnectTimeout bounds dialling and waiting for the response headers
-	// (default: Options.Timeout, else 10s). A server that accepts and
-	// never answers is then retried.
+	// (default 5s, or Options.Timeout if shorter). A restarting server
+	// accepts connections before it answers them; a short limit retries
+	// sooner instead of hanging on the first attempt.
 	ConnectTimeout time.Duration
 	// IdleTimeout is how long a connection may stay silent once the server
-	// has shown that it sends heartbeats (1.18 sends server.heartbeat about
-	// every 10s) before it is taken for dead and reopened (default 30s;
-	// negative disables). Servers that never send heartbeats (1.1.65) are
-	// not held to it, so an idle stream of theirs is not cycled.
+	// has shown that it sends heartbeats before it is taken for dead and
+	// reopened (default 75s; negative disables). 1.18 sends
+	// server.heartbeat about every 10s, 1.1.65 every 30s: the default is
+	// well over both, so a quiet but live stream is never cycled. Until
+	// the first heartbeat the stream is not held to it at all.
 	IdleTimeout time.Duration
 	// MaxEventSize is the largest event accepted (default 64 MiB). A tool
 	// output of several MB arrives as one event.
@@ -35,12 +37,14 @@ type StreamOptions struct {
 
 // Defaults of StreamOptions.
 const (
-	DefaultMinBackoff   = 250 * time.Millisecond
-	DefaultMaxBackoff   = 10 * time.Second
-	DefaultJitter       = 0.2
-	DefaultStableAfter  = 30 * time.Second
-	DefaultIdleTimeout  = 30 * time.Second
-	DefaultMaxEventSize = 64 << 20
+	DefaultMinBackoff  = 250 * time.Millisecond
+	DefaultMaxBackoff  = 10 * time.Second
+	DefaultJitter      = 0.2
+	DefaultStableAfter = 30 * time.Second
+	DefaultIdleTimeout = 75 * time.Second
+	// DefaultConnectTimeout bounds a stream attempt until its headers.
+	DefaultConnectTimeout = 5 * time.Second
+	DefaultMaxEventSize   = 64 << 20
 )
 
 func (o StreamOptions) withDefaults() StreamOptions {

@@ -158,7 +158,7 @@ func (c *Client) streamOnce(ctx context.Context, send func(any), attempt int) (c
 
 	connectTimeout := o.ConnectTimeout
 	if connectTimeout <= 0 {
-		connectTimeout = c.timeout
+		connectTimeout = min(DefaultConnectTimeout, c.timeout)
 	}
 	// The stream's request has no overall deadline (it lives for hours), so
 	// two timers stand in: one until the headers arrive, then the idle
