@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -108,7 +109,9 @@ func newInbox(c *client.Client, st *styles.Styles, state *model.State) *inbox {
 	}
 }
 
-// items lists the pending requests in tree order.
+// items lists the pending requests in tree order. Rather than walk the
+// whole tree it places each waiting session by its path from its root, so
+// a frame over ten thousand sessions costs about what the waiting few do.
 func (d *inbox) items() []inboxItem {
 	if d.state == nil || d.state.Pending() == 0 {
 		return nil
@@ -116,30 +119,51 @@ func (d *inbox) items() []inboxItem {
 	if d.cache.valid && d.cache.version == d.state.Version() {
 		return d.cache.items
 	}
-	var out []inboxItem
-	var walk func(id string)
-	walk = func(id string) {
-		s := d.state.Session(id)
-		if s == nil {
-			return
-		}
-		if d.state.Display(id) == model.DisplayWaiting {
-			for _, p := range d.state.Permissions(id) {
-				out = append(out, inboxItem{session: id, perm: &p})
-			}
-			for _, q := range d.state.Questions(id) {
-				out = append(out, inboxItem{session: id, question: &q})
-			}
-		}
-		for _, k := range s.Children {
-			walk(k)
-		}
+	waiting := d.state.Waiting()
+	paths := make(map[string][]int, len(waiting))
+	for _, id := range waiting {
+		paths[id] = treePath(d.state, id)
 	}
-	for _, r := range d.state.Roots() {
-		walk(r)
+	slices.SortStableFunc(waiting, func(a, b string) int { return slices.Compare(paths[a], paths[b]) })
+	var out []inboxItem
+	for _, id := range waiting {
+		for _, p := range d.state.Permissions(id) {
+			out = append(out, inboxItem{session: id, perm: &p})
+		}
+		for _, q := range d.state.Questions(id) {
+			out = append(out, inboxItem{session: id, question: &q})
+		}
 	}
 	*d.cache = inboxCache{version: d.state.Version(), valid: true, items: out}
 	return out
+}
+
+// treePath is where a session sits in the tree: its root's place among
+// the roots, then its place among each parent's children, top down.
+// Comparing two paths orders sessions as the tree draws them.
+func treePath(st *model.State, id string) []int {
+	var rev []int
+	seen := map[string]bool{}
+	for s := st.Session(id); s != nil && !seen[s.ID]; {
+		seen[s.ID] = true // a parent loop in bad data must not hang the screen
+		parent := st.Session(s.ParentID)
+		if s.ParentID == "" || parent == nil {
+			i := slices.Index(st.Roots(), s.ID)
+			if i < 0 {
+				i = st.Len()
+			}
+			rev = append(rev, i)
+			break
+		}
+		i := slices.Index(parent.Children, s.ID)
+		if i < 0 {
+			i = len(parent.Children)
+		}
+		rev = append(rev, i)
+		s = parent
+	}
+	slices.Reverse(rev)
+	return rev
 }
 
 // cursor is the index of the selected item in items, or -1 when empty.

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/octop-dev/octop/client"
 )
@@ -277,6 +279,32 @@ func TestInboxSeveralQuestions(t *testing.T) {
 	}
 }
 
+// TestInboxTreeOrder: items come as the tree draws their sessions (roots
+// newest first, children in creation order, a parent before its
+// children), not in id order.
+func TestInboxTreeOrder(t *testing.T) {
+	_, c := newReplyRecorder(t)
+	m := newTestModel(t, 120, 60, func(o *Options) { o.Actions = NewActionHandler(c) })
+	m = send(t, m, events(
+		created("ses_old", "", "old root", 0), created("ses_new", "", "new root", 10),
+		created("ses_z", "ses_old", "first child", 1), created("ses_a", "ses_old", "second child", 2),
+		created("ses_b", "ses_z", "grandchild", 3),
+		permission("ses_a", "per_1"), permission("ses_b", "per_2"), permission("ses_old", "per_3"),
+		permission("ses_z", "per_4"), permission("ses_new", "per_5"),
+	))
+	m, _ = do(t, m, keyMsgs("i")[0])
+	d := dialogText(m)
+	want := []string{"new root", "old root", "first child", "grandchild", "second child"}
+	last := -1
+	for _, w := range want {
+		at := strings.Index(d, w+"  ses_")
+		if at < 0 || at < last {
+			t.Fatalf("%q out of order, want %q:\n%s", w, want, d)
+		}
+		last = at
+	}
+}
+
 // TestInboxKeysDoNoIOInUpdate: answering returns at once; the call is in
 // the Cmd.
 func TestInboxKeysDoNoIOInUpdate(t *testing.T) {
@@ -303,4 +331,40 @@ func TestInboxGolden(t *testing.T) {
 	out := screen(m)
 	checkScreenShape(t, out, 80, 24)
 	golden.RequireEqual(t, out)
+}
+
+// BenchmarkInboxView is one frame with the inbox open over a big tree in
+// which ten sessions wait: an event, so the item list must be rebuilt
+// (a walk of the tree), then the render. "dialog" draws the inbox alone;
+// "frame" draws the screen under it too, composited by the root's overlay.
+func BenchmarkInboxView(b *testing.B) {
+	for _, n := range []int{1000, 10_000} {
+		for _, part := range []string{"dialog", "frame"} {
+			b.Run(fmt.Sprintf("sessions=%d/%s", n, part), func(b *testing.B) {
+				_, c := newReplyRecorder(&testing.T{})
+				m := New(Options{ServerURL: "http://127.0.0.1:4096", Clock: fixedClock, Actions: NewActionHandler(c)})
+				m = send(b, m, tea.WindowSizeMsg{Width: 160, Height: 48})
+				m = send(b, m, bigTree(n))
+				for i := range 10 {
+					m = send(b, m, events(permission(fmt.Sprintf("ses_r%05d_c%d", i*7, i%9), fmt.Sprintf("per_%02d", i))))
+				}
+				m = press(b, m, "i")
+				if m.dialog == nil || !strings.Contains(dialogText(m), "Inbox: 10 requests") {
+					b.Fatalf("inbox:\n%s", dialogText(m))
+				}
+				kid := "ses_r00003_c1"
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; b.Loop(); i++ {
+					if part == "dialog" {
+						m.state.Apply(toolCall(kid, kid+"_b", "bash", client.ToolRunning, fmt.Sprint(i), `{"command":"go test ./..."}`, 3.3, -1))
+						_ = m.dialog.View(160, 48)
+						continue
+					}
+					m = send(b, m, events(toolCall(kid, kid+"_b", "bash", client.ToolRunning, fmt.Sprint(i), `{"command":"go test ./..."}`, 3.3, -1)))
+					_ = m.View()
+				}
+			})
+		}
+	}
 }
