@@ -14,10 +14,17 @@ import (
 
 // TestTUIInbox answers, from octop's inbox in a real terminal, a
 // permission ask (bash set to ask) and a question (fakellm QUESTION), and
-// checks each session leaves the waiting state and finishes its run.
+// checks each session leaves the waiting state and finishes its run. Both
+// server versions: their asks differ (1.1.65 sends no command metadata).
 func TestTUIInbox(t *testing.T) {
 	tuiRequireTmux(t)
-	s := harness.Start(t, harness.Config{Version: harness.V118, Extra: map[string]any{
+	for _, v := range harness.Versions() {
+		t.Run(v, func(t *testing.T) { tuiInbox(t, v) })
+	}
+}
+
+func tuiInbox(t *testing.T, version string) {
+	s := harness.Start(t, harness.Config{Version: version, Extra: map[string]any{
 		"permission": map[string]any{"*": "allow", "bash": "ask"},
 	}})
 	c := newClient(t, s)

@@ -362,7 +362,15 @@ func (d *inbox) View(w, h int) string {
 			selTo = len(lines)
 		}
 	}
-	room := max(h-8, 3) // the frame, title, blank lines and hint
+	// The box leaves the bottom line free: the footer shows each
+	// answer's notice there.
+	hintText := d.hint(items[cur])
+	room := h - 6 - strings.Count(ansi.Wrap(hintText, inner, " "), "\n") - 1
+	if room < 3 {
+		// A short screen: the keys get one line, the requests the rest.
+		hintText = ansi.Truncate(hintText, inner, "…")
+		room = max(h-7, 1)
+	}
 	top := 0
 	if len(lines) > room {
 		top = min(max(selTo-room, 0), selFrom)
@@ -378,10 +386,14 @@ func (d *inbox) View(w, h int) string {
 	if len(items) > 1 {
 		title += fmt.Sprintf(" · %d/%d", cur+1, len(items))
 	}
+	return frame(d.st, width, title, strings.Join(lines, "\n"), hintText)
+}
 
+// hint is the dialog's key line for the selected item.
+func (d *inbox) hint(it inboxItem) string {
 	k := d.keys
 	var keys []key.Binding
-	if it := items[cur]; it.perm != nil {
+	if it.perm != nil {
 		keys = []key.Binding{k.Allow, k.AllowAlways, k.Deny}
 	} else {
 		answer := k.Answer
@@ -392,7 +404,7 @@ func (d *inbox) View(w, h int) string {
 		keys = append(keys, k.Dismiss)
 	}
 	keys = append(keys, key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("j/k", "move")), k.Jump, k.Close)
-	return frame(d.st, width, title, strings.Join(lines, "\n"), hint(keys...))
+	return hint(keys...)
 }
 
 // optionCount is how many options the next unanswered question of q has.
@@ -429,9 +441,14 @@ func (d *inbox) itemLines(it inboxItem, selected bool, inner int) []string {
 	if p := it.perm; p != nil {
 		what := p.Permission
 		if len(p.Patterns) > 0 {
-			what += ": " + format.OneLine(strings.Join(p.Patterns, "  "))
+			what += ": " + format.OneLine(strings.Join(p.Patterns, " · "))
 		}
 		add(st.Waiting.Render("permission") + " " + what)
+		// What A would allow for the rest of the session is wider than the
+		// ask itself ("rm *" for "rm -rf build"): say it before it is pressed.
+		if selected && len(p.Always) > 0 {
+			add(st.Dim.Render("A allows from now on: " + format.OneLine(strings.Join(p.Always, " · "))))
+		}
 	} else {
 		draft := d.drafts[it.question.ID]
 		for qi, q := range it.question.Questions {

@@ -73,6 +73,9 @@ func inboxScene() EventsMsg {
 		created("ses_r2", "", "pick a config store", 20), userMsg("ses_r2", 20), busy("ses_r2"),
 		created("ses_q", "ses_r2", "choose the database (@explore subagent)", 21), userMsg("ses_q", 21), busy("ses_q"),
 		question("ses_q", "que_1"),
+		// The same ask as troubled's, now with what "always" would allow.
+		client.PermissionAsked{Request: client.PermissionRequest{ID: "per_1", SessionID: "ses_c",
+			Permission: "bash", Patterns: []string{"rm -rf build"}, Always: []string{"rm *"}}},
 	)...)
 }
 
@@ -105,12 +108,18 @@ func TestInboxListsAndAnswersPermission(t *testing.T) {
 	if !strings.Contains(d, "▸ choose the database") || !strings.Contains(d, "1-2 answer · d dismiss") {
 		t.Errorf("the first item is not selected with the question keys:\n%s", d)
 	}
+	if strings.Contains(d, "allows from now on") {
+		t.Errorf("the scope of A shows for an unselected permission:\n%s", d)
+	}
 
 	// Down to the permission, allow it once.
 	m, _ = do(t, m, keyMsgs("j")[0])
 	d = dialogText(m)
 	if !strings.Contains(d, "▸ clean build dir") || !strings.Contains(d, "a allow once · A allow always · d deny") {
 		t.Fatalf("j did not select the permission:\n%s", d)
+	}
+	if !strings.Contains(d, "A allows from now on: rm *") {
+		t.Errorf("the selected permission does not say what A allows:\n%s", d)
 	}
 	m, msgs := do(t, m, keyMsgs("a")[0])
 	if got := rec.requests(); len(got) != 1 || got[0] != `POST /permission/per_1/reply {"reply":"once"}` {
@@ -302,6 +311,33 @@ func TestInboxTreeOrder(t *testing.T) {
 			t.Fatalf("%q out of order, want %q:\n%s", w, want, d)
 		}
 		last = at
+	}
+}
+
+// TestInboxScrollsAndLeavesTheFooter: with more requests than fit at
+// 80×24 the selected one stays in view, and the box never covers the
+// bottom line, where each answer's notice shows.
+func TestInboxScrollsAndLeavesTheFooter(t *testing.T) {
+	_, c := newReplyRecorder(t)
+	for _, size := range [][2]int{{80, 24}, {50, 16}, {30, 10}} {
+		m := inboxModel(t, c, size[0], size[1])
+		for i := range 12 {
+			m = send(t, m, events(permission("ses_b", fmt.Sprintf("per_x%02d", i))))
+		}
+		m, _ = do(t, m, keyMsgs("i")[0])
+		for range 13 {
+			m, _ = do(t, m, keyMsgs("j")[0])
+		}
+		m, _ = do(t, m, keyMsgs("a")[0])
+		out := screen(m)
+		checkScreenShape(t, out, size[0], size[1])
+		lines := strings.Split(out, "\n")
+		if !strings.Contains(out, "▸ clean build") {
+			t.Errorf("%v: the selected last item is out of view:\n%s", size, out)
+		}
+		if last := lines[len(lines)-1]; !strings.HasPrefix(last, "allowed bash for") {
+			t.Errorf("%v: the notice line is covered: %q\n%s", size, last, out)
+		}
 	}
 }
 
