@@ -102,7 +102,7 @@ func (h *ActionHandler) Start(req ActionRequest) (Dialog, tea.Cmd) {
 		}
 		return nil, tea.Batch(tea.SetClipboard(sel), flashCmd("copied task_id "+sel, false))
 	case ActionInbox:
-		return newInbox(h.c, st, req.State), nil
+		return newInbox(h.c, st, req.State, req.Width), nil
 	}
 	return nil, flashCmd(req.Action.String()+": not available yet", false)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/octop-dev/octop/client"
@@ -26,8 +27,14 @@ type InboxKeyMap struct {
 	AllowAlways key.Binding
 	Deny        key.Binding
 	Answer      key.Binding
+	SendPicks   key.Binding
+	Type        key.Binding
 	Dismiss     key.Binding
 	Close       key.Binding
+
+	// While an answer is typed, only these two are keys; the rest is text.
+	SendTyped   key.Binding
+	CancelTyped key.Binding
 }
 
 // DefaultInboxKeyMap returns the inbox's keys.
@@ -40,8 +47,12 @@ func DefaultInboxKeyMap() InboxKeyMap {
 		AllowAlways: key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "allow always")),
 		Deny:        key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "deny")),
 		Answer:      key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "answer")),
+		SendPicks:   key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "send picks")),
+		Type:        key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "type answer")),
 		Dismiss:     key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "dismiss")),
 		Close:       key.NewBinding(key.WithKeys("esc", "q", "i"), key.WithHelp("esc", "close")),
+		SendTyped:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
+		CancelTyped: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop typing")),
 	}
 }
 
@@ -100,12 +111,22 @@ type inbox struct {
 	// drafts holds the answers picked so far for a request with several
 	// questions; it is sent once each has one.
 	drafts map[string][][]string
+	// picks are the options toggled on for a request's current question,
+	// when that question takes several answers.
+	picks map[string][]string
+
+	// typing is the request whose current question gets a typed answer
+	// in input, "" when none does.
+	typing string
+	input  textinput.Model
+	width  int // of the box, for the input
 }
 
-func newInbox(c *client.Client, st *styles.Styles, state *model.State) *inbox {
+func newInbox(c *client.Client, st *styles.Styles, state *model.State, w int) *inbox {
 	return &inbox{
-		seq: nextSeq(), c: c, st: st, keys: DefaultInboxKeyMap(), state: state, cache: &inboxCache{},
-		sending: map[string]bool{}, sent: map[string]string{}, failed: map[string]string{}, drafts: map[string][][]string{},
+		seq: nextSeq(), c: c, st: st, keys: DefaultInboxKeyMap(), state: state, cache: &inboxCache{}, width: dialogWidth(w, 100),
+		sending: map[string]bool{}, sent: map[string]string{}, failed: map[string]string{},
+		drafts: map[string][][]string{}, picks: map[string][]string{},
 	}
 }
 
@@ -201,9 +222,60 @@ func (d *inbox) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 		}
 		return d, nil
 	case tea.KeyPressMsg:
+		if d.typing != "" {
+			return d.updateTyping(msg)
+		}
 		return d.updateKey(msg)
 	}
+	if d.typing != "" { // a paste, the cursor's blink
+		var cmd tea.Cmd
+		d.input, cmd = d.input.Update(msg)
+		return d, cmd
+	}
 	return d, nil
+}
+
+// updateTyping feeds the answer being typed: enter sends it as the
+// current question's answer, esc goes back to the list.
+func (d *inbox) updateTyping(msg tea.KeyPressMsg) (Dialog, tea.Cmd) {
+	items := d.items()
+	at := slices.IndexFunc(items, func(it inboxItem) bool { return it.id() == d.typing })
+	if at < 0 {
+		// Answered elsewhere (another client, the OpenCode TUI) while
+		// this was typed: the text has nowhere to go, say so.
+		d.stopTyping()
+		return d, flashCmd("that question was answered or dismissed elsewhere", true)
+	}
+	switch {
+	case key.Matches(msg, d.keys.CancelTyped):
+		d.stopTyping()
+		return d, nil
+	case key.Matches(msg, d.keys.SendTyped):
+		text := strings.TrimSpace(d.input.Value())
+		if text == "" {
+			return d, nil
+		}
+		d.stopTyping()
+		return d, d.answer(items[at], []string{text})
+	}
+	var cmd tea.Cmd
+	d.input, cmd = d.input.Update(msg)
+	return d, cmd
+}
+
+func (d *inbox) startTyping(it inboxItem) tea.Cmd {
+	d.typing = it.id()
+	d.input = textinput.New()
+	d.input.Prompt = "✎ "
+	d.input.Placeholder = "your answer"
+	d.input.SetVirtualCursor(true)
+	d.input.SetWidth(max(d.width-4-8, 10))
+	return d.input.Focus()
+}
+
+func (d *inbox) stopTyping() {
+	d.typing = ""
+	d.input.Blur()
 }
 
 func (d *inbox) updateKey(msg tea.KeyPressMsg) (Dialog, tea.Cmd) {
@@ -247,24 +319,70 @@ func (d *inbox) updateKey(msg tea.KeyPressMsg) (Dialog, tea.Cmd) {
 		return d, d.rejectQuestion(it)
 	case key.Matches(msg, d.keys.Answer):
 		return d, d.pick(it, msg.String())
+	case key.Matches(msg, d.keys.SendPicks):
+		if picks := d.picks[it.id()]; len(picks) > 0 {
+			return d, d.answer(it, picks)
+		}
+	case key.Matches(msg, d.keys.Type):
+		if d.current(*it.question) != nil {
+			return d, d.startTyping(it)
+		}
 	}
 	return d, nil
 }
 
-// pick chooses option n (1-based) of the question's next unanswered
-// question, and sends the answers once every question has one.
+// current is the request's next unanswered question, nil when all have
+// an answer.
+func (d *inbox) current(q client.QuestionRequest) *client.QuestionInfo {
+	n := len(d.drafts[q.ID])
+	if n >= len(q.Questions) {
+		return nil
+	}
+	return &q.Questions[n]
+}
+
+// pick chooses option n (1-based) of the request's current question. A
+// question that takes several answers toggles the option instead; s sends
+// what is on.
 func (d *inbox) pick(it inboxItem, n string) tea.Cmd {
+	cq := d.current(*it.question)
+	if cq == nil {
+		return nil
+	}
+	k, err := strconv.Atoi(n)
+	if err != nil || k < 1 || k > len(cq.Options) {
+		return nil
+	}
+	label := cq.Options[k-1].Label
+	if !cq.Multiple {
+		return d.answer(it, []string{label})
+	}
+	picks := d.picks[it.id()]
+	if i := slices.Index(picks, label); i >= 0 {
+		picks = slices.Delete(slices.Clone(picks), i, i+1)
+	} else {
+		// Kept in the options' order, whatever order they were pressed in.
+		picks = nil
+		for _, o := range cq.Options {
+			if o.Label == label || slices.Contains(d.picks[it.id()], o.Label) {
+				picks = append(picks, o.Label)
+			}
+		}
+	}
+	d.picks[it.id()] = picks
+	return nil
+}
+
+// answer records labels as the current question's answer, and sends the
+// request's answers once every question has one.
+func (d *inbox) answer(it inboxItem, labels []string) tea.Cmd {
 	q := it.question
+	delete(d.picks, q.ID)
 	draft := d.drafts[q.ID]
 	if len(draft) >= len(q.Questions) {
 		return nil
 	}
-	opts := q.Questions[len(draft)].Options
-	k, err := strconv.Atoi(n)
-	if err != nil || k < 1 || k > len(opts) {
-		return nil
-	}
-	draft = append(append([][]string(nil), draft...), []string{opts[k-1].Label})
+	draft = append(append([][]string(nil), draft...), labels)
 	if len(draft) < len(q.Questions) {
 		d.drafts[q.ID] = draft
 		return nil
@@ -395,25 +513,27 @@ func (d *inbox) hint(it inboxItem) string {
 	var keys []key.Binding
 	if it.perm != nil {
 		keys = []key.Binding{k.Allow, k.AllowAlways, k.Deny}
+	} else if d.typing == it.id() {
+		return hint(k.SendTyped, k.CancelTyped)
 	} else {
-		answer := k.Answer
-		if n := d.optionCount(*it.question); n > 0 {
-			answer.SetHelp(fmt.Sprintf("1-%d", min(n, 9)), "answer")
-			keys = append(keys, answer)
+		if cq := d.current(*it.question); cq != nil {
+			if n := len(cq.Options); n > 0 {
+				answer := k.Answer
+				answer.SetHelp(fmt.Sprintf("1-%d", min(n, 9)), "answer")
+				if cq.Multiple {
+					answer.SetHelp(fmt.Sprintf("1-%d", min(n, 9)), "toggle")
+				}
+				keys = append(keys, answer)
+			}
+			if cq.Multiple && len(d.picks[it.id()]) > 0 {
+				keys = append(keys, k.SendPicks)
+			}
+			keys = append(keys, k.Type)
 		}
 		keys = append(keys, k.Dismiss)
 	}
 	keys = append(keys, key.NewBinding(key.WithKeys("j", "k"), key.WithHelp("j/k", "move")), k.Jump, k.Close)
 	return hint(keys...)
-}
-
-// optionCount is how many options the next unanswered question of q has.
-func (d *inbox) optionCount(q client.QuestionRequest) int {
-	n := len(d.drafts[q.ID])
-	if n >= len(q.Questions) {
-		return 0
-	}
-	return len(q.Questions[n].Options)
 }
 
 // itemLines draws one item: its session (title, agent, id), what it asks,
@@ -467,19 +587,29 @@ func (d *inbox) itemLines(it inboxItem, selected bool, inner int) []string {
 			if qi > len(draft) {
 				continue // its options show once the questions before it are answered
 			}
+			picks := d.picks[it.question.ID]
 			for oi, o := range q.Options {
 				n := "·"
 				if oi < 9 {
 					n = strconv.Itoa(oi + 1)
 				}
-				line := "  " + st.Label.Render(n) + " " + format.OneLine(o.Label)
+				box := ""
+				if q.Multiple {
+					box = "[ ] "
+					if slices.Contains(picks, o.Label) {
+						box = "[x] "
+					}
+				}
+				line := "  " + st.Label.Render(n) + " " + box + format.OneLine(o.Label)
 				if o.Description != "" {
 					line += "  " + st.Dim.Render(format.OneLine(o.Description))
 				}
 				add(line)
 			}
-			if len(q.Options) == 0 {
-				add(st.Dim.Render("  (no options: answer it in OpenCode, or d to dismiss)"))
+			if d.typing == it.id() {
+				add("  " + d.input.View())
+			} else if len(q.Options) == 0 {
+				add(st.Dim.Render("  (no options: t to type an answer)"))
 			}
 		}
 	}

@@ -105,7 +105,7 @@ func TestInboxListsAndAnswersPermission(t *testing.T) {
 	if strings.Index(d, "ses_q") > strings.Index(d, "ses_c") {
 		t.Errorf("not in tree order (newest root first):\n%s", d)
 	}
-	if !strings.Contains(d, "▸ choose the database") || !strings.Contains(d, "1-2 answer · d dismiss") {
+	if !strings.Contains(d, "▸ choose the database") || !strings.Contains(d, "1-2 answer · t type answer · d dismiss") {
 		t.Errorf("the first item is not selected with the question keys:\n%s", d)
 	}
 	if strings.Contains(d, "allows from now on") {
@@ -285,6 +285,95 @@ func TestInboxSeveralQuestions(t *testing.T) {
 	m, _ = do(t, m, keyMsgs("1")[0])
 	if got := rec.requests(); len(got) != 1 || got[0] != `POST /question/que_2/reply {"answers":[["rust"],["github"]]}` {
 		t.Errorf("sent %q", got)
+	}
+}
+
+// TestInboxTypedAnswer: t types an answer of one's own; enter sends it,
+// esc goes back to the list without sending, and while typing the keys
+// are text (d, a, j do not act).
+func TestInboxTypedAnswer(t *testing.T) {
+	rec, c := newReplyRecorder(t)
+	m := inboxModel(t, c, 120, 40)
+	m, _ = do(t, m, keyMsgs("i")[0])
+	m = press(t, m, "t") // its Cmd is the cursor's blink timer
+	if d := dialogText(m); !strings.Contains(d, "✎ ") || !strings.Contains(d, "enter send · esc stop typing") {
+		t.Fatalf("t did not open the answer input:\n%s", d)
+	}
+	m = press(t, m, "draft")
+	m, _ = do(t, m, escKey)
+	if m.dialog == nil || strings.Contains(dialogText(m), "✎ ") {
+		t.Fatalf("esc while typing: dialog open %v\n%s", m.dialog != nil, dialogText(m))
+	}
+	m = press(t, m, "t") // its Cmd is the cursor's blink timer
+	m = press(t, m, "mysql, and d a j are text")
+	m = send(t, m, tea.PasteMsg{Content: " (pasted)"})
+	if got := rec.requests(); len(got) != 0 {
+		t.Fatalf("typing sent %q", got)
+	}
+	m, msgs := do(t, m, enterKey)
+	want := `POST /question/que_1/reply {"answers":[["mysql, and d a j are text (pasted)"]]}`
+	if got := rec.requests(); len(got) != 1 || got[0] != want {
+		t.Fatalf("enter sent %q, want %q", got, want)
+	}
+	if f := flashes(msgs); len(f) != 1 || !strings.HasPrefix(f[0], `answered "mysql`) {
+		t.Errorf("notices %q", f)
+	}
+	if m.dialog == nil {
+		t.Error("sending the typed answer closed the inbox")
+	}
+}
+
+// TestInboxTypedAnswerAnsweredElsewhere: the question leaves while its
+// answer is typed; the next key says so and sends nothing.
+func TestInboxTypedAnswerAnsweredElsewhere(t *testing.T) {
+	rec, c := newReplyRecorder(t)
+	m := inboxModel(t, c, 120, 40)
+	m, _ = do(t, m, keyMsgs("i")[0])
+	m = press(t, m, "t") // its Cmd is the cursor's blink timer
+	m = press(t, m, "x")
+	m = send(t, m, events(client.QuestionRejected{SessionID: "ses_q", RequestID: "que_1"}))
+	m, msgs := do(t, m, enterKey)
+	if f := flashes(msgs); len(f) != 1 || !strings.Contains(f[0], "answered or dismissed elsewhere") {
+		t.Errorf("notices %q", f)
+	}
+	if got := rec.requests(); len(got) != 0 {
+		t.Errorf("sent %q", got)
+	}
+	// Back to the list: a is a key again.
+	m, _ = do(t, m, keyMsgs("a")[0])
+	if got := rec.requests(); len(got) != 1 || !strings.HasPrefix(got[0], "POST /permission/per_1/reply") {
+		t.Errorf("a after typing ended sent %q", got)
+	}
+}
+
+// TestInboxMultipleChoice: for a question that takes several answers the
+// numbers toggle, and s sends what is on, in the options' order.
+func TestInboxMultipleChoice(t *testing.T) {
+	rec, c := newReplyRecorder(t)
+	m := newTestModel(t, 120, 40, func(o *Options) { o.Actions = NewActionHandler(c) })
+	m = send(t, m, events(created("ses_root", "", "plan", 0), busy("ses_root"),
+		client.QuestionAsked{Request: client.QuestionRequest{ID: "que_3", SessionID: "ses_root", Questions: []client.QuestionInfo{
+			{Header: "Checks", Question: "Which checks?", Multiple: true,
+				Options: []client.QuestionOption{{Label: "vet"}, {Label: "lint"}, {Label: "test"}}},
+		}}}))
+	m, _ = do(t, m, keyMsgs("i")[0])
+	if d := dialogText(m); !strings.Contains(d, "1 [ ] vet") || !strings.Contains(d, "1-3 toggle") || strings.Contains(d, "s send picks") {
+		t.Fatalf("multiple choice:\n%s", d)
+	}
+	m, _ = do(t, m, keyMsgs("s")[0]) // nothing on yet: nothing sent
+	for _, k := range []string{"3", "1", "2", "2"} {
+		m, _ = do(t, m, keyMsgs(k)[0])
+	}
+	if got := rec.requests(); len(got) != 0 {
+		t.Fatalf("toggling sent %q", got)
+	}
+	if d := dialogText(m); !strings.Contains(d, "1 [x] vet") || !strings.Contains(d, "2 [ ] lint") || !strings.Contains(d, "3 [x] test") ||
+		!strings.Contains(d, "s send picks") {
+		t.Fatalf("after 3 1 2 2:\n%s", d)
+	}
+	m, _ = do(t, m, keyMsgs("s")[0])
+	if got := rec.requests(); len(got) != 1 || got[0] != `POST /question/que_3/reply {"answers":[["vet","test"]]}` {
+		t.Errorf("s sent %q", got)
 	}
 }
 
