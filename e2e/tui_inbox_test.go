@@ -64,9 +64,9 @@ func tuiInbox(t *testing.T, version string) {
 	// a: allow once. The notice comes from the reply; the item leaves
 	// when the server's permission.replied does.
 	tm.actSend("a")
-	tm.waitFor("the allow notice and the permission gone", func(sc string) bool {
-		return strings.Contains(sc, "allowed bash for tui inbox permission") &&
-			strings.Contains(sc, "Inbox: 1 request from 1 session") && !strings.Contains(sc, "permission bash:")
+	tm.waitFor("the allow notice", func(sc string) bool { return strings.Contains(sc, "allowed bash for tui inbox permission") })
+	tm.waitFor("the permission gone from the inbox", func(sc string) bool {
+		return strings.Contains(sc, "Inbox: 1 request from 1 session") && !strings.Contains(sc, "permission bash:")
 	})
 	inboxWaitGone(t, "the permission", pID, func(ctx context.Context) ([]string, error) {
 		ps, err := c.Permissions(ctx)
@@ -94,9 +94,8 @@ func tuiInbox(t *testing.T, version string) {
 	tm.actSend("i")
 	tm.waitFor("the inbox with the question", func(sc string) bool { return strings.Contains(sc, "▸ tui inbox question") })
 	tm.actSend("1")
-	tm.waitFor("the answer notice and an empty inbox", func(sc string) bool {
-		return strings.Contains(sc, `answered "sqlite" for tui inbox question`) && strings.Contains(sc, "nobody is waiting on you")
-	})
+	tm.waitFor("the answer notice", func(sc string) bool { return strings.Contains(sc, `answered "sqlite" for tui inbox question`) })
+	tm.waitFor("an empty inbox", func(sc string) bool { return strings.Contains(sc, "nobody is waiting on you") })
 	inboxWaitGone(t, "the question", qID, func(ctx context.Context) ([]string, error) {
 		qs, err := c.Questions(ctx)
 		var ids []string
