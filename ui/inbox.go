@@ -72,7 +72,7 @@ func (it inboxItem) id() string {
 }
 
 // inboxCache keeps the item list of one State version, so that a frame
-// that changes nothing walks no tree. It is shared by the dialog's copies.
+// after no change rebuilds nothing.
 type inboxCache struct {
 	version uint64
 	valid   bool
@@ -92,13 +92,15 @@ type inboxRepliedMsg struct {
 // while the person is answering. It reads the live State at each frame;
 // an answered item stays, marked sent, until the server's
 // permission.replied / question.replied / question.rejected removes it.
+// Unlike the other dialogs it is used by pointer: its bookkeeping (sent,
+// drafts, the input) lives across many keys, and the root holds one copy.
 type inbox struct {
 	seq   int64
 	c     *client.Client
 	st    *styles.Styles
 	keys  InboxKeyMap
 	state *model.State
-	cache *inboxCache
+	cache inboxCache
 
 	// The cursor follows a request id, so an item above it leaving does
 	// not move it; idx is where it was, for when its own item leaves.
@@ -124,7 +126,7 @@ type inbox struct {
 
 func newInbox(c *client.Client, st *styles.Styles, state *model.State, w int) *inbox {
 	return &inbox{
-		seq: nextSeq(), c: c, st: st, keys: DefaultInboxKeyMap(), state: state, cache: &inboxCache{}, width: dialogWidth(w, 100),
+		seq: nextSeq(), c: c, st: st, keys: DefaultInboxKeyMap(), state: state, width: dialogWidth(w, 100),
 		sending: map[string]bool{}, sent: map[string]string{}, failed: map[string]string{},
 		drafts: map[string][][]string{}, picks: map[string][]string{},
 	}
@@ -155,7 +157,7 @@ func (d *inbox) items() []inboxItem {
 			out = append(out, inboxItem{session: id, question: &q})
 		}
 	}
-	*d.cache = inboxCache{version: d.state.Version(), valid: true, items: out}
+	d.cache = inboxCache{version: d.state.Version(), valid: true, items: out}
 	return out
 }
 
