@@ -118,20 +118,32 @@ func (m Model) render() string {
 	return screen
 }
 
-// overlay draws the open dialog centred over the screen.
+// overlay draws the open dialog centred over the screen. It splices the
+// box into the lines it covers, cutting each around it, which costs what
+// the box covers rather than a cell buffer of the whole screen. A box
+// larger than the screen is clipped to it.
 func (m Model) overlay(screen string) string {
-	box := m.dialog.View(m.width, m.height)
-	w, h := lipgloss.Width(box), lipgloss.Height(box)
-	x, y := max((m.width-w)/2, 0), max((m.height-h)/2, 0)
-	out := lipgloss.NewCompositor(
-		lipgloss.NewLayer(screen),
-		lipgloss.NewLayer(box).X(x).Y(y).Z(1),
-	).Render()
-	// The compositor trims trailing blanks; put them back so every line
-	// still spans the screen.
-	lines := strings.Split(out, "\n")
-	for i, l := range lines {
-		lines[i] = fitLine(l, m.width)
+	box := strings.Split(m.dialog.View(m.width, m.height), "\n")
+	if len(box) > m.height {
+		box = box[:m.height]
+	}
+	w := 0
+	for _, l := range box {
+		w = max(w, ansi.StringWidth(l))
+	}
+	w = min(w, m.width)
+	x, y := max((m.width-w)/2, 0), max((m.height-len(box))/2, 0)
+	reset := "\x1b[m" // each piece ends with one, so no style leaks across the seams
+	if m.styles.NoColor {
+		reset = ""
+	}
+	lines := strings.Split(screen, "\n")
+	for i, b := range box {
+		if y+i >= len(lines) {
+			break
+		}
+		bg := fitLine(lines[y+i], m.width)
+		lines[y+i] = ansi.Truncate(bg, x, "") + reset + fitLine(b, w) + reset + ansi.Cut(bg, x+w, m.width)
 	}
 	return strings.Join(lines, "\n")
 }
