@@ -69,15 +69,22 @@ type helpKeys struct {
 	detail       detail.KeyMap
 	detailFocus  bool
 	filterActive bool
+	// waiting puts the inbox key first while someone waits on you: it is
+	// then the one key that matters, and the line has no room for it
+	// otherwise.
+	waiting bool
 }
 
 // ShortHelp is the one-line footer.
 func (h helpKeys) ShortHelp() []key.Binding {
 	var ks []key.Binding
+	if h.waiting {
+		ks = append(ks, h.root.Inbox)
+	}
 	if h.detailFocus {
-		ks = h.detail.ShortHelp()
+		ks = append(ks, h.detail.ShortHelp()...)
 	} else {
-		ks = h.tree.ShortHelp()
+		ks = append(ks, h.tree.ShortHelp()...)
 	}
 	ks = append(ks, h.root.Tab, h.root.Filter)
 	if h.filterActive {

@@ -302,7 +302,11 @@ func (m Model) updateServer(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) stateChanged() {
 	m.tree.Sync()
 	m.applyPendingSelect()
+	before := m.counts
 	m.counts = m.countAll()
+	if (before.waiting > 0) != (m.counts.waiting > 0) {
+		m.layout() // the footer offers the inbox only while someone waits
+	}
 	if m.follow {
 		m.followBusiest()
 	}

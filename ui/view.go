@@ -300,6 +300,7 @@ func (m Model) renderHelp() string {
 		detail:       m.detail.KeyMap(),
 		detailFocus:  m.focus == paneDetail,
 		filterActive: m.tree.Filter() != "",
+		waiting:      m.counts.waiting > 0,
 	}
 	if f := m.tree.Filter(); f != "" && !m.help.ShowAll {
 		prefix := st.Ink.Busy.Render("filter: "+f) + "  "
