@@ -210,8 +210,14 @@ type QuestionInfo struct {
 	Header   string           `json:"header"`
 	Options  []QuestionOption `json:"options"`
 	Multiple bool             `json:"multiple,omitempty"`
-	Custom   bool             `json:"custom,omitempty"`
+	// Custom says whether a typed answer is allowed; the server's default,
+	// when it sends none, is yes. Read it with AllowsTyped.
+	Custom *bool `json:"custom,omitempty"`
 }
+
+// AllowsTyped says whether the question accepts an answer of one's own
+// besides its options.
+func (q QuestionInfo) AllowsTyped() bool { return q.Custom == nil || *q.Custom }
 
 // QuestionOption is one choice of a question.
 type QuestionOption struct {

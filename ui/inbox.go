@@ -326,7 +326,7 @@ func (d *inbox) updateKey(msg tea.KeyPressMsg) (Dialog, tea.Cmd) {
 			return d, d.answer(it, picks)
 		}
 	case key.Matches(msg, d.keys.Type):
-		if d.current(*it.question) != nil {
+		if cq := d.current(*it.question); cq != nil && cq.AllowsTyped() {
 			return d, d.startTyping(it)
 		}
 	}
@@ -530,7 +530,9 @@ func (d *inbox) hint(it inboxItem) string {
 			if cq.Multiple && len(d.picks[it.id()]) > 0 {
 				keys = append(keys, k.SendPicks)
 			}
-			keys = append(keys, k.Type)
+			if cq.AllowsTyped() {
+				keys = append(keys, k.Type)
+			}
 		}
 		keys = append(keys, k.Dismiss)
 	}

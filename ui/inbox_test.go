@@ -493,3 +493,30 @@ func BenchmarkInboxView(b *testing.B) {
 		}
 	}
 }
+
+// A question that does not take answers of one's own (custom: false)
+// offers no typing, and t does nothing; the server's default (no flag)
+// does offer it, as TestInboxTypedAnswer shows.
+func TestInboxNoTypingWhenCustomIsOff(t *testing.T) {
+	rec, c := newReplyRecorder(t)
+	off := false
+	m := newTestModel(t, 120, 40, func(o *Options) { o.Actions = NewActionHandler(c) })
+	m = send(t, m, events(
+		created("ses_r", "", "root", 1), userMsg("ses_r", 1), busy("ses_r"),
+		client.QuestionAsked{Request: client.QuestionRequest{ID: "que_9", SessionID: "ses_r", Questions: []client.QuestionInfo{{
+			Header: "Pick", Question: "Which one?", Custom: &off,
+			Options: []client.QuestionOption{{Label: "a"}, {Label: "b"}},
+		}}}},
+	))
+	m, _ = do(t, m, keyMsgs("i")[0])
+	if d := dialogText(m); strings.Contains(d, "type answer") || !strings.Contains(d, "1-2 answer") {
+		t.Fatalf("custom:false still offers typing, or lost its options:\n%s", d)
+	}
+	m = press(t, m, "t")
+	if strings.Contains(dialogText(m), "✎ ") {
+		t.Fatal("t opened an answer input on a question that takes none")
+	}
+	if got := rec.requests(); len(got) != 0 {
+		t.Fatalf("sent %q", got)
+	}
+}
