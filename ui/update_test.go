@@ -440,3 +440,19 @@ func TestSnapshotDoesNotRollBackNewerStatus(t *testing.T) {
 		t.Fatalf("display after a fresh idle snapshot = %v, want idle", got)
 	}
 }
+
+// A failure retrying cannot fix (a rejected password) says so: no
+// countdown, and no "waiting for the server" promise on the empty tree.
+func TestFinalErrorSaysItStopped(t *testing.T) {
+	m := send(t, newTestModel(t, 100, 12), client.ConnState{State: client.Disconnected,
+		Err: &client.Error{Kind: client.KindUnauthorized, Msg: "the server rejected the password; set OPENCODE_SERVER_PASSWORD"}})
+	out := screen(m)
+	for _, want := range []string{"error, not retrying", "rejected the password", "stopped trying"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("screen lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "waiting for the server") {
+		t.Fatalf("a final error still promises to wait:\n%s", out)
+	}
+}

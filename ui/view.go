@@ -173,6 +173,10 @@ func (m Model) treeView() string {
 		hint = "the demo is starting…"
 	case m.connKnown && m.conn.State == client.Connected:
 		hint = "no sessions yet — start a task in OpenCode and it shows up here"
+	case m.connKnown && m.conn.State == client.Disconnected && m.conn.Err != nil && m.conn.RetryAt.IsZero():
+		// Retrying cannot fix this one (a rejected password, not an
+		// OpenCode server): waiting would be a lie.
+		hint = "octop has stopped trying; fix the error above and start it again"
 	default:
 		hint = "waiting for the server at " + m.opts.ServerURL + "…"
 	}
