@@ -485,3 +485,33 @@ func TestResultViewStates(t *testing.T) {
 		m, _ = do(t, m, escKey)
 	}
 }
+
+// r lets the agent be changed: tab reaches the agent field; a name that
+// cannot run the child is refused in the form with nothing sent; a good
+// one goes with the prompt.
+func TestResumeWithAnotherAgent(t *testing.T) {
+	f, c := newFakeOpenCode(t)
+	m := actionModel(t, f, c, created("ses_root", "", "root", 1), created("ses_kid", "ses_root", "kid (@general subagent)", 2))
+	f.messages["ses_kid"] = `[{"info":{"role":"user","agent":"explore"},"parts":[]},{"info":{"role":"assistant","agent":"explore","finish":"stop","time":{"created":1,"completed":2}},"parts":[{"type":"text","text":"first answer"}]}]`
+	m = send(t, m, SelectMsg{ID: "ses_kid"})
+	m, _ = do(t, m, keyMsgs("r")[0])
+	m = typeText(t, m, "go on")
+	// The agent field's keys answer with the cursor's blink timer: press,
+	// which does not run commands, types there.
+	m = press(t, m, "tab", "nosuch")
+	m, _ = do(t, m, enterKey)
+	if sc := screen(m); !strings.Contains(sc, `unknown agent "nosuch"`) || m.dialog == nil {
+		t.Fatalf("unknown agent: dialog open %v\n%s", m.dialog != nil, sc)
+	}
+	if got := f.mutations(); len(got) != 0 {
+		t.Fatalf("an unknown agent sent %v", got)
+	}
+	for range len("nosuch") {
+		m = send(t, m, tea.KeyPressMsg{Code: tea.KeyBackspace})
+	}
+	m = press(t, m, "general")
+	m, _ = do(t, m, enterKey)
+	if p := f.prompts["ses_kid"]; len(p) != 1 || p[0].Agent != "general" || p[0].Parts[0].Text != "go on" {
+		t.Fatalf("resume sent %+v; want agent general with the prompt", p)
+	}
+}

@@ -29,7 +29,8 @@ type resumedMsg struct {
 }
 
 // resumeForm is the `r` dialog: a new prompt for a finished task, sent to
-// the same session (its history continues) as the session's own agent.
+// the same session (its history continues), as the session's own agent
+// unless another is named.
 type resumeForm struct {
 	seq     int64
 	c       *client.Client
@@ -38,6 +39,8 @@ type resumeForm struct {
 	id      string
 	title   string
 	prompt  textarea.Model
+	agent   textinput.Model
+	onAgent bool // the agent field has the keys, not the prompt
 	sending bool
 	err     string
 }
@@ -58,6 +61,22 @@ func newResumeFormDraft(c *client.Client, st *styles.Styles, id, title, draft st
 	f.prompt.SetVirtualCursor(true)
 	f.prompt.SetStyles(areaStyles(st))
 	f.prompt.SetValue(draft)
+	f.agent = textinput.New()
+	f.agent.Prompt = "› "
+	f.agent.Placeholder = "blank: the session's own agent"
+	f.agent.SetVirtualCursor(true)
+	f.agent.SetWidth(dialogWidth(w, 84) - 8)
+	return f, f.prompt.Focus()
+}
+
+// focus moves the keys to the agent field or back to the prompt.
+func (f resumeForm) focus(onAgent bool) (resumeForm, tea.Cmd) {
+	f.onAgent = onAgent
+	if onAgent {
+		f.prompt.Blur()
+		return f, f.agent.Focus()
+	}
+	f.agent.Blur()
 	return f, f.prompt.Focus()
 }
 
@@ -91,23 +110,29 @@ func (f resumeForm) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 		switch {
 		case key.Matches(msg, f.keys.Cancel):
 			return nil, nil
-		case key.Matches(msg, f.keys.Submit):
+		case key.Matches(msg, f.keys.Next), key.Matches(msg, f.keys.Prev):
+			return f.focus(!f.onAgent)
+		case key.Matches(msg, f.keys.Submit), f.onAgent && msg.String() == "enter":
 			if strings.TrimSpace(f.prompt.Value()) == "" {
 				f.err = "the prompt is empty"
 				return f, nil
 			}
 			f.sending, f.err = true, ""
-			seq, c, id, text := f.seq, f.c, f.id, f.prompt.Value()
+			seq, c, id, text, agent := f.seq, f.c, f.id, f.prompt.Value(), strings.TrimSpace(f.agent.Value())
 			return f, func() tea.Msg {
 				return withTimeout(func(ctx context.Context) tea.Msg {
-					r, err := actions.Resume(ctx, c, id, text, "")
+					r, err := actions.Resume(ctx, c, id, text, agent)
 					return resumedMsg{seq: seq, r: r, err: err}
 				})
 			}
 		}
 	}
 	var cmd tea.Cmd
-	f.prompt, cmd = f.prompt.Update(msg)
+	if f.onAgent {
+		f.agent, cmd = f.agent.Update(msg)
+	} else {
+		f.prompt, cmd = f.prompt.Update(msg)
+	}
 	return f, cmd
 }
 
@@ -115,16 +140,24 @@ func (f resumeForm) View(w, h int) string {
 	width := dialogWidth(w, 84)
 	inner := width - 4
 	var b strings.Builder
-	b.WriteString(f.st.Dim.Render(ansi.Truncate("task_id "+f.id+" · continues its history as its own agent", inner, "…")))
-	b.WriteString("\n\n" + f.st.Focused.Render("▸ Prompt") + "\n")
+	b.WriteString(f.st.Dim.Render(ansi.Truncate("task_id "+f.id+" · continues its history", inner, "…")))
+	label := func(name string, on bool) string {
+		if on {
+			return f.st.Focused.Render("▸ " + name)
+		}
+		return f.st.Dim.Render("  " + name)
+	}
+	b.WriteString("\n\n" + label("Prompt", !f.onAgent) + "\n")
 	b.WriteString(f.prompt.View())
+	b.WriteString("\n\n" + label("Agent", f.onAgent) + "\n")
+	b.WriteString(f.agent.View())
 	switch {
 	case f.sending:
 		b.WriteString("\n\n" + f.st.Busy.Render("sending…"))
 	case f.err != "":
 		b.WriteString("\n\n" + errorLine(f.st, inner, f.err))
 	}
-	return frame(f.st, width, "Resume "+f.title, b.String(), hint(f.keys.Submit, f.keys.Cancel))
+	return frame(f.st, width, "Resume "+f.title, b.String(), hint(f.keys.Submit, f.keys.Next, f.keys.Cancel))
 }
 
 // busyKeys are the busy dialog's choices.
