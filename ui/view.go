@@ -213,7 +213,9 @@ func (m Model) headerLines() []string {
 	case m.snapErr != nil:
 		line2 = st.Ink.Failed.Render("could not read the sessions: ") + format.OneLine(m.snapErr.Error())
 	default:
-		line2 = m.selectionText()
+		counts := m.countsText()
+		line2 = m.selectionText(m.width - ansi.StringWidth(counts) - 1)
+		return []string{line1, spread(line2, counts, m.width)}
 	}
 	return []string{line1, spread(line2, m.countsText(), m.width)}
 }
@@ -262,7 +264,10 @@ func (m Model) countsText() string {
 }
 
 // selectionText is the selected session and its subtree's tokens and cost.
-func (m Model) selectionText() string {
+// selectionText is the selected session's title and its subtree's tokens
+// and cost, in room cells. The title gives way first: the figures are what
+// the line is for.
+func (m Model) selectionText(room int) string {
 	st := m.styles
 	id := m.tree.Selected()
 	s := m.state.Session(id)
@@ -273,8 +278,12 @@ func (m Model) selectionText() string {
 	if title == "" {
 		title = s.ID
 	}
-	return st.Ink.Title.Render(format.OneLine(title)) +
-		st.Ink.Dim.Render(fmt.Sprintf("  subtree: %s tokens · %s", format.Tokens(m.totals.Tokens), format.Cost(m.totals.Cost)))
+	rollup := fmt.Sprintf("  subtree: %s tokens · %s", format.Tokens(m.totals.Tokens), format.Cost(m.totals.Cost))
+	title = format.OneLine(title)
+	if keep := room - ansi.StringWidth(rollup); keep >= 8 && ansi.StringWidth(title) > keep {
+		title = ansi.Truncate(title, keep, "…")
+	}
+	return st.Ink.Title.Render(title) + st.Ink.Dim.Render(rollup)
 }
 
 // footer is the help line (or the full help), the filter being typed, or a
