@@ -146,22 +146,10 @@ func TestTUIFanOut(t *testing.T) {
 	tm := tuiStart(t, 160, 48, "--server", s.URL)
 	tm.waitFor("octop to connect", func(sc string) bool { return strings.Contains(sc, "● connected") })
 
-	ctx, cancel := context.WithTimeout(context.Background(), tuiWait)
-	defer cancel()
-	c, err := client.New(client.Options{BaseURL: s.URL})
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := c.CreateSession(ctx, client.CreateSessionRequest{Title: "tui fan-out root"})
-	if err != nil {
-		t.Fatalf("create the root session: %v", err)
-	}
+	c := newClient(t, s)
 	// Each worker runs two bash steps of 3 s: long enough for the screen to
 	// show them running.
-	script := `FANOUT k=4 agent=general desc=worker child="LEAF steps=2 sleep=3"`
-	if err := c.PromptAsync(ctx, root.ID, client.PromptRequest{Parts: []client.TextPartInput{{Text: script}}}); err != nil {
-		t.Fatalf("prompt the root: %v", err)
-	}
+	root := prompt(t, c, "tui fan-out root", `FANOUT k=4 agent=general desc=worker child="LEAF steps=2 sleep=3"`)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -255,18 +243,8 @@ func TestTUIResyncKeepsSelection(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), tuiWait)
 	defer cancel()
-	c, err := client.New(client.Options{BaseURL: s.URL})
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := c.CreateSession(ctx, client.CreateSessionRequest{Title: "resync root"})
-	if err != nil {
-		t.Fatalf("create the root session: %v", err)
-	}
-	script := `FANOUT k=2 agent=general desc=worker child="LEAF steps=1 sleep=0.5"`
-	if err := c.PromptAsync(ctx, root.ID, client.PromptRequest{Parts: []client.TextPartInput{{Text: script}}}); err != nil {
-		t.Fatalf("prompt the root: %v", err)
-	}
+	c := newClient(t, s)
+	prompt(t, c, "resync root", `FANOUT k=2 agent=general desc=worker child="LEAF steps=1 sleep=0.5"`)
 	tm.waitFor("both workers done", func(sc string) bool {
 		return strings.Contains(sc, "✓ worker 1") && strings.Contains(sc, "✓ worker 2")
 	})
