@@ -191,5 +191,8 @@ Flags:
 Keys: j/k or arrows move, h/l fold and unfold, enter toggles, g/G top and
 bottom, tab switches pane, / filters (esc clears), f follows the busiest
 session, ? shows every key, q quits.
+On the selected session: n launches a task under it (N a new root), r
+resumes it (R by a typed task_id), x aborts it (X its whole subtree), o
+shows its result, y copies its task_id; i answers what waits on you.
 `)
 }
