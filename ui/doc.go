@@ -21,7 +21,12 @@
 //
 // # Cost
 //
-// Whole-tree work (rows, counts, follow) runs once per batch in Update;
-// View draws only the rows in the viewport and caches each by what it
-// shows. See BenchmarkView.
+// Whole-tree work runs once per batch in Update: the counts and follow's
+// pick every batch, the rows only when the tree's shape changed (or a
+// filter or grouping is on). View draws only the rows in the viewport and
+// caches each by what it shows; an open dialog is spliced into the lines
+// it covers. Measured (go test -run '^$' -bench . -count 5 ./ui/, 2 cores,
+// medians): BenchmarkView 267 µs at 100 sessions, 296 µs at 10,000
+// (1.11×); BenchmarkEventBurst, 1,000 updates at 10,000 sessions, 1.5 ms;
+// a frame with the inbox open at 10,000 sessions, 1.4-2.4 ms.
 package ui
