@@ -59,10 +59,11 @@ type resultView struct {
 	missing bool // err says the session is not on the server
 	width   int
 	content string
+	md      *markdown // renders the answer; shared by the view's copies so its cache lasts
 }
 
 func newResultView(c *client.Client, st *styles.Styles, id, title string, w, h int) (Dialog, tea.Cmd) {
-	v := resultView{seq: nextSeq(), c: c, st: st, keys: DefaultResultKeyMap(), id: id, title: title}
+	v := resultView{seq: nextSeq(), c: c, st: st, keys: DefaultResultKeyMap(), id: id, title: title, md: newMarkdown(st)}
 	v.width = dialogWidth(w, 100)
 	v.vp = viewport.New(viewport.WithWidth(v.width-4), viewport.WithHeight(max(h-10, 3)))
 	return v, v.fetch()
@@ -120,15 +121,16 @@ func (v resultView) Update(msg tea.Msg) (Dialog, tea.Cmd) {
 func (v *resultView) setContent() {
 	inner := v.width - 4
 	atBottom := v.vp.AtBottom()
-	v.content = renderResult(v.st, v.id, v.res, v.err, v.missing, inner)
+	v.content = renderResult(v.st, v.id, v.res, v.err, v.missing, inner, v.md.render)
 	v.vp.SetContent(v.content)
 	if atBottom && v.res.State == actions.StateRunning {
 		v.vp.GotoBottom()
 	}
 }
 
-// renderResult draws a result for a box inner cells wide.
-func renderResult(st *styles.Styles, id string, r actions.TaskResult, errMsg string, missing bool, inner int) string {
+// renderResult draws a result for a box inner cells wide; answer renders
+// the agent's text (markdown) for a width.
+func renderResult(st *styles.Styles, id string, r actions.TaskResult, errMsg string, missing bool, inner int, answer func(string, int) string) string {
 	var b strings.Builder
 	line := func(label, value string) {
 		b.WriteString(st.Label.Render(label) + " " + value + "\n")
@@ -164,14 +166,14 @@ func renderResult(st *styles.Styles, id string, r actions.TaskResult, errMsg str
 		b.WriteString("\n" + st.Failed.Render(ansi.Wrap(r.ErrorLine(), inner, " ")) + "\n")
 		if r.Text != "" {
 			b.WriteString("\n" + st.Label.Render("last text before it stopped:") + "\n")
-			b.WriteString(ansi.Wrap(strings.TrimSpace(r.Text), inner, " ") + "\n")
+			b.WriteString(answer(r.Text, inner) + "\n")
 		}
 	case actions.StateComplete:
 		b.WriteString("\n")
 		if strings.TrimSpace(r.Text) == "" {
 			b.WriteString(st.Dim.Render("(no text in the last answer)") + "\n")
 		} else {
-			b.WriteString(ansi.Wrap(strings.TrimSpace(r.Text), inner, " ") + "\n")
+			b.WriteString(answer(r.Text, inner) + "\n")
 		}
 	case actions.StateRunning:
 		b.WriteString("\n")
@@ -198,7 +200,7 @@ func renderResult(st *styles.Styles, id string, r actions.TaskResult, errMsg str
 			b.WriteString(ansi.Truncate(row, inner, "…") + "\n")
 		}
 		if strings.TrimSpace(r.Text) != "" {
-			b.WriteString("\n" + ansi.Wrap(strings.TrimSpace(r.Text), inner, " ") + "\n")
+			b.WriteString("\n" + answer(r.Text, inner) + "\n")
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
