@@ -98,9 +98,6 @@ func TestApply(t *testing.T) {
 				if ss := s.Session(P); s.Display(P) != DisplayError || ss.Err.Name != "MessageAbortedError" {
 					t.Fatalf("display %d err %v", s.Display(P), ss.Err)
 				}
-				if r := s.Result(P); r.State != ResultError || r.ErrName != "MessageAbortedError" {
-					t.Fatalf("result = %+v", r)
-				}
 				s.Apply(status(P, "busy"))
 				if ss := s.Session(P); s.Display(P) != DisplayBusy || ss.Err != nil {
 					t.Fatalf("new run: display %d err %v", s.Display(P), ss.Err)
