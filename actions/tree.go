@@ -7,6 +7,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/model"
 )
 
 // running reports whether a status means the session is working: busy, or
@@ -15,65 +16,29 @@ func running(st client.SessionStatus) bool {
 	return st.Type == client.StatusBusy || st.Type == client.StatusRetry
 }
 
-// childrenOf indexes sessions by parent id, each list in creation order so
-// the order of siblings is stable.
-func childrenOf(sessions []client.Session) map[string][]client.Session {
-	kids := map[string][]client.Session{}
-	for _, s := range sessions {
-		if s.ParentID != "" {
-			kids[s.ParentID] = append(kids[s.ParentID], s)
-		}
-	}
-	for _, list := range kids {
-		sort.SliceStable(list, func(i, j int) bool {
-			if list[i].Time.Created != list[j].Time.Created {
-				return list[i].Time.Created < list[j].Time.Created
-			}
-			return list[i].ID < list[j].ID
-		})
-	}
-	return kids
-}
-
 // AbortOrder lists the running sessions of the subtree rooted at id in the
 // order to abort them: descendants deepest first (siblings in creation
 // order), then id itself if it runs. Aborting leaves before their parents
 // means no parent sees a child's cancellation as a tool error it then acts
 // on while still running. Sessions outside the subtree never appear.
+//
+// The plan is the model's (State.BusyDescendants), the same one the
+// screen's X confirms, built here from a REST read of the server.
 func AbortOrder(sessions []client.Session, status map[string]client.SessionStatus, id string) []client.Session {
-	kids := childrenOf(sessions)
-	type entry struct {
-		s     client.Session
-		depth int
-		seq   int
+	st := model.New()
+	st.ApplySnapshot(model.Snapshot{Sessions: sessions, Status: status, Complete: true})
+	byID := make(map[string]client.Session, len(sessions))
+	for _, s := range sessions {
+		byID[s.ID] = s
 	}
-	var found []entry
-	seen := map[string]bool{id: true}
-	var walk func(parent string, depth int)
-	walk = func(parent string, depth int) {
-		for _, k := range kids[parent] {
-			if seen[k.ID] { // a cycle in bad data must not loop forever
-				continue
-			}
-			seen[k.ID] = true
-			if running(status[k.ID]) {
-				found = append(found, entry{k, depth, len(found)})
-			}
-			walk(k.ID, depth+1)
-		}
-	}
-	walk(id, 1)
-	sort.SliceStable(found, func(i, j int) bool { return found[i].depth > found[j].depth })
-	out := make([]client.Session, 0, len(found)+1)
-	for _, e := range found {
-		out = append(out, e.s)
-	}
+	ids := st.BusyDescendants(id)
 	if running(status[id]) {
-		for _, s := range sessions {
-			if s.ID == id {
-				out = append(out, s)
-				break
-			}
+		ids = append(ids, id)
+	}
+	out := make([]client.Session, 0, len(ids))
+	for _, x := range ids {
+		if s, ok := byID[x]; ok {
+			out = append(out, s)
 		}
 	}
 	return out
