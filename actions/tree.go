@@ -2,7 +2,6 @@ package actions
 
 import (
 	"context"
-	"sort"
 
 	"golang.org/x/sync/errgroup"
 
@@ -142,23 +141,30 @@ func newNode(s client.Session, st client.SessionStatus, msgs []client.MessageWit
 }
 
 // BuildTree links nodes by ParentID and returns the roots, newest first,
-// with children in creation order.
+// with children in creation order; a node whose parent is not among them
+// is a root. The shape is the model's, the same tree the screen draws.
 func BuildTree(nodes []*Node) []*Node {
 	byID := make(map[string]*Node, len(nodes))
-	for _, n := range nodes {
+	sessions := make([]client.Session, len(nodes))
+	for i, n := range nodes {
 		byID[n.ID] = n
+		sessions[i] = client.Session{ID: n.ID, ParentID: n.ParentID,
+			Time: client.SessionTime{Created: n.Created, Updated: n.Created}}
 	}
-	var roots []*Node
-	for _, n := range nodes {
-		if p, ok := byID[n.ParentID]; ok && n.ParentID != n.ID {
-			p.Children = append(p.Children, n)
-		} else {
-			roots = append(roots, n)
+	st := model.New()
+	st.ApplySnapshot(model.Snapshot{Sessions: sessions, Complete: true})
+	var link func(ids []string) []*Node
+	link = func(ids []string) []*Node {
+		out := []*Node{}
+		for _, id := range ids {
+			n, s := byID[id], st.Session(id)
+			if n == nil || s == nil {
+				continue
+			}
+			n.Children = link(s.Children)
+			out = append(out, n)
 		}
+		return out
 	}
-	for _, n := range nodes {
-		sort.SliceStable(n.Children, func(i, j int) bool { return n.Children[i].Created < n.Children[j].Created })
-	}
-	sort.SliceStable(roots, func(i, j int) bool { return roots[i].Created > roots[j].Created })
-	return roots
+	return link(st.Roots())
 }
