@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 // Abort stops one running session. The server answers "true" to an abort of
@@ -12,20 +13,20 @@ import (
 // fails with ErrInvalid for a malformed id, ErrNoSession for an unknown one,
 // and ErrNotRunning when the session is idle, sending nothing in each case.
 // On 1.18 the server also stops the session's running children.
-func Abort(ctx context.Context, c *client.Client, id string) (client.Session, error) {
+func Abort(ctx context.Context, c *client.Client, id string) (wire.Session, error) {
 	s, err := lookup(ctx, c, id)
 	if err != nil {
-		return client.Session{}, err
+		return wire.Session{}, err
 	}
 	st, err := statusOf(ctx, c, s.ID)
 	if err != nil {
-		return client.Session{}, err
+		return wire.Session{}, err
 	}
 	if !running(st) {
-		return client.Session{}, newError(ErrNotRunning, fmt.Sprintf("%s is idle; nothing to abort", s.ID), nil)
+		return wire.Session{}, newError(ErrNotRunning, fmt.Sprintf("%s is idle; nothing to abort", s.ID), nil)
 	}
 	if err := c.Abort(ctx, s.ID); err != nil {
-		return client.Session{}, fmt.Errorf("abort %s: %w", s.ID, err)
+		return wire.Session{}, fmt.Errorf("abort %s: %w", s.ID, err)
 	}
 	return s, nil
 }
@@ -36,7 +37,7 @@ func Abort(ctx context.Context, c *client.Client, id string) (client.Session, er
 // aborted, in order; with nothing running it fails with ErrNotRunning. If one
 // abort fails it stops there and returns those already aborted with the
 // error.
-func AbortTree(ctx context.Context, c *client.Client, id string) ([]client.Session, error) {
+func AbortTree(ctx context.Context, c *client.Client, id string) ([]wire.Session, error) {
 	root, err := lookup(ctx, c, id)
 	if err != nil {
 		return nil, err
@@ -48,7 +49,7 @@ func AbortTree(ctx context.Context, c *client.Client, id string) ([]client.Sessi
 	if len(plan) == 0 {
 		return nil, newError(ErrNotRunning, fmt.Sprintf("nothing runs in the subtree of %s; nothing to abort", root.ID), nil)
 	}
-	var done []client.Session
+	var done []wire.Session
 	for _, s := range plan {
 		if err := c.Abort(ctx, s.ID); err != nil {
 			return done, fmt.Errorf("abort %s: %w", s.ID, err)
@@ -61,7 +62,7 @@ func AbortTree(ctx context.Context, c *client.Client, id string) ([]client.Sessi
 // PlanAbortTree reads the server's sessions and statuses and returns what
 // AbortTree on root would stop, without stopping anything: the TUI's
 // confirmation names exactly these.
-func PlanAbortTree(ctx context.Context, c *client.Client, root client.Session) ([]client.Session, error) {
+func PlanAbortTree(ctx context.Context, c *client.Client, root wire.Session) ([]wire.Session, error) {
 	sessions, err := c.Sessions(ctx)
 	if err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 // deniedTools are the tools an async task may not use: nobody is waiting on
@@ -23,20 +24,20 @@ import (
 var deniedTools = []string{"task", "todowrite", "todoread", "question"}
 
 // DenyRules are the permission rules every launched task is created with.
-func DenyRules() []client.PermissionRule { return denyRules(deniedTools) }
+func DenyRules() []wire.PermissionRule { return denyRules(deniedTools) }
 
 // RootDenyRules are the rules of a new root session launched from octop.
 // A root is there to do the work, delegating included, so only question
 // is denied: nobody is in a chat to answer it.
-func RootDenyRules() []client.PermissionRule { return denyRules(rootDeniedTools) }
+func RootDenyRules() []wire.PermissionRule { return denyRules(rootDeniedTools) }
 
 // rootDeniedTools are the tools a new root launched by octop may not use.
 var rootDeniedTools = []string{"question"}
 
-func denyRules(tools []string) []client.PermissionRule {
-	rules := make([]client.PermissionRule, len(tools))
+func denyRules(tools []string) []wire.PermissionRule {
+	rules := make([]wire.PermissionRule, len(tools))
 	for i, t := range tools {
-		rules[i] = client.PermissionRule{Permission: t, Pattern: "*", Action: "deny"}
+		rules[i] = wire.PermissionRule{Permission: t, Pattern: "*", Action: "deny"}
 	}
 	return rules
 }
@@ -60,42 +61,42 @@ func TaskTitle(description, agent string) string {
 // lookup reads one session, turning the possible failures into errors a
 // person can act on: a malformed id is bad input (the server answers 500 to
 // it), a missing one is ErrNoSession.
-func lookup(ctx context.Context, c *client.Client, id string) (client.Session, error) {
+func lookup(ctx context.Context, c *client.Client, id string) (wire.Session, error) {
 	id = strings.TrimSpace(id)
 	if id == "" {
-		return client.Session{}, newError(ErrInvalid, "no session id given", nil)
+		return wire.Session{}, newError(ErrInvalid, "no session id given", nil)
 	}
 	if !client.ValidSessionID(id) {
-		return client.Session{}, newError(ErrInvalid, fmt.Sprintf("%q is not a session id (they look like ses_…)", id), nil)
+		return wire.Session{}, newError(ErrInvalid, fmt.Sprintf("%q is not a session id (they look like ses_…)", id), nil)
 	}
 	s, err := c.Session(ctx, id)
 	if err != nil {
 		if client.IsNotFound(err) {
-			return client.Session{}, newError(ErrNoSession, fmt.Sprintf("no session %s on this server", id), err)
+			return wire.Session{}, newError(ErrNoSession, fmt.Sprintf("no session %s on this server", id), err)
 		}
-		return client.Session{}, err
+		return wire.Session{}, err
 	}
 	return s, nil
 }
 
 // statusOf is one session's run state; the server lists only sessions
 // that are not idle.
-func statusOf(ctx context.Context, c *client.Client, id string) (client.SessionStatus, error) {
+func statusOf(ctx context.Context, c *client.Client, id string) (wire.SessionStatus, error) {
 	all, err := c.Status(ctx)
 	if err != nil {
-		return client.SessionStatus{}, err
+		return wire.SessionStatus{}, err
 	}
 	st, ok := all[id]
 	if !ok {
-		st.Type = client.StatusIdle
+		st.Type = wire.StatusIdle
 	}
 	return st, nil
 }
 
 // TaskAgents returns the agents a task can run as: mode subagent or all, and
 // not hidden, in the server's order.
-func TaskAgents(agents []client.Agent) []client.Agent {
-	var out []client.Agent
+func TaskAgents(agents []wire.Agent) []wire.Agent {
+	var out []wire.Agent
 	for _, a := range agents {
 		if (a.Mode == "subagent" || a.Mode == "all") && !a.Hidden {
 			out = append(out, a)
@@ -108,10 +109,10 @@ func TaskAgents(agents []client.Agent) []client.Agent {
 // session: a task (a child) needs a subagent (mode subagent or all, not
 // hidden); a root session may also run a primary agent. Otherwise it says
 // which names would do.
-func checkAgent(ctx context.Context, c *client.Client, name string, root bool) (client.Agent, error) {
+func checkAgent(ctx context.Context, c *client.Client, name string, root bool) (wire.Agent, error) {
 	agents, err := c.Agents(ctx)
 	if err != nil {
-		return client.Agent{}, err
+		return wire.Agent{}, err
 	}
 	usable := TaskAgents(agents)
 	if root {
@@ -137,10 +138,10 @@ func checkAgent(ctx context.Context, c *client.Client, name string, root bool) (
 			if a.Hidden {
 				why = fmt.Sprintf("agent %q is hidden and cannot be prompted", name)
 			}
-			return client.Agent{}, newError(ErrInvalid, fmt.Sprintf("%s; use one of: %s", why, strings.Join(names, ", ")), nil)
+			return wire.Agent{}, newError(ErrInvalid, fmt.Sprintf("%s; use one of: %s", why, strings.Join(names, ", ")), nil)
 		}
 	}
-	return client.Agent{}, newError(ErrInvalid, fmt.Sprintf("unknown agent %q; use one of: %s", name, strings.Join(names, ", ")), nil)
+	return wire.Agent{}, newError(ErrInvalid, fmt.Sprintf("unknown agent %q; use one of: %s", name, strings.Join(names, ", ")), nil)
 }
 
 func textParts(prompt string) []client.TextPartInput {
@@ -149,8 +150,8 @@ func textParts(prompt string) []client.TextPartInput {
 
 // Found is a session looked up by id, with its run state.
 type Found struct {
-	Session client.Session
-	Status  client.SessionStatus
+	Session wire.Session
+	Status  wire.SessionStatus
 }
 
 // Running reports whether the session is busy or retrying.

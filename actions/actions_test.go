@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 // fakeServer is a minimal OpenCode stand-in that records every request, so
@@ -19,8 +20,8 @@ import (
 type fakeServer struct {
 	mu         sync.Mutex
 	calls      []string
-	sessions   map[string]client.Session
-	status     map[string]client.SessionStatus
+	sessions   map[string]wire.Session
+	status     map[string]wire.SessionStatus
 	promptCode int // status for prompt_async; 0 means 204
 	created    []client.CreateSessionRequest
 	prompts    []client.PromptRequest
@@ -28,8 +29,8 @@ type fakeServer struct {
 
 func newFake(t *testing.T) (*fakeServer, *client.Client) {
 	f := &fakeServer{
-		sessions: map[string]client.Session{"ses_parent": {ID: "ses_parent", Title: "root", Agent: "build"}},
-		status:   map[string]client.SessionStatus{},
+		sessions: map[string]wire.Session{"ses_parent": {ID: "ses_parent", Title: "root", Agent: "build"}},
+		status:   map[string]wire.SessionStatus{},
 	}
 	srv := httptest.NewServer(f)
 	t.Cleanup(srv.Close)
@@ -48,14 +49,14 @@ func (f *fakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
 	switch {
 	case r.Method == "GET" && r.URL.Path == "/agent":
-		json.NewEncoder(w).Encode([]client.Agent{{Name: "build", Mode: "primary"}, {Name: "general", Mode: "subagent"}, {Name: "hid", Mode: "subagent", Hidden: true}})
+		json.NewEncoder(w).Encode([]wire.Agent{{Name: "build", Mode: "primary"}, {Name: "general", Mode: "subagent"}, {Name: "hid", Mode: "subagent", Hidden: true}})
 	case r.Method == "GET" && r.URL.Path == "/session/status":
 		json.NewEncoder(w).Encode(f.status)
 	case r.Method == "POST" && r.URL.Path == "/session":
 		var req client.CreateSessionRequest
 		json.NewDecoder(r.Body).Decode(&req)
 		f.created = append(f.created, req)
-		s := client.Session{ID: "ses_new", ParentID: req.ParentID, Title: req.Title}
+		s := wire.Session{ID: "ses_new", ParentID: req.ParentID, Title: req.Title}
 		f.sessions[s.ID] = s
 		json.NewEncoder(w).Encode(s)
 	case len(parts) >= 2 && parts[0] == "session":
@@ -172,8 +173,8 @@ func TestLaunchDeletesTheSessionWhenThePromptFails(t *testing.T) {
 
 func TestResumeAndAbortRefuse(t *testing.T) {
 	f, c := newFake(t)
-	f.sessions["ses_child"] = client.Session{ID: "ses_child", ParentID: "ses_parent"}
-	f.status["ses_child"] = client.SessionStatus{Type: client.StatusBusy}
+	f.sessions["ses_child"] = wire.Session{ID: "ses_child", ParentID: "ses_parent"}
+	f.status["ses_child"] = wire.SessionStatus{Type: wire.StatusBusy}
 	ctx := context.Background()
 	if _, err := Resume(ctx, c, "ses_child", "more", ""); !errors.Is(err, ErrBusy) {
 		t.Errorf("Resume busy: %v, want ErrBusy", err)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 // LaunchRequest is what an async task needs.
@@ -29,20 +30,20 @@ type LaunchRequest struct {
 // check fails. If the prompt fails after the session was made, Launch
 // deletes that session and returns an ErrPromptFailed error saying so, never
 // a session as if it had launched.
-func Launch(ctx context.Context, c *client.Client, req LaunchRequest) (client.Session, error) {
+func Launch(ctx context.Context, c *client.Client, req LaunchRequest) (wire.Session, error) {
 	req.Agent = strings.TrimSpace(req.Agent)
 	req.Description = oneLine(req.Description)
 	switch {
 	case req.Agent == "":
-		return client.Session{}, newError(ErrInvalid, "no agent given", nil)
+		return wire.Session{}, newError(ErrInvalid, "no agent given", nil)
 	case req.Description == "":
-		return client.Session{}, newError(ErrInvalid, "the description is empty; give a few words saying what the task does", nil)
+		return wire.Session{}, newError(ErrInvalid, "the description is empty; give a few words saying what the task does", nil)
 	case strings.TrimSpace(req.Prompt) == "":
-		return client.Session{}, newError(ErrInvalid, "the prompt is empty", nil)
+		return wire.Session{}, newError(ErrInvalid, "the prompt is empty", nil)
 	}
 	if req.ParentID != "" {
 		if _, err := lookup(ctx, c, req.ParentID); err != nil {
-			return client.Session{}, err
+			return wire.Session{}, err
 		}
 	}
 	// A task under a parent runs a subagent, as the task tool would; a new
@@ -51,7 +52,7 @@ func Launch(ctx context.Context, c *client.Client, req LaunchRequest) (client.Se
 	root := strings.TrimSpace(req.ParentID) == ""
 	agent, err := checkAgent(ctx, c, req.Agent, root)
 	if err != nil {
-		return client.Session{}, err
+		return wire.Session{}, err
 	}
 	title, denied := TaskTitle(req.Description, req.Agent), deniedTools
 	if root {
@@ -67,7 +68,7 @@ func Launch(ctx context.Context, c *client.Client, req LaunchRequest) (client.Se
 		Permission: denyRules(denied),
 	})
 	if err != nil {
-		return client.Session{}, fmt.Errorf("create the task session: %w", err)
+		return wire.Session{}, fmt.Errorf("create the task session: %w", err)
 	}
 	err = c.PromptAsync(ctx, s.ID, client.PromptRequest{
 		Agent: req.Agent,
@@ -81,9 +82,9 @@ func Launch(ctx context.Context, c *client.Client, req LaunchRequest) (client.Se
 	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	if derr := c.DeleteSession(dctx, s.ID); derr != nil {
-		return client.Session{}, newError(ErrPromptFailed, fmt.Sprintf(
+		return wire.Session{}, newError(ErrPromptFailed, fmt.Sprintf(
 			"the task was not started: %v; its session %s could not be deleted (%v) and is dead", err, s.ID, derr), err)
 	}
-	return client.Session{}, newError(ErrPromptFailed, fmt.Sprintf(
+	return wire.Session{}, newError(ErrPromptFailed, fmt.Sprintf(
 		"the task was not started: %v; its empty session %s was deleted", err, s.ID), err)
 }

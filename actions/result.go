@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 // Task states, in async-task-result terms.
@@ -24,12 +24,12 @@ type TaskResult struct {
 	// Run is the server's run state while running: busy or retry.
 	Run string
 	// Retry says why and when a retrying session tries again.
-	Retry *client.SessionStatus
+	Retry *wire.SessionStatus
 	// Text is the last assistant text: the answer once complete, the text so
 	// far while running.
 	Text string
 	// Error is what the last run ended with (e.g. MessageAbortedError).
-	Error *client.ErrorInfo
+	Error *wire.ErrorInfo
 	// Tools are the tool calls of the current (or last) run, in order.
 	Tools []ToolCall
 	// Messages is how many messages the session has.
@@ -56,7 +56,7 @@ type ToolCall struct {
 // running even before the server marks it busy: prompt_async answers before
 // the run starts, and a caller that polls right after launching must not
 // read that gap as "complete, no answer".
-func DeriveResult(s client.Session, st client.SessionStatus, msgs []client.MessageWithParts) TaskResult {
+func DeriveResult(s wire.Session, st wire.SessionStatus, msgs []wire.MessageWithParts) TaskResult {
 	r := TaskResult{TaskID: s.ID, Title: s.Title, Agent: s.Agent, Messages: len(msgs)}
 	// The current run is everything after the last user message.
 	lastUser := -1
@@ -66,7 +66,7 @@ func DeriveResult(s client.Session, st client.SessionStatus, msgs []client.Messa
 			break
 		}
 	}
-	var last *client.MessageWithParts // the last assistant message of the run
+	var last *wire.MessageWithParts // the last assistant message of the run
 	for i := lastUser + 1; i < len(msgs); i++ {
 		m := &msgs[i]
 		if m.Info.Role != "assistant" {
@@ -78,11 +78,11 @@ func DeriveResult(s client.Session, st client.SessionStatus, msgs []client.Messa
 		}
 		for _, p := range m.Parts {
 			switch p.Type {
-			case client.PartText:
+			case wire.PartText:
 				if t := strings.TrimSpace(p.Text); t != "" {
 					r.Text = p.Text
 				}
-			case client.PartTool:
+			case wire.PartTool:
 				tc := ToolCall{Tool: p.Tool}
 				if p.State != nil {
 					tc.Status, tc.Title, tc.Error = p.State.Status, p.State.Title, p.State.Error
@@ -97,12 +97,12 @@ func DeriveResult(s client.Session, st client.SessionStatus, msgs []client.Messa
 	switch {
 	case running(st):
 		r.State, r.Run = StateRunning, st.Type
-		if st.Type == client.StatusRetry {
+		if st.Type == wire.StatusRetry {
 			retry := st
 			r.Retry = &retry
 		}
 	case lastUser >= 0 && last == nil:
-		r.State, r.Run = StateRunning, client.StatusBusy
+		r.State, r.Run = StateRunning, wire.StatusBusy
 	case last != nil && last.Info.Error != nil:
 		r.State, r.Error, r.settled = StateError, last.Info.Error, true
 	case last != nil && last.Info.Time.Completed == 0 && last.Info.Finish == "":
@@ -110,7 +110,7 @@ func DeriveResult(s client.Session, st client.SessionStatus, msgs []client.Messa
 		// stopped mid-reply (or the status was read a moment late), and
 		// nothing will finish it.
 		r.State = StateError
-		r.Error = &client.ErrorInfo{Name: "Incomplete", Data: client.ErrorInfoData{Message: "the last reply never finished"}}
+		r.Error = &wire.ErrorInfo{Name: "Incomplete", Data: wire.ErrorInfoData{Message: "the last reply never finished"}}
 	default:
 		r.State = StateComplete
 		r.settled = last == nil || last.Info.Finish != "tool-calls"

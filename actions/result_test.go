@@ -4,40 +4,40 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 // msg is a finished message: an assistant reply that ended with "stop".
-func msg(role, agent string, parts ...client.Part) client.MessageWithParts {
-	m := client.MessageWithParts{Info: client.Message{Role: role, Agent: agent}, Parts: parts}
+func msg(role, agent string, parts ...wire.Part) wire.MessageWithParts {
+	m := wire.MessageWithParts{Info: wire.Message{Role: role, Agent: agent}, Parts: parts}
 	if role == "assistant" {
 		m.Info.Finish, m.Info.Time.Completed = "stop", 2
 	}
 	return m
 }
 
-func unfinished(m client.MessageWithParts) client.MessageWithParts {
+func unfinished(m wire.MessageWithParts) wire.MessageWithParts {
 	m.Info.Finish, m.Info.Time.Completed = "", 0
 	return m
 }
 
-func text(s string) client.Part { return client.Part{Type: client.PartText, Text: s} }
+func text(s string) wire.Part { return wire.Part{Type: wire.PartText, Text: s} }
 
-func tool(name, status, title string) client.Part {
-	return client.Part{Type: client.PartTool, Tool: name, State: &client.ToolState{Status: status, Title: title}}
+func tool(name, status, title string) wire.Part {
+	return wire.Part{Type: wire.PartTool, Tool: name, State: &wire.ToolState{Status: status, Title: title}}
 }
 
 func TestDeriveResult(t *testing.T) {
-	s := client.Session{ID: "ses_1", Title: "t (@general subagent)"}
-	idle := client.SessionStatus{}
-	busy := client.SessionStatus{Type: client.StatusBusy}
+	s := wire.Session{ID: "ses_1", Title: "t (@general subagent)"}
+	idle := wire.SessionStatus{}
+	busy := wire.SessionStatus{Type: wire.StatusBusy}
 	aborted := msg("assistant", "general", text("half"))
-	aborted.Info.Error = &client.ErrorInfo{Name: "MessageAbortedError", Data: client.ErrorInfoData{Message: "The operation was aborted."}}
+	aborted.Info.Error = &wire.ErrorInfo{Name: "MessageAbortedError", Data: wire.ErrorInfoData{Message: "The operation was aborted."}}
 
 	tests := []struct {
 		name      string
-		st        client.SessionStatus
-		msgs      []client.MessageWithParts
+		st        wire.SessionStatus
+		msgs      []wire.MessageWithParts
 		state     string
 		text      string
 		errName   string
@@ -46,7 +46,7 @@ func TestDeriveResult(t *testing.T) {
 		wantInFmt []string
 	}{
 		{"complete takes the last text of the last run", idle,
-			[]client.MessageWithParts{
+			[]wire.MessageWithParts{
 				msg("user", "general", text("first")),
 				msg("assistant", "general", text("old answer")),
 				msg("user", "general", text("again")),
@@ -56,21 +56,21 @@ func TestDeriveResult(t *testing.T) {
 			StateComplete, "final answer", "", 1, "general",
 			[]string{"status: complete", "task_id: ses_1", "<task_result>\nfinal answer\n</task_result>"}},
 		{"busy is running with its tool calls", busy,
-			[]client.MessageWithParts{msg("user", "explore", text("go")), msg("assistant", "explore", tool("bash", "running", "sleep 5"))},
+			[]wire.MessageWithParts{msg("user", "explore", text("go")), msg("assistant", "explore", tool("bash", "running", "sleep 5"))},
 			StateRunning, "", "", 1, "explore",
 			[]string{"status: running", "tool: running   bash  sleep 5"}},
 		{"a prompt with no reply yet is running even when idle", idle,
-			[]client.MessageWithParts{msg("user", "general", text("go"))},
+			[]wire.MessageWithParts{msg("user", "general", text("go"))},
 			StateRunning, "", "", 0, "general", []string{"status: running"}},
 		{"an aborted run is an error with name and message", idle,
-			[]client.MessageWithParts{msg("user", "general", text("go")), aborted},
+			[]wire.MessageWithParts{msg("user", "general", text("go")), aborted},
 			StateError, "half", "MessageAbortedError", 0, "general",
 			[]string{"status: error", "error: MessageAbortedError: The operation was aborted."}},
 		{"a new prompt clears the old error", busy,
-			[]client.MessageWithParts{msg("user", "general", text("go")), aborted, msg("user", "general", text("again"))},
+			[]wire.MessageWithParts{msg("user", "general", text("go")), aborted, msg("user", "general", text("again"))},
 			StateRunning, "", "", 0, "general", nil},
 		{"an idle reply that never finished is an error", idle,
-			[]client.MessageWithParts{msg("user", "general", text("go")), unfinished(msg("assistant", "general", text("par")))},
+			[]wire.MessageWithParts{msg("user", "general", text("go")), unfinished(msg("assistant", "general", text("par")))},
 			StateError, "par", "Incomplete", 0, "general", []string{"error: Incomplete: the last reply never finished"}},
 		{"no messages is complete with no text", idle, nil, StateComplete, "", "", 0, "", []string{"<task_result>\n\n</task_result>"}},
 	}
@@ -122,7 +122,7 @@ func TestDeriveResultBetweenSteps(t *testing.T) {
 	// messages, but not settled, so Wait keeps polling.
 	step := msg("assistant", "general", tool("bash", "completed", "ls"))
 	step.Info.Finish = "tool-calls"
-	r := DeriveResult(client.Session{ID: "ses_1"}, client.SessionStatus{}, []client.MessageWithParts{msg("user", "general", text("go")), step})
+	r := DeriveResult(wire.Session{ID: "ses_1"}, wire.SessionStatus{}, []wire.MessageWithParts{msg("user", "general", text("go")), step})
 	if r.State != StateComplete || r.settled {
 		t.Errorf("state %q settled %v, want complete and unsettled", r.State, r.settled)
 	}

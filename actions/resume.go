@@ -6,11 +6,12 @@ import (
 	"strings"
 
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 // Resumed is a task that Resume prompted again.
 type Resumed struct {
-	Session client.Session
+	Session wire.Session
 	// Agent is the agent the prompt went to.
 	Agent string
 	// Before is how many messages the session had before the prompt;
@@ -70,7 +71,7 @@ func Resume(ctx context.Context, c *client.Client, id, prompt, agent string) (Re
 // SessionAgent is the agent a session runs as: the agent of its latest
 // message that names one, else the session's own (1.18 records it on the
 // session, 1.1 does not). Empty means the server's default.
-func SessionAgent(s client.Session, msgs []client.MessageWithParts) string {
+func SessionAgent(s wire.Session, msgs []wire.MessageWithParts) string {
 	for i := len(msgs) - 1; i >= 0; i-- {
 		if a := msgs[i].Info.Agent; a != "" {
 			return a

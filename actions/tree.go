@@ -7,12 +7,13 @@ import (
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/wire"
 )
 
 // running reports whether a status means the session is working: busy, or
 // waiting to retry a provider error (an abort stops both).
-func running(st client.SessionStatus) bool {
-	return st.Type == client.StatusBusy || st.Type == client.StatusRetry
+func running(st wire.SessionStatus) bool {
+	return st.Type == wire.StatusBusy || st.Type == wire.StatusRetry
 }
 
 // AbortOrder lists the running sessions of the subtree rooted at id in the
@@ -23,10 +24,10 @@ func running(st client.SessionStatus) bool {
 //
 // The plan is the model's (State.BusyDescendants), the same one the
 // screen's X confirms, built here from a REST read of the server.
-func AbortOrder(sessions []client.Session, status map[string]client.SessionStatus, id string) []client.Session {
+func AbortOrder(sessions []wire.Session, status map[string]wire.SessionStatus, id string) []wire.Session {
 	st := model.New()
 	st.ApplySnapshot(model.Snapshot{Sessions: sessions, Status: status, Complete: true})
-	byID := make(map[string]client.Session, len(sessions))
+	byID := make(map[string]wire.Session, len(sessions))
 	for _, s := range sessions {
 		byID[s.ID] = s
 	}
@@ -34,7 +35,7 @@ func AbortOrder(sessions []client.Session, status map[string]client.SessionStatu
 	if running(status[id]) {
 		ids = append(ids, id)
 	}
-	out := make([]client.Session, 0, len(ids))
+	out := make([]wire.Session, 0, len(ids))
 	for _, x := range ids {
 		if s, ok := byID[x]; ok {
 			out = append(out, s)
@@ -111,28 +112,28 @@ func Tree(ctx context.Context, c *client.Client) ([]*Node, error) {
 	return BuildTree(nodes), nil
 }
 
-func newNode(s client.Session, st client.SessionStatus, msgs []client.MessageWithParts) *Node {
+func newNode(s wire.Session, st wire.SessionStatus, msgs []wire.MessageWithParts) *Node {
 	r := DeriveResult(s, st, msgs)
 	n := &Node{ID: s.ID, ParentID: s.ParentID, Title: s.Title, Agent: r.Agent, Status: r.State,
 		Run: st.Type, Error: r.ErrorLine(), Created: s.Time.Created, Children: []*Node{}}
 	if n.Run == "" {
-		n.Run = client.StatusIdle
+		n.Run = wire.StatusIdle
 	}
 	if len(msgs) == 0 && !running(st) {
 		n.Status = StateIdle
 	}
 	for _, m := range msgs {
 		for _, p := range m.Parts {
-			if p.Type != client.PartTool || p.State == nil {
+			if p.Type != wire.PartTool || p.State == nil {
 				continue
 			}
 			n.Tools.Total++
 			switch p.State.Status {
-			case client.ToolPending, client.ToolRunning:
+			case wire.ToolPending, wire.ToolRunning:
 				n.Tools.Running++
-			case client.ToolCompleted:
+			case wire.ToolCompleted:
 				n.Tools.Completed++
-			case client.ToolError:
+			case wire.ToolError:
 				n.Tools.Failed++
 			}
 		}
@@ -145,11 +146,11 @@ func newNode(s client.Session, st client.SessionStatus, msgs []client.MessageWit
 // is a root. The shape is the model's, the same tree the screen draws.
 func BuildTree(nodes []*Node) []*Node {
 	byID := make(map[string]*Node, len(nodes))
-	sessions := make([]client.Session, len(nodes))
+	sessions := make([]wire.Session, len(nodes))
 	for i, n := range nodes {
 		byID[n.ID] = n
-		sessions[i] = client.Session{ID: n.ID, ParentID: n.ParentID,
-			Time: client.SessionTime{Created: n.Created, Updated: n.Created}}
+		sessions[i] = wire.Session{ID: n.ID, ParentID: n.ParentID,
+			Time: wire.SessionTime{Created: n.Created, Updated: n.Created}}
 	}
 	st := model.New()
 	st.ApplySnapshot(model.Snapshot{Sessions: sessions, Complete: true})

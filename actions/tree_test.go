@@ -4,14 +4,14 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
-func sess(id, parent string, created int64) client.Session {
-	return client.Session{ID: id, ParentID: parent, Title: id, Time: client.SessionTime{Created: created}}
+func sess(id, parent string, created int64) wire.Session {
+	return wire.Session{ID: id, ParentID: parent, Title: id, Time: wire.SessionTime{Created: created}}
 }
 
-func ids(ss []client.Session) []string {
+func ids(ss []wire.Session) []string {
 	out := []string{}
 	for _, s := range ss {
 		out = append(out, s.ID)
@@ -24,33 +24,33 @@ func TestAbortOrder(t *testing.T) {
 	//       │     └─ a2
 	//       └─ b
 	// other ── o1       (outside the subtree, busy)
-	sessions := []client.Session{
+	sessions := []wire.Session{
 		sess("root", "", 1), sess("a", "root", 2), sess("b", "root", 3),
 		sess("a1", "a", 4), sess("a2", "a", 5), sess("a1x", "a1", 6),
 		sess("other", "", 7), sess("o1", "other", 8),
 	}
-	busy := client.SessionStatus{Type: client.StatusBusy}
-	retry := client.SessionStatus{Type: client.StatusRetry}
+	busy := wire.SessionStatus{Type: wire.StatusBusy}
+	retry := wire.SessionStatus{Type: wire.StatusRetry}
 	tests := []struct {
 		name   string
-		status map[string]client.SessionStatus
+		status map[string]wire.SessionStatus
 		root   string
 		want   []string
 	}{
 		{"all busy, deepest first then self",
-			map[string]client.SessionStatus{"root": busy, "a": busy, "b": busy, "a1": busy, "a2": busy, "a1x": busy, "other": busy, "o1": busy},
+			map[string]wire.SessionStatus{"root": busy, "a": busy, "b": busy, "a1": busy, "a2": busy, "a1x": busy, "other": busy, "o1": busy},
 			"root", []string{"a1x", "a1", "a2", "a", "b", "root"}},
 		{"idle parents are skipped, retrying counts as running",
-			map[string]client.SessionStatus{"a1x": busy, "b": retry, "other": busy},
+			map[string]wire.SessionStatus{"a1x": busy, "b": retry, "other": busy},
 			"root", []string{"a1x", "b"}},
 		{"a subtree below the root",
-			map[string]client.SessionStatus{"root": busy, "a": busy, "a1": busy, "a1x": busy, "b": busy},
+			map[string]wire.SessionStatus{"root": busy, "a": busy, "a1": busy, "a1x": busy, "b": busy},
 			"a1", []string{"a1x", "a1"}},
 		{"nothing runs",
-			map[string]client.SessionStatus{"other": busy, "o1": busy},
+			map[string]wire.SessionStatus{"other": busy, "o1": busy},
 			"root", []string{}},
 		{"a leaf",
-			map[string]client.SessionStatus{"b": busy},
+			map[string]wire.SessionStatus{"b": busy},
 			"b", []string{"b"}},
 	}
 	for _, tt := range tests {
@@ -68,8 +68,8 @@ func TestAbortOrder(t *testing.T) {
 // of the two counts as below the other is its choice, but the session
 // asked for comes last.
 func TestAbortOrderSurvivesACycle(t *testing.T) {
-	sessions := []client.Session{sess("x", "y", 1), sess("y", "x", 2)}
-	status := map[string]client.SessionStatus{"x": {Type: client.StatusBusy}, "y": {Type: client.StatusBusy}}
+	sessions := []wire.Session{sess("x", "y", 1), sess("y", "x", 2)}
+	status := map[string]wire.SessionStatus{"x": {Type: wire.StatusBusy}, "y": {Type: wire.StatusBusy}}
 	for _, root := range []string{"x", "y"} {
 		got := ids(AbortOrder(sessions, status, root))
 		if len(got) == 0 || len(got) > 2 || got[len(got)-1] != root || (len(got) == 2 && got[0] == got[1]) {
@@ -101,7 +101,7 @@ func TestBuildTree(t *testing.T) {
 }
 
 func TestTaskAgents(t *testing.T) {
-	agents := []client.Agent{
+	agents := []wire.Agent{
 		{Name: "build", Mode: "primary"},
 		{Name: "general", Mode: "subagent"},
 		{Name: "both", Mode: "all"},

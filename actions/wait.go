@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 // PollInterval is how often Wait asks the server whether a task is done.
@@ -28,7 +29,7 @@ func Result(ctx context.Context, c *client.Client, id string) (TaskResult, error
 
 // read reads the messages before the status: a run that starts in between
 // then shows as running, never as the old run's answer.
-func read(ctx context.Context, c *client.Client, s client.Session) (TaskResult, error) {
+func read(ctx context.Context, c *client.Client, s wire.Session) (TaskResult, error) {
 	msgs, err := c.Messages(ctx, s.ID, 0)
 	if err != nil {
 		return TaskResult{}, err
@@ -85,7 +86,7 @@ func WaitAfter(ctx context.Context, c *client.Client, id string, before int) (Ta
 		select {
 		case <-ctx.Done():
 			if last.TaskID == "" {
-				last = TaskResult{TaskID: s.ID, Title: s.Title, State: StateRunning, Run: client.StatusBusy}
+				last = TaskResult{TaskID: s.ID, Title: s.Title, State: StateRunning, Run: wire.StatusBusy}
 			}
 			return last, fmt.Errorf("%s is still running; gave up waiting: %w", s.ID, ctx.Err())
 		case <-tick.C:

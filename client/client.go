@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/octop-dev/octop/wire"
 )
 
 // DefaultURL is where `opencode serve` listens unless told otherwise.
@@ -168,23 +170,23 @@ func ValidSessionID(id string) bool {
 }
 
 // Health is GET /global/health: whether the server is up, and its version.
-func (c *Client) Health(ctx context.Context) (Health, error) {
-	var h Health
+func (c *Client) Health(ctx context.Context) (wire.Health, error) {
+	var h wire.Health
 	err := c.do(ctx, call{method: http.MethodGet, path: "/global/health"}, &h)
 	return h, err
 }
 
 // Sessions lists every session of the directory (GET /session), roots and
 // children alike.
-func (c *Client) Sessions(ctx context.Context) ([]Session, error) {
-	var s []Session
+func (c *Client) Sessions(ctx context.Context) ([]wire.Session, error) {
+	var s []wire.Session
 	err := c.do(ctx, call{method: http.MethodGet, path: "/session"}, &s)
 	return s, err
 }
 
 // Session fetches one session (GET /session/{id}).
-func (c *Client) Session(ctx context.Context, id string) (Session, error) {
-	var s Session
+func (c *Client) Session(ctx context.Context, id string) (wire.Session, error) {
+	var s wire.Session
 	if err := checkSessionID("GET /session/{id}", id); err != nil {
 		return s, err
 	}
@@ -193,8 +195,8 @@ func (c *Client) Session(ctx context.Context, id string) (Session, error) {
 }
 
 // Children lists a session's direct children (GET /session/{id}/children).
-func (c *Client) Children(ctx context.Context, id string) ([]Session, error) {
-	var s []Session
+func (c *Client) Children(ctx context.Context, id string) ([]wire.Session, error) {
+	var s []wire.Session
 	if err := checkSessionID("GET /session/{id}/children", id); err != nil {
 		return s, err
 	}
@@ -204,19 +206,19 @@ func (c *Client) Children(ctx context.Context, id string) ([]Session, error) {
 
 // Status maps session ids to their run state (GET /session/status). Only
 // sessions that are not idle appear.
-func (c *Client) Status(ctx context.Context) (map[string]SessionStatus, error) {
-	m := map[string]SessionStatus{}
+func (c *Client) Status(ctx context.Context) (map[string]wire.SessionStatus, error) {
+	m := map[string]wire.SessionStatus{}
 	err := c.do(ctx, call{method: http.MethodGet, path: "/session/status"}, &m)
 	if m == nil {
-		m = map[string]SessionStatus{}
+		m = map[string]wire.SessionStatus{}
 	}
 	return m, err
 }
 
 // Messages lists a session's messages with their parts
 // (GET /session/{id}/message). A limit of 0 or less means all of them.
-func (c *Client) Messages(ctx context.Context, id string, limit int) ([]MessageWithParts, error) {
-	var m []MessageWithParts
+func (c *Client) Messages(ctx context.Context, id string, limit int) ([]wire.MessageWithParts, error) {
+	var m []wire.MessageWithParts
 	if err := checkSessionID("GET /session/{id}/message", id); err != nil {
 		return m, err
 	}
@@ -229,8 +231,8 @@ func (c *Client) Messages(ctx context.Context, id string, limit int) ([]MessageW
 }
 
 // Agents lists the configured agents (GET /agent).
-func (c *Client) Agents(ctx context.Context) ([]Agent, error) {
-	var a []Agent
+func (c *Client) Agents(ctx context.Context) ([]wire.Agent, error) {
+	var a []wire.Agent
 	err := c.do(ctx, call{method: http.MethodGet, path: "/agent"}, &a)
 	return a, err
 }
@@ -238,14 +240,14 @@ func (c *Client) Agents(ctx context.Context) ([]Agent, error) {
 // CreateSessionRequest is the body of POST /session. Every field is
 // optional; ParentID makes the new session a child.
 type CreateSessionRequest struct {
-	ParentID   string           `json:"parentID,omitempty"`
-	Title      string           `json:"title,omitempty"`
-	Permission []PermissionRule `json:"permission,omitempty"`
+	ParentID   string                `json:"parentID,omitempty"`
+	Title      string                `json:"title,omitempty"`
+	Permission []wire.PermissionRule `json:"permission,omitempty"`
 }
 
 // CreateSession creates a session (POST /session) and returns it.
-func (c *Client) CreateSession(ctx context.Context, req CreateSessionRequest) (Session, error) {
-	var s Session
+func (c *Client) CreateSession(ctx context.Context, req CreateSessionRequest) (wire.Session, error) {
+	var s wire.Session
 	if req.ParentID != "" {
 		if err := checkSessionID("POST /session", req.ParentID); err != nil {
 			return s, err
@@ -320,8 +322,8 @@ func (c *Client) DeleteSession(ctx context.Context, id string) error {
 }
 
 // Permissions lists pending permission requests (GET /permission).
-func (c *Client) Permissions(ctx context.Context) ([]PermissionRequest, error) {
-	var p []PermissionRequest
+func (c *Client) Permissions(ctx context.Context) ([]wire.PermissionRequest, error) {
+	var p []wire.PermissionRequest
 	err := c.do(ctx, call{method: http.MethodGet, path: "/permission"}, &p)
 	return p, err
 }
@@ -355,8 +357,8 @@ func (c *Client) ReplyPermission(ctx context.Context, requestID, reply, message 
 }
 
 // Questions lists pending questions (GET /question).
-func (c *Client) Questions(ctx context.Context) ([]QuestionRequest, error) {
-	var q []QuestionRequest
+func (c *Client) Questions(ctx context.Context) ([]wire.QuestionRequest, error) {
+	var q []wire.QuestionRequest
 	err := c.do(ctx, call{method: http.MethodGet, path: "/question"}, &q)
 	return q, err
 }

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/octop-dev/octop/wire"
 )
 
 // seen is one request as the test server received it.
@@ -120,38 +122,38 @@ func TestCalls(t *testing.T) {
 	}{
 		{"health", `{"healthy":true,"version":"1.18.33"}`, 200,
 			func(c *Client) (any, error) { return c.Health(ctx) },
-			"GET", "/global/health", nil, "", Health{Healthy: true, Version: "1.18.33"}},
+			"GET", "/global/health", nil, "", wire.Health{Healthy: true, Version: "1.18.33"}},
 		{"sessions", `[{"id":"ses_a","title":"root"},{"id":"ses_b","parentID":"ses_a","title":"child"}]`, 200,
 			func(c *Client) (any, error) { return c.Sessions(ctx) },
-			"GET", "/session", nil, "", []Session{{ID: "ses_a", Title: "root"}, {ID: "ses_b", ParentID: "ses_a", Title: "child"}}},
+			"GET", "/session", nil, "", []wire.Session{{ID: "ses_a", Title: "root"}, {ID: "ses_b", ParentID: "ses_a", Title: "child"}}},
 		{"session", `{"id":"ses_a","title":"root","time":{"created":1,"updated":2}}`, 200,
 			func(c *Client) (any, error) { return c.Session(ctx, "ses_a") },
-			"GET", "/session/ses_a", nil, "", Session{ID: "ses_a", Title: "root", Time: SessionTime{1, 2}}},
+			"GET", "/session/ses_a", nil, "", wire.Session{ID: "ses_a", Title: "root", Time: wire.SessionTime{Created: 1, Updated: 2}}},
 		{"children", `[{"id":"ses_b","parentID":"ses_a","title":"c"}]`, 200,
 			func(c *Client) (any, error) { return c.Children(ctx, "ses_a") },
-			"GET", "/session/ses_a/children", nil, "", []Session{{ID: "ses_b", ParentID: "ses_a", Title: "c"}}},
+			"GET", "/session/ses_a/children", nil, "", []wire.Session{{ID: "ses_b", ParentID: "ses_a", Title: "c"}}},
 		{"status", `{"ses_a":{"type":"busy"},"ses_b":{"type":"retry","attempt":2,"message":"rate","next":99}}`, 200,
 			func(c *Client) (any, error) { return c.Status(ctx) },
-			"GET", "/session/status", nil, "", map[string]SessionStatus{"ses_a": {Type: "busy"}, "ses_b": {Type: "retry", Attempt: 2, Message: "rate", Next: 99}}},
+			"GET", "/session/status", nil, "", map[string]wire.SessionStatus{"ses_a": {Type: "busy"}, "ses_b": {Type: "retry", Attempt: 2, Message: "rate", Next: 99}}},
 		{"messages all", `[{"info":{"id":"msg_1","sessionID":"ses_a","role":"user","tokens":{},"time":{"created":5}},"parts":[{"id":"prt_1","sessionID":"ses_a","messageID":"msg_1","type":"text","text":"hi"}]}]`, 200,
 			func(c *Client) (any, error) { return c.Messages(ctx, "ses_a", 0) },
 			"GET", "/session/ses_a/message", nil, "",
-			[]MessageWithParts{{Info: Message{ID: "msg_1", SessionID: "ses_a", Role: "user", Time: MessageTime{Created: 5}}, Parts: []Part{{ID: "prt_1", SessionID: "ses_a", MessageID: "msg_1", Type: "text", Text: "hi"}}}}},
+			[]wire.MessageWithParts{{Info: wire.Message{ID: "msg_1", SessionID: "ses_a", Role: "user", Time: wire.MessageTime{Created: 5}}, Parts: []wire.Part{{ID: "prt_1", SessionID: "ses_a", MessageID: "msg_1", Type: "text", Text: "hi"}}}}},
 		{"messages limit", `[]`, 200,
 			func(c *Client) (any, error) { return c.Messages(ctx, "ses_a", 5) },
-			"GET", "/session/ses_a/message", map[string][]string{"limit": {"5"}}, "", []MessageWithParts{}},
+			"GET", "/session/ses_a/message", map[string][]string{"limit": {"5"}}, "", []wire.MessageWithParts{}},
 		{"agents", `[{"name":"general","mode":"subagent","description":"d"},{"name":"build","mode":"primary","native":true}]`, 200,
 			func(c *Client) (any, error) { return c.Agents(ctx) },
-			"GET", "/agent", nil, "", []Agent{{Name: "general", Mode: "subagent", Description: "d"}, {Name: "build", Mode: "primary", Native: true}}},
+			"GET", "/agent", nil, "", []wire.Agent{{Name: "general", Mode: "subagent", Description: "d"}, {Name: "build", Mode: "primary", Native: true}}},
 		{"create child", `{"id":"ses_c","parentID":"ses_a","title":"t"}`, 200,
 			func(c *Client) (any, error) {
-				return c.CreateSession(ctx, CreateSessionRequest{ParentID: "ses_a", Title: "t", Permission: []PermissionRule{{Permission: "task", Pattern: "*", Action: "deny"}}})
+				return c.CreateSession(ctx, CreateSessionRequest{ParentID: "ses_a", Title: "t", Permission: []wire.PermissionRule{{Permission: "task", Pattern: "*", Action: "deny"}}})
 			},
 			"POST", "/session", nil, `{"parentID":"ses_a","title":"t","permission":[{"permission":"task","pattern":"*","action":"deny"}]}`,
-			Session{ID: "ses_c", ParentID: "ses_a", Title: "t"}},
+			wire.Session{ID: "ses_c", ParentID: "ses_a", Title: "t"}},
 		{"create empty", `{"id":"ses_c","title":"New session"}`, 200,
 			func(c *Client) (any, error) { return c.CreateSession(ctx, CreateSessionRequest{}) },
-			"POST", "/session", nil, `{}`, Session{ID: "ses_c", Title: "New session"}},
+			"POST", "/session", nil, `{}`, wire.Session{ID: "ses_c", Title: "New session"}},
 		{"prompt_async", ``, 204,
 			func(c *Client) (any, error) {
 				return nil, c.PromptAsync(ctx, "ses_a", PromptRequest{Agent: "general", Parts: []TextPartInput{{Text: "hi"}},
@@ -170,7 +172,7 @@ func TestCalls(t *testing.T) {
 			"DELETE", "/session/ses_a", nil, "", nil},
 		{"permissions", `[{"id":"per_1","sessionID":"ses_a","permission":"bash","patterns":["ls"]}]`, 200,
 			func(c *Client) (any, error) { return c.Permissions(ctx) },
-			"GET", "/permission", nil, "", []PermissionRequest{{ID: "per_1", SessionID: "ses_a", Permission: "bash", Patterns: []string{"ls"}}}},
+			"GET", "/permission", nil, "", []wire.PermissionRequest{{ID: "per_1", SessionID: "ses_a", Permission: "bash", Patterns: []string{"ls"}}}},
 		{"reply permission", `true`, 200,
 			func(c *Client) (any, error) { return nil, c.ReplyPermission(ctx, "per_1", ReplyOnce, "go ahead") },
 			"POST", "/permission/per_1/reply", nil, `{"reply":"once","message":"go ahead"}`, nil},
@@ -179,7 +181,7 @@ func TestCalls(t *testing.T) {
 			"POST", "/permission/per_1/reply", nil, `{"reply":"reject"}`, nil},
 		{"questions", `[{"id":"que_1","sessionID":"ses_a","questions":[{"question":"Which?","header":"H","options":[{"label":"A"}]}]}]`, 200,
 			func(c *Client) (any, error) { return c.Questions(ctx) },
-			"GET", "/question", nil, "", []QuestionRequest{{ID: "que_1", SessionID: "ses_a", Questions: []QuestionInfo{{Question: "Which?", Header: "H", Options: []QuestionOption{{Label: "A"}}}}}}},
+			"GET", "/question", nil, "", []wire.QuestionRequest{{ID: "que_1", SessionID: "ses_a", Questions: []wire.QuestionInfo{{Question: "Which?", Header: "H", Options: []wire.QuestionOption{{Label: "A"}}}}}}},
 		{"reply question", `true`, 200,
 			func(c *Client) (any, error) { return nil, c.ReplyQuestion(ctx, "que_1", [][]string{{"A"}, nil}) },
 			"POST", "/question/que_1/reply", nil, `{"answers":[["A"],[]]}`, nil},

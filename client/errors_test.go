@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/octop-dev/octop/wire"
 )
 
 // closedPortURL is a loopback URL nothing listens on.
@@ -105,7 +107,7 @@ func TestErrorUnauthorized(t *testing.T) {
 		t.Errorf("the stream sent %d requests after a 401, want 1", n)
 	}
 	states := rec.states()
-	if len(states) != 2 || states[0].State != Connecting || states[1].State != Disconnected || !IsUnauthorized(states[1].Err) || !states[1].RetryAt.IsZero() {
+	if len(states) != 2 || states[0].State != wire.Connecting || states[1].State != wire.Disconnected || !IsUnauthorized(states[1].Err) || !states[1].RetryAt.IsZero() {
 		t.Errorf("states %+v, want connecting then disconnected with the error and no retry", states)
 	}
 

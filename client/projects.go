@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"sort"
 	"strconv"
+
+	"github.com/octop-dev/octop/wire"
 )
 
 // Project is one project the server has opened (GET /project). Worktree
@@ -46,11 +48,11 @@ const (
 // complete is true. Older ones are asked project by project, worktree and
 // sandboxes; sessions of directories outside any git project cannot be
 // listed that way, so complete is false.
-func (c *Client) AllSessions(ctx context.Context) (sessions []Session, complete bool, err error) {
+func (c *Client) AllSessions(ctx context.Context) (sessions []wire.Session, complete bool, err error) {
 	all := c.WithDirectory("")
 	q := url.Values{"limit": {strconv.Itoa(allSessionsPage)}}
 	for page := 0; page < allSessionsMaxPages; page++ {
-		var batch []Session
+		var batch []wire.Session
 		var h http.Header
 		err := all.do(ctx, call{method: http.MethodGet, path: "/experimental/session", query: q, header: &h}, &batch)
 		if err != nil {
@@ -73,7 +75,7 @@ func (c *Client) AllSessions(ctx context.Context) (sessions []Session, complete 
 }
 
 // sessionsByProject is AllSessions for servers without the global listing.
-func (c *Client) sessionsByProject(ctx context.Context) ([]Session, bool, error) {
+func (c *Client) sessionsByProject(ctx context.Context) ([]wire.Session, bool, error) {
 	sessions, err := c.WithDirectory("").Sessions(ctx)
 	if err != nil {
 		return nil, false, err
@@ -97,7 +99,7 @@ func (c *Client) sessionsByProject(ctx context.Context) ([]Session, bool, error)
 	return dedupeSessions(sessions), false, nil
 }
 
-func dedupeSessions(in []Session) []Session {
+func dedupeSessions(in []wire.Session) []wire.Session {
 	seen := make(map[string]bool, len(in))
 	out := in[:0]
 	for _, s := range in {
@@ -113,7 +115,7 @@ func dedupeSessions(in []Session) []Session {
 // sessions: the server keeps run state per project directory. It asks the
 // AllStatusMaxDirs most recently active directories and returns the ones
 // it asked, so a caller knows which sessions the map covers.
-func (c *Client) AllStatus(ctx context.Context, sessions []Session) (map[string]SessionStatus, map[string]bool, error) {
+func (c *Client) AllStatus(ctx context.Context, sessions []wire.Session) (map[string]wire.SessionStatus, map[string]bool, error) {
 	latest := map[string]int64{}
 	for _, s := range sessions {
 		if s.Time.Updated >= latest[s.Directory] {
@@ -133,7 +135,7 @@ func (c *Client) AllStatus(ctx context.Context, sessions []Session) (map[string]
 	if len(dirs) > AllStatusMaxDirs {
 		dirs = dirs[:AllStatusMaxDirs]
 	}
-	status := map[string]SessionStatus{}
+	status := map[string]wire.SessionStatus{}
 	asked := map[string]bool{}
 	for _, d := range dirs {
 		st, err := c.WithDirectory(d).Status(ctx)

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+
+	"github.com/octop-dev/octop/wire"
 )
 
 // projectServer fakes the listing routes of a server with sessions in
@@ -18,7 +20,7 @@ import (
 // (1.18) or answers it with a 500 as 1.1 does.
 type projectServer struct {
 	global   bool
-	sessions []Session
+	sessions []wire.Session
 	busy     map[string]string // session id -> directory whose status lists it
 	mu       sync.Mutex
 	asked    []string // directories asked for status
@@ -42,7 +44,7 @@ func (p *projectServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		json.NewEncoder(w).Encode(p.sessions[start:end])
 	case "/session":
-		out := []Session{}
+		out := []wire.Session{}
 		for _, s := range p.sessions {
 			if s.Directory == dir || (dir == "" && s.Directory == "/srv/a") {
 				out = append(out, s)
@@ -55,10 +57,10 @@ func (p *projectServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.mu.Lock()
 		p.asked = append(p.asked, dir)
 		p.mu.Unlock()
-		st := map[string]SessionStatus{}
+		st := map[string]wire.SessionStatus{}
 		for id, d := range p.busy {
 			if d == dir {
-				st[id] = SessionStatus{Type: StatusBusy}
+				st[id] = wire.SessionStatus{Type: wire.StatusBusy}
 			}
 		}
 		json.NewEncoder(w).Encode(st)
@@ -67,7 +69,7 @@ func (p *projectServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func ids(ss []Session) []string {
+func ids(ss []wire.Session) []string {
 	var out []string
 	for _, s := range ss {
 		out = append(out, s.ID)
@@ -79,7 +81,7 @@ func ids(ss []Session) []string {
 func TestAllSessionsPagesTheGlobalListing(t *testing.T) {
 	ps := &projectServer{global: true}
 	for i := range 2500 {
-		ps.sessions = append(ps.sessions, Session{ID: fmt.Sprintf("ses_%04d", i), Directory: "/srv/" + string(rune('a'+i%3))})
+		ps.sessions = append(ps.sessions, wire.Session{ID: fmt.Sprintf("ses_%04d", i), Directory: "/srv/" + string(rune('a'+i%3))})
 	}
 	srv := httptest.NewServer(ps)
 	defer srv.Close()
@@ -94,7 +96,7 @@ func TestAllSessionsPagesTheGlobalListing(t *testing.T) {
 }
 
 func TestAllSessionsFallsBackToProjects(t *testing.T) {
-	ps := &projectServer{sessions: []Session{
+	ps := &projectServer{sessions: []wire.Session{
 		{ID: "ses_a1", Directory: "/srv/a"}, {ID: "ses_b1", Directory: "/srv/b"},
 		{ID: "ses_c1", Directory: "/tmp/loose"}, // outside any git project: not listable
 	}}
@@ -125,12 +127,12 @@ func TestAllStatusMergesDirectories(t *testing.T) {
 	srv := httptest.NewServer(ps)
 	defer srv.Close()
 	c, _ := New(Options{BaseURL: srv.URL})
-	sessions := []Session{{ID: "ses_a1", Directory: "/srv/a"}, {ID: "ses_b1", Directory: "/srv/b"}, {ID: "ses_a2", Directory: "/srv/a"}}
+	sessions := []wire.Session{{ID: "ses_a1", Directory: "/srv/a"}, {ID: "ses_b1", Directory: "/srv/b"}, {ID: "ses_a2", Directory: "/srv/a"}}
 	st, asked, err := c.AllStatus(context.Background(), sessions)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(st) != 2 || st["ses_a1"].Type != StatusBusy || st["ses_b1"].Type != StatusBusy {
+	if len(st) != 2 || st["ses_a1"].Type != wire.StatusBusy || st["ses_b1"].Type != wire.StatusBusy {
 		t.Fatalf("status = %v, want both busy sessions", st)
 	}
 	if !asked["/srv/a"] || !asked["/srv/b"] || len(ps.asked) != 2 {
@@ -138,9 +140,9 @@ func TestAllStatusMergesDirectories(t *testing.T) {
 	}
 	// Many directories: only the most recently active are asked.
 	ps.asked = nil
-	var many []Session
+	var many []wire.Session
 	for i := range AllStatusMaxDirs + 10 {
-		many = append(many, Session{ID: fmt.Sprintf("ses_%d", i), Directory: fmt.Sprintf("/d/%d", i), Time: SessionTime{Updated: int64(i)}})
+		many = append(many, wire.Session{ID: fmt.Sprintf("ses_%d", i), Directory: fmt.Sprintf("/d/%d", i), Time: wire.SessionTime{Updated: int64(i)}})
 	}
 	_, asked, _ = c.AllStatus(context.Background(), many)
 	if len(asked) != AllStatusMaxDirs || !asked[fmt.Sprintf("/d/%d", AllStatusMaxDirs+9)] || asked["/d/0"] {

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/octop-dev/octop/wire"
 )
 
 // MaxRecordedLine is the longest line ReadRecording accepts: a recorded
@@ -25,7 +27,7 @@ type Recorded struct {
 }
 
 // Decode decodes the recorded event as DecodeEvent would the live one.
-func (r Recorded) Decode() (Envelope, error) { return DecodeEvent(r.Data) }
+func (r Recorded) Decode() (wire.Envelope, error) { return wire.DecodeEvent(r.Data) }
 
 // ReadRecording reads a recording: one Recorded per line, blank lines
 // skipped. Lines may be up to MaxRecordedLine long. The error names the
@@ -77,11 +79,11 @@ func WriteRecorded(w io.Writer, r Recorded) error {
 // beside it (<name>.rest.json): what a client would load on a resync.
 type RESTView struct {
 	// Sessions is GET /session.
-	Sessions []Session `json:"sessions"`
+	Sessions []wire.Session `json:"sessions"`
 	// Status is GET /session/status (only non-idle sessions).
-	Status map[string]SessionStatus `json:"status"`
+	Status map[string]wire.SessionStatus `json:"status"`
 	// Messages is GET /session/{id}/message for every session, by id.
-	Messages map[string][]MessageWithParts `json:"messages"`
+	Messages map[string][]wire.MessageWithParts `json:"messages"`
 }
 
 // ReadRESTView decodes a RESTView file.

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/octop-dev/octop/wire"
 )
 
 func TestRecordingRoundTrip(t *testing.T) {
@@ -29,7 +31,7 @@ func TestRecordingRoundTrip(t *testing.T) {
 		t.Fatalf("read %+v", out)
 	}
 	env, err := out[1].Decode()
-	if err != nil || env.Event != (SessionIdle{SessionID: "ses_a"}) {
+	if err != nil || env.Event != (wire.SessionIdle{SessionID: "ses_a"}) {
 		t.Errorf("decoded %+v, %v", env, err)
 	}
 }
@@ -50,7 +52,7 @@ func TestRecordingErrors(t *testing.T) {
 
 func TestReadRESTView(t *testing.T) {
 	v, err := ReadRESTView(strings.NewReader(`{"sessions":[{"id":"ses_a","title":"t"}],"status":{"ses_a":{"type":"busy"}},"messages":{"ses_a":[]}}`))
-	if err != nil || len(v.Sessions) != 1 || v.Status["ses_a"].Type != StatusBusy || v.Messages["ses_a"] == nil {
+	if err != nil || len(v.Sessions) != 1 || v.Status["ses_a"].Type != wire.StatusBusy || v.Messages["ses_a"] == nil {
 		t.Errorf("got %+v, %v", v, err)
 	}
 	if _, err := ReadRESTView(strings.NewReader(`<html>`)); err == nil {

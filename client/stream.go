@@ -10,59 +10,9 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/octop-dev/octop/wire"
 	sse "github.com/tmaxmax/go-sse"
 )
-
-// State is the event stream's connection state.
-type State int
-
-// Connection states, in the order a healthy stream goes through them.
-const (
-	Connecting State = iota
-	Connected
-	Disconnected
-)
-
-// String names the state.
-func (s State) String() string {
-	switch s {
-	case Connecting:
-		return "connecting"
-	case Connected:
-		return "connected"
-	case Disconnected:
-		return "disconnected"
-	}
-	return fmt.Sprintf("State(%d)", int(s))
-}
-
-// ConnState reports a change of the stream's connection. On Disconnected,
-// Err says why (nil when the caller stopped the stream) and RetryAt when
-// the next attempt starts (zero when there will be none). Attempt numbers
-// the connection attempts from 1, and starts again from 1 after a
-// connection that stayed up for StableAfter: Connecting and Connected
-// carry the attempt in progress, Disconnected the one that just ended.
-type ConnState struct {
-	State   State
-	Err     error
-	RetryAt time.Time
-	Attempt int
-}
-
-// ResyncNeeded follows every successful (re)connect. The server keeps no
-// backlog, so whatever happened while disconnected must be re-read over
-// REST (Sessions, Status, Messages…).
-type ResyncNeeded struct{}
-
-// DecodeError is an event that could not be decoded. The stream goes on.
-// Data is the start of the raw payload (at most 1 KiB).
-type DecodeError struct {
-	Err  error
-	Data []byte
-}
-
-// Error says what was wrong with the event.
-func (e DecodeError) Error() string { return e.Err.Error() }
 
 const decodeErrorDataMax = 1 << 10
 
@@ -98,15 +48,15 @@ func (c *Client) Stream(ctx context.Context, send func(any)) error {
 	// a connection last stayed up for StableAfter; it drives the backoff.
 	attempt := 1
 	for {
-		send(ConnState{State: Connecting, Attempt: attempt})
+		send(wire.ConnState{State: wire.Connecting, Attempt: attempt})
 		start := time.Now()
 		connected, err := c.streamOnce(ctx, send, attempt)
 		if ctx.Err() != nil {
-			send(ConnState{State: Disconnected, Attempt: attempt})
+			send(wire.ConnState{State: wire.Disconnected, Attempt: attempt})
 			return nil
 		}
 		if permanent(err) {
-			send(ConnState{State: Disconnected, Err: err, Attempt: attempt})
+			send(wire.ConnState{State: wire.Disconnected, Err: err, Attempt: attempt})
 			return err
 		}
 		stable := connected && time.Since(start) >= o.StableAfter
@@ -114,7 +64,7 @@ func (c *Client) Stream(ctx context.Context, send func(any)) error {
 		if stable {
 			wait = o.backoff(1)
 		}
-		send(ConnState{State: Disconnected, Err: err, RetryAt: time.Now().Add(wait), Attempt: attempt})
+		send(wire.ConnState{State: wire.Disconnected, Err: err, RetryAt: time.Now().Add(wait), Attempt: attempt})
 		ended := attempt
 		if stable {
 			attempt = 1
@@ -125,7 +75,7 @@ func (c *Client) Stream(ctx context.Context, send func(any)) error {
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			send(ConnState{State: Disconnected, Attempt: ended})
+			send(wire.ConnState{State: wire.Disconnected, Attempt: ended})
 			return nil
 		case <-t.C:
 		}
@@ -193,8 +143,8 @@ func (c *Client) streamOnce(ctx context.Context, send func(any), attempt int) (c
 			Msg: fmt.Sprintf("expected an event stream from %s but got %s: %q", op, mt, snippet(body[:n]))}
 	}
 
-	send(ConnState{State: Connected, Attempt: attempt})
-	send(ResyncNeeded{})
+	send(wire.ConnState{State: wire.Connected, Attempt: attempt})
+	send(wire.ResyncNeeded{})
 
 	// The idle watchdog is armed once the server has sent a heartbeat, and
 	// stopped while send runs so a slow consumer is not taken for a dead
@@ -216,16 +166,16 @@ func (c *Client) streamOnce(ctx context.Context, send func(any), attempt int) (c
 		if ev.Data == "" {
 			continue
 		}
-		env, derr := DecodeEvent([]byte(ev.Data))
+		env, derr := wire.DecodeEvent([]byte(ev.Data))
 		if derr != nil {
 			data := []byte(ev.Data[:min(len(ev.Data), decodeErrorDataMax)])
-			send(DecodeError{Err: derr, Data: data})
+			send(wire.DecodeError{Err: derr, Data: data})
 		} else {
 			send(env)
 		}
 		if o.IdleTimeout > 0 {
 			if idle == nil {
-				if _, ok := env.Event.(ServerHeartbeat); ok {
+				if _, ok := env.Event.(wire.ServerHeartbeat); ok {
 					idle = time.AfterFunc(o.IdleTimeout, func() { cancel(errIdle) })
 				}
 			} else {

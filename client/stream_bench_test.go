@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/octop-dev/octop/wire"
 	sse "github.com/tmaxmax/go-sse"
 )
 
@@ -26,7 +27,7 @@ func readAll(b *testing.B, data []byte, chunk int) int {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := DecodeEvent([]byte(ev.Data)); err != nil {
+		if _, err := wire.DecodeEvent([]byte(ev.Data)); err != nil {
 			b.Fatal(err)
 		}
 		n++
@@ -36,7 +37,7 @@ func readAll(b *testing.B, data []byte, chunk int) int {
 
 // BenchmarkStreamCapture parses and decodes a recorded 3-way fan-out.
 func BenchmarkStreamCapture(b *testing.B) {
-	data, err := os.ReadFile("testdata/events-1.18.33-fanout.sse")
+	data, err := os.ReadFile("../wire/testdata/events-1.18.33-fanout.sse")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/octop-dev/octop/wire"
 )
 
 // sendRecorder collects what Stream sends.
@@ -35,27 +37,27 @@ func (r *sendRecorder) all() []any {
 	return append([]any(nil), r.msgs...)
 }
 
-func (r *sendRecorder) states() []ConnState {
-	var s []ConnState
+func (r *sendRecorder) states() []wire.ConnState {
+	var s []wire.ConnState
 	for _, m := range r.all() {
-		if cs, ok := m.(ConnState); ok {
+		if cs, ok := m.(wire.ConnState); ok {
 			s = append(s, cs)
 		}
 	}
 	return s
 }
 
-func (r *sendRecorder) envelopes() []Envelope {
-	var s []Envelope
+func (r *sendRecorder) envelopes() []wire.Envelope {
+	var s []wire.Envelope
 	for _, m := range r.all() {
-		if e, ok := m.(Envelope); ok {
+		if e, ok := m.(wire.Envelope); ok {
 			s = append(s, e)
 		}
 	}
 	return s
 }
 
-func (r *sendRecorder) countState(st State) int {
+func (r *sendRecorder) countState(st wire.State) int {
 	n := 0
 	for _, s := range r.states() {
 		if s.State == st {
@@ -172,13 +174,13 @@ func TestStreamDecodes(t *testing.T) {
 	var kinds []string
 	for _, m := range msgs {
 		switch m := m.(type) {
-		case ConnState:
+		case wire.ConnState:
 			kinds = append(kinds, "state:"+m.State.String())
-		case ResyncNeeded:
+		case wire.ResyncNeeded:
 			kinds = append(kinds, "resync")
-		case Envelope:
+		case wire.Envelope:
 			kinds = append(kinds, m.Event.EventType())
-		case DecodeError:
+		case wire.DecodeError:
 			kinds = append(kinds, "decode-error")
 		default:
 			kinds = append(kinds, fmt.Sprintf("%T", m))
@@ -189,22 +191,22 @@ func TestStreamDecodes(t *testing.T) {
 	if strings.Join(kinds, " ") != strings.Join(want, " ") {
 		t.Fatalf("sent\n %v\nwant\n %v", kinds, want)
 	}
-	if u, ok := msgs[5].(Envelope).Event.(Unknown); !ok || u.Type != "foo.bar" {
+	if u, ok := msgs[5].(wire.Envelope).Event.(wire.Unknown); !ok || u.Type != "foo.bar" {
 		t.Errorf("unknown type came as %#v", msgs[5])
 	}
-	if sc := msgs[4].(Envelope).Event.(SessionCreated); sc.Info.ParentID != "ses_a" || msgs[4].(Envelope).ID != "evt_x" {
+	if sc := msgs[4].(wire.Envelope).Event.(wire.SessionCreated); sc.Info.ParentID != "ses_a" || msgs[4].(wire.Envelope).ID != "evt_x" {
 		t.Errorf("session.created: %+v", msgs[4])
 	}
-	if de := msgs[6].(DecodeError); string(de.Data) != "{not json" || de.Err == nil {
+	if de := msgs[6].(wire.DecodeError); string(de.Data) != "{not json" || de.Err == nil {
 		t.Errorf("decode error %+v", de)
 	}
-	if de := msgs[7].(DecodeError); !strings.Contains(de.Error(), "session.status") {
+	if de := msgs[7].(wire.DecodeError); !strings.Contains(de.Error(), "session.status") {
 		t.Errorf("decode error for a bad known type: %v", de.Err)
 	}
-	if d := msgs[8].(Envelope).Event.(PartDelta); d.Delta != "hel" || d.PartID != "prt_1" {
+	if d := msgs[8].(wire.Envelope).Event.(wire.PartDelta); d.Delta != "hel" || d.PartID != "prt_1" {
 		t.Errorf("delta %+v", d)
 	}
-	last := msgs[len(msgs)-1].(ConnState)
+	last := msgs[len(msgs)-1].(wire.ConnState)
 	if last.Err != nil || !last.RetryAt.IsZero() {
 		t.Errorf("final state after cancel %+v, want no error and no retry", last)
 	}
@@ -237,21 +239,21 @@ func TestStreamLargeEvent(t *testing.T) {
 	waitFor(t, 30*time.Second, "the event after the 5 MB one", func() bool { return len(rec.envelopes()) == 3 })
 	stop()
 	envs := rec.envelopes()
-	pu, ok := envs[1].Event.(PartUpdated)
+	pu, ok := envs[1].Event.(wire.PartUpdated)
 	if !ok {
 		t.Fatalf("second event is %#v", envs[1].Event)
 	}
 	if pu.Part.State == nil || len(pu.Part.State.Output) != size || pu.Part.State.Output != output {
 		t.Errorf("the 5 MB output did not arrive whole")
 	}
-	if _, ok := envs[2].Event.(SessionIdle); !ok {
+	if _, ok := envs[2].Event.(wire.SessionIdle); !ok {
 		t.Errorf("third event is %#v", envs[2].Event)
 	}
 	if n := srv.conns.Load(); n != 1 {
 		t.Errorf("%d connections, want 1", n)
 	}
 	for _, m := range rec.all() {
-		if de, ok := m.(DecodeError); ok {
+		if de, ok := m.(wire.DecodeError); ok {
 			t.Errorf("decode error %v", de.Err)
 		}
 	}
@@ -270,10 +272,10 @@ func TestStreamTooLargeEventReconnects(t *testing.T) {
 	c := mustNew(t, Options{BaseURL: srv.URL, Stream: o})
 	rec := &sendRecorder{}
 	runStream(t, c, rec)
-	waitFor(t, 10*time.Second, "a second connection", func() bool { return rec.countState(Connected) == 2 })
+	waitFor(t, 10*time.Second, "a second connection", func() bool { return rec.countState(wire.Connected) == 2 })
 	var lost error
 	for _, s := range rec.states() {
-		if s.State == Disconnected {
+		if s.State == wire.Disconnected {
 			lost = s.Err
 		}
 	}
@@ -300,11 +302,11 @@ func TestStreamGlobal(t *testing.T) {
 	waitFor(t, 10*time.Second, "two events", func() bool { return len(rec.envelopes()) >= 2 })
 	stop()
 	envs := rec.envelopes()
-	want := Envelope{ID: "evt_1", Directory: "/home/dev/p", Event: SessionIdle{SessionID: "ses_a"}}
+	want := wire.Envelope{ID: "evt_1", Directory: "/home/dev/p", Event: wire.SessionIdle{SessionID: "ses_a"}}
 	if envs[0] != want {
 		t.Errorf("got %+v, want %+v", envs[0], want)
 	}
-	if envs[1].Directory != "/home/dev/q" || envs[1].Event != (Unknown{Type: "something.new"}) {
+	if envs[1].Directory != "/home/dev/q" || envs[1].Event != (wire.Unknown{Type: "something.new"}) {
 		t.Errorf("got %+v", envs[1])
 	}
 }
@@ -319,21 +321,21 @@ func TestStreamReconnects(t *testing.T) {
 	c := mustNew(t, Options{BaseURL: srv.URL, Stream: fastStream()})
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
-	waitFor(t, 10*time.Second, "4 connections", func() bool { return rec.countState(Connected) >= 4 })
+	waitFor(t, 10*time.Second, "4 connections", func() bool { return rec.countState(wire.Connected) >= 4 })
 	stop()
 
 	msgs := rec.all()
 	connected, resyncs := 0, 0
 	for i, m := range msgs {
 		switch m := m.(type) {
-		case ConnState:
-			if m.State == Connected {
+		case wire.ConnState:
+			if m.State == wire.Connected {
 				connected++
-				if i+1 >= len(msgs) || msgs[i+1] != (ResyncNeeded{}) {
+				if i+1 >= len(msgs) || msgs[i+1] != (wire.ResyncNeeded{}) {
 					t.Errorf("message %d: Connected not followed by ResyncNeeded", i)
 				}
 			}
-		case ResyncNeeded:
+		case wire.ResyncNeeded:
 			resyncs++
 		}
 	}
@@ -346,7 +348,7 @@ func TestStreamReconnects(t *testing.T) {
 	for i := 0; i+2 < len(st) && i < 9; i += 3 {
 		want := i/3 + 1
 		a, b, d := st[i], st[i+1], st[i+2]
-		if a.State != Connecting || b.State != Connected || d.State != Disconnected {
+		if a.State != wire.Connecting || b.State != wire.Connected || d.State != wire.Disconnected {
 			t.Fatalf("states %d..%d: %v %v %v", i, i+2, a.State, b.State, d.State)
 		}
 		if a.Attempt != want || b.Attempt != want || d.Attempt != want {
@@ -373,7 +375,7 @@ func TestStreamBackoffResetsAfterStableConnection(t *testing.T) {
 	c := mustNew(t, Options{BaseURL: srv.URL, Stream: o})
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
-	waitFor(t, 10*time.Second, "4 connections", func() bool { return rec.countState(Connected) >= 4 })
+	waitFor(t, 10*time.Second, "4 connections", func() bool { return rec.countState(wire.Connected) >= 4 })
 	stop()
 	for _, s := range rec.states() {
 		if s.Attempt != 1 {
@@ -419,11 +421,11 @@ func TestStreamIdleWatchdog(t *testing.T) {
 	c := mustNew(t, Options{BaseURL: srv.URL, Stream: o})
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
-	waitFor(t, 10*time.Second, "a reconnect after silence", func() bool { return rec.countState(Connected) >= 2 })
+	waitFor(t, 10*time.Second, "a reconnect after silence", func() bool { return rec.countState(wire.Connected) >= 2 })
 	stop()
-	var d ConnState
+	var d wire.ConnState
 	for _, s := range rec.states() {
-		if s.State == Disconnected {
+		if s.State == wire.Disconnected {
 			d = s
 			break
 		}
@@ -471,10 +473,10 @@ func TestStreamConnectTimeout(t *testing.T) {
 	c := mustNew(t, Options{BaseURL: srv.URL, Stream: o})
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
-	waitFor(t, 10*time.Second, "two failed attempts", func() bool { return rec.countState(Disconnected) >= 2 })
+	waitFor(t, 10*time.Second, "two failed attempts", func() bool { return rec.countState(wire.Disconnected) >= 2 })
 	stop()
 	d := rec.states()[1]
-	if d.State != Disconnected || !IsTimeout(d.Err) || !strings.Contains(d.Err.Error(), "accepted no stream within 100ms") {
+	if d.State != wire.Disconnected || !IsTimeout(d.Err) || !strings.Contains(d.Err.Error(), "accepted no stream within 100ms") {
 		t.Errorf("state %+v, want a connect timeout", d)
 	}
 	if hits.Load() < 2 {
@@ -544,13 +546,13 @@ func TestStreamSurvivesServerRestart(t *testing.T) {
 	c := mustNew(t, Options{BaseURL: "http://" + addr, Stream: fastStream()})
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
-	waitFor(t, 10*time.Second, "the first connection", func() bool { return rec.countState(Connected) == 1 })
+	waitFor(t, 10*time.Second, "the first connection", func() bool { return rec.countState(wire.Connected) == 1 })
 
 	srv1.CloseClientConnections()
 	srv1.Close()
 	waitFor(t, 10*time.Second, "a refused reconnect", func() bool {
 		for _, s := range rec.states() {
-			if s.State == Disconnected && IsUnreachable(s.Err) && strings.HasPrefix(s.Err.Error(), "cannot reach OpenCode at http://"+addr) {
+			if s.State == wire.Disconnected && IsUnreachable(s.Err) && strings.HasPrefix(s.Err.Error(), "cannot reach OpenCode at http://"+addr) {
 				return true
 			}
 		}
@@ -565,12 +567,12 @@ func TestStreamSurvivesServerRestart(t *testing.T) {
 	srv2 := &httptest.Server{Listener: l2, Config: &http.Server{Handler: h}}
 	srv2.Start()
 	defer srv2.Close()
-	waitFor(t, 10*time.Second, "the reconnect", func() bool { return rec.countState(Connected) == 2 })
+	waitFor(t, 10*time.Second, "the reconnect", func() bool { return rec.countState(wire.Connected) == 2 })
 	stop()
 	msgs := rec.all()
 	resyncs := 0
 	for _, m := range msgs {
-		if m == (ResyncNeeded{}) {
+		if m == (wire.ResyncNeeded{}) {
 			resyncs++
 		}
 	}
@@ -593,7 +595,7 @@ func TestStreamNoGoroutineLeak(t *testing.T) {
 
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
-	waitFor(t, 30*time.Second, "20 reconnects", func() bool { return rec.countState(Connected) >= 21 })
+	waitFor(t, 30*time.Second, "20 reconnects", func() bool { return rec.countState(wire.Connected) >= 21 })
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -634,7 +636,7 @@ func TestStreamSlowConsumerNotIdle(t *testing.T) {
 	var once sync.Once
 	slow := func(m any) {
 		rec.send(m)
-		if e, ok := m.(Envelope); ok && e.Event == (SessionIdle{SessionID: "ses_a"}) {
+		if e, ok := m.(wire.Envelope); ok && e.Event == (wire.SessionIdle{SessionID: "ses_a"}) {
 			once.Do(func() {
 				// Hold the stream well past the idle limit, as a busy UI might.
 				<-time.After(10 * idle)
@@ -647,7 +649,7 @@ func TestStreamSlowConsumerNotIdle(t *testing.T) {
 	go func() { done <- c.Stream(ctx, slow) }()
 	waitFor(t, 10*time.Second, "the event sent after the slow send", func() bool {
 		for _, e := range rec.envelopes() {
-			if e.Event == (SessionIdle{SessionID: "ses_b"}) {
+			if e.Event == (wire.SessionIdle{SessionID: "ses_b"}) {
 				return true
 			}
 		}
@@ -657,8 +659,8 @@ func TestStreamSlowConsumerNotIdle(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	if n := srv.conns.Load(); n != 1 || rec.countState(Disconnected) != 1 {
-		t.Errorf("%d connections, %d disconnects: a slow consumer was taken for a dead server", n, rec.countState(Disconnected))
+	if n := srv.conns.Load(); n != 1 || rec.countState(wire.Disconnected) != 1 {
+		t.Errorf("%d connections, %d disconnects: a slow consumer was taken for a dead server", n, rec.countState(wire.Disconnected))
 	}
 }
 
@@ -671,10 +673,10 @@ func TestDecodeErrorDataTruncated(t *testing.T) {
 	c := mustNew(t, Options{BaseURL: srv.URL})
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
-	var de DecodeError
+	var de wire.DecodeError
 	waitFor(t, 10*time.Second, "the decode error", func() bool {
 		for _, m := range rec.all() {
-			if d, ok := m.(DecodeError); ok {
+			if d, ok := m.(wire.DecodeError); ok {
 				de = d
 				return true
 			}

@@ -17,6 +17,7 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/e2e/fakellm"
 	"github.com/octop-dev/octop/e2e/harness"
+	"github.com/octop-dev/octop/wire"
 )
 
 // The actions tests drive the actOctop binary the way a script does (same
@@ -100,7 +101,7 @@ func actStatusType(ctx context.Context, c *client.Client, id string) (string, er
 	if s, ok := st[id]; ok {
 		return s.Type, nil
 	}
-	return client.StatusIdle, nil
+	return wire.StatusIdle, nil
 }
 
 func actWaitRun(t *testing.T, ctx context.Context, c *client.Client, id, want string) {
@@ -118,7 +119,7 @@ func actCompletedTools(ctx context.Context, c *client.Client, id string) (int, e
 	n := 0
 	for _, m := range msgs {
 		for _, p := range m.Parts {
-			if p.Type == client.PartTool && p.State != nil && p.State.Status == client.ToolCompleted {
+			if p.Type == wire.PartTool && p.State != nil && p.State.Status == wire.ToolCompleted {
 				n++
 			}
 		}
@@ -139,15 +140,15 @@ func actWaitProgress(t *testing.T, ctx context.Context, c *client.Client, ids ..
 			n, err := actCompletedTools(ctx, c, id)
 			return n > start, err
 		})
-		if st, _ := actStatusType(ctx, c, id); st != client.StatusBusy {
+		if st, _ := actStatusType(ctx, c, id); st != wire.StatusBusy {
 			t.Errorf("%s is %s, want it still busy", id, st)
 		}
 	}
 }
 
-func actChildren(ctx context.Context, c *client.Client, parent string) ([]client.Session, error) {
+func actChildren(ctx context.Context, c *client.Client, parent string) ([]wire.Session, error) {
 	all, err := c.Sessions(ctx)
-	var out []client.Session
+	var out []wire.Session
 	for _, s := range all {
 		if s.ParentID == parent {
 			out = append(out, s)
@@ -157,7 +158,7 @@ func actChildren(ctx context.Context, c *client.Client, parent string) ([]client
 }
 
 // actNewRoot creates an idle root session to launch tasks under.
-func actNewRoot(t *testing.T, ctx context.Context, c *client.Client, title string) client.Session {
+func actNewRoot(t *testing.T, ctx context.Context, c *client.Client, title string) wire.Session {
 	t.Helper()
 	s, err := c.CreateSession(ctx, client.CreateSessionRequest{Title: title})
 	if err != nil {
@@ -167,7 +168,7 @@ func actNewRoot(t *testing.T, ctx context.Context, c *client.Client, title strin
 }
 
 // actStartRoot creates a root and prompts it with a fake-model script.
-func actStartRoot(t *testing.T, ctx context.Context, c *client.Client, title, script string) client.Session {
+func actStartRoot(t *testing.T, ctx context.Context, c *client.Client, title, script string) wire.Session {
 	t.Helper()
 	s := actNewRoot(t, ctx, c, title)
 	if err := c.PromptAsync(ctx, s.ID, client.PromptRequest{Parts: []client.TextPartInput{{Text: script}}}); err != nil {
@@ -324,7 +325,7 @@ func TestActionsAbortOneOfThree(t *testing.T) {
 			ids = append(ids, kid.ID)
 		}
 		for _, id := range ids {
-			actWaitRun(t, ctx, c, id, client.StatusBusy)
+			actWaitRun(t, ctx, c, id, wire.StatusBusy)
 		}
 
 		// A busy task refuses a second prompt and gets none.
@@ -349,13 +350,13 @@ func TestActionsAbortOneOfThree(t *testing.T) {
 		if code != 0 || !strings.HasPrefix(out, "aborted: "+ids[0]+"  runaway 1 (@general subagent)\n") || strings.Count(out, "\n") != 1 {
 			t.Errorf("abort: exit %d, printed %q", code, out)
 		}
-		actWaitRun(t, ctx, c, ids[0], client.StatusIdle)
+		actWaitRun(t, ctx, c, ids[0], wire.StatusIdle)
 		code, out, _ = actOctop(t, s.URL, "", "result", ids[0])
 		if code != 4 || !strings.Contains(out, "status: error\n") || !strings.Contains(out, "error: MessageAbortedError") {
 			t.Errorf("result of the aborted task: exit %d, printed %q; want 4 and MessageAbortedError", code, out)
 		}
 		actWaitProgress(t, ctx, c, ids[1], ids[2])
-		if st, _ := actStatusType(ctx, c, root.ID); st != client.StatusIdle {
+		if st, _ := actStatusType(ctx, c, root.ID); st != wire.StatusIdle {
 			t.Errorf("the idle parent is %s after aborting a child", st)
 		}
 
@@ -367,7 +368,7 @@ func TestActionsAbortOneOfThree(t *testing.T) {
 	})
 }
 
-func actCountRole(msgs []client.MessageWithParts, role string) int {
+func actCountRole(msgs []wire.MessageWithParts, role string) int {
 	n := 0
 	for _, m := range msgs {
 		if m.Info.Role == role {
@@ -388,8 +389,8 @@ func TestActionsAbortTree(t *testing.T) {
 		//                            └─ leaf 2 (runaway)
 		a := actStartRoot(t, ctx, c, "octop e2e subtree", `NESTED k=1 agent=deep kids=2 leafagent=general leaf="RUNAWAY sleep=0.3"`)
 		b := actStartRoot(t, ctx, c, "octop e2e outside", "RUNAWAY sleep=0.3")
-		var mid client.Session
-		var leaves []client.Session
+		var mid wire.Session
+		var leaves []wire.Session
 		actWaitFor(t, "the subtree's three actChildren to run", func() (bool, error) {
 			kids, err := actChildren(ctx, c, a.ID)
 			if err != nil || len(kids) != 1 {
@@ -402,7 +403,7 @@ func TestActionsAbortTree(t *testing.T) {
 			}
 			st, err := c.Status(ctx)
 			for _, id := range []string{a.ID, mid.ID, leaves[0].ID, leaves[1].ID, b.ID} {
-				if st[id].Type != client.StatusBusy {
+				if st[id].Type != wire.StatusBusy {
 					return false, err
 				}
 			}
@@ -435,7 +436,7 @@ func TestActionsAbortTree(t *testing.T) {
 			t.Errorf("aborted %v, want the two leaves, then %s, then %s", aborted, mid.ID, a.ID)
 		}
 		for _, id := range []string{leaves[0].ID, leaves[1].ID, mid.ID, a.ID} {
-			actWaitRun(t, ctx, c, id, client.StatusIdle)
+			actWaitRun(t, ctx, c, id, wire.StatusIdle)
 		}
 		actWaitProgress(t, ctx, c, b.ID)
 		for _, l := range leaves {
@@ -448,7 +449,7 @@ func TestActionsAbortTree(t *testing.T) {
 }
 
 // sameRules compares rule sets; the server may reorder them.
-func actSameRules(a, b []client.PermissionRule) bool {
+func actSameRules(a, b []wire.PermissionRule) bool {
 	var as, bs []string
 	for _, r := range a {
 		as = append(as, r.Permission+" "+r.Pattern+" "+r.Action)

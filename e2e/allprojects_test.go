@@ -11,6 +11,7 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/e2e/harness"
 	"github.com/octop-dev/octop/ui"
+	"github.com/octop-dev/octop/wire"
 )
 
 // TestAllProjectsSnapshot: with --all-projects the screen's snapshot must
@@ -46,7 +47,7 @@ func TestAllProjectsSnapshot(t *testing.T) {
 				for _, se := range snap.Sessions {
 					snapIDs[se.ID] = true
 				}
-				return snapIDs[home.ID] && snapIDs[away.ID] && snap.Status[away.ID].Type == client.StatusBusy, nil
+				return snapIDs[home.ID] && snapIDs[away.ID] && snap.Status[away.ID].Type == wire.StatusBusy, nil
 			})
 
 			// The one-project view still lists only its own project.

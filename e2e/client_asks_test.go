@@ -10,6 +10,7 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/e2e/fakellm"
 	"github.com/octop-dev/octop/e2e/harness"
+	"github.com/octop-dev/octop/wire"
 )
 
 // TestClientQuestion: a question the model asks shows in Questions and as
@@ -20,13 +21,13 @@ func TestClientQuestion(t *testing.T) {
 			s := harness.Shared(t, v)
 			c := newClient(t, s)
 			log := startStream(t, c)
-			log.wait(t, 30*time.Second, "the stream to connect", func(items []any) bool { return count[client.ResyncNeeded](items) > 0 })
+			log.wait(t, 30*time.Second, "the stream to connect", func(items []any) bool { return count[wire.ResyncNeeded](items) > 0 })
 			root := prompt(t, c, "client question", "QUESTION")
 
-			var q client.QuestionRequest
+			var q wire.QuestionRequest
 			waitREST(t, 60*time.Second, "the pending question", func(ctx context.Context) (bool, error) {
 				qs, err := c.Questions(ctx)
-				i := slices.IndexFunc(qs, func(q client.QuestionRequest) bool { return q.SessionID == root.ID })
+				i := slices.IndexFunc(qs, func(q wire.QuestionRequest) bool { return q.SessionID == root.ID })
 				if i >= 0 {
 					q = qs[i]
 				}
@@ -36,7 +37,7 @@ func TestClientQuestion(t *testing.T) {
 				t.Fatalf("question = %+v", q)
 			}
 			log.wait(t, 10*time.Second, "a question.asked event", func(items []any) bool {
-				return slices.ContainsFunc(events[client.QuestionAsked](items), func(e client.QuestionAsked) bool { return e.Request.ID == q.ID })
+				return slices.ContainsFunc(events[wire.QuestionAsked](items), func(e wire.QuestionAsked) bool { return e.Request.ID == q.ID })
 			})
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
@@ -76,13 +77,13 @@ func TestClientPermission(t *testing.T) {
 			}})
 			c := newClient(t, s)
 			log := startStream(t, c)
-			log.wait(t, 30*time.Second, "the stream to connect", func(items []any) bool { return count[client.ResyncNeeded](items) > 0 })
+			log.wait(t, 30*time.Second, "the stream to connect", func(items []any) bool { return count[wire.ResyncNeeded](items) > 0 })
 			root := prompt(t, c, "client permission", "LEAF steps=1 sleep=0.1")
 
-			var p client.PermissionRequest
+			var p wire.PermissionRequest
 			waitREST(t, 60*time.Second, "the pending permission", func(ctx context.Context) (bool, error) {
 				ps, err := c.Permissions(ctx)
-				i := slices.IndexFunc(ps, func(p client.PermissionRequest) bool { return p.SessionID == root.ID })
+				i := slices.IndexFunc(ps, func(p wire.PermissionRequest) bool { return p.SessionID == root.ID })
 				if i >= 0 {
 					p = ps[i]
 				}
@@ -92,7 +93,7 @@ func TestClientPermission(t *testing.T) {
 				t.Errorf("permission = %+v, want a bash ask", p)
 			}
 			log.wait(t, 10*time.Second, "a permission.asked event", func(items []any) bool {
-				return slices.ContainsFunc(events[client.PermissionAsked](items), func(e client.PermissionAsked) bool { return e.Request.ID == p.ID })
+				return slices.ContainsFunc(events[wire.PermissionAsked](items), func(e wire.PermissionAsked) bool { return e.Request.ID == p.ID })
 			})
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
@@ -117,13 +118,13 @@ func TestClientGlobalStream(t *testing.T) {
 			s := harness.Shared(t, v)
 			c := newClientWith(t, client.Options{BaseURL: s.URL, Global: true})
 			log := startStream(t, c)
-			log.wait(t, 30*time.Second, "the stream to connect", func(items []any) bool { return count[client.ResyncNeeded](items) > 0 })
+			log.wait(t, 30*time.Second, "the stream to connect", func(items []any) bool { return count[wire.ResyncNeeded](items) > 0 })
 			root := prompt(t, newClient(t, s), "client global", "LEAF steps=1 sleep=0.1")
 			var dir string
 			log.wait(t, 30*time.Second, "the root's session.created", func(items []any) bool {
 				for _, it := range items {
-					if env, ok := it.(client.Envelope); ok {
-						if e, ok := env.Event.(client.SessionCreated); ok && e.Info.ID == root.ID {
+					if env, ok := it.(wire.Envelope); ok {
+						if e, ok := env.Event.(wire.SessionCreated); ok && e.Info.ID == root.ID {
 							dir = env.Directory
 							return true
 						}

@@ -17,10 +17,11 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/e2e/fakellm"
 	"github.com/octop-dev/octop/e2e/harness"
+	"github.com/octop-dev/octop/wire"
 )
 
 // lastAssistantText is the text of a session's last assistant message.
-func lastAssistantText(msgs []client.MessageWithParts) (string, *client.ErrorInfo) {
+func lastAssistantText(msgs []wire.MessageWithParts) (string, *wire.ErrorInfo) {
 	for i := len(msgs) - 1; i >= 0; i-- {
 		m := msgs[i]
 		if m.Info.Role != "assistant" {
@@ -28,7 +29,7 @@ func lastAssistantText(msgs []client.MessageWithParts) (string, *client.ErrorInf
 		}
 		var b strings.Builder
 		for _, p := range m.Parts {
-			if p.Type == client.PartText {
+			if p.Type == wire.PartText {
 				b.WriteString(p.Text)
 			}
 		}
@@ -55,8 +56,8 @@ func TestClientREST(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !slices.ContainsFunc(agents, func(a client.Agent) bool { return a.Name == "deep" && a.Mode == "subagent" }) ||
-				!slices.ContainsFunc(agents, func(a client.Agent) bool { return a.Name == "general" }) {
+			if !slices.ContainsFunc(agents, func(a wire.Agent) bool { return a.Name == "deep" && a.Mode == "subagent" }) ||
+				!slices.ContainsFunc(agents, func(a wire.Agent) bool { return a.Name == "general" }) {
 				t.Errorf("Agents lacks deep (subagent) or general: %+v", agents)
 			}
 
@@ -64,7 +65,7 @@ func TestClientREST(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			deny := []client.PermissionRule{{Permission: "task", Pattern: "*", Action: "deny"}}
+			deny := []wire.PermissionRule{{Permission: "task", Pattern: "*", Action: "deny"}}
 			child, err := c.CreateSession(ctx, client.CreateSessionRequest{ParentID: root.ID, Title: "hand-made child", Permission: deny})
 			if err != nil {
 				t.Fatal(err)
@@ -110,7 +111,7 @@ func TestClientREST(t *testing.T) {
 				msgs, err := c.Messages(ctx, run.ID, 0)
 				for _, m := range msgs {
 					for _, p := range m.Parts {
-						if p.Type == client.PartTool {
+						if p.Type == wire.PartTool {
 							return true, err
 						}
 					}
@@ -161,7 +162,7 @@ func TestClientFanoutEvents(t *testing.T) {
 			s := harness.Shared(t, v)
 			c := newClient(t, s)
 			log := startStream(t, c)
-			log.wait(t, 30*time.Second, "the stream to connect", func(items []any) bool { return count[client.ResyncNeeded](items) > 0 })
+			log.wait(t, 30*time.Second, "the stream to connect", func(items []any) bool { return count[wire.ResyncNeeded](items) > 0 })
 
 			start := time.Now()
 			root := prompt(t, c, "client fanout", `FANOUT k=3 agent=general child="LEAF steps=2 sleep=0.3"`)
@@ -187,8 +188,8 @@ func TestClientFanoutEvents(t *testing.T) {
 			// Let the run finish so the next test on this server starts quiet.
 			want := fakellm.FinalText(mustScript(t, "FANOUT k=3"))
 			log.wait(t, 60*time.Second, "the root's final text", func(items []any) bool {
-				for _, e := range events[client.PartUpdated](items) {
-					if e.Part.SessionID == root.ID && e.Part.Type == client.PartText && e.Part.Text == want {
+				for _, e := range events[wire.PartUpdated](items) {
+					if e.Part.SessionID == root.ID && e.Part.Type == wire.PartText && e.Part.Text == want {
 						return true
 					}
 				}
@@ -210,7 +211,7 @@ func TestClientStreamSurvivesRestart(t *testing.T) {
 			t.Logf("started in %v", time.Since(phase).Round(time.Millisecond))
 			c := newClient(t, s)
 			log := startStream(t, c)
-			log.wait(t, 30*time.Second, "the stream to connect", func(items []any) bool { return count[client.ResyncNeeded](items) == 1 })
+			log.wait(t, 30*time.Second, "the stream to connect", func(items []any) bool { return count[wire.ResyncNeeded](items) == 1 })
 
 			phase = time.Now()
 			root := prompt(t, c, "restart fanout", `FANOUT k=3 agent=general child="RUNAWAY sleep=0.5"`)
@@ -226,7 +227,7 @@ func TestClientStreamSurvivesRestart(t *testing.T) {
 			t.Logf("stopped in %v", time.Since(phase).Round(time.Millisecond))
 			log.wait(t, 30*time.Second, "a Disconnected state with an error", func(items []any) bool {
 				for _, it := range items {
-					if cs, ok := it.(client.ConnState); ok && cs.State == client.Disconnected && cs.Err != nil && !cs.RetryAt.IsZero() {
+					if cs, ok := it.(wire.ConnState); ok && cs.State == wire.Disconnected && cs.Err != nil && !cs.RetryAt.IsZero() {
 						return true
 					}
 				}
@@ -239,7 +240,7 @@ func TestClientStreamSurvivesRestart(t *testing.T) {
 			t.Logf("restarted in %v", time.Since(phase).Round(time.Millisecond))
 			phase = time.Now()
 			log.wait(t, 60*time.Second, "a reconnect and a second resync", func(items []any) bool {
-				return count[client.ResyncNeeded](items) >= 2
+				return count[wire.ResyncNeeded](items) >= 2
 			})
 			t.Logf("reconnected %v after the restart", time.Since(phase).Round(time.Millisecond))
 			// The resync the client asked for finds the sessions on disk.
@@ -276,14 +277,14 @@ func TestClientNoGoroutineLeakAcrossReconnects(t *testing.T) {
 			before := settledGoroutines()
 
 			log := startStream(t, c)
-			log.wait(t, 30*time.Second, "the stream to connect", func(items []any) bool { return count[client.ResyncNeeded](items) == 1 })
+			log.wait(t, 30*time.Second, "the stream to connect", func(items []any) bool { return count[wire.ResyncNeeded](items) == 1 })
 			proxy.cut()
-			log.wait(t, 30*time.Second, "reconnect 1", func(items []any) bool { return count[client.ResyncNeeded](items) == 2 })
+			log.wait(t, 30*time.Second, "reconnect 1", func(items []any) bool { return count[wire.ResyncNeeded](items) == 2 })
 			first := settledGoroutines()
 			for i := 2; i <= 20; i++ {
 				proxy.cut()
 				log.wait(t, 30*time.Second, fmt.Sprintf("reconnect %d", i), func(items []any) bool {
-					return count[client.ResyncNeeded](items) == i+1
+					return count[wire.ResyncNeeded](items) == i+1
 				})
 			}
 			last := settledGoroutines()
@@ -295,7 +296,7 @@ func TestClientNoGoroutineLeakAcrossReconnects(t *testing.T) {
 			log.mu.Lock()
 			disconnects := 0
 			for _, it := range log.items {
-				if cs, ok := it.(client.ConnState); ok && cs.State == client.Disconnected && cs.Err != nil {
+				if cs, ok := it.(wire.ConnState); ok && cs.State == wire.Disconnected && cs.Err != nil {
 					disconnects++
 				}
 			}
@@ -348,7 +349,7 @@ func TestClientBigToolCall(t *testing.T) {
 			s := harness.Shared(t, v)
 			c := newClient(t, s)
 			log := startStream(t, c)
-			log.wait(t, 30*time.Second, "the stream to connect", func(items []any) bool { return count[client.ResyncNeeded](items) > 0 })
+			log.wait(t, 30*time.Second, "the stream to connect", func(items []any) bool { return count[wire.ResyncNeeded](items) > 0 })
 
 			// A path of its own: OpenCode refuses to overwrite a file the
 			// session has not read, and the shared server keeps its files.
@@ -360,11 +361,11 @@ func TestClientBigToolCall(t *testing.T) {
 			var failed string
 			log.wait(t, 90*time.Second, "the completed 5 MB write", func(items []any) bool {
 				for _, p := range toolParts(items, root.ID) {
-					if p.Tool == "write" && p.State != nil && p.State.Status == client.ToolError {
+					if p.Tool == "write" && p.State != nil && p.State.Status == wire.ToolError {
 						failed = p.State.Error
 						return true
 					}
-					if p.Tool == "write" && p.State != nil && p.State.Status == client.ToolCompleted {
+					if p.Tool == "write" && p.State != nil && p.State.Status == wire.ToolCompleted {
 						return json.Unmarshal(p.State.Input, &input) == nil
 					}
 				}
@@ -379,10 +380,10 @@ func TestClientBigToolCall(t *testing.T) {
 			log.mu.Lock()
 			for _, it := range log.items {
 				switch x := it.(type) {
-				case client.DecodeError:
+				case wire.DecodeError:
 					t.Errorf("decode error: %v", x.Err)
-				case client.ConnState:
-					if x.State == client.Disconnected {
+				case wire.ConnState:
+					if x.State == wire.Disconnected {
 						t.Errorf("stream dropped during the big event: %v", x.Err)
 					}
 				}
@@ -391,8 +392,8 @@ func TestClientBigToolCall(t *testing.T) {
 			// Let the root finish before the next test uses this server.
 			want := fakellm.FinalText(mustScript(t, script))
 			log.wait(t, 60*time.Second, "the root's final text", func(items []any) bool {
-				for _, e := range events[client.PartUpdated](items) {
-					if e.Part.SessionID == root.ID && e.Part.Type == client.PartText && e.Part.Text == want {
+				for _, e := range events[wire.PartUpdated](items) {
+					if e.Part.SessionID == root.ID && e.Part.Type == wire.PartText && e.Part.Text == want {
 						return true
 					}
 				}
@@ -477,11 +478,11 @@ func TestClientErrors(t *testing.T) {
 				t.Errorf("message %q, want %q", err, want)
 			}
 			// No retry storm: the stream gives up at the first 401.
-			var states []client.ConnState
+			var states []wire.ConnState
 			sctx, scancel := context.WithTimeout(ctx, 30*time.Second)
 			defer scancel()
 			err = bad.Stream(sctx, func(v any) {
-				if cs, ok := v.(client.ConnState); ok {
+				if cs, ok := v.(wire.ConnState); ok {
 					states = append(states, cs)
 				}
 			})
@@ -490,7 +491,7 @@ func TestClientErrors(t *testing.T) {
 			}
 			connecting := 0
 			for _, cs := range states {
-				if cs.State == client.Connecting {
+				if cs.State == wire.Connecting {
 					connecting++
 				}
 			}

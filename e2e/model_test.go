@@ -12,6 +12,7 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/e2e/harness"
 	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/wire"
 )
 
 // modelFrom folds what the stream delivered into a fresh State, the way
@@ -20,7 +21,7 @@ import (
 func modelFrom(items []any) *model.State {
 	s := model.New()
 	for _, it := range items {
-		if env, ok := it.(client.Envelope); ok {
+		if env, ok := it.(wire.Envelope); ok {
 			s.Apply(env.Event)
 		}
 	}
@@ -46,7 +47,7 @@ func restTree(ctx context.Context, c *client.Client, root string) (model.Snapsho
 		}
 		return false
 	}
-	snap := model.Snapshot{Messages: map[string][]client.MessageWithParts{}}
+	snap := model.Snapshot{Messages: map[string][]wire.MessageWithParts{}}
 	for _, s := range all {
 		if !inTree(s.ID) {
 			continue
@@ -84,14 +85,14 @@ func treeDiff(m *model.State, snap model.Snapshot, root string) string {
 		if ms.ParentID != s.ParentID || ms.Title != s.Title || !ms.Known {
 			diffs = append(diffs, fmt.Sprintf("%s: parent %q title %q known %v; REST %q %q", s.ID, ms.ParentID, ms.Title, ms.Known, s.ParentID, s.Title))
 		}
-		busy := snap.Status[s.ID].Type == client.StatusBusy || snap.Status[s.ID].Type == client.StatusRetry
+		busy := snap.Status[s.ID].Type == wire.StatusBusy || snap.Status[s.ID].Type == wire.StatusRetry
 		if ms.Running() != busy {
 			diffs = append(diffs, fmt.Sprintf("%s: running %v, REST status %q", s.ID, ms.Running(), snap.Status[s.ID].Type))
 		}
 		var wantTools, gotTools []string
 		for _, msg := range snap.Messages[s.ID] {
 			for _, p := range msg.Parts {
-				if p.Type == client.PartTool && p.State != nil {
+				if p.Type == wire.PartTool && p.State != nil {
 					wantTools = append(wantTools, p.ID+" "+p.State.Status)
 				}
 			}
@@ -118,7 +119,7 @@ func TestModelLive(t *testing.T) {
 			srv := harness.Shared(t, v)
 			c := newClient(t, srv)
 			l := startStream(t, c)
-			l.wait(t, 60*time.Second, "the stream to connect", func(items []any) bool { return count[client.ResyncNeeded](items) > 0 })
+			l.wait(t, 60*time.Second, "the stream to connect", func(items []any) bool { return count[wire.ResyncNeeded](items) > 0 })
 
 			settled := func(root string) {
 				t.Helper()
@@ -130,7 +131,7 @@ func TestModelLive(t *testing.T) {
 						return false, err
 					}
 					for _, s := range snap.Sessions {
-						if st := snap.Status[s.ID].Type; st == client.StatusBusy || st == client.StatusRetry {
+						if st := snap.Status[s.ID].Type; st == wire.StatusBusy || st == wire.StatusRetry {
 							return false, nil
 						}
 					}

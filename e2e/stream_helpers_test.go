@@ -11,6 +11,7 @@ import (
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/e2e/harness"
+	"github.com/octop-dev/octop/wire"
 )
 
 // newClient returns a client for s with a fast reconnect backoff, so tests
@@ -112,13 +113,13 @@ func (l *streamLog) summary() string {
 	var states string
 	for _, it := range l.items {
 		switch v := it.(type) {
-		case client.ConnState:
+		case wire.ConnState:
 			states += fmt.Sprintf("  %s attempt %d err=%v\n", v.State, v.Attempt, v.Err)
-		case client.ResyncNeeded:
+		case wire.ResyncNeeded:
 			states += "  resync\n"
-		case client.Envelope:
+		case wire.Envelope:
 			counts[v.Event.EventType()]++
-		case client.DecodeError:
+		case wire.DecodeError:
 			counts["DecodeError"]++
 		}
 	}
@@ -136,10 +137,10 @@ func count[T any](items []any) int {
 }
 
 // events returns the decoded events of type T.
-func events[T client.Event](items []any) []T {
+func events[T wire.Event](items []any) []T {
 	var out []T
 	for _, it := range items {
-		if env, ok := it.(client.Envelope); ok {
+		if env, ok := it.(wire.Envelope); ok {
 			if e, ok := env.Event.(T); ok {
 				out = append(out, e)
 			}
@@ -152,7 +153,7 @@ func events[T client.Event](items []any) []T {
 func childrenOf(items []any, root string) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, e := range events[client.SessionCreated](items) {
+	for _, e := range events[wire.SessionCreated](items) {
 		if e.Info.ParentID == root && !seen[e.Info.ID] {
 			seen[e.Info.ID] = true
 			out = append(out, e.Info.ID)
@@ -162,10 +163,10 @@ func childrenOf(items []any, root string) []string {
 }
 
 // toolParts lists the tool part updates of a session.
-func toolParts(items []any, session string) []client.Part {
-	var out []client.Part
-	for _, e := range events[client.PartUpdated](items) {
-		if e.Part.SessionID == session && e.Part.Type == client.PartTool {
+func toolParts(items []any, session string) []wire.Part {
+	var out []wire.Part
+	for _, e := range events[wire.PartUpdated](items) {
+		if e.Part.SessionID == session && e.Part.Type == wire.PartTool {
 			out = append(out, e.Part)
 		}
 	}
@@ -173,7 +174,7 @@ func toolParts(items []any, session string) []client.Part {
 }
 
 // prompt creates a root session and sends it a fakellm script.
-func prompt(t testing.TB, c *client.Client, title, script string) client.Session {
+func prompt(t testing.TB, c *client.Client, title, script string) wire.Session {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/octop-dev/octop/actions"
-	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/e2e/harness"
+	"github.com/octop-dev/octop/wire"
 )
 
 // TestTUIActions drives the action keys in a real terminal: `x` plus its
@@ -25,7 +25,7 @@ func TestTUIActions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	actWaitRun(t, ctx, c, runaway.ID, client.StatusBusy)
+	actWaitRun(t, ctx, c, runaway.ID, wire.StatusBusy)
 
 	tm := tuiStart(t, 160, 48, "--server", s.URL)
 	tm.waitFor("the runaway child in the tree", func(sc string) bool {
@@ -39,12 +39,12 @@ func TestTUIActions(t *testing.T) {
 	tm.waitFor("the abort confirmation", func(sc string) bool {
 		return strings.Contains(sc, "Abort runaway") && strings.Contains(sc, "y/enter abort")
 	})
-	if st, _ := actStatusType(ctx, c, runaway.ID); st != client.StatusBusy {
+	if st, _ := actStatusType(ctx, c, runaway.ID); st != wire.StatusBusy {
 		t.Fatalf("the child is %s before the confirmation, want busy", st)
 	}
 	tm.actSend("y")
 	tm.waitFor("the abort notice", func(sc string) bool { return strings.Contains(sc, "aborted "+runaway.ID) })
-	actWaitRun(t, ctx, c, runaway.ID, client.StatusIdle)
+	actWaitRun(t, ctx, c, runaway.ID, wire.StatusIdle)
 	r, err := actions.Result(ctx, c, runaway.ID)
 	if err != nil || r.State != actions.StateError || r.Error == nil || r.Error.Name != "MessageAbortedError" {
 		t.Errorf("after x: %+v, %v; want MessageAbortedError", r, err)
@@ -72,7 +72,7 @@ func TestTUIActions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var launched *client.Session
+	var launched *wire.Session
 	for i, k := range kids {
 		if k.ID != runaway.ID {
 			launched = &kids[i]

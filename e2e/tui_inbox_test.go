@@ -10,6 +10,7 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/e2e/fakellm"
 	"github.com/octop-dev/octop/e2e/harness"
+	"github.com/octop-dev/octop/wire"
 )
 
 // TestTUIInbox answers, from octop's inbox in a real terminal, a
@@ -37,7 +38,7 @@ func tuiInbox(t *testing.T, version string) {
 	t.Cleanup(func() { inboxAbort(c, q.ID) })
 	qID := inboxWaitRequest(t, "the question", func(ctx context.Context) (string, error) {
 		qs, err := c.Questions(ctx)
-		if i := slices.IndexFunc(qs, func(r client.QuestionRequest) bool { return r.SessionID == q.ID }); i >= 0 {
+		if i := slices.IndexFunc(qs, func(r wire.QuestionRequest) bool { return r.SessionID == q.ID }); i >= 0 {
 			return qs[i].ID, err
 		}
 		return "", err
@@ -46,7 +47,7 @@ func tuiInbox(t *testing.T, version string) {
 	t.Cleanup(func() { inboxAbort(c, p.ID) })
 	pID := inboxWaitRequest(t, "the permission ask", func(ctx context.Context) (string, error) {
 		ps, err := c.Permissions(ctx)
-		if i := slices.IndexFunc(ps, func(r client.PermissionRequest) bool { return r.SessionID == p.ID }); i >= 0 {
+		if i := slices.IndexFunc(ps, func(r wire.PermissionRequest) bool { return r.SessionID == p.ID }); i >= 0 {
 			return ps[i].ID, err
 		}
 		return "", err

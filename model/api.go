@@ -3,7 +3,7 @@ package model
 import (
 	"sort"
 
-	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 // State is the whole tree. Read it through its methods; only Apply and
@@ -17,8 +17,8 @@ type State struct {
 	// list holds the same sessions as a slice (order meaningless), because
 	// ranging over a slice is several times cheaper than over a map.
 	list        []*Session
-	permissions map[string]client.PermissionRequest
-	questions   map[string]client.QuestionRequest
+	permissions map[string]wire.PermissionRequest
+	questions   map[string]wire.QuestionRequest
 	version     uint64
 
 	// orphans holds, by parent id, the children whose parent is not known
@@ -42,8 +42,8 @@ type State struct {
 func New() *State {
 	return &State{
 		sessions:    map[string]*Session{},
-		permissions: map[string]client.PermissionRequest{},
-		questions:   map[string]client.QuestionRequest{},
+		permissions: map[string]wire.PermissionRequest{},
+		questions:   map[string]wire.QuestionRequest{},
 		orphans:     map[string][]string{},
 		deleted:     map[string]struct{}{},
 		intern:      map[string]string{},
@@ -193,12 +193,12 @@ func (s *State) Elapsed(id string, nowMS int64) int64 {
 
 // Permissions returns the pending permission requests of a session, in id
 // order.
-func (s *State) Permissions(id string) []client.PermissionRequest {
+func (s *State) Permissions(id string) []wire.PermissionRequest {
 	ss := s.sessions[id]
 	if ss == nil || ss.waiting == 0 {
 		return nil
 	}
-	var out []client.PermissionRequest
+	var out []wire.PermissionRequest
 	for _, p := range s.permissions {
 		if p.SessionID == id {
 			out = append(out, p)
@@ -209,12 +209,12 @@ func (s *State) Permissions(id string) []client.PermissionRequest {
 }
 
 // Questions returns the pending questions of a session, in id order.
-func (s *State) Questions(id string) []client.QuestionRequest {
+func (s *State) Questions(id string) []wire.QuestionRequest {
 	ss := s.sessions[id]
 	if ss == nil || ss.waiting == 0 {
 		return nil
 	}
-	var out []client.QuestionRequest
+	var out []wire.QuestionRequest
 	for _, q := range s.questions {
 		if q.SessionID == id {
 			out = append(out, q)

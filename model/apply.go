@@ -1,8 +1,6 @@
 package model
 
-import (
-	"github.com/octop-dev/octop/client"
-)
+import "github.com/octop-dev/octop/wire"
 
 // Apply folds one event into the state. Unknown events are ignored.
 //
@@ -10,63 +8,63 @@ import (
 // child's events before its parent's session.created, parts or a status
 // before their session is known (a placeholder with Known false stands in),
 // and the same event twice.
-func (s *State) Apply(ev client.Event) {
+func (s *State) Apply(ev wire.Event) {
 	switch e := ev.(type) {
-	case client.SessionCreated:
+	case wire.SessionCreated:
 		s.upsertInfo(e.Info)
-	case client.SessionUpdated:
+	case wire.SessionUpdated:
 		s.upsertInfo(e.Info)
-	case client.SessionDeleted:
+	case wire.SessionDeleted:
 		s.remove(e.Info.ID)
-	case client.SessionStatusChanged:
+	case wire.SessionStatusChanged:
 		// A busy status may come before its session.created: keep it on a
 		// placeholder. An idle one for an unknown id has nothing to show
 		// (the server sends one when asked to abort an id it does not have).
 		ss := s.sessions[e.SessionID]
-		if ss == nil && e.Status.Type != client.StatusIdle {
+		if ss == nil && e.Status.Type != wire.StatusIdle {
 			ss = s.ensure(e.SessionID)
 		}
 		if ss != nil {
 			s.setStatus(ss, e.Status)
 		}
-	case client.SessionIdle:
+	case wire.SessionIdle:
 		if ss := s.sessions[e.SessionID]; ss != nil {
-			s.setStatus(ss, client.SessionStatus{Type: client.StatusIdle})
+			s.setStatus(ss, wire.SessionStatus{Type: wire.StatusIdle})
 		}
-	case client.SessionError:
+	case wire.SessionError:
 		if ss := s.sessions[e.SessionID]; ss != nil && e.Error != nil {
 			err := *e.Error
 			ss.Err = &err
 		}
-	case client.MessageUpdated:
+	case wire.MessageUpdated:
 		if ss := s.ensure(e.Info.SessionID); ss != nil {
 			s.applyMessage(ss, &e.Info)
 		}
-	case client.MessageRemoved:
+	case wire.MessageRemoved:
 		if ss := s.sessions[e.SessionID]; ss != nil {
 			s.removeMessage(ss, e.MessageID)
 		}
-	case client.PartUpdated:
+	case wire.PartUpdated:
 		if ss := s.ensure(e.Part.SessionID); ss != nil {
 			s.applyPart(ss, &e.Part, e.Time)
 		}
-	case client.PartRemoved:
+	case wire.PartRemoved:
 		if ss := s.sessions[e.SessionID]; ss != nil {
 			s.removePart(ss, e.PartID)
 		}
-	case client.PartDelta:
+	case wire.PartDelta:
 		if ss := s.sessions[e.SessionID]; ss != nil && e.Field == "text" {
 			s.applyDelta(ss, e.MessageID, e.PartID, e.Delta)
 		}
-	case client.PermissionAsked:
+	case wire.PermissionAsked:
 		s.addPermission(e.Request)
-	case client.PermissionReplied:
+	case wire.PermissionReplied:
 		s.dropPermission(e.RequestID)
-	case client.QuestionAsked:
+	case wire.QuestionAsked:
 		s.addQuestion(e.Request)
-	case client.QuestionReplied:
+	case wire.QuestionReplied:
 		s.dropQuestion(e.RequestID)
-	case client.QuestionRejected:
+	case wire.QuestionRejected:
 		s.dropQuestion(e.RequestID)
 	default:
 		// server.connected, server.heartbeat and unknown types change nothing.
@@ -78,7 +76,7 @@ func (s *State) Apply(ev client.Event) {
 // upsertInfo takes a session's info from an event or a snapshot. An info
 // older than the one held (by time.updated) only fills blanks, so a late
 // duplicate cannot roll a title back.
-func (s *State) upsertInfo(info client.Session) {
+func (s *State) upsertInfo(info wire.Session) {
 	if info.ID == "" {
 		return
 	}
@@ -123,17 +121,17 @@ func (s *State) upsertInfo(info client.Session) {
 	}
 }
 
-func (s *State) setStatus(ss *Session, st client.SessionStatus) {
+func (s *State) setStatus(ss *Session, st wire.SessionStatus) {
 	ss.StatusKnown = true
 	switch st.Type {
-	case client.StatusBusy:
+	case wire.StatusBusy:
 		if ss.Run == RunIdle {
 			// A new run: the error of the last one is history.
 			ss.Err = nil
 		}
 		ss.Run = RunBusy
 		ss.Attempt, ss.RetryMsg, ss.RetryAt = 0, "", 0
-	case client.StatusRetry:
+	case wire.StatusRetry:
 		if ss.Run == RunIdle {
 			ss.Err = nil
 		}
@@ -162,7 +160,7 @@ func (ss *Session) sawEnd(t int64) {
 	ss.touch(t)
 }
 
-func (s *State) addPermission(r client.PermissionRequest) {
+func (s *State) addPermission(r wire.PermissionRequest) {
 	if r.ID == "" || s.ensure(r.SessionID) == nil {
 		return // no session, or a deleted one
 	}
@@ -180,7 +178,7 @@ func (s *State) dropPermission(id string) {
 	}
 }
 
-func (s *State) addQuestion(r client.QuestionRequest) {
+func (s *State) addQuestion(r wire.QuestionRequest) {
 	if r.ID == "" || s.ensure(r.SessionID) == nil {
 		return // no session, or a deleted one
 	}

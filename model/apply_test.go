@@ -5,17 +5,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 func TestApply(t *testing.T) {
 	const P, C, G = "ses_p", "ses_c", "ses_g"
 	cases := []struct {
 		name  string
-		evs   []client.Event
+		evs   []wire.Event
 		check func(t *testing.T, s *State)
 	}{
-		{"created root", []client.Event{created(P, "", "root", 10)}, func(t *testing.T, s *State) {
+		{"created root", []wire.Event{created(P, "", "root", 10)}, func(t *testing.T, s *State) {
 			ss := s.Session(P)
 			if ss == nil || !ss.Known || ss.Title != "root" || ss.Created != 10 {
 				t.Fatalf("session = %+v", ss)
@@ -24,59 +24,59 @@ func TestApply(t *testing.T) {
 				t.Fatalf("roots = %v", r)
 			}
 		}},
-		{"created child links to parent", []client.Event{created(P, "", "root", 10), created(C, P, "kid", 20)}, func(t *testing.T, s *State) {
+		{"created child links to parent", []wire.Event{created(P, "", "root", 10), created(C, P, "kid", 20)}, func(t *testing.T, s *State) {
 			if !slices.Equal(s.Session(P).Children, []string{C}) || !slices.Equal(s.Roots(), []string{P}) {
 				t.Fatalf("children %v roots %v", s.Session(P).Children, s.Roots())
 			}
 		}},
-		{"child before parent is adopted", []client.Event{created(C, P, "kid", 20), created(P, "", "root", 10)}, func(t *testing.T, s *State) {
+		{"child before parent is adopted", []wire.Event{created(C, P, "kid", 20), created(P, "", "root", 10)}, func(t *testing.T, s *State) {
 			if !slices.Equal(s.Session(P).Children, []string{C}) || !slices.Equal(s.Roots(), []string{P}) || s.Len() != 2 {
 				t.Fatalf("children %v roots %v len %d", s.Session(P).Children, s.Roots(), s.Len())
 			}
 		}},
-		{"children in creation order whatever the arrival", []client.Event{
+		{"children in creation order whatever the arrival", []wire.Event{
 			created(P, "", "root", 10), created("ses_c3", P, "c3", 30), created("ses_c1", P, "c1", 10), created("ses_c2", P, "c2", 20)},
 			func(t *testing.T, s *State) {
 				if got := s.Session(P).Children; !slices.Equal(got, []string{"ses_c1", "ses_c2", "ses_c3"}) {
 					t.Fatalf("children = %v", got)
 				}
 			}},
-		{"roots newest first", []client.Event{created("ses_a", "", "a", 10), created("ses_b", "", "b", 30), created("ses_c", "", "c", 20)},
+		{"roots newest first", []wire.Event{created("ses_a", "", "a", 10), created("ses_b", "", "b", 30), created("ses_c", "", "c", 20)},
 			func(t *testing.T, s *State) {
 				if got := s.Roots(); !slices.Equal(got, []string{"ses_b", "ses_c", "ses_a"}) {
 					t.Fatalf("roots = %v", got)
 				}
 			}},
-		{"older update does not roll back the title", []client.Event{
+		{"older update does not roll back the title", []wire.Event{
 			created(P, "", "first", 10), updated(P, "", "second", 10, 30), updated(P, "", "stale", 10, 20)},
 			func(t *testing.T, s *State) {
 				if got := s.Session(P).Title; got != "second" {
 					t.Fatalf("title = %q", got)
 				}
 			}},
-		{"deleted stays deleted", []client.Event{
+		{"deleted stays deleted", []wire.Event{
 			created(P, "", "root", 10), created(C, P, "kid", 20),
-			client.SessionDeleted{Info: client.Session{ID: C}},
+			wire.SessionDeleted{Info: wire.Session{ID: C}},
 			tool(C, "msg_1", "prt_1", "bash", "running"), status(C, "busy")},
 			func(t *testing.T, s *State) {
 				if s.Session(C) != nil || len(s.Session(P).Children) != 0 || s.Len() != 1 {
 					t.Fatalf("deleted child is back: len %d children %v", s.Len(), s.Session(P).Children)
 				}
 			}},
-		{"status busy, retry, idle", []client.Event{created(P, "", "r", 1), status(P, "busy")}, func(t *testing.T, s *State) {
+		{"status busy, retry, idle", []wire.Event{created(P, "", "r", 1), status(P, "busy")}, func(t *testing.T, s *State) {
 			if s.Display(P) != DisplayBusy {
 				t.Fatalf("display = %d", s.Display(P))
 			}
-			s.Apply(client.SessionStatusChanged{SessionID: P, Status: client.SessionStatus{Type: "retry", Attempt: 2, Message: "rate limited", Next: 99}})
+			s.Apply(wire.SessionStatusChanged{SessionID: P, Status: wire.SessionStatus{Type: "retry", Attempt: 2, Message: "rate limited", Next: 99}})
 			if ss := s.Session(P); s.Display(P) != DisplayRetry || ss.Attempt != 2 || ss.RetryMsg != "rate limited" || ss.RetryAt != 99 {
 				t.Fatalf("retry: display %d session %+v", s.Display(P), ss)
 			}
-			s.Apply(client.SessionIdle{SessionID: P})
+			s.Apply(wire.SessionIdle{SessionID: P})
 			if ss := s.Session(P); s.Display(P) != DisplayIdle || ss.Attempt != 0 {
 				t.Fatalf("idle: display %d session %+v", s.Display(P), ss)
 			}
 		}},
-		{"status before created makes one placeholder", []client.Event{status(C, "busy")}, func(t *testing.T, s *State) {
+		{"status before created makes one placeholder", []wire.Event{status(C, "busy")}, func(t *testing.T, s *State) {
 			if ss := s.Session(C); ss == nil || ss.Known || s.Display(C) != DisplayBusy {
 				t.Fatalf("placeholder = %+v", ss)
 			}
@@ -87,13 +87,13 @@ func TestApply(t *testing.T) {
 				t.Fatalf("after created: %+v len %d", ss, s.Len())
 			}
 		}},
-		{"idle for an unknown id makes nothing", []client.Event{status("ses_nonexistent", "idle"), client.SessionIdle{SessionID: "ses_nonexistent"}, aborted("ses_nonexistent")},
+		{"idle for an unknown id makes nothing", []wire.Event{status("ses_nonexistent", "idle"), wire.SessionIdle{SessionID: "ses_nonexistent"}, aborted("ses_nonexistent")},
 			func(t *testing.T, s *State) {
 				if s.Len() != 0 {
 					t.Fatalf("len = %d", s.Len())
 				}
 			}},
-		{"abort marks the error until the next run", []client.Event{created(P, "", "r", 1), status(P, "busy"), aborted(P), status(P, "idle")},
+		{"abort marks the error until the next run", []wire.Event{created(P, "", "r", 1), status(P, "busy"), aborted(P), status(P, "idle")},
 			func(t *testing.T, s *State) {
 				if ss := s.Session(P); s.Display(P) != DisplayError || ss.Err.Name != "MessageAbortedError" {
 					t.Fatalf("display %d err %v", s.Display(P), ss.Err)
@@ -103,16 +103,16 @@ func TestApply(t *testing.T) {
 					t.Fatalf("new run: display %d err %v", s.Display(P), ss.Err)
 				}
 			}},
-		{"aborted message error sets Err", []client.Event{created(P, "", "r", 1), status(P, "busy"),
-			client.MessageUpdated{Info: client.Message{ID: "msg_2", SessionID: P, Role: "assistant",
-				Error: &client.ErrorInfo{Name: "MessageAbortedError", Data: client.ErrorInfoData{Message: "Aborted"}}}},
+		{"aborted message error sets Err", []wire.Event{created(P, "", "r", 1), status(P, "busy"),
+			wire.MessageUpdated{Info: wire.Message{ID: "msg_2", SessionID: P, Role: "assistant",
+				Error: &wire.ErrorInfo{Name: "MessageAbortedError", Data: wire.ErrorInfoData{Message: "Aborted"}}}},
 			status(P, "idle")},
 			func(t *testing.T, s *State) {
 				if s.Display(P) != DisplayError {
 					t.Fatalf("display = %d", s.Display(P))
 				}
 			}},
-		{"message totals win over step-finish", []client.Event{created(P, "", "r", 1),
+		{"message totals win over step-finish", []wire.Event{created(P, "", "r", 1),
 			step(P, "msg_1", "prt_s1", 15, 0.5), asstMsg(P, "msg_1", 15, 0.5, 2, 3), step(P, "msg_1", "prt_s1", 15, 0.5),
 			asstMsg(P, "msg_2", 10, 0.25, 4, 5)},
 			func(t *testing.T, s *State) {
@@ -120,14 +120,14 @@ func TestApply(t *testing.T) {
 					t.Fatalf("tokens %v cost %v, want 25 0.75", ss.Tokens, ss.Cost)
 				}
 			}},
-		{"step-finish summed when the message has no totals", []client.Event{created(P, "", "r", 1),
+		{"step-finish summed when the message has no totals", []wire.Event{created(P, "", "r", 1),
 			step(P, "msg_1", "prt_s1", 10, 0.1), step(P, "msg_1", "prt_s2", 5, 0.2), step(P, "msg_1", "prt_s2", 5, 0.2)},
 			func(t *testing.T, s *State) {
 				if ss := s.Session(P); ss.Tokens != 15 || ss.Cost < 0.3-1e-12 || ss.Cost > 0.3+1e-12 {
 					t.Fatalf("tokens %v cost %v, want 15 0.3", ss.Tokens, ss.Cost)
 				}
 			}},
-		{"subtree totals include children", []client.Event{created(P, "", "r", 1), created(C, P, "c", 2), created(G, C, "g", 3),
+		{"subtree totals include children", []wire.Event{created(P, "", "r", 1), created(C, P, "c", 2), created(G, C, "g", 3),
 			asstMsg(P, "msg_1", 1, 1, 1, 1), asstMsg(C, "msg_2", 10, 2, 1, 1), asstMsg(G, "msg_3", 100, 4, 1, 1)},
 			func(t *testing.T, s *State) {
 				if got := s.Subtree(P); got != (Totals{Tokens: 111, Cost: 7}) {
@@ -140,16 +140,16 @@ func TestApply(t *testing.T) {
 					t.Fatalf("own tokens = %v", s.Session(P).Tokens)
 				}
 			}},
-		{"message removed drops its tools and tokens", []client.Event{created(P, "", "r", 1), asstMsg(P, "msg_1", 10, 1, 1, 2),
+		{"message removed drops its tools and tokens", []wire.Event{created(P, "", "r", 1), asstMsg(P, "msg_1", 10, 1, 1, 2),
 			tool(P, "msg_1", "prt_1", "bash", "completed"), asstMsg(P, "msg_2", 5, 1, 3, 4), tool(P, "msg_2", "prt_2", "read", "completed"),
-			client.MessageRemoved{SessionID: P, MessageID: "msg_1"}},
+			wire.MessageRemoved{SessionID: P, MessageID: "msg_1"}},
 			func(t *testing.T, s *State) {
 				ss := s.Session(P)
 				if len(ss.Tools) != 1 || ss.Tools[0].PartID != "prt_2" || ss.Tokens != 5 || s.Counts(P).ToolsDone != 1 {
 					t.Fatalf("tools %+v tokens %v counts %+v", ss.Tools, ss.Tokens, s.Counts(P))
 				}
 			}},
-		{"tool lifecycle", []client.Event{created(P, "", "r", 1), status(P, "busy"),
+		{"tool lifecycle", []wire.Event{created(P, "", "r", 1), status(P, "busy"),
 			tool(P, "msg_1", "prt_1", "bash", "pending")},
 			func(t *testing.T, s *State) {
 				if c := s.Counts(P); c.ToolsRunning != 1 {
@@ -170,7 +170,7 @@ func TestApply(t *testing.T) {
 					t.Fatalf("counts = %+v", c)
 				}
 			}},
-		{"running output is followed, then dropped", []client.Event{created(P, "", "r", 1), status(P, "busy"),
+		{"running output is followed, then dropped", []wire.Event{created(P, "", "r", 1), status(P, "busy"),
 			tool(P, "msg_1", "prt_1", "bash", "running", "metadata", `{"output":"step 1\n"}`),
 			tool(P, "msg_1", "prt_1", "bash", "running", "metadata", `{"output":"step 1\nstep 2\n"}`)},
 			func(t *testing.T, s *State) {
@@ -186,7 +186,7 @@ func TestApply(t *testing.T) {
 					t.Fatalf("ended call: %+v", tc)
 				}
 			}},
-		{"tool error", []client.Event{created(P, "", "r", 1), status(P, "busy"),
+		{"tool error", []wire.Event{created(P, "", "r", 1), status(P, "busy"),
 			tool(P, "msg_1", "prt_1", "read", "error", "input", `{"filePath":"/a/b.go"}`, "error", "no such file")},
 			func(t *testing.T, s *State) {
 				tc := s.Session(P).Tools[0]
@@ -194,7 +194,7 @@ func TestApply(t *testing.T) {
 					t.Fatalf("tool %+v counts %+v", tc, s.Counts(P))
 				}
 			}},
-		{"ended tool does not go back to running", []client.Event{created(P, "", "r", 1),
+		{"ended tool does not go back to running", []wire.Event{created(P, "", "r", 1),
 			tool(P, "msg_1", "prt_1", "bash", "running"), tool(P, "msg_1", "prt_1", "bash", "completed", "output", "ok"),
 			tool(P, "msg_1", "prt_1", "bash", "running")},
 			func(t *testing.T, s *State) {
@@ -202,7 +202,7 @@ func TestApply(t *testing.T) {
 					t.Fatalf("tool %+v counts %+v", tc, s.Counts(P))
 				}
 			}},
-		{"tools kept in part order whatever the arrival", []client.Event{created(P, "", "r", 1),
+		{"tools kept in part order whatever the arrival", []wire.Event{created(P, "", "r", 1),
 			tool(P, "msg_1", "prt_3", "bash", "running"), tool(P, "msg_1", "prt_1", "read", "running"), tool(P, "msg_1", "prt_2", "grep", "running")},
 			func(t *testing.T, s *State) {
 				var got []string
@@ -213,21 +213,21 @@ func TestApply(t *testing.T) {
 					t.Fatalf("order = %v", got)
 				}
 			}},
-		{"part before its session is known", []client.Event{tool(C, "msg_1", "prt_1", "bash", "running"), created(C, P, "kid", 5), created(P, "", "root", 1)},
+		{"part before its session is known", []wire.Event{tool(C, "msg_1", "prt_1", "bash", "running"), created(C, P, "kid", 5), created(P, "", "root", 1)},
 			func(t *testing.T, s *State) {
 				ss := s.Session(C)
 				if s.Len() != 2 || !ss.Known || len(ss.Tools) != 1 || !slices.Equal(s.Session(P).Children, []string{C}) {
 					t.Fatalf("len %d session %+v", s.Len(), ss)
 				}
 			}},
-		{"part removed", []client.Event{created(P, "", "r", 1), tool(P, "msg_1", "prt_1", "bash", "running"),
-			client.PartRemoved{SessionID: P, MessageID: "msg_1", PartID: "prt_1"}},
+		{"part removed", []wire.Event{created(P, "", "r", 1), tool(P, "msg_1", "prt_1", "bash", "running"),
+			wire.PartRemoved{SessionID: P, MessageID: "msg_1", PartID: "prt_1"}},
 			func(t *testing.T, s *State) {
 				if len(s.Session(P).Tools) != 0 || s.Counts(P).ToolsRunning != 0 {
 					t.Fatalf("tools = %+v", s.Session(P).Tools)
 				}
 			}},
-		{"running tool of an idle session is interrupted", []client.Event{created(P, "", "r", 1), status(P, "busy"),
+		{"running tool of an idle session is interrupted", []wire.Event{created(P, "", "r", 1), status(P, "busy"),
 			tool(P, "msg_1", "prt_1", "bash", "running"), aborted(P), status(P, "idle")},
 			func(t *testing.T, s *State) {
 				ss := s.Session(P)
@@ -238,13 +238,13 @@ func TestApply(t *testing.T) {
 					t.Fatalf("counts = %+v", c)
 				}
 			}},
-		{"open tool of a session whose status is unknown stays running", []client.Event{tool(P, "msg_1", "prt_1", "bash", "running")},
+		{"open tool of a session whose status is unknown stays running", []wire.Event{tool(P, "msg_1", "prt_1", "bash", "running")},
 			func(t *testing.T, s *State) {
 				if ss := s.Session(P); ss.ShownToolStatus(0) != ToolRunning || s.Counts(P).ToolsRunning != 1 {
 					t.Fatalf("shown %d counts %+v", ss.ShownToolStatus(0), s.Counts(P))
 				}
 			}},
-		{"text, deltas and the final update", []client.Event{created(P, "", "r", 1), userMsg(P, "msg_1", 5),
+		{"text, deltas and the final update", []wire.Event{created(P, "", "r", 1), userMsg(P, "msg_1", 5),
 			text(P, "msg_1", "prt_1", "do the thing", 0, 0),
 			asstMsg(P, "msg_2", 0, 0, 6, 0), text(P, "msg_2", "prt_2", "", 6, 0), delta(P, "msg_2", "prt_2", "all "), delta(P, "msg_2", "prt_2", "done")},
 			func(t *testing.T, s *State) {
@@ -258,16 +258,16 @@ func TestApply(t *testing.T) {
 					t.Fatalf("final text = %q", got)
 				}
 			}},
-		{"reasoning deltas are not the reply", []client.Event{created(P, "", "r", 1), asstMsg(P, "msg_2", 0, 0, 6, 0),
+		{"reasoning deltas are not the reply", []wire.Event{created(P, "", "r", 1), asstMsg(P, "msg_2", 0, 0, 6, 0),
 			text(P, "msg_2", "prt_2", "answer", 6, 7),
-			client.PartUpdated{Part: client.Part{ID: "prt_3", SessionID: P, MessageID: "msg_2", Type: client.PartReasoning}},
+			wire.PartUpdated{Part: wire.Part{ID: "prt_3", SessionID: P, MessageID: "msg_2", Type: wire.PartReasoning}},
 			delta(P, "msg_2", "prt_3", "thinking")},
 			func(t *testing.T, s *State) {
 				if got := s.Session(P).LastText; got != "answer" {
 					t.Fatalf("text = %q", got)
 				}
 			}},
-		{"last text is bounded to its tail", []client.Event{created(P, "", "r", 1), asstMsg(P, "msg_2", 0, 0, 6, 0),
+		{"last text is bounded to its tail", []wire.Event{created(P, "", "r", 1), asstMsg(P, "msg_2", 0, 0, 6, 0),
 			text(P, "msg_2", "prt_2", "", 6, 0), delta(P, "msg_2", "prt_2", strings.Repeat("a", 5000)), delta(P, "msg_2", "prt_2", "END")},
 			func(t *testing.T, s *State) {
 				got := s.Session(P).LastText
@@ -275,57 +275,57 @@ func TestApply(t *testing.T) {
 					t.Fatalf("text is %d bytes, ends %q", len(got), got[len(got)-5:])
 				}
 			}},
-		{"permission makes the session wait", []client.Event{created(P, "", "r", 1), status(P, "busy"),
-			client.PermissionAsked{Request: client.PermissionRequest{ID: "per_1", SessionID: P, Permission: "bash"}}},
+		{"permission makes the session wait", []wire.Event{created(P, "", "r", 1), status(P, "busy"),
+			wire.PermissionAsked{Request: wire.PermissionRequest{ID: "per_1", SessionID: P, Permission: "bash"}}},
 			func(t *testing.T, s *State) {
 				if s.Display(P) != DisplayWaiting || len(s.Permissions(P)) != 1 || s.Pending() != 1 || !slices.Equal(s.Waiting(), []string{P}) {
 					t.Fatalf("display %d perms %v", s.Display(P), s.Permissions(P))
 				}
-				s.Apply(client.PermissionReplied{SessionID: P, RequestID: "per_1", Reply: "once"})
-				s.Apply(client.PermissionReplied{SessionID: P, RequestID: "per_1", Reply: "once"})
+				s.Apply(wire.PermissionReplied{SessionID: P, RequestID: "per_1", Reply: "once"})
+				s.Apply(wire.PermissionReplied{SessionID: P, RequestID: "per_1", Reply: "once"})
 				if s.Display(P) != DisplayBusy || len(s.Permissions(P)) != 0 || s.Pending() != 0 || len(s.Waiting()) != 0 {
 					t.Fatalf("after reply: display %d perms %v", s.Display(P), s.Permissions(P))
 				}
 			}},
-		{"question asked, replied, rejected", []client.Event{created(P, "", "r", 1), status(P, "busy"),
-			client.QuestionAsked{Request: client.QuestionRequest{ID: "que_1", SessionID: P}},
-			client.QuestionAsked{Request: client.QuestionRequest{ID: "que_1", SessionID: P}},
-			client.QuestionAsked{Request: client.QuestionRequest{ID: "que_2", SessionID: P}}},
+		{"question asked, replied, rejected", []wire.Event{created(P, "", "r", 1), status(P, "busy"),
+			wire.QuestionAsked{Request: wire.QuestionRequest{ID: "que_1", SessionID: P}},
+			wire.QuestionAsked{Request: wire.QuestionRequest{ID: "que_1", SessionID: P}},
+			wire.QuestionAsked{Request: wire.QuestionRequest{ID: "que_2", SessionID: P}}},
 			func(t *testing.T, s *State) {
 				if s.Display(P) != DisplayWaiting || len(s.Questions(P)) != 2 {
 					t.Fatalf("display %d questions %v", s.Display(P), s.Questions(P))
 				}
-				s.Apply(client.QuestionReplied{SessionID: P, RequestID: "que_1"})
+				s.Apply(wire.QuestionReplied{SessionID: P, RequestID: "que_1"})
 				if s.Display(P) != DisplayWaiting {
 					t.Fatalf("one question left, display %d", s.Display(P))
 				}
-				s.Apply(client.QuestionRejected{SessionID: P, RequestID: "que_2"})
+				s.Apply(wire.QuestionRejected{SessionID: P, RequestID: "que_2"})
 				if s.Display(P) != DisplayBusy {
 					t.Fatalf("display %d", s.Display(P))
 				}
 			}},
-		{"idle voids pending requests", []client.Event{created(P, "", "r", 1), status(P, "busy"),
-			client.PermissionAsked{Request: client.PermissionRequest{ID: "per_1", SessionID: P}}, status(P, "idle")},
+		{"idle voids pending requests", []wire.Event{created(P, "", "r", 1), status(P, "busy"),
+			wire.PermissionAsked{Request: wire.PermissionRequest{ID: "per_1", SessionID: P}}, status(P, "idle")},
 			func(t *testing.T, s *State) {
 				if s.Display(P) != DisplayIdle || s.Pending() != 0 {
 					t.Fatalf("display %d pending %d", s.Display(P), s.Pending())
 				}
 			}},
-		{"unknown and connection events change nothing", []client.Event{client.ServerConnected{}, client.ServerHeartbeat{}, client.Unknown{Type: "session.diff"}},
+		{"unknown and connection events change nothing", []wire.Event{wire.ServerConnected{}, wire.ServerHeartbeat{}, wire.Unknown{Type: "session.diff"}},
 			func(t *testing.T, s *State) {
 				if s.Len() != 0 || s.Version() != 0 {
 					t.Fatalf("len %d version %d", s.Len(), s.Version())
 				}
 			}},
-		{"version moves on change", []client.Event{created(P, "", "r", 1)}, func(t *testing.T, s *State) {
+		{"version moves on change", []wire.Event{created(P, "", "r", 1)}, func(t *testing.T, s *State) {
 			v := s.Version()
 			s.Apply(status(P, "busy"))
 			if s.Version() <= v {
 				t.Fatalf("version %d after %d", s.Version(), v)
 			}
 		}},
-		{"1.1 sessions take their agent from replies", []client.Event{created(C, "", "w (@explore subagent)", 1),
-			client.MessageUpdated{Info: client.Message{ID: "msg_1", SessionID: C, Role: "assistant", Agent: "explore"}}},
+		{"1.1 sessions take their agent from replies", []wire.Event{created(C, "", "w (@explore subagent)", 1),
+			wire.MessageUpdated{Info: wire.Message{ID: "msg_1", SessionID: C, Role: "assistant", Agent: "explore"}}},
 			func(t *testing.T, s *State) {
 				if got := s.Session(C).Agent; got != "explore" {
 					t.Fatalf("agent = %q", got)
@@ -344,19 +344,19 @@ func TestApply(t *testing.T) {
 // repeat from new text (the final part update settles them).
 func TestApplyTwice(t *testing.T) {
 	const P, C = "ses_p", "ses_c"
-	evs := []client.Event{
+	evs := []wire.Event{
 		created(C, P, "kid", 5), status(C, "busy"), tool(C, "msg_1", "prt_1", "bash", "running", "start", 7),
 		created(P, "", "root", 1), status(P, "busy"), userMsg(P, "msg_0", 2), asstMsg(P, "msg_01", 3, 0.1, 3, 0),
 		tool(P, "msg_01", "prt_0", "task", "running", "input", `{"description":"kid"}`, "metadata", `{"sessionId":"ses_c"}`),
 		step(C, "msg_1", "prt_s", 7, 0.2), tool(C, "msg_1", "prt_1", "bash", "completed", "output", "x", "end", 9),
-		client.PermissionAsked{Request: client.PermissionRequest{ID: "per_1", SessionID: C}},
-		text(C, "msg_1", "prt_t", "done", 9, 10), client.PermissionReplied{RequestID: "per_1"},
-		aborted(C), status(C, "idle"), client.SessionIdle{SessionID: C},
+		wire.PermissionAsked{Request: wire.PermissionRequest{ID: "per_1", SessionID: C}},
+		text(C, "msg_1", "prt_t", "done", 9, 10), wire.PermissionReplied{RequestID: "per_1"},
+		aborted(C), status(C, "idle"), wire.SessionIdle{SessionID: C},
 		tool(P, "msg_01", "prt_0", "task", "error", "error", "Task cancelled", "end", 11),
-		client.MessageRemoved{SessionID: P, MessageID: "msg_9"}, status(P, "idle"),
+		wire.MessageRemoved{SessionID: P, MessageID: "msg_9"}, status(P, "idle"),
 	}
 	once := apply(evs...)
-	var twice []client.Event
+	var twice []wire.Event
 	for _, ev := range evs {
 		twice = append(twice, ev, ev)
 	}

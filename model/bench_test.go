@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 // benchStream is every recorded event, as the raw bytes the stream
@@ -34,7 +34,7 @@ func BenchmarkDecodeOnly(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := client.DecodeEvent(datas[i%len(datas)]); err != nil {
+		if _, err := wire.DecodeEvent(datas[i%len(datas)]); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -72,7 +72,7 @@ func BenchmarkDecodeAndApply(b *testing.B) {
 		if starts[j] {
 			s = New()
 		}
-		env, err := client.DecodeEvent(datas[j])
+		env, err := wire.DecodeEvent(datas[j])
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -65,7 +65,7 @@
 //	go test -run '^$' -bench 'DecodeOnly|DecodeAndApply|JSONScan|Flatten' -benchtime 1s -count 5 ./model/
 //
 //	BenchmarkJSONScan            1.5 µs/event     660,000 events/s  (json.Valid only: the floor of any encoding/json decoder)
-//	BenchmarkDecodeOnly          5.8 µs/event     171,000 events/s  (client.DecodeEvent of the replay fixtures)
+//	BenchmarkDecodeOnly          5.8 µs/event     171,000 events/s  (wire.DecodeEvent of the replay fixtures)
 //	BenchmarkDecodeAndApply      7.4 µs/event     136,000 events/s  (same bytes, decoded and applied)
 //	BenchmarkFlatten/sessions=100              10.7 µs
 //	BenchmarkFlatten/sessions=10000            1.18 ms  (10 tool calls each, all expanded, filter on: 2,600 rows)
@@ -73,7 +73,7 @@
 //
 // Decode and apply runs at 0.79× the events per second of decode alone
 // (target: at least half); applying costs about a fifth of decoding, which
-// parses each event once (client.DecodeEvent decodes straight into a union
+// parses each event once (wire.DecodeEvent decodes straight into a union
 // of the properties; it parsed each event three times before, at 13-17 µs).
 // The 10,000-session Flatten is well under its 5 ms target. Earlier runs
 // under heavier load (average 5-7) measured ApplyOnly at 300-600 ns/event,

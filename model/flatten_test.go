@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 // tree:
@@ -87,8 +87,8 @@ ses_r2 kids=false open=false last=true guides=[] match=true
 
 func TestFlattenFilterByAgent(t *testing.T) {
 	s := apply(created("ses_r", "", "root", 1), created("ses_k", "ses_r", "kid", 2),
-		client.SessionUpdated{Info: client.Session{ID: "ses_k", ParentID: "ses_r", Title: "kid", Agent: "Reviewer",
-			Time: client.SessionTime{Created: 2, Updated: 3}}})
+		wire.SessionUpdated{Info: wire.Session{ID: "ses_k", ParentID: "ses_r", Title: "kid", Agent: "Reviewer",
+			Time: wire.SessionTime{Created: 2, Updated: 3}}})
 	rows := Flatten(s, nil, "review")
 	if len(rows) != 2 || rows[1].ID != "ses_k" || !rows[1].Match || rows[0].Match {
 		t.Fatalf("rows:\n%s", rowsString(rows))

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 // benchFiles gives the event payloads of every replay fixture (real
@@ -39,9 +39,9 @@ func bigState(n, tools int) (*State, map[string]bool) {
 		}
 		at := base + int64(i)*1000
 		expanded[id] = true
-		s.Apply(client.SessionCreated{Info: client.Session{ID: id, ParentID: parent,
+		s.Apply(wire.SessionCreated{Info: wire.Session{ID: id, ParentID: parent,
 			Title: fmt.Sprintf("work item %d (@%s subagent)", i, agent), Agent: agent, Directory: "/home/dev/project",
-			Version: "1.18.33", Time: client.SessionTime{Created: at, Updated: at}}})
+			Version: "1.18.33", Time: wire.SessionTime{Created: at, Updated: at}}})
 		s.Apply(status(id, "busy"))
 		s.Apply(userMsg(id, fmt.Sprintf("msg_%08d%04dxxxxxxxxxxxxxx", i, 0), at))
 		for k := 0; k < tools; k++ {

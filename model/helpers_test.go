@@ -6,45 +6,45 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 // Event builders for table tests: short, so a case reads as a story.
 
-func created(id, parent, title string, at int64) client.Event {
-	return client.SessionCreated{Info: client.Session{ID: id, ParentID: parent, Title: title,
-		Time: client.SessionTime{Created: at, Updated: at}}}
+func created(id, parent, title string, at int64) wire.Event {
+	return wire.SessionCreated{Info: wire.Session{ID: id, ParentID: parent, Title: title,
+		Time: wire.SessionTime{Created: at, Updated: at}}}
 }
 
-func updated(id, parent, title string, createdAt, at int64) client.Event {
-	return client.SessionUpdated{Info: client.Session{ID: id, ParentID: parent, Title: title,
-		Time: client.SessionTime{Created: createdAt, Updated: at}}}
+func updated(id, parent, title string, createdAt, at int64) wire.Event {
+	return wire.SessionUpdated{Info: wire.Session{ID: id, ParentID: parent, Title: title,
+		Time: wire.SessionTime{Created: createdAt, Updated: at}}}
 }
 
-func status(id, typ string) client.Event {
-	return client.SessionStatusChanged{SessionID: id, Status: client.SessionStatus{Type: typ}}
+func status(id, typ string) wire.Event {
+	return wire.SessionStatusChanged{SessionID: id, Status: wire.SessionStatus{Type: typ}}
 }
 
-func aborted(id string) client.Event {
-	return client.SessionError{SessionID: id, Error: &client.ErrorInfo{Name: "MessageAbortedError",
-		Data: client.ErrorInfoData{Message: "Aborted"}}}
+func aborted(id string) wire.Event {
+	return wire.SessionError{SessionID: id, Error: &wire.ErrorInfo{Name: "MessageAbortedError",
+		Data: wire.ErrorInfoData{Message: "Aborted"}}}
 }
 
-func userMsg(sess, id string, at int64) client.Event {
-	return client.MessageUpdated{Info: client.Message{ID: id, SessionID: sess, Role: "user",
-		Time: client.MessageTime{Created: at}}}
+func userMsg(sess, id string, at int64) wire.Event {
+	return wire.MessageUpdated{Info: wire.Message{ID: id, SessionID: sess, Role: "user",
+		Time: wire.MessageTime{Created: at}}}
 }
 
-func asstMsg(sess, id string, tokens, cost float64, at, done int64) client.Event {
-	return client.MessageUpdated{Info: client.Message{ID: id, SessionID: sess, Role: "assistant",
-		Agent: "build", Cost: cost, Tokens: client.Tokens{Input: tokens},
-		Time: client.MessageTime{Created: at, Completed: done}}}
+func asstMsg(sess, id string, tokens, cost float64, at, done int64) wire.Event {
+	return wire.MessageUpdated{Info: wire.Message{ID: id, SessionID: sess, Role: "assistant",
+		Agent: "build", Cost: cost, Tokens: wire.Tokens{Input: tokens},
+		Time: wire.MessageTime{Created: at, Completed: done}}}
 }
 
 // tool is a tool part; kv are extra state fields: input, output, error,
 // title, metadata (raw JSON), start, end.
-func tool(sess, msg, part, name, st string, kv ...any) client.Event {
-	ts := &client.ToolState{Status: st, Input: json.RawMessage(`{}`)}
+func tool(sess, msg, part, name, st string, kv ...any) wire.Event {
+	ts := &wire.ToolState{Status: st, Input: json.RawMessage(`{}`)}
 	for i := 0; i+1 < len(kv); i += 2 {
 		v := kv[i+1]
 		switch kv[i] {
@@ -66,28 +66,28 @@ func tool(sess, msg, part, name, st string, kv ...any) client.Event {
 			panic("unknown tool field " + kv[i].(string))
 		}
 	}
-	return client.PartUpdated{Part: client.Part{ID: part, SessionID: sess, MessageID: msg,
-		Type: client.PartTool, Tool: name, CallID: "call_" + part, State: ts}}
+	return wire.PartUpdated{Part: wire.Part{ID: part, SessionID: sess, MessageID: msg,
+		Type: wire.PartTool, Tool: name, CallID: "call_" + part, State: ts}}
 }
 
-func text(sess, msg, part, txt string, start, end int64) client.Event {
-	p := client.Part{ID: part, SessionID: sess, MessageID: msg, Type: client.PartText, Text: txt}
+func text(sess, msg, part, txt string, start, end int64) wire.Event {
+	p := wire.Part{ID: part, SessionID: sess, MessageID: msg, Type: wire.PartText, Text: txt}
 	if start != 0 || end != 0 {
-		p.Time = &client.PartTime{Start: start, End: end}
+		p.Time = &wire.PartTime{Start: start, End: end}
 	}
-	return client.PartUpdated{Part: p}
+	return wire.PartUpdated{Part: p}
 }
 
-func delta(sess, msg, part, d string) client.Event {
-	return client.PartDelta{SessionID: sess, MessageID: msg, PartID: part, Field: "text", Delta: d}
+func delta(sess, msg, part, d string) wire.Event {
+	return wire.PartDelta{SessionID: sess, MessageID: msg, PartID: part, Field: "text", Delta: d}
 }
 
-func step(sess, msg, part string, tokens, cost float64) client.Event {
-	return client.PartUpdated{Part: client.Part{ID: part, SessionID: sess, MessageID: msg,
-		Type: client.PartStepFinish, Tokens: &client.Tokens{Input: tokens}, Cost: cost}}
+func step(sess, msg, part string, tokens, cost float64) wire.Event {
+	return wire.PartUpdated{Part: wire.Part{ID: part, SessionID: sess, MessageID: msg,
+		Type: wire.PartStepFinish, Tokens: &wire.Tokens{Input: tokens}, Cost: cost}}
 }
 
-func apply(evs ...client.Event) *State {
+func apply(evs ...wire.Event) *State {
 	s := New()
 	for _, ev := range evs {
 		s.Apply(ev)

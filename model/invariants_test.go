@@ -5,7 +5,7 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 // checkInvariants fails when the reducer's bookkeeping disagrees with the
@@ -100,7 +100,7 @@ func TestRandomEvents(t *testing.T) {
 			id := pick(ids)
 			msg := fmt.Sprintf("msg_%d", rng.Intn(5))
 			part := fmt.Sprintf("prt_%d", rng.Intn(8))
-			var ev client.Event
+			var ev wire.Event
 			switch rng.Intn(16) {
 			case 0, 1:
 				parent := ""
@@ -112,7 +112,7 @@ func TestRandomEvents(t *testing.T) {
 				ev = updated(id, pick(ids), "u"+id, int64(rng.Intn(50)), int64(rng.Intn(100)))
 			case 3:
 				if rng.Intn(4) == 0 {
-					ev = client.SessionDeleted{Info: client.Session{ID: id}}
+					ev = wire.SessionDeleted{Info: wire.Session{ID: id}}
 				} else {
 					ev = status(id, pick(statuses))
 				}
@@ -132,9 +132,9 @@ func TestRandomEvents(t *testing.T) {
 				}
 				ev = tool(id, msg, part, name, pick(toolStates), kv...)
 			case 11:
-				ev = client.PartRemoved{SessionID: id, MessageID: msg, PartID: part}
+				ev = wire.PartRemoved{SessionID: id, MessageID: msg, PartID: part}
 			case 12:
-				ev = client.MessageRemoved{SessionID: id, MessageID: msg}
+				ev = wire.MessageRemoved{SessionID: id, MessageID: msg}
 			case 13:
 				if rng.Intn(2) == 0 {
 					ev = text(id, msg, part, "hello", 1, int64(rng.Intn(2)))
@@ -147,13 +147,13 @@ func TestRandomEvents(t *testing.T) {
 				req := fmt.Sprintf("req_%d", rng.Intn(4))
 				switch rng.Intn(4) {
 				case 0:
-					ev = client.PermissionAsked{Request: client.PermissionRequest{ID: req, SessionID: id}}
+					ev = wire.PermissionAsked{Request: wire.PermissionRequest{ID: req, SessionID: id}}
 				case 1:
-					ev = client.PermissionReplied{SessionID: id, RequestID: req}
+					ev = wire.PermissionReplied{SessionID: id, RequestID: req}
 				case 2:
-					ev = client.QuestionAsked{Request: client.QuestionRequest{ID: req, SessionID: id}}
+					ev = wire.QuestionAsked{Request: wire.QuestionRequest{ID: req, SessionID: id}}
 				default:
-					ev = client.QuestionRejected{SessionID: id, RequestID: req}
+					ev = wire.QuestionRejected{SessionID: id, RequestID: req}
 				}
 			}
 			s.Apply(ev)
@@ -163,7 +163,7 @@ func TestRandomEvents(t *testing.T) {
 					snap.Sessions = append(snap.Sessions, sess(x, pick(ids), "s"+x, int64(rng.Intn(50))))
 				}
 				snap.Complete = rng.Intn(2) == 0
-				snap.Status = map[string]client.SessionStatus{pick(ids): {Type: "busy"}}
+				snap.Status = map[string]wire.SessionStatus{pick(ids): {Type: "busy"}}
 				s.ApplySnapshot(snap)
 			}
 			checkInvariants(t, s)

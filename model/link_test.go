@@ -3,7 +3,7 @@ package model
 import (
 	"testing"
 
-	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 // TestTaskLinks: the link from a parent's task call to its child comes from
@@ -13,7 +13,7 @@ func TestTaskLinks(t *testing.T) {
 	in := `{"description":"explore part 0","prompt":"go","subagent_type":"explore"}`
 	cases := []struct {
 		name string
-		ev   client.Event
+		ev   wire.Event
 	}{
 		{"metadata.sessionId (1.18 running)", tool(P, "msg_1", "prt_1", "task", "running", "input", in,
 			"metadata", `{"parentSessionId":"ses_p","sessionId":"ses_child1"}`)},
@@ -26,7 +26,7 @@ func TestTaskLinks(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			for _, order := range [][]client.Event{
+			for _, order := range [][]wire.Event{
 				{created(P, "", "root", 1), created(C, P, "explore part 0 (@explore subagent)", 2), tc.ev},
 				{created(P, "", "root", 1), tc.ev, created(C, P, "explore part 0 (@explore subagent)", 2)},
 				{tc.ev, created(C, P, "explore part 0 (@explore subagent)", 2), created(P, "", "root", 1)},
@@ -66,15 +66,15 @@ func TestTaskLinkByTitle(t *testing.T) {
 	const P = "ses_p"
 	for _, order := range []string{"call first", "child first"} {
 		t.Run(order, func(t *testing.T) {
-			calls := []client.Event{
+			calls := []wire.Event{
 				tool(P, "msg_1", "prt_1", "task", "running", "input", `{"description":"worker 0","subagent_type":"explore"}`),
 				tool(P, "msg_1", "prt_2", "task", "running", "input", `{"description":"worker 1","subagent_type":"explore"}`),
 			}
-			kids := []client.Event{
+			kids := []wire.Event{
 				created("ses_w1", P, "worker 1 (@explore subagent)", 3),
 				created("ses_w0", P, "worker 0 (@explore subagent)", 2),
 			}
-			evs := []client.Event{created(P, "", "root", 1)}
+			evs := []wire.Event{created(P, "", "root", 1)}
 			if order == "call first" {
 				evs = append(append(evs, calls...), kids...)
 			} else {

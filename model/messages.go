@@ -3,7 +3,7 @@ package model
 import (
 	"sort"
 
-	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 // msgAcct is what a session keeps of one message: enough for tokens, cost,
@@ -17,7 +17,7 @@ type msgAcct struct {
 	hasTotals    bool
 	tokens, cost float64
 	steps        []stepAcct
-	err          *client.ErrorInfo
+	err          *wire.ErrorInfo
 }
 
 type stepAcct struct {
@@ -50,7 +50,7 @@ func (ss *Session) msg(id string) *msgAcct {
 	return &ss.msgs[i]
 }
 
-func (s *State) applyMessage(ss *Session, m *client.Message) {
+func (s *State) applyMessage(ss *Session, m *wire.Message) {
 	if m.ID == "" {
 		return
 	}
@@ -122,7 +122,7 @@ func (s *State) removeMessage(ss *Session, id string) {
 
 // applyStep counts a step-finish part, unless its message already has
 // message-level totals.
-func (ss *Session) applyStep(p *client.Part) {
+func (ss *Session) applyStep(p *wire.Part) {
 	if p.MessageID == "" || p.Tokens == nil && p.Cost == 0 {
 		return
 	}
@@ -181,7 +181,7 @@ func (ss *Session) recomputeTotals() {
 }
 
 // applyText follows the newest assistant text part of the session.
-func (ss *Session) applyText(p *client.Part) {
+func (ss *Session) applyText(p *wire.Part) {
 	if a := ss.findMsg(p.MessageID); a != nil && a.role == roleUser {
 		return
 	}

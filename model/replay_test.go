@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 // recording is one replay fixture: the raw events a real server sent
@@ -67,7 +68,7 @@ func (r recording) snapshot() Snapshot {
 func checkAgainstREST(t *testing.T, s *State, v client.RESTView) {
 	t.Helper()
 	checkInvariants(t, s)
-	want := map[string]client.Session{}
+	want := map[string]wire.Session{}
 	for _, ss := range v.Sessions {
 		want[ss.ID] = ss
 	}
@@ -97,7 +98,7 @@ func checkAgainstREST(t *testing.T, s *State, v client.RESTView) {
 			t.Errorf("%s: run %d, REST status %q", w.ID, ss.Run, st.Type)
 		}
 		msgs := v.Messages[w.ID]
-		var restKids []client.Session
+		var restKids []wire.Session
 		for _, k := range v.Sessions {
 			if k.ParentID == w.ID {
 				restKids = append(restKids, k)
@@ -149,7 +150,7 @@ func checkAgainstREST(t *testing.T, s *State, v client.RESTView) {
 	}
 }
 
-func childTitled(kids []client.Session, desc string) string {
+func childTitled(kids []wire.Session, desc string) string {
 	for _, k := range kids {
 		if desc != "" && strings.HasPrefix(k.Title, desc+" (@") {
 			return k.ID
@@ -158,12 +159,12 @@ func childTitled(kids []client.Session, desc string) string {
 	return ""
 }
 
-func checkTools(t *testing.T, ss *Session, msgs []client.MessageWithParts, kids []client.Session) {
+func checkTools(t *testing.T, ss *Session, msgs []wire.MessageWithParts, kids []wire.Session) {
 	t.Helper()
 	var want []string
 	for _, m := range msgs {
 		for _, p := range m.Parts {
-			if p.Type != client.PartTool {
+			if p.Type != wire.PartTool {
 				continue
 			}
 			child := ""
@@ -188,7 +189,7 @@ func checkTools(t *testing.T, ss *Session, msgs []client.MessageWithParts, kids 
 	}
 }
 
-func checkTokens(t *testing.T, ss *Session, info client.Session, msgs []client.MessageWithParts) {
+func checkTokens(t *testing.T, ss *Session, info wire.Session, msgs []wire.MessageWithParts) {
 	t.Helper()
 	var tok, cost float64
 	for _, m := range msgs {
@@ -201,7 +202,7 @@ func checkTokens(t *testing.T, ss *Session, info client.Session, msgs []client.M
 			continue
 		}
 		for _, p := range m.Parts {
-			if p.Type == client.PartStepFinish && p.Tokens != nil {
+			if p.Type == wire.PartStepFinish && p.Tokens != nil {
 				tok += p.Tokens.Sum()
 				cost += p.Cost
 			}
@@ -257,39 +258,39 @@ func TestReplay(t *testing.T) {
 }
 
 // sessionOf is the session an event belongs to; "" for the rest.
-func sessionOf(ev client.Event) string {
+func sessionOf(ev wire.Event) string {
 	switch e := ev.(type) {
-	case client.SessionCreated:
+	case wire.SessionCreated:
 		return e.Info.ID
-	case client.SessionUpdated:
+	case wire.SessionUpdated:
 		return e.Info.ID
-	case client.SessionDeleted:
+	case wire.SessionDeleted:
 		return e.Info.ID
-	case client.SessionStatusChanged:
+	case wire.SessionStatusChanged:
 		return e.SessionID
-	case client.SessionIdle:
+	case wire.SessionIdle:
 		return e.SessionID
-	case client.SessionError:
+	case wire.SessionError:
 		return e.SessionID
-	case client.MessageUpdated:
+	case wire.MessageUpdated:
 		return e.Info.SessionID
-	case client.MessageRemoved:
+	case wire.MessageRemoved:
 		return e.SessionID
-	case client.PartUpdated:
+	case wire.PartUpdated:
 		return e.Part.SessionID
-	case client.PartRemoved:
+	case wire.PartRemoved:
 		return e.SessionID
-	case client.PartDelta:
+	case wire.PartDelta:
 		return e.SessionID
-	case client.PermissionAsked:
+	case wire.PermissionAsked:
 		return e.Request.SessionID
-	case client.PermissionReplied:
+	case wire.PermissionReplied:
 		return e.SessionID
-	case client.QuestionAsked:
+	case wire.QuestionAsked:
 		return e.Request.SessionID
-	case client.QuestionReplied:
+	case wire.QuestionReplied:
 		return e.SessionID
-	case client.QuestionRejected:
+	case wire.QuestionRejected:
 		return e.SessionID
 	}
 	return ""
@@ -298,8 +299,8 @@ func sessionOf(ev client.Event) string {
 // shuffle interleaves the sessions' event sequences at random, keeping each
 // session's own order (all the server guarantees), and repeats some events
 // right after themselves.
-func shuffle(evs []client.Event, rng *rand.Rand, dupRate float64) []client.Event {
-	queues := map[string][]client.Event{}
+func shuffle(evs []wire.Event, rng *rand.Rand, dupRate float64) []wire.Event {
+	queues := map[string][]wire.Event{}
 	var keys []string
 	for _, ev := range evs {
 		k := sessionOf(ev)
@@ -308,7 +309,7 @@ func shuffle(evs []client.Event, rng *rand.Rand, dupRate float64) []client.Event
 		}
 		queues[k] = append(queues[k], ev)
 	}
-	out := make([]client.Event, 0, len(evs)*2)
+	out := make([]wire.Event, 0, len(evs)*2)
 	for len(keys) > 0 {
 		i := rng.Intn(len(keys))
 		q := queues[keys[i]]
@@ -355,7 +356,7 @@ func TestShuffledReplay(t *testing.T) {
 // restReply reads what REST says of a session's last reply: the error its
 // newest assistant message ended with, and the text of the newest
 // assistant message that has any (its text parts joined).
-func restReply(msgs []client.MessageWithParts) (errName, text string) {
+func restReply(msgs []wire.MessageWithParts) (errName, text string) {
 	seenLast := false
 	for i := len(msgs) - 1; i >= 0; i-- {
 		m := msgs[i]
@@ -370,7 +371,7 @@ func restReply(msgs []client.MessageWithParts) (errName, text string) {
 		}
 		var parts []string
 		for _, p := range m.Parts {
-			if p.Type == client.PartText && p.Text != "" {
+			if p.Type == wire.PartText && p.Text != "" {
 				parts = append(parts, p.Text)
 			}
 		}

@@ -1,6 +1,6 @@
 package model
 
-import "github.com/octop-dev/octop/client"
+import "github.com/octop-dev/octop/wire"
 
 // ApplySnapshot folds a full REST read into the state, over whatever the
 // stream built so far. The snapshot wins where it speaks:
@@ -48,7 +48,7 @@ func (s *State) ApplySnapshot(snap Snapshot) {
 	for id := range listed {
 		st, ok := snap.Status[id]
 		if !ok {
-			st = client.SessionStatus{Type: client.StatusIdle}
+			st = wire.SessionStatus{Type: wire.StatusIdle}
 		}
 		s.setStatus(s.sessions[id], st)
 	}

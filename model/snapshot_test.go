@@ -5,24 +5,24 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
-func sess(id, parent, title string, at int64) client.Session {
-	return client.Session{ID: id, ParentID: parent, Title: title, Time: client.SessionTime{Created: at, Updated: at}}
+func sess(id, parent, title string, at int64) wire.Session {
+	return wire.Session{ID: id, ParentID: parent, Title: title, Time: wire.SessionTime{Created: at, Updated: at}}
 }
 
 func TestSnapshotIntoEmpty(t *testing.T) {
 	s := New()
 	s.ApplySnapshot(Snapshot{
-		Sessions: []client.Session{sess("ses_c", "ses_p", "kid", 2), sess("ses_p", "", "root", 1)},
-		Status:   map[string]client.SessionStatus{"ses_c": {Type: "busy"}},
-		Messages: map[string][]client.MessageWithParts{"ses_c": {{
-			Info: client.Message{ID: "msg_1", SessionID: "ses_c", Role: "assistant", Tokens: client.Tokens{Input: 9}},
-			Parts: []client.Part{{ID: "prt_1", SessionID: "ses_c", MessageID: "msg_1", Type: "tool", Tool: "bash",
-				State: &client.ToolState{Status: "running", Input: json.RawMessage(`{"command":"make"}`)}}},
+		Sessions: []wire.Session{sess("ses_c", "ses_p", "kid", 2), sess("ses_p", "", "root", 1)},
+		Status:   map[string]wire.SessionStatus{"ses_c": {Type: "busy"}},
+		Messages: map[string][]wire.MessageWithParts{"ses_c": {{
+			Info: wire.Message{ID: "msg_1", SessionID: "ses_c", Role: "assistant", Tokens: wire.Tokens{Input: 9}},
+			Parts: []wire.Part{{ID: "prt_1", SessionID: "ses_c", MessageID: "msg_1", Type: "tool", Tool: "bash",
+				State: &wire.ToolState{Status: "running", Input: json.RawMessage(`{"command":"make"}`)}}},
 		}}},
-		Permissions: []client.PermissionRequest{{ID: "per_1", SessionID: "ses_c"}},
+		Permissions: []wire.PermissionRequest{{ID: "per_1", SessionID: "ses_c"}},
 	})
 	if !slices.Equal(s.Roots(), []string{"ses_p"}) || !slices.Equal(s.Session("ses_p").Children, []string{"ses_c"}) {
 		t.Fatalf("roots %v", s.Roots())
@@ -43,12 +43,12 @@ func TestResyncOverLiveState(t *testing.T) {
 		created("ses_p", "", "root", 1), created("ses_c", "ses_p", "kid", 2), created("ses_other", "", "elsewhere", 3),
 		status("ses_p", "busy"), status("ses_c", "busy"), status("ses_other", "busy"),
 		tool("ses_c", "msg_1", "prt_1", "bash", "running"),
-		client.PermissionAsked{Request: client.PermissionRequest{ID: "per_old", SessionID: "ses_p"}},
+		wire.PermissionAsked{Request: wire.PermissionRequest{ID: "per_old", SessionID: "ses_p"}},
 	)
 	before := s.Version()
 	s.ApplySnapshot(Snapshot{
-		Sessions: []client.Session{sess("ses_p", "", "root renamed", 1), sess("ses_c", "ses_p", "kid", 2)},
-		Status:   map[string]client.SessionStatus{"ses_p": {Type: "busy"}},
+		Sessions: []wire.Session{sess("ses_p", "", "root renamed", 1), sess("ses_c", "ses_p", "kid", 2)},
+		Status:   map[string]wire.SessionStatus{"ses_p": {Type: "busy"}},
 	})
 	if s.Version() <= before {
 		t.Fatal("version did not move")
@@ -74,8 +74,8 @@ func TestResyncOverLiveState(t *testing.T) {
 	// The same snapshot again changes nothing visible.
 	a := canon(s)
 	s.ApplySnapshot(Snapshot{
-		Sessions: []client.Session{sess("ses_p", "", "root renamed", 1), sess("ses_c", "ses_p", "kid", 2)},
-		Status:   map[string]client.SessionStatus{"ses_p": {Type: "busy"}},
+		Sessions: []wire.Session{sess("ses_p", "", "root renamed", 1), sess("ses_c", "ses_p", "kid", 2)},
+		Status:   map[string]wire.SessionStatus{"ses_p": {Type: "busy"}},
 	})
 	if b := canon(s); a != b {
 		t.Fatalf("second snapshot changed the state:\n%s\nvs\n%s", a, b)
@@ -84,7 +84,7 @@ func TestResyncOverLiveState(t *testing.T) {
 
 func TestSnapshotComplete(t *testing.T) {
 	s := apply(created("ses_a", "", "a", 1), created("ses_gone", "", "gone", 2), tool("ses_ph", "msg_1", "prt_1", "bash", "running"))
-	s.ApplySnapshot(Snapshot{Sessions: []client.Session{sess("ses_a", "", "a", 1)}, Complete: true})
+	s.ApplySnapshot(Snapshot{Sessions: []wire.Session{sess("ses_a", "", "a", 1)}, Complete: true})
 	if s.Session("ses_gone") != nil {
 		t.Fatal("a session missing from a complete listing was kept")
 	}
@@ -92,7 +92,7 @@ func TestSnapshotComplete(t *testing.T) {
 		t.Fatal("a placeholder (created after the listing was read) was dropped")
 	}
 	s2 := apply(created("ses_a", "", "a", 1), created("ses_b", "", "b", 2))
-	s2.ApplySnapshot(Snapshot{Sessions: []client.Session{sess("ses_a", "", "a", 1)}})
+	s2.ApplySnapshot(Snapshot{Sessions: []wire.Session{sess("ses_a", "", "a", 1)}})
 	if s2.Session("ses_b") == nil {
 		t.Fatal("a partial listing dropped a session")
 	}
@@ -101,18 +101,18 @@ func TestSnapshotComplete(t *testing.T) {
 // TestSnapshotMessagesSetError: the REST messages say how the last run
 // ended, over a stale error or a missing one.
 func TestSnapshotMessagesSetError(t *testing.T) {
-	abortedMsg := client.MessageWithParts{Info: client.Message{ID: "msg_2", SessionID: "ses_a", Role: "assistant",
-		Error: &client.ErrorInfo{Name: "MessageAbortedError", Data: client.ErrorInfoData{Message: "Aborted"}}}}
-	cleanMsg := client.MessageWithParts{Info: client.Message{ID: "msg_3", SessionID: "ses_a", Role: "assistant",
-		Time: client.MessageTime{Created: 5, Completed: 6}}}
+	abortedMsg := wire.MessageWithParts{Info: wire.Message{ID: "msg_2", SessionID: "ses_a", Role: "assistant",
+		Error: &wire.ErrorInfo{Name: "MessageAbortedError", Data: wire.ErrorInfoData{Message: "Aborted"}}}}
+	cleanMsg := wire.MessageWithParts{Info: wire.Message{ID: "msg_3", SessionID: "ses_a", Role: "assistant",
+		Time: wire.MessageTime{Created: 5, Completed: 6}}}
 	s := apply(created("ses_a", "", "a", 1), status("ses_a", "busy"))
-	snap := Snapshot{Sessions: []client.Session{sess("ses_a", "", "a", 1)},
-		Messages: map[string][]client.MessageWithParts{"ses_a": {abortedMsg}}}
+	snap := Snapshot{Sessions: []wire.Session{sess("ses_a", "", "a", 1)},
+		Messages: map[string][]wire.MessageWithParts{"ses_a": {abortedMsg}}}
 	s.ApplySnapshot(snap)
 	if s.Display("ses_a") != DisplayError {
 		t.Fatalf("display = %d", s.Display("ses_a"))
 	}
-	snap.Messages["ses_a"] = []client.MessageWithParts{abortedMsg, cleanMsg}
+	snap.Messages["ses_a"] = []wire.MessageWithParts{abortedMsg, cleanMsg}
 	s.ApplySnapshot(snap)
 	if s.Display("ses_a") != DisplayIdle {
 		t.Fatalf("after a clean run display = %d", s.Display("ses_a"))

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 // readSSE reads the data payloads of a raw SSE capture.
@@ -30,11 +30,11 @@ func readSSE(t testing.TB, path string) [][]byte {
 	return out
 }
 
-func decodeAll(t testing.TB, datas [][]byte) []client.Event {
+func decodeAll(t testing.TB, datas [][]byte) []wire.Event {
 	t.Helper()
-	evs := make([]client.Event, 0, len(datas))
+	evs := make([]wire.Event, 0, len(datas))
 	for _, d := range datas {
-		env, err := client.DecodeEvent(d)
+		env, err := wire.DecodeEvent(d)
 		if err != nil {
 			t.Fatalf("decode %s: %v", d, err)
 		}
@@ -44,9 +44,9 @@ func decodeAll(t testing.TB, datas [][]byte) []client.Event {
 }
 
 func captures(t testing.TB) []string {
-	files, _ := filepath.Glob("../client/testdata/*.sse")
+	files, _ := filepath.Glob("../wire/testdata/*.sse")
 	if len(files) == 0 {
-		t.Fatal("no captures in ../client/testdata")
+		t.Fatal("no captures in ../wire/testdata")
 	}
 	return files
 }

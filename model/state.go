@@ -1,6 +1,6 @@
 package model
 
-import "github.com/octop-dev/octop/client"
+import "github.com/octop-dev/octop/wire"
 
 // Run is a session's run state as the server reports it.
 type Run int
@@ -85,7 +85,7 @@ type Session struct {
 	RetryAt  int64  // Unix ms of the next retry
 	// Err is the error the last run ended with (e.g. MessageAbortedError);
 	// cleared when the session goes busy again.
-	Err *client.ErrorInfo
+	Err *wire.ErrorInfo
 
 	Children []string // ids, in creation order
 	Tools    []ToolCall
@@ -135,15 +135,15 @@ type Session struct {
 // Snapshot is a full REST read of the server: what GET /session,
 // GET /session/status and (optionally) the messages of busy sessions say.
 type Snapshot struct {
-	Sessions []client.Session
+	Sessions []wire.Session
 	// Complete says Sessions is every session the server has for this
 	// State (not a page or a roots-only list), so a known session missing
 	// from it was deleted while the stream was down and is dropped.
 	Complete    bool
-	Status      map[string]client.SessionStatus
-	Messages    map[string][]client.MessageWithParts // by session id; may be nil
-	Permissions []client.PermissionRequest
-	Questions   []client.QuestionRequest
+	Status      map[string]wire.SessionStatus
+	Messages    map[string][]wire.MessageWithParts // by session id; may be nil
+	Permissions []wire.PermissionRequest
+	Questions   []wire.QuestionRequest
 }
 
 // Totals are tokens and cost rolled up over a subtree.

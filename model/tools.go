@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 // Bounds on what is kept per session and per tool call, so memory stays
@@ -19,14 +19,14 @@ const (
 	maxText = 4 << 10 // LastText keeps its last 4 KiB
 )
 
-func (s *State) applyPart(ss *Session, p *client.Part, evTime int64) {
+func (s *State) applyPart(ss *Session, p *wire.Part, evTime int64) {
 	ss.touch(evTime)
 	switch p.Type {
-	case client.PartTool:
+	case wire.PartTool:
 		s.applyTool(ss, p)
-	case client.PartText:
+	case wire.PartText:
 		ss.applyText(p)
-	case client.PartStepFinish:
+	case wire.PartStepFinish:
 		ss.applyStep(p)
 	}
 }
@@ -54,11 +54,11 @@ func (ss *Session) countTool(st ToolStatus, d int32) {
 
 func toolStatus(s string) ToolStatus {
 	switch s {
-	case client.ToolRunning:
+	case wire.ToolRunning:
 		return ToolRunning
-	case client.ToolCompleted:
+	case wire.ToolCompleted:
 		return ToolCompleted
-	case client.ToolError:
+	case wire.ToolError:
 		return ToolError
 	}
 	return ToolPending
@@ -68,7 +68,7 @@ func toolStatus(s string) ToolStatus {
 // ascend with time), so the list is the same whatever order updates came
 // in. A call never goes back from ended to open: such an update is a late
 // duplicate.
-func (s *State) applyTool(ss *Session, p *client.Part) {
+func (s *State) applyTool(ss *Session, p *wire.Part) {
 	i, found := ss.findTool(p.ID)
 	if !found {
 		msgID := p.MessageID
@@ -167,7 +167,7 @@ var (
 
 // taskChild finds the child session id of a task call from whichever the
 // server gave: metadata.sessionId, or the id written into the output.
-func taskChild(st *client.ToolState) string {
+func taskChild(st *wire.ToolState) string {
 	if len(st.Metadata) > 2 && bytes.Contains(st.Metadata, []byte(`"sessionId"`)) {
 		var md struct {
 			SessionID string `json:"sessionId"`
@@ -189,7 +189,7 @@ func taskChild(st *client.ToolState) string {
 
 // linkTask ties a task call to the child it started. The server's word
 // (metadata or output) overrides a guess made by title.
-func (s *State) linkTask(parent *Session, t *ToolCall, st *client.ToolState) {
+func (s *State) linkTask(parent *Session, t *ToolCall, st *wire.ToolState) {
 	id := taskChild(st)
 	if id == "" {
 		if t.ChildID == "" {

@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 // fakeOpenCode is a small stand-in server for the action dialogs: it keeps
@@ -21,8 +22,8 @@ import (
 type fakeOpenCode struct {
 	mu       sync.Mutex
 	calls    []string
-	sessions map[string]client.Session
-	status   map[string]client.SessionStatus
+	sessions map[string]wire.Session
+	status   map[string]wire.SessionStatus
 	messages map[string]string // raw JSON per session
 	created  []client.CreateSessionRequest
 	prompts  map[string][]client.PromptRequest
@@ -30,8 +31,8 @@ type fakeOpenCode struct {
 
 func newFakeOpenCode(t *testing.T) (*fakeOpenCode, *client.Client) {
 	f := &fakeOpenCode{
-		sessions: map[string]client.Session{},
-		status:   map[string]client.SessionStatus{},
+		sessions: map[string]wire.Session{},
+		status:   map[string]wire.SessionStatus{},
 		messages: map[string]string{},
 		prompts:  map[string][]client.PromptRequest{},
 	}
@@ -64,7 +65,7 @@ func (f *fakeOpenCode) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		var req client.CreateSessionRequest
 		json.NewDecoder(r.Body).Decode(&req)
 		f.created = append(f.created, req)
-		s := client.Session{ID: fmt.Sprintf("ses_new%d", len(f.created)), ParentID: req.ParentID, Title: req.Title}
+		s := wire.Session{ID: fmt.Sprintf("ses_new%d", len(f.created)), ParentID: req.ParentID, Title: req.Title}
 		f.sessions[s.ID] = s
 		json.NewEncoder(w).Encode(s)
 	case len(parts) >= 2 && parts[0] == "session":
@@ -113,20 +114,20 @@ func (f *fakeOpenCode) mutations() []string {
 func (f *fakeOpenCode) add(id, parent, title string, st string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.sessions[id] = client.Session{ID: id, ParentID: parent, Title: title}
+	f.sessions[id] = wire.Session{ID: id, ParentID: parent, Title: title}
 	if st != "" {
-		f.status[id] = client.SessionStatus{Type: st}
+		f.status[id] = wire.SessionStatus{Type: st}
 	}
 }
 
 // actionModel is the screen wired to the fake server, showing the tree
 // described by evs.
-func actionModel(t *testing.T, f *fakeOpenCode, c *client.Client, evs ...client.Event) Model {
+func actionModel(t *testing.T, f *fakeOpenCode, c *client.Client, evs ...wire.Event) Model {
 	t.Helper()
 	m := newTestModel(t, 120, 40, func(o *Options) { o.Actions = NewActionHandler(c) })
 	m = send(t, m, events(evs...))
 	for _, e := range evs {
-		if sc, ok := e.(client.SessionCreated); ok {
+		if sc, ok := e.(wire.SessionCreated); ok {
 			f.add(sc.Info.ID, sc.Info.ParentID, sc.Info.Title, "")
 		}
 	}
@@ -301,7 +302,7 @@ func TestNewRootLaunch(t *testing.T) {
 
 func TestAbortKeys(t *testing.T) {
 	f, c := newFakeOpenCode(t)
-	evs := []client.Event{
+	evs := []wire.Event{
 		created("ses_root", "", "root", 1), created("ses_mid", "ses_root", "mid", 2),
 		created("ses_leaf", "ses_mid", "leaf", 3), created("ses_done", "ses_root", "done", 4),
 		created("ses_other", "", "other root", 5),
@@ -309,7 +310,7 @@ func TestAbortKeys(t *testing.T) {
 	}
 	m := actionModel(t, f, c, evs...)
 	for _, id := range []string{"ses_root", "ses_mid", "ses_leaf", "ses_other"} {
-		f.status[id] = client.SessionStatus{Type: client.StatusBusy}
+		f.status[id] = wire.SessionStatus{Type: wire.StatusBusy}
 	}
 
 	// x on an idle session: nothing to abort, no dialog, nothing sent.
@@ -363,7 +364,7 @@ func TestResumeKeys(t *testing.T) {
 	f, c := newFakeOpenCode(t)
 	m := actionModel(t, f, c, created("ses_root", "", "root", 1), created("ses_kid", "ses_root", "kid (@general subagent)", 2),
 		created("ses_run", "ses_root", "runner", 3), busy("ses_run"))
-	f.status["ses_run"] = client.SessionStatus{Type: client.StatusBusy}
+	f.status["ses_run"] = wire.SessionStatus{Type: wire.StatusBusy}
 	f.messages["ses_kid"] = `[{"info":{"role":"user","agent":"explore"},"parts":[]},{"info":{"role":"assistant","agent":"explore","finish":"stop","time":{"created":1,"completed":2}},"parts":[{"type":"text","text":"first answer"}]}]`
 
 	// r on a busy session offers to wait; esc backs out, nothing sent.
@@ -466,7 +467,7 @@ func TestResultViewStates(t *testing.T) {
 	m := actionModel(t, f, c, created("ses_root", "", "root", 1), created("ses_gone", "ses_root", "gone", 2),
 		created("ses_run", "ses_root", "runner", 3), created("ses_bad", "ses_root", "bad", 4))
 	delete(f.sessions, "ses_gone")
-	f.status["ses_run"] = client.SessionStatus{Type: client.StatusBusy}
+	f.status["ses_run"] = wire.SessionStatus{Type: wire.StatusBusy}
 	f.messages["ses_run"] = `[{"info":{"role":"user"},"parts":[]},{"info":{"role":"assistant","agent":"general"},"parts":[{"type":"tool","tool":"bash","state":{"status":"running","title":"sleep 5"}}]}]`
 	f.messages["ses_bad"] = `[{"info":{"role":"user"},"parts":[]},{"info":{"role":"assistant","error":{"name":"MessageAbortedError","data":{"message":"Aborted"}}},"parts":[]}]`
 	for id, wants := range map[string][]string{

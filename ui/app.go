@@ -8,11 +8,11 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/detail"
 	"github.com/octop-dev/octop/ui/styles"
 	"github.com/octop-dev/octop/ui/tree"
+	"github.com/octop-dev/octop/wire"
 )
 
 // Options configure the screen. Backend is required outside demo mode.
@@ -86,7 +86,7 @@ type Model struct {
 	now           time.Time
 	frame         int
 
-	conn      client.ConnState
+	conn      wire.ConnState
 	connKnown bool
 	version   string // the server's OpenCode version
 	snapTag   int    // number of the newest snapshot fetch; older replies are dropped
@@ -101,7 +101,7 @@ type Model struct {
 	// status that changed during the fetch would otherwise go stale).
 	// Apply is idempotent, so the ones the snapshot already has do no harm.
 	snapPending bool
-	snapEvents  []client.Event
+	snapEvents  []wire.Event
 	healthTag   int
 
 	flashMsg FlashMsg

@@ -8,6 +8,7 @@ import (
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/wire"
 )
 
 // Backend is how the root reads the server. Every call happens inside a
@@ -16,7 +17,7 @@ type Backend interface {
 	// Snapshot reads the whole tree over REST.
 	Snapshot(ctx context.Context) (model.Snapshot, error)
 	// Health asks the server for its version.
-	Health(ctx context.Context) (client.Health, error)
+	Health(ctx context.Context) (wire.Health, error)
 }
 
 // snapshotMessagesFor bounds how many sessions' messages a snapshot reads:
@@ -42,7 +43,7 @@ func (b clientBackend) global() bool { return b.c.StreamPath() == "/global/event
 // lists across projects and asks each active directory for its status;
 // complete is true only when nothing could have been left out, since a
 // complete snapshot drops what it does not list.
-func (b clientBackend) listing(ctx context.Context) (sessions []client.Session, status map[string]client.SessionStatus, complete bool, err error) {
+func (b clientBackend) listing(ctx context.Context) (sessions []wire.Session, status map[string]wire.SessionStatus, complete bool, err error) {
 	if !b.global() {
 		if sessions, err = b.c.Sessions(ctx); err != nil {
 			return nil, nil, false, err
@@ -64,7 +65,7 @@ func (b clientBackend) listing(ctx context.Context) (sessions []client.Session, 
 	return sessions, status, complete, nil
 }
 
-func (b clientBackend) Health(ctx context.Context) (client.Health, error) { return b.c.Health(ctx) }
+func (b clientBackend) Health(ctx context.Context) (wire.Health, error) { return b.c.Health(ctx) }
 
 // Snapshot reads sessions and their status, then the messages of the
 // sessions worth showing in detail, a few at a time. Pending permissions
@@ -74,7 +75,7 @@ func (b clientBackend) Snapshot(ctx context.Context) (model.Snapshot, error) {
 	if err != nil {
 		return model.Snapshot{}, err
 	}
-	snap := model.Snapshot{Sessions: sessions, Complete: complete, Status: status, Messages: map[string][]client.MessageWithParts{}}
+	snap := model.Snapshot{Sessions: sessions, Complete: complete, Status: status, Messages: map[string][]wire.MessageWithParts{}}
 	snap.Permissions, _ = b.c.Permissions(ctx)
 	snap.Questions, _ = b.c.Questions(ctx)
 
@@ -110,16 +111,16 @@ func (b clientBackend) Snapshot(ctx context.Context) (model.Snapshot, error) {
 }
 
 // worthReading picks the sessions whose messages a snapshot reads.
-func worthReading(sessions []client.Session, status map[string]client.SessionStatus) []string {
+func worthReading(sessions []wire.Session, status map[string]wire.SessionStatus) []string {
 	var ids []string
 	seen := map[string]bool{}
 	for id, st := range status {
-		if st.Type != client.StatusIdle {
+		if st.Type != wire.StatusIdle {
 			ids = append(ids, id)
 			seen[id] = true
 		}
 	}
-	recent := make([]client.Session, 0, len(sessions))
+	recent := make([]wire.Session, 0, len(sessions))
 	for _, s := range sessions {
 		if !seen[s.ID] {
 			recent = append(recent, s)

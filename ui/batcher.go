@@ -5,7 +5,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 // FrameInterval is how long the Batcher gathers events before handing them
@@ -37,7 +37,7 @@ func NewBatcher(send func(tea.Msg), interval time.Duration) *Batcher {
 func (b *Batcher) Send(v any) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if env, ok := v.(client.Envelope); ok {
+	if env, ok := v.(wire.Envelope); ok {
 		b.pending = append(b.pending, env)
 		if b.timer == nil {
 			b.timer = time.AfterFunc(b.interval, b.Flush)

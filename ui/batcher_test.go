@@ -6,7 +6,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 // recorder collects what a Batcher delivers.
@@ -27,8 +27,8 @@ func (r *recorder) snapshot() []tea.Msg {
 	return append([]tea.Msg(nil), r.msgs...)
 }
 
-func partEnv(i int) client.Envelope {
-	return client.Envelope{ID: string(rune('a' + i%26)), Event: client.PartDelta{PartID: "p", Delta: string(rune('a' + i%26))}}
+func partEnv(i int) wire.Envelope {
+	return wire.Envelope{ID: string(rune('a' + i%26)), Event: wire.PartDelta{PartID: "p", Delta: string(rune('a' + i%26))}}
 }
 
 // waitFor polls cond until it holds or the deadline passes.
@@ -68,9 +68,9 @@ func TestBatcherKeepsOrder(t *testing.T) {
 	b := NewBatcher(r.send, time.Hour) // only non-events flush
 	b.Send(partEnv(0))
 	b.Send(partEnv(1))
-	b.Send(client.ResyncNeeded{})
+	b.Send(wire.ResyncNeeded{})
 	b.Send(partEnv(2))
-	b.Send(client.ConnState{State: client.Connected})
+	b.Send(wire.ConnState{State: wire.Connected})
 	got := r.snapshot()
 	if len(got) != 4 {
 		t.Fatalf("got %d messages, want 4: %#v", len(got), got)
@@ -78,7 +78,7 @@ func TestBatcherKeepsOrder(t *testing.T) {
 	if ev, ok := got[0].(EventsMsg); !ok || len(ev) != 2 {
 		t.Fatalf("first message %#v, want the two events before the resync", got[0])
 	}
-	if _, ok := got[1].(client.ResyncNeeded); !ok {
+	if _, ok := got[1].(wire.ResyncNeeded); !ok {
 		t.Fatalf("second message %#v, want ResyncNeeded", got[1])
 	}
 	if ev, ok := got[2].(EventsMsg); !ok || len(ev) != 1 {

@@ -6,13 +6,13 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 // bigTree is n sessions: n/10 busy roots with nine busy children each,
 // every child with a running bash call.
 func bigTree(n int) EventsMsg {
-	evs := make([]client.Event, 0, n*4)
+	evs := make([]wire.Event, 0, n*4)
 	for r := 0; r < n/10; r++ {
 		root := fmt.Sprintf("ses_r%05d", r)
 		evs = append(evs, created(root, "", fmt.Sprintf("root task %d", r), float64(r)), busy(root))
@@ -20,7 +20,7 @@ func bigTree(n int) EventsMsg {
 			kid := fmt.Sprintf("%s_c%d", root, c)
 			evs = append(evs, created(kid, root, fmt.Sprintf("child %d of %d (@general subagent)", c, r), float64(r)+0.1),
 				busy(kid), asstMsg(kid, 100, 0.001, float64(r)+0.2),
-				toolCall(kid, kid+"_b", "bash", client.ToolRunning, "go test ./...", `{"command":"go test ./..."}`, float64(r)+0.3, -1))
+				toolCall(kid, kid+"_b", "bash", wire.ToolRunning, "go test ./...", `{"command":"go test ./..."}`, float64(r)+0.3, -1))
 		}
 	}
 	return events(evs...)
@@ -61,10 +61,10 @@ func BenchmarkEventBurst(b *testing.B) {
 			m := New(Options{ServerURL: "http://127.0.0.1:4096", Clock: fixedClock})
 			m = send(b, m, tea.WindowSizeMsg{Width: 160, Height: 48})
 			m = send(b, m, bigTree(n))
-			burst := make([]client.Event, 1000)
+			burst := make([]wire.Event, 1000)
 			for i := range burst {
 				kid := fmt.Sprintf("ses_r%05d_c%d", i%(n/10), i%9)
-				burst[i] = toolCall(kid, kid+"_b", "bash", client.ToolRunning, fmt.Sprintf("step %d", i), `{"command":"x"}`, 50, -1)
+				burst[i] = toolCall(kid, kid+"_b", "bash", wire.ToolRunning, fmt.Sprintf("step %d", i), `{"command":"x"}`, 50, -1)
 			}
 			msg := events(burst...)
 			b.ReportAllocs()

@@ -5,14 +5,14 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 // DemoFrame is one recorded event and when it arrived, counted from the
 // start of the recording.
 type DemoFrame struct {
 	At    time.Duration
-	Event client.Envelope
+	Event wire.Envelope
 }
 
 // demoPause is how long the last state of a loop stays on screen before
@@ -46,13 +46,13 @@ func recordingBase(frames []DemoFrame) time.Time {
 	for _, f := range frames {
 		var ms int64
 		switch e := f.Event.Event.(type) {
-		case client.SessionCreated:
+		case wire.SessionCreated:
 			ms = e.Info.Time.Created
-		case client.SessionUpdated:
+		case wire.SessionUpdated:
 			ms = e.Info.Time.Updated
-		case client.MessageUpdated:
+		case wire.MessageUpdated:
 			ms = e.Info.Time.Created
-		case client.PartUpdated:
+		case wire.PartUpdated:
 			ms = e.Time
 		}
 		if ms > 0 {

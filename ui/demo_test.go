@@ -6,14 +6,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 func TestDemoLoops(t *testing.T) {
 	frames := []DemoFrame{
-		{At: 0, Event: client.Envelope{Event: client.SessionCreated{Info: client.Session{ID: "ses_a",
-			Time: client.SessionTime{Created: 1_700_000_000_000}}}}},
-		{At: 5 * time.Millisecond, Event: client.Envelope{Event: client.SessionIdle{SessionID: "ses_a"}}},
+		{At: 0, Event: wire.Envelope{Event: wire.SessionCreated{Info: wire.Session{ID: "ses_a",
+			Time: wire.SessionTime{Created: 1_700_000_000_000}}}}},
+		{At: 5 * time.Millisecond, Event: wire.Envelope{Event: wire.SessionIdle{SessionID: "ses_a"}}},
 	}
 	d := NewDemo(frames)
 	d.Pause = 10 * time.Millisecond
@@ -54,7 +54,7 @@ func TestDemoLoops(t *testing.T) {
 	if _, ok := got[2].(ResetMsg); !ok {
 		t.Fatalf("third value %#v, want ResetMsg between loops", got[2])
 	}
-	if e, ok := got[3].(client.Envelope); !ok || e.Event.EventType() != "session.created" {
+	if e, ok := got[3].(wire.Envelope); !ok || e.Event.EventType() != "session.created" {
 		t.Fatalf("fourth value %#v, want the recording's first event again", got[3])
 	}
 }

@@ -4,7 +4,7 @@
 // keys.go, and ui/styles holds the one style set.
 //
 // Data comes in as messages: EventsMsg (a frame's worth of stream events,
-// gathered by a Batcher), client.ConnState, client.ResyncNeeded and the
+// gathered by a Batcher), wire.ConnState, wire.ResyncNeeded and the
 // replies of the Cmds the root starts (snapshots, health probes, each
 // tagged so a stale reply is dropped). Update never does I/O.
 //

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/exp/golden"
-	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 // TestGolden pins the whole screen, without colour, at the two sizes the
@@ -43,7 +43,7 @@ func TestGolden(t *testing.T) {
 		}},
 		{"disconnected", func(t *testing.T, m Model) Model {
 			m = send(t, m, fanOut())
-			return send(t, m, client.ConnState{State: client.Disconnected, Err: errRefused,
+			return send(t, m, wire.ConnState{State: wire.Disconnected, Err: errRefused,
 				RetryAt: now.Add(2500 * time.Millisecond), Attempt: 3})
 		}},
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/styles"
+	"github.com/octop-dev/octop/wire"
 )
 
 // InboxKeyMap is the inbox's keys. Deny and Dismiss share d: one rejects a
@@ -60,8 +61,8 @@ func DefaultInboxKeyMap() InboxKeyMap {
 // question (exactly one of perm and question is set).
 type inboxItem struct {
 	session  string
-	perm     *client.PermissionRequest
-	question *client.QuestionRequest
+	perm     *wire.PermissionRequest
+	question *wire.QuestionRequest
 }
 
 func (it inboxItem) id() string {
@@ -335,7 +336,7 @@ func (d *inbox) updateKey(msg tea.KeyPressMsg) (Dialog, tea.Cmd) {
 
 // current is the request's next unanswered question, nil when all have
 // an answer.
-func (d *inbox) current(q client.QuestionRequest) *client.QuestionInfo {
+func (d *inbox) current(q wire.QuestionRequest) *wire.QuestionInfo {
 	n := len(d.drafts[q.ID])
 	if n >= len(q.Questions) {
 		return nil

@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 // replyRecorder stands in for the server's permission and question
@@ -57,10 +58,10 @@ func (r *replyRecorder) requests() []string {
 	return append([]string(nil), r.reqs...)
 }
 
-func question(sess, id string) client.Event {
-	return client.QuestionAsked{Request: client.QuestionRequest{ID: id, SessionID: sess, Questions: []client.QuestionInfo{{
+func question(sess, id string) wire.Event {
+	return wire.QuestionAsked{Request: wire.QuestionRequest{ID: id, SessionID: sess, Questions: []wire.QuestionInfo{{
 		Header: "Database", Question: "Which database should the config loader use?",
-		Options: []client.QuestionOption{{Label: "sqlite", Description: "one file, no server"}, {Label: "postgres"}},
+		Options: []wire.QuestionOption{{Label: "sqlite", Description: "one file, no server"}, {Label: "postgres"}},
 	}}}}
 }
 
@@ -74,7 +75,7 @@ func inboxScene() EventsMsg {
 		created("ses_q", "ses_r2", "choose the database (@explore subagent)", 21), userMsg("ses_q", 21), busy("ses_q"),
 		question("ses_q", "que_1"),
 		// The same ask as troubled's, now with what "always" would allow.
-		client.PermissionAsked{Request: client.PermissionRequest{ID: "per_1", SessionID: "ses_c",
+		wire.PermissionAsked{Request: wire.PermissionRequest{ID: "per_1", SessionID: "ses_c",
 			Permission: "bash", Patterns: []string{"rm -rf build"}, Always: []string{"rm *"}}},
 	)...)
 }
@@ -138,7 +139,7 @@ func TestInboxListsAndAnswersPermission(t *testing.T) {
 	if got := rec.requests(); len(got) != 1 {
 		t.Errorf("a second a sent again: %q", got)
 	}
-	m = send(t, m, events(client.PermissionReplied{SessionID: "ses_c", RequestID: "per_1", Reply: "once"}))
+	m = send(t, m, events(wire.PermissionReplied{SessionID: "ses_c", RequestID: "per_1", Reply: "once"}))
 	d = dialogText(m)
 	if strings.Contains(d, "per_1") || strings.Contains(d, "rm -rf build") || !strings.Contains(d, "Inbox: 1 request from 1 session") {
 		t.Errorf("after permission.replied:\n%s", d)
@@ -164,7 +165,7 @@ func TestInboxAnswersQuestion(t *testing.T) {
 	if f := flashes(msgs); len(f) != 1 || f[0] != `answered "postgres" for choose the database` {
 		t.Errorf("notices %q", f)
 	}
-	m = send(t, m, events(client.QuestionReplied{SessionID: "ses_q", RequestID: "que_1"}))
+	m = send(t, m, events(wire.QuestionReplied{SessionID: "ses_q", RequestID: "que_1"}))
 	if d := dialogText(m); strings.Contains(d, "Database") {
 		t.Errorf("after question.replied:\n%s", d)
 	}
@@ -270,9 +271,9 @@ func TestInboxSeveralQuestions(t *testing.T) {
 	rec, c := newReplyRecorder(t)
 	m := newTestModel(t, 120, 40, func(o *Options) { o.Actions = NewActionHandler(c) })
 	m = send(t, m, events(created("ses_root", "", "plan", 0), busy("ses_root"),
-		client.QuestionAsked{Request: client.QuestionRequest{ID: "que_2", SessionID: "ses_root", Questions: []client.QuestionInfo{
-			{Header: "Lang", Question: "Which language?", Options: []client.QuestionOption{{Label: "go"}, {Label: "rust"}}},
-			{Header: "CI", Question: "Which CI?", Options: []client.QuestionOption{{Label: "github"}, {Label: "gitlab"}}},
+		wire.QuestionAsked{Request: wire.QuestionRequest{ID: "que_2", SessionID: "ses_root", Questions: []wire.QuestionInfo{
+			{Header: "Lang", Question: "Which language?", Options: []wire.QuestionOption{{Label: "go"}, {Label: "rust"}}},
+			{Header: "CI", Question: "Which CI?", Options: []wire.QuestionOption{{Label: "github"}, {Label: "gitlab"}}},
 		}}}))
 	m, _ = do(t, m, keyMsgs("i")[0])
 	m, _ = do(t, m, keyMsgs("2")[0])
@@ -331,7 +332,7 @@ func TestInboxTypedAnswerAnsweredElsewhere(t *testing.T) {
 	m, _ = do(t, m, keyMsgs("i")[0])
 	m = press(t, m, "t") // its Cmd is the cursor's blink timer
 	m = press(t, m, "x")
-	m = send(t, m, events(client.QuestionRejected{SessionID: "ses_q", RequestID: "que_1"}))
+	m = send(t, m, events(wire.QuestionRejected{SessionID: "ses_q", RequestID: "que_1"}))
 	m, msgs := do(t, m, enterKey)
 	if f := flashes(msgs); len(f) != 1 || !strings.Contains(f[0], "answered or dismissed elsewhere") {
 		t.Errorf("notices %q", f)
@@ -352,9 +353,9 @@ func TestInboxMultipleChoice(t *testing.T) {
 	rec, c := newReplyRecorder(t)
 	m := newTestModel(t, 120, 40, func(o *Options) { o.Actions = NewActionHandler(c) })
 	m = send(t, m, events(created("ses_root", "", "plan", 0), busy("ses_root"),
-		client.QuestionAsked{Request: client.QuestionRequest{ID: "que_3", SessionID: "ses_root", Questions: []client.QuestionInfo{
+		wire.QuestionAsked{Request: wire.QuestionRequest{ID: "que_3", SessionID: "ses_root", Questions: []wire.QuestionInfo{
 			{Header: "Checks", Question: "Which checks?", Multiple: true,
-				Options: []client.QuestionOption{{Label: "vet"}, {Label: "lint"}, {Label: "test"}}},
+				Options: []wire.QuestionOption{{Label: "vet"}, {Label: "lint"}, {Label: "test"}}},
 		}}}))
 	m, _ = do(t, m, keyMsgs("i")[0])
 	if d := dialogText(m); !strings.Contains(d, "1 [ ] vet") || !strings.Contains(d, "1-3 toggle") || strings.Contains(d, "s send picks") {
@@ -482,11 +483,11 @@ func BenchmarkInboxView(b *testing.B) {
 				b.ResetTimer()
 				for i := 0; b.Loop(); i++ {
 					if part == "dialog" {
-						m.state.Apply(toolCall(kid, kid+"_b", "bash", client.ToolRunning, fmt.Sprint(i), `{"command":"go test ./..."}`, 3.3, -1))
+						m.state.Apply(toolCall(kid, kid+"_b", "bash", wire.ToolRunning, fmt.Sprint(i), `{"command":"go test ./..."}`, 3.3, -1))
 						_ = m.dialog.View(160, 48)
 						continue
 					}
-					m = send(b, m, events(toolCall(kid, kid+"_b", "bash", client.ToolRunning, fmt.Sprint(i), `{"command":"go test ./..."}`, 3.3, -1)))
+					m = send(b, m, events(toolCall(kid, kid+"_b", "bash", wire.ToolRunning, fmt.Sprint(i), `{"command":"go test ./..."}`, 3.3, -1)))
 					_ = m.View()
 				}
 			})
@@ -503,9 +504,9 @@ func TestInboxNoTypingWhenCustomIsOff(t *testing.T) {
 	m := newTestModel(t, 120, 40, func(o *Options) { o.Actions = NewActionHandler(c) })
 	m = send(t, m, events(
 		created("ses_r", "", "root", 1), userMsg("ses_r", 1), busy("ses_r"),
-		client.QuestionAsked{Request: client.QuestionRequest{ID: "que_9", SessionID: "ses_r", Questions: []client.QuestionInfo{{
+		wire.QuestionAsked{Request: wire.QuestionRequest{ID: "que_9", SessionID: "ses_r", Questions: []wire.QuestionInfo{{
 			Header: "Pick", Question: "Which one?", Custom: &off,
-			Options: []client.QuestionOption{{Label: "a"}, {Label: "b"}},
+			Options: []wire.QuestionOption{{Label: "a"}, {Label: "b"}},
 		}}}},
 	))
 	m, _ = do(t, m, keyMsgs("i")[0])

@@ -15,6 +15,7 @@ import (
 	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/ui/styles"
+	"github.com/octop-dev/octop/wire"
 )
 
 // FormKeyMap is the keys every action form shares.
@@ -54,7 +55,7 @@ const (
 )
 
 // agentItem is one agent in the picker.
-type agentItem struct{ a client.Agent }
+type agentItem struct{ a wire.Agent }
 
 func (i agentItem) Title() string       { return i.a.Name }
 func (i agentItem) Description() string { return strings.Join(strings.Fields(i.a.Description), " ") }
@@ -63,14 +64,14 @@ func (i agentItem) FilterValue() string { return i.a.Name }
 // agentsMsg is the reply to the form's GET /agent.
 type agentsMsg struct {
 	seq    int64
-	agents []client.Agent
+	agents []wire.Agent
 	err    error
 }
 
 // launchedMsg is the reply to a launch.
 type launchedMsg struct {
 	seq     int64
-	session client.Session
+	session wire.Session
 	req     actions.LaunchRequest
 	err     error
 }

@@ -1,13 +1,13 @@
 package ui
 
 import (
-	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/wire"
 )
 
 // EventsMsg is a batch of stream events, in arrival order. The Batcher
 // sends one per frame at most, so a burst costs one render.
-type EventsMsg []client.Envelope
+type EventsMsg []wire.Envelope
 
 // ResetMsg empties the tree. The demo sends it when its recording starts
 // over.
@@ -31,7 +31,7 @@ type snapshotMsg struct {
 // healthMsg is the reply to a health probe, tagged like snapshotMsg.
 type healthMsg struct {
 	tag    int
-	health client.Health
+	health wire.Health
 	err    error
 }
 

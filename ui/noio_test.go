@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 // TestUpdateMakesNoServerCalls is crush's guard: Update and View must never
@@ -43,17 +44,17 @@ func TestUpdateMakesNoServerCalls(t *testing.T) {
 		nm, cmd := m.Update(msg)
 		m = nm.(Model)
 		_ = m.View()
-		if _, ok := msg.(client.ResyncNeeded); ok {
+		if _, ok := msg.(wire.ResyncNeeded); ok {
 			fetches = append(fetches, cmd)
 		}
-		if cs, ok := msg.(client.ConnState); ok && cs.State == client.Connected {
+		if cs, ok := msg.(wire.ConnState); ok && cs.State == wire.Connected {
 			fetches = append(fetches, cmd)
 		}
 	}
 	step(tea.WindowSizeMsg{Width: 120, Height: 40})
-	step(client.ConnState{State: client.Connecting, Attempt: 1})
-	step(client.ConnState{State: client.Connected, Attempt: 1})
-	step(client.ResyncNeeded{})
+	step(wire.ConnState{State: wire.Connecting, Attempt: 1})
+	step(wire.ConnState{State: wire.Connected, Attempt: 1})
+	step(wire.ResyncNeeded{})
 	step(fanOut())
 	for _, k := range []string{"j", "j", "l", "h", "enter", "tab", "j", "tab", "f", "/", "lint", "enter", "esc", "?", "?",
 		"n", "r", "R", "x", "X", "o", "y", "i", "G", "g"} {
@@ -64,8 +65,8 @@ func TestUpdateMakesNoServerCalls(t *testing.T) {
 	step(tea.MouseClickMsg{X: 3, Y: 3, Button: tea.MouseLeft})
 	step(tea.MouseWheelMsg{X: 3, Y: 3, Button: tea.MouseWheelDown})
 	step(tickMsg{})
-	step(client.ConnState{State: client.Disconnected, Err: errRefused, Attempt: 1})
-	step(client.ResyncNeeded{})
+	step(wire.ConnState{State: wire.Disconnected, Err: errRefused, Attempt: 1})
+	step(wire.ResyncNeeded{})
 	if n := hits.Load(); n != 0 {
 		t.Fatalf("Update or View made %d server requests; every call must be a tea.Cmd", n)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/ui/styles"
+	"github.com/octop-dev/octop/wire"
 )
 
 // resultRefresh is how often an open result view re-reads a running task.
@@ -183,11 +184,11 @@ func renderResult(st *styles.Styles, id string, r actions.TaskResult, errMsg str
 		for _, t := range r.Tools {
 			mark, style := "·", st.Dim
 			switch t.Status {
-			case client.ToolRunning, client.ToolPending:
+			case wire.ToolRunning, wire.ToolPending:
 				mark, style = "●", st.Busy
-			case client.ToolCompleted:
+			case wire.ToolCompleted:
 				mark, style = "✓", st.Done
-			case client.ToolError:
+			case wire.ToolError:
 				mark, style = "✗", st.Failed
 			}
 			row := style.Render(mark) + " " + t.Tool

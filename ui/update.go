@@ -5,9 +5,9 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/styles"
+	"github.com/octop-dev/octop/wire"
 )
 
 // Update routes a message to the handler of its family: keys, mouse,
@@ -37,7 +37,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.updateClick(msg.Mouse()), nil
 	case tea.MouseWheelMsg:
 		return m.updateWheel(msg.Mouse()), nil
-	case EventsMsg, client.ConnState, client.ResyncNeeded, client.DecodeError,
+	case EventsMsg, wire.ConnState, wire.ResyncNeeded, wire.DecodeError,
 		snapshotMsg, healthMsg, ResetMsg:
 		return m.updateServer(msg)
 	case tickMsg:
@@ -229,7 +229,7 @@ func (m Model) updateServer(msg tea.Msg) (tea.Model, tea.Cmd) {
 			if env.Event == nil {
 				continue
 			}
-			if c, ok := env.Event.(client.SessionCreated); ok {
+			if c, ok := env.Event.(wire.SessionCreated); ok {
 				m.snapRaced = true
 				if m.version == "" {
 					// Sessions carry the server's version: enough for the
@@ -254,14 +254,14 @@ func (m Model) updateServer(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.tree.SetState(m.state)
 		m.detail.SetState(m.state)
 		m.stateChanged()
-	case client.ConnState:
+	case wire.ConnState:
 		m.conn, m.connKnown = msg, true
-		if msg.State == client.Connected && m.opts.Backend != nil {
+		if msg.State == wire.Connected && m.opts.Backend != nil {
 			// The server may have been restarted, as another version.
 			m.healthTag++
 			return m, probeHealth(m.opts.Backend, m.healthTag)
 		}
-	case client.ResyncNeeded:
+	case wire.ResyncNeeded:
 		if m.opts.Backend == nil {
 			return m, nil
 		}
@@ -291,7 +291,7 @@ func (m Model) updateServer(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.tag == m.healthTag && msg.err == nil {
 			m.version = msg.health.Version
 		}
-	case client.DecodeError:
+	case wire.DecodeError:
 		return m.flash(FlashMsg{Text: "skipped a malformed event: " + msg.Error(), Error: true})
 	}
 	return m, nil
@@ -378,7 +378,7 @@ func (m Model) updateTick() (tea.Model, tea.Cmd) {
 	m.frame++
 	m.syncClock()
 	next := slowTick
-	if m.counts.running > 0 || (m.connKnown && m.conn.State != client.Connected) {
+	if m.counts.running > 0 || (m.connKnown && m.conn.State != wire.Connected) {
 		next = fastTick
 	}
 	return m, tick(next)

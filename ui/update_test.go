@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/wire"
 )
 
 func TestMoveKeys(t *testing.T) {
@@ -131,7 +132,7 @@ func TestFollow(t *testing.T) {
 	if m.Selected() != "ses_c3" {
 		t.Fatalf("follow selected %q, want ses_c3", m.Selected())
 	}
-	m = send(t, m, events(toolCall("ses_c1", "ses_c1_3", "bash", client.ToolRunning, "go vet", `{"command":"go vet"}`, 90, -1)))
+	m = send(t, m, events(toolCall("ses_c1", "ses_c1_3", "bash", wire.ToolRunning, "go vet", `{"command":"go vet"}`, 90, -1)))
 	if m.Selected() != "ses_c1" {
 		t.Fatalf("follow did not move to the newly active session: %q", m.Selected())
 	}
@@ -139,7 +140,7 @@ func TestFollow(t *testing.T) {
 		t.Error("the header does not show follow mode")
 	}
 	m = press(t, m, "k") // moving by hand ends follow
-	m = send(t, m, events(toolCall("ses_c2", "ses_c2_3", "bash", client.ToolRunning, "go vet", `{"command":"go vet"}`, 92, -1)))
+	m = send(t, m, events(toolCall("ses_c2", "ses_c2_3", "bash", wire.ToolRunning, "go vet", `{"command":"go vet"}`, 92, -1)))
 	if m.Selected() != "ses_root" || m.follow {
 		t.Fatalf("after k: selected %q follow=%v; want ses_root, follow off", m.Selected(), m.follow)
 	}
@@ -247,14 +248,14 @@ type fakeBackend struct {
 }
 
 func (f fakeBackend) Snapshot(context.Context) (model.Snapshot, error) { return f.snap(), nil }
-func (f fakeBackend) Health(context.Context) (client.Health, error) {
-	return client.Health{Healthy: true, Version: "1.18.33"}, nil
+func (f fakeBackend) Health(context.Context) (wire.Health, error) {
+	return wire.Health{Healthy: true, Version: "1.18.33"}, nil
 }
 
 func TestResyncKeepsSelectionAndFolds(t *testing.T) {
-	snap := model.Snapshot{Complete: true, Status: map[string]client.SessionStatus{}}
+	snap := model.Snapshot{Complete: true, Status: map[string]wire.SessionStatus{}}
 	for _, e := range nested() {
-		if c, ok := e.Event.(client.SessionCreated); ok {
+		if c, ok := e.Event.(wire.SessionCreated); ok {
 			snap.Sessions = append(snap.Sessions, c.Info)
 		}
 	}
@@ -264,7 +265,7 @@ func TestResyncKeepsSelectionAndFolds(t *testing.T) {
 	if m.Selected() != "ses_m1l0" {
 		t.Fatalf("setup: selected %q", m.Selected())
 	}
-	nm, cmd := m.Update(client.ResyncNeeded{})
+	nm, cmd := m.Update(wire.ResyncNeeded{})
 	m = nm.(Model)
 	if cmd == nil {
 		t.Fatal("ResyncNeeded started no fetch")
@@ -282,10 +283,10 @@ func TestStaleSnapshotDropped(t *testing.T) {
 	m := newTestModel(t, 80, 24, func(o *Options) {
 		o.Backend = fakeBackend{func() model.Snapshot { return model.Snapshot{} }}
 	})
-	m = send(t, m, client.ResyncNeeded{})
+	m = send(t, m, wire.ResyncNeeded{})
 	old := m.snapTag
-	m = send(t, m, client.ResyncNeeded{})
-	stale := model.Snapshot{Sessions: []client.Session{{ID: "ses_stale", Title: "from an old fetch"}}}
+	m = send(t, m, wire.ResyncNeeded{})
+	stale := model.Snapshot{Sessions: []wire.Session{{ID: "ses_stale", Title: "from an old fetch"}}}
 	m = send(t, m, snapshotMsg{tag: old, snap: stale})
 	if m.State().Session("ses_stale") != nil {
 		t.Fatal("a reply to an older fetch was applied")
@@ -308,7 +309,7 @@ func TestMouse(t *testing.T) {
 		t.Fatal("a click in the detail pane did not focus it")
 	}
 	// A tree taller than the pane scrolls with the wheel.
-	many := []client.Event{}
+	many := []wire.Event{}
 	for i := range 80 {
 		many = append(many, created(strings.Repeat("x", 3)+string(rune('A'+i%26))+string(rune('a'+i/26)), "", "root", float64(i)))
 	}
@@ -329,13 +330,13 @@ func TestResetEmptiesTheTree(t *testing.T) {
 }
 
 func TestDisconnectedCountdown(t *testing.T) {
-	m := send(t, newTestModel(t, 80, 24), client.ConnState{State: client.Disconnected, Err: errRefused,
+	m := send(t, newTestModel(t, 80, 24), wire.ConnState{State: wire.Disconnected, Err: errRefused,
 		RetryAt: now.Add(2100 * 1e6), Attempt: 2})
 	out := screen(m)
 	if !strings.Contains(out, "reconnecting in 3s") || !strings.Contains(out, "cannot reach OpenCode") {
 		t.Fatalf("disconnected header lacks the countdown or the error:\n%s", out)
 	}
-	m = send(t, m, client.ConnState{State: client.Connected, Attempt: 2})
+	m = send(t, m, wire.ConnState{State: wire.Connected, Attempt: 2})
 	if out := screen(m); !strings.Contains(out, "● connected") || strings.Contains(out, "cannot reach") {
 		t.Fatalf("after reconnecting the header still shows the error:\n%s", out)
 	}
@@ -373,15 +374,15 @@ func TestSnapshotRaceKeepsNewSessions(t *testing.T) {
 	m := newTestModel(t, 80, 24, func(o *Options) {
 		o.Backend = fakeBackend{func() model.Snapshot { return model.Snapshot{} }}
 	})
-	m = send(t, m, client.ResyncNeeded{})
+	m = send(t, m, wire.ResyncNeeded{})
 	m = send(t, m, events(created("ses_new", "", "made during the fetch", 1)))
-	m = send(t, m, snapshotMsg{tag: m.snapTag, snap: model.Snapshot{Complete: true, Status: map[string]client.SessionStatus{}}})
+	m = send(t, m, snapshotMsg{tag: m.snapTag, snap: model.Snapshot{Complete: true, Status: map[string]wire.SessionStatus{}}})
 	if m.State().Session("ses_new") == nil {
 		t.Fatal("a session created during the snapshot fetch was dropped")
 	}
 	// With no race, a complete snapshot does remove what is gone.
-	m = send(t, m, client.ResyncNeeded{})
-	m = send(t, m, snapshotMsg{tag: m.snapTag, snap: model.Snapshot{Complete: true, Status: map[string]client.SessionStatus{}}})
+	m = send(t, m, wire.ResyncNeeded{})
+	m = send(t, m, snapshotMsg{tag: m.snapTag, snap: model.Snapshot{Complete: true, Status: map[string]wire.SessionStatus{}}})
 	if m.State().Session("ses_new") != nil {
 		t.Fatal("a complete snapshot without the session did not drop it")
 	}
@@ -421,12 +422,12 @@ func TestSnapshotDoesNotRollBackNewerStatus(t *testing.T) {
 		o.Backend = fakeBackend{func() model.Snapshot { return model.Snapshot{} }}
 	})
 	m = send(t, m, events(created("ses_a", "", "root", 1)))
-	m = send(t, m, client.ResyncNeeded{})
-	m = send(t, m, EventsMsg{{Event: client.SessionStatusChanged{SessionID: "ses_a", Status: client.SessionStatus{Type: client.StatusBusy}}}})
+	m = send(t, m, wire.ResyncNeeded{})
+	m = send(t, m, EventsMsg{{Event: wire.SessionStatusChanged{SessionID: "ses_a", Status: wire.SessionStatus{Type: wire.StatusBusy}}}})
 	old := model.Snapshot{
 		Complete: true,
-		Sessions: []client.Session{{ID: "ses_a", Title: "root", Time: client.SessionTime{Created: 1, Updated: 1}}},
-		Status:   map[string]client.SessionStatus{}, // read before it went busy
+		Sessions: []wire.Session{{ID: "ses_a", Title: "root", Time: wire.SessionTime{Created: 1, Updated: 1}}},
+		Status:   map[string]wire.SessionStatus{}, // read before it went busy
 	}
 	m = send(t, m, snapshotMsg{tag: m.snapTag, snap: old})
 	if got := m.State().Display("ses_a"); got != model.DisplayBusy {
@@ -434,7 +435,7 @@ func TestSnapshotDoesNotRollBackNewerStatus(t *testing.T) {
 	}
 	// Once that snapshot is in, the buffer is gone: a later snapshot that
 	// says idle is believed.
-	m = send(t, m, client.ResyncNeeded{})
+	m = send(t, m, wire.ResyncNeeded{})
 	m = send(t, m, snapshotMsg{tag: m.snapTag, snap: old})
 	if got := m.State().Display("ses_a"); got != model.DisplayIdle {
 		t.Fatalf("display after a fresh idle snapshot = %v, want idle", got)
@@ -444,7 +445,7 @@ func TestSnapshotDoesNotRollBackNewerStatus(t *testing.T) {
 // A failure retrying cannot fix (a rejected password) says so: no
 // countdown, and no "waiting for the server" promise on the empty tree.
 func TestFinalErrorSaysItStopped(t *testing.T) {
-	m := send(t, newTestModel(t, 100, 12), client.ConnState{State: client.Disconnected,
+	m := send(t, newTestModel(t, 100, 12), wire.ConnState{State: wire.Disconnected,
 		Err: &client.Error{Kind: client.KindUnauthorized, Msg: "the server rejected the password; set OPENCODE_SERVER_PASSWORD"}})
 	out := screen(m)
 	for _, want := range []string{"error, not retrying", "rejected the password", "stopped trying"} {

@@ -8,9 +8,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/styles"
+	"github.com/octop-dev/octop/wire"
 )
 
 // headerHeight is the header's two lines: where, and what is selected.
@@ -171,9 +171,9 @@ func (m Model) treeView() string {
 		hint = fmt.Sprintf("no session matches %q — esc clears the filter", m.tree.Filter())
 	case m.opts.Demo:
 		hint = "the demo is starting…"
-	case m.connKnown && m.conn.State == client.Connected:
+	case m.connKnown && m.conn.State == wire.Connected:
 		hint = "no sessions yet — start a task in OpenCode and it shows up here"
-	case m.connKnown && m.conn.State == client.Disconnected && m.conn.Err != nil && m.conn.RetryAt.IsZero():
+	case m.connKnown && m.conn.State == wire.Disconnected && m.conn.Err != nil && m.conn.RetryAt.IsZero():
 		// Retrying cannot fix this one (a rejected password, not an
 		// OpenCode server): waiting would be a lie.
 		hint = "octop has stopped trying; fix the error above and start it again"
@@ -207,7 +207,7 @@ func (m Model) headerLines() []string {
 	// counts on the right, which an ellipsis never eats.
 	var line2 string
 	switch {
-	case m.conn.State == client.Disconnected && m.conn.Err != nil:
+	case m.conn.State == wire.Disconnected && m.conn.Err != nil:
 		// Counts are stale while disconnected; the reason gets the line.
 		return []string{line1, fitLine(st.Ink.Failed.Render("error: ")+format.OneLine(m.conn.Err.Error()), m.width)}
 	case m.snapErr != nil:
@@ -231,9 +231,9 @@ func (m Model) connText() string {
 		return st.Ink.Dim.Render("○ connecting…")
 	}
 	switch m.conn.State {
-	case client.Connected:
+	case wire.Connected:
 		return st.Ink.Connected.Render("● connected")
-	case client.Connecting:
+	case wire.Connecting:
 		if m.conn.Attempt > 1 {
 			return st.Ink.Retry.Render(fmt.Sprintf("○ connecting (attempt %d)…", m.conn.Attempt))
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 const abortHelp = `
@@ -41,14 +42,14 @@ func runAbort(ctx context.Context, stdio cmdIO, base client.Options, args []stri
 	if !ok {
 		return code
 	}
-	var aborted []client.Session
+	var aborted []wire.Session
 	var err error
 	if tree {
 		aborted, err = actions.AbortTree(ctx, c, id)
 	} else {
-		var s client.Session
+		var s wire.Session
 		if s, err = actions.Abort(ctx, c, id); err == nil {
-			aborted = []client.Session{s}
+			aborted = []wire.Session{s}
 		}
 	}
 	for _, s := range aborted {

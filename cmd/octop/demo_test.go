@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 // TestDemoRecording checks the embedded recording is one `--demo` can play:
@@ -22,7 +22,7 @@ func TestDemoRecording(t *testing.T) {
 		if i > 0 && f.At < frames[i-1].At {
 			t.Fatalf("event %d goes back in time: %v after %v", i+1, f.At, frames[i-1].At)
 		}
-		if c, ok := f.Event.Event.(client.SessionCreated); ok {
+		if c, ok := f.Event.Event.(wire.SessionCreated); ok {
 			created++
 			if c.Info.ParentID != "" {
 				children++

@@ -8,26 +8,26 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/styles"
+	"github.com/octop-dev/octop/wire"
 )
 
 // busyWithCalls is one busy session with n finished bash calls and one
 // running.
 func busyWithCalls(n int) *model.State {
 	st := model.New()
-	st.Apply(client.SessionCreated{Info: client.Session{ID: "s", Title: "worker (@general subagent)"}})
-	st.Apply(client.SessionStatusChanged{SessionID: "s", Status: client.SessionStatus{Type: client.StatusBusy}})
+	st.Apply(wire.SessionCreated{Info: wire.Session{ID: "s", Title: "worker (@general subagent)"}})
+	st.Apply(wire.SessionStatusChanged{SessionID: "s", Status: wire.SessionStatus{Type: wire.StatusBusy}})
 	for i := 0; i <= n; i++ {
-		status, end := client.ToolCompleted, int64(2000+i*1000)
+		status, end := wire.ToolCompleted, int64(2000+i*1000)
 		if i == n {
-			status, end = client.ToolRunning, 0
+			status, end = wire.ToolRunning, 0
 		}
-		st.Apply(client.PartUpdated{Part: client.Part{ID: fmt.Sprintf("p%03d", i), SessionID: "s", MessageID: "m",
-			Type: client.PartTool, Tool: "bash", CallID: fmt.Sprint(i), State: &client.ToolState{
+		st.Apply(wire.PartUpdated{Part: wire.Part{ID: fmt.Sprintf("p%03d", i), SessionID: "s", MessageID: "m",
+			Type: wire.PartTool, Tool: "bash", CallID: fmt.Sprint(i), State: &wire.ToolState{
 				Status: status, Title: fmt.Sprintf("step %d", i), Input: json.RawMessage(`{"command":"true"}`),
-				Time: client.ToolTime{Start: int64(1000 + i*1000), End: end}}}})
+				Time: wire.ToolTime{Start: int64(1000 + i*1000), End: end}}}})
 	}
 	return st
 }

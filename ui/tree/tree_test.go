@@ -5,24 +5,24 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/styles"
+	"github.com/octop-dev/octop/wire"
 )
 
-func root(id, dir string, created int64) client.Event {
-	return client.SessionCreated{Info: client.Session{ID: id, Title: "task " + id, Directory: dir,
-		Time: client.SessionTime{Created: created, Updated: created}}}
+func root(id, dir string, created int64) wire.Event {
+	return wire.SessionCreated{Info: wire.Session{ID: id, Title: "task " + id, Directory: dir,
+		Time: wire.SessionTime{Created: created, Updated: created}}}
 }
 
-func child(id, parent string, created int64) client.Event {
-	return client.SessionCreated{Info: client.Session{ID: id, ParentID: parent, Title: "sub " + id + " (@general subagent)",
-		Time: client.SessionTime{Created: created, Updated: created}}}
+func child(id, parent string, created int64) wire.Event {
+	return wire.SessionCreated{Info: wire.Session{ID: id, ParentID: parent, Title: "sub " + id + " (@general subagent)",
+		Time: wire.SessionTime{Created: created, Updated: created}}}
 }
 
 func TestGroupByDirectory(t *testing.T) {
 	st := model.New()
-	for _, e := range []client.Event{
+	for _, e := range []wire.Event{
 		root("a1", "/src/alpha", 1), root("b1", "/src/beta", 2), child("b1c", "b1", 3),
 		root("a2", "/src/alpha", 4),
 	} {
@@ -58,9 +58,9 @@ func TestRowsFitTheWidth(t *testing.T) {
 	st := model.New()
 	st.Apply(root("r", "", 1))
 	st.Apply(child("c1", "r", 2))
-	st.Apply(client.SessionCreated{Info: client.Session{ID: "c2", ParentID: "r",
+	st.Apply(wire.SessionCreated{Info: wire.Session{ID: "c2", ParentID: "r",
 		Title: strings.Repeat("a very long description that goes on ", 8) + "(@explore subagent)"}})
-	st.Apply(client.SessionCreated{Info: client.Session{ID: "c3", ParentID: "r", Title: "世界 wide runes 世界 (@general subagent)"}})
+	st.Apply(wire.SessionCreated{Info: wire.Session{ID: "c3", ParentID: "r", Title: "世界 wide runes 世界 (@general subagent)"}})
 	for _, w := range []int{8, 20, 43, 80, 200} {
 		m := New(styles.New(true, false))
 		m.SetSize(w, 6)
@@ -90,9 +90,9 @@ func TestSyncRebuildsOnShapeOnly(t *testing.T) {
 		return strings.Join(ids, " ")
 	}
 	before := &m.Rows()[0]
-	st.Apply(client.SessionStatusChanged{SessionID: "r", Status: client.SessionStatus{Type: client.StatusBusy}})
-	st.Apply(client.PartUpdated{Part: client.Part{ID: "prt_1", SessionID: "r", MessageID: "msg_1", Type: client.PartTool, Tool: "bash",
-		State: &client.ToolState{Status: client.ToolRunning}}})
+	st.Apply(wire.SessionStatusChanged{SessionID: "r", Status: wire.SessionStatus{Type: wire.StatusBusy}})
+	st.Apply(wire.PartUpdated{Part: wire.Part{ID: "prt_1", SessionID: "r", MessageID: "msg_1", Type: wire.PartTool, Tool: "bash",
+		State: &wire.ToolState{Status: wire.ToolRunning}}})
 	m.Sync()
 	if &m.Rows()[0] != before {
 		t.Error("rows were rebuilt for a tool update")
@@ -105,7 +105,7 @@ func TestSyncRebuildsOnShapeOnly(t *testing.T) {
 	if got := rowsID(); got != "r c g" {
 		t.Fatalf("after late parent: rows %q, want r c g", got)
 	}
-	st.Apply(client.SessionDeleted{Info: client.Session{ID: "g", ParentID: "c"}})
+	st.Apply(wire.SessionDeleted{Info: wire.Session{ID: "g", ParentID: "c"}})
 	m.Sync()
 	if got := rowsID(); got != "r c" {
 		t.Fatalf("after delete: rows %q, want r c", got)

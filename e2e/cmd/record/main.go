@@ -43,6 +43,7 @@ import (
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/e2e/harness"
+	"github.com/octop-dev/octop/wire"
 )
 
 func main() {
@@ -204,7 +205,7 @@ func (r *run) writeEvents(path string) error {
 // restView reads what a resync would: sessions, statuses and every
 // session's messages.
 func (r *run) restView(ctx context.Context) (client.RESTView, error) {
-	v := client.RESTView{Messages: map[string][]client.MessageWithParts{}}
+	v := client.RESTView{Messages: map[string][]wire.MessageWithParts{}}
 	if err := r.srv.JSON(ctx, http.MethodGet, "/session", nil, &v.Sessions); err != nil {
 		return v, err
 	}
@@ -212,7 +213,7 @@ func (r *run) restView(ctx context.Context) (client.RESTView, error) {
 		return v, err
 	}
 	for _, s := range v.Sessions {
-		var msgs []client.MessageWithParts
+		var msgs []wire.MessageWithParts
 		if err := r.srv.JSON(ctx, http.MethodGet, "/session/"+s.ID+"/message", nil, &msgs); err != nil {
 			return v, err
 		}
@@ -244,7 +245,7 @@ func (r *run) waitFor(ctx context.Context, what string, limit time.Duration, con
 
 // newRoot creates a root session and prompts it with a fakellm script.
 func (r *run) newRoot(ctx context.Context, title, prompt string) (string, error) {
-	var s client.Session
+	var s wire.Session
 	if err := r.srv.JSON(ctx, http.MethodPost, "/session", map[string]any{"title": title}, &s); err != nil {
 		return "", err
 	}
@@ -275,7 +276,7 @@ func (r *run) waitDone(ctx context.Context, root string, limit time.Duration) er
 // warmUp runs one trivial prompt in a session it then deletes, before the
 // recording starts: a fresh server spends seconds on its first prompt.
 func warmUp(ctx context.Context, srv *harness.Server) error {
-	var s client.Session
+	var s wire.Session
 	if err := srv.JSON(ctx, http.MethodPost, "/session", map[string]any{"title": "warm-up"}, &s); err != nil {
 		return err
 	}
@@ -285,7 +286,7 @@ func warmUp(ctx context.Context, srv *harness.Server) error {
 	}
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		var msgs []client.MessageWithParts
+		var msgs []wire.MessageWithParts
 		if err := srv.JSON(ctx, http.MethodGet, "/session/"+s.ID+"/message", nil, &msgs); err != nil {
 			return err
 		}

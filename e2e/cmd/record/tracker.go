@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/wire"
 )
 
 // tracker keeps the recorded events and the little state the scenarios
@@ -39,24 +40,24 @@ func (t *tracker) add(rec client.Recorded) {
 		return
 	}
 	switch e := env.Event.(type) {
-	case client.ServerConnected:
+	case wire.ServerConnected:
 		t.connected = true
-	case client.SessionCreated:
+	case wire.SessionCreated:
 		if _, seen := t.parent[e.Info.ID]; !seen {
 			t.order = append(t.order, e.Info.ID)
 		}
 		t.parent[e.Info.ID] = e.Info.ParentID
-	case client.SessionStatusChanged:
-		t.busy[e.SessionID] = e.Status.Type != client.StatusIdle
+	case wire.SessionStatusChanged:
+		t.busy[e.SessionID] = e.Status.Type != wire.StatusIdle
 		if t.busy[e.SessionID] {
 			t.everBusy[e.SessionID] = true
 		}
-	case client.SessionIdle:
+	case wire.SessionIdle:
 		t.busy[e.SessionID] = false
-	case client.PartUpdated:
+	case wire.PartUpdated:
 		p := e.Part
-		if p.Type == client.PartTool && p.State != nil &&
-			(p.State.Status == client.ToolCompleted || p.State.Status == client.ToolError) {
+		if p.Type == wire.PartTool && p.State != nil &&
+			(p.State.Status == wire.ToolCompleted || p.State.Status == wire.ToolError) {
 			if t.finished[p.SessionID] == nil {
 				t.finished[p.SessionID] = map[string]bool{}
 			}

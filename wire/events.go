@@ -1,4 +1,4 @@
-package client
+package wire
 
 import (
 	"encoding/json"
@@ -13,7 +13,7 @@ type Event interface {
 	EventType() string
 }
 
-// Envelope is an event with what came around it on the wire.
+// Envelope is an event with what came around it on the
 type Envelope struct {
 	ID        string // evt_… on 1.18; empty on 1.1
 	Directory string // set on /global/event only
