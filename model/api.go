@@ -53,6 +53,18 @@ func New() *State {
 // Version increases on every change, so a view can cache by it.
 func (s *State) Version() uint64 { return s.version }
 
+// SessionVersion changes whenever an event or snapshot changes that
+// session's own data (info, status, error, messages, tool calls, pending
+// requests), so a row can be cached by it and drawn again only when its
+// session changed. It does not cover what other sessions add (rollups,
+// children): read those through Counts and Subtree.
+func (s *State) SessionVersion(id string) uint64 {
+	if ss := s.sessions[id]; ss != nil {
+		return ss.rev
+	}
+	return 0
+}
+
 // TreeVersion changes whenever the tree's shape does: which sessions
 // exist, their parents, or the order of roots and children. Rows built by
 // Flatten without a filter stay valid while it holds still, so a view can

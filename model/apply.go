@@ -9,14 +9,30 @@ import "github.com/octop-dev/octop/wire"
 // before their session is known (a placeholder with Known false stands in),
 // and the same event twice.
 func (s *State) Apply(ev wire.Event) {
+	id, changed := s.apply(ev)
+	if !changed {
+		return
+	}
+	s.version++
+	if ss := s.sessions[id]; ss != nil {
+		ss.rev = s.version
+	}
+}
+
+// apply is Apply's change; it names the session the event is about, whose
+// row must be drawn again.
+func (s *State) apply(ev wire.Event) (session string, changed bool) {
 	switch e := ev.(type) {
 	case wire.SessionCreated:
+		session = e.Info.ID
 		s.upsertInfo(e.Info)
 	case wire.SessionUpdated:
+		session = e.Info.ID
 		s.upsertInfo(e.Info)
 	case wire.SessionDeleted:
 		s.remove(e.Info.ID)
 	case wire.SessionStatusChanged:
+		session = e.SessionID
 		// A busy status may come before its session.created: keep it on a
 		// placeholder. An idle one for an unknown id has nothing to show
 		// (the server sends one when asked to abort an id it does not have).
@@ -28,31 +44,38 @@ func (s *State) Apply(ev wire.Event) {
 			s.setStatus(ss, e.Status)
 		}
 	case wire.SessionIdle:
+		session = e.SessionID
 		if ss := s.sessions[e.SessionID]; ss != nil {
 			s.setStatus(ss, wire.SessionStatus{Type: wire.StatusIdle})
 		}
 	case wire.SessionError:
+		session = e.SessionID
 		if ss := s.sessions[e.SessionID]; ss != nil && e.Error != nil {
 			err := *e.Error
 			ss.Err = &err
 		}
 	case wire.MessageUpdated:
+		session = e.Info.SessionID
 		if ss := s.ensure(e.Info.SessionID); ss != nil {
 			s.applyMessage(ss, &e.Info)
 		}
 	case wire.MessageRemoved:
+		session = e.SessionID
 		if ss := s.sessions[e.SessionID]; ss != nil {
 			s.removeMessage(ss, e.MessageID)
 		}
 	case wire.PartUpdated:
+		session = e.Part.SessionID
 		if ss := s.ensure(e.Part.SessionID); ss != nil {
 			s.applyPart(ss, &e.Part, e.Time)
 		}
 	case wire.PartRemoved:
+		session = e.SessionID
 		if ss := s.sessions[e.SessionID]; ss != nil {
 			s.removePart(ss, e.PartID)
 		}
 	case wire.PartDelta:
+		session = e.SessionID
 		if ss := s.sessions[e.SessionID]; ss != nil && e.Field == "text" {
 			s.applyDelta(ss, e.MessageID, e.PartID, e.Delta)
 		}
@@ -68,9 +91,9 @@ func (s *State) Apply(ev wire.Event) {
 		s.dropQuestion(e.RequestID)
 	default:
 		// server.connected, server.heartbeat and unknown types change nothing.
-		return
+		return "", false
 	}
-	s.version++
+	return session, true
 }
 
 // upsertInfo takes a session's info from an event or a snapshot. An info
@@ -212,6 +235,7 @@ func (s *State) dropRequestsOf(sessionID string) {
 func (s *State) waitingDelta(sessionID string, d int32) {
 	if ss := s.sessions[sessionID]; ss != nil {
 		ss.waiting += d
+		ss.rev = s.version + 1 // the version the change in progress ends at
 		if ss.waiting < 0 {
 			ss.waiting = 0
 		}

@@ -90,4 +90,7 @@ func (s *State) ApplySnapshot(snap Snapshot) {
 	}
 	s.version++
 	s.treeV++
+	for _, ss := range s.list {
+		ss.rev = s.version // a snapshot may have changed any of them
+	}
 }
