@@ -33,6 +33,10 @@ type StreamOptions struct {
 	// MaxEventSize is the largest event accepted (default 64 MiB). A tool
 	// output of several MB arrives as one event.
 	MaxEventSize int
+	// Raw, when set, is called with each event's SSE data as the server
+	// sent it, before it is decoded, on the stream's goroutine. octop
+	// --record writes it down.
+	Raw func(data string)
 }
 
 // Defaults of StreamOptions.

@@ -166,6 +166,9 @@ func (c *Client) streamOnce(ctx context.Context, send func(any), attempt int) (c
 		if ev.Data == "" {
 			continue
 		}
+		if o.Raw != nil {
+			o.Raw(ev.Data)
+		}
 		env, derr := wire.DecodeEvent([]byte(ev.Data))
 		if derr != nil {
 			data := []byte(ev.Data[:min(len(ev.Data), decodeErrorDataMax)])

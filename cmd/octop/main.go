@@ -40,6 +40,8 @@ var newActions func(c *client.Client) ui.Actions
 type globalFlags struct {
 	conn        connFlags
 	AllProjects bool
+	// Record is --record's file: everything received is written there.
+	Record string
 }
 
 // register adds the flags to fs. Their defaults stay empty so that --help
@@ -48,14 +50,15 @@ type globalFlags struct {
 func (g *globalFlags) register(fs *flag.FlagSet) {
 	g.conn.register(fs)
 	fs.BoolVar(&g.AllProjects, "all-projects", false, "watch every project on the server, grouped by directory")
+	fs.StringVar(&g.Record, "record", "", "write everything received to `FILE` (gzip NDJSON) for --replay")
 }
 
-// client makes the client the flags describe, over the environment's
-// settings. Its error is one line saying what to fix.
-func (g globalFlags) client() (*client.Client, error) {
+// options are the client options the flags describe, over the
+// environment's settings.
+func (g globalFlags) options() client.Options {
 	o := g.conn.options(client.OptionsFromEnv())
 	o.Global = g.AllProjects
-	return client.New(o)
+	return o
 }
 
 func main() {
@@ -98,13 +101,20 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // runLive watches a real server.
 func runLive(g globalFlags, stderr io.Writer) int {
-	c, err := g.client()
+	o := g.options()
+	rec, err := startRecording(g.Record, &o)
+	if err != nil {
+		fmt.Fprintln(stderr, "octop:", err)
+		return 1
+	}
+	defer rec.close(stderr)
+	c, err := client.New(o)
 	if err != nil {
 		fmt.Fprintln(stderr, "octop:", err)
 		return 2
 	}
 	opts := ui.Options{
-		Backend:     ui.ClientBackend(c),
+		Backend:     rec.backend(ui.ClientBackend(c)),
 		ServerURL:   c.BaseURL(),
 		AllProjects: g.AllProjects,
 		NoColor:     noColor(),
@@ -120,7 +130,7 @@ func runLive(g globalFlags, stderr io.Writer) int {
 		// Stream reconnects on its own; it returns only when cancelled or
 		// on an error retrying cannot fix, which it has already reported
 		// to the screen as a ConnState.
-		_ = c.Stream(ctx, b.Send)
+		_ = c.Stream(ctx, rec.send(b.Send))
 	}()
 	if _, err := p.Run(); err != nil {
 		fmt.Fprintln(stderr, "octop:", err)

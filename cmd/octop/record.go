@@ -1,0 +1,59 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/record"
+	"github.com/octop-dev/octop/ui"
+)
+
+// recorder wires --record between the client and the screen: the stream's
+// raw events and connection changes, and the screen's snapshot and health
+// reads, are written as they pass. A nil recorder passes everything
+// through untouched.
+type recorder struct {
+	path string
+	w    *record.Writer
+	tap  record.Tap
+}
+
+// startRecording opens path and hooks the stream of o to it. An empty
+// path records nothing and returns a nil recorder.
+func startRecording(path string, o *client.Options) (*recorder, error) {
+	if path == "" {
+		return nil, nil
+	}
+	w, err := record.Create(path, octopVersion())
+	if err != nil {
+		return nil, fmt.Errorf("--record %s: %w", path, err)
+	}
+	r := &recorder{path: path, w: w, tap: w.Tap(o.BaseURL)}
+	o.Stream.Raw = r.tap.Raw
+	return r, nil
+}
+
+func (r *recorder) backend(b ui.Backend) ui.Backend {
+	if r == nil {
+		return b
+	}
+	return r.tap.Backend(b)
+}
+
+func (r *recorder) send(next func(any)) func(any) {
+	if r == nil {
+		return next
+	}
+	return r.tap.Send(next)
+}
+
+// close finishes the file; a recording that failed on the way says so.
+func (r *recorder) close(stderr io.Writer) {
+	if r == nil {
+		return
+	}
+	if err := r.w.Close(); err != nil {
+		fmt.Fprintf(stderr, "octop: the recording %s is incomplete: %v\n", r.path, err)
+	}
+}

@@ -1,0 +1,123 @@
+package record
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/wire"
+)
+
+// Format names the file format in the header line.
+const Format = "octop-recording/1"
+
+// Kind says what an Entry holds.
+type Kind string
+
+// The kinds of entry. A reader skips kinds it does not know, so later
+// versions may add some.
+const (
+	KindHeader   Kind = "header"
+	KindEvent    Kind = "event"    // Data: one event's SSE data, as the server sent it
+	KindSnapshot Kind = "snapshot" // Data: a model.Snapshot, the REST read of the whole tree
+	KindConn     Kind = "conn"     // Data: a Conn, the stream's connection state
+	KindResync   Kind = "resync"   // the stream (re)connected: the screen re-reads the tree
+	KindHealth   Kind = "health"   // Data: a wire.Health, the server's version
+)
+
+// Entry is one line of a recording.
+type Entry struct {
+	Kind Kind `json:"kind"`
+	// At is when octop received it, in Unix milliseconds.
+	At int64 `json:"at"`
+	// Server is the URL of the server it came from (empty on the header).
+	Server string          `json:"server,omitempty"`
+	Data   json.RawMessage `json:"data,omitempty"`
+
+	// Header only.
+	Format string `json:"format,omitempty"`
+	Octop  string `json:"octop,omitempty"`
+}
+
+// Time is At as a time.Time.
+func (e Entry) Time() time.Time { return time.UnixMilli(e.At) }
+
+// Conn is a wire.ConnState as recorded: the error keeps only its text.
+type Conn struct {
+	State   string `json:"state"`
+	Error   string `json:"error,omitempty"`
+	RetryAt int64  `json:"retry_at,omitempty"` // Unix ms; 0 when no retry follows
+	Attempt int    `json:"attempt,omitempty"`
+}
+
+// ConnOf records c.
+func ConnOf(c wire.ConnState) Conn {
+	r := Conn{State: c.State.String(), Attempt: c.Attempt}
+	if c.Err != nil {
+		r.Error = c.Err.Error()
+	}
+	if !c.RetryAt.IsZero() {
+		r.RetryAt = c.RetryAt.UnixMilli()
+	}
+	return r
+}
+
+// ConnState is the wire.ConnState r recorded.
+func (r Conn) ConnState() (wire.ConnState, error) {
+	c := wire.ConnState{Attempt: r.Attempt}
+	switch r.State {
+	case "connecting":
+		c.State = wire.Connecting
+	case "connected":
+		c.State = wire.Connected
+	case "disconnected":
+		c.State = wire.Disconnected
+	default:
+		return c, fmt.Errorf("unknown connection state %q", r.State)
+	}
+	if r.Error != "" {
+		c.Err = errors.New(r.Error)
+	}
+	if r.RetryAt != 0 {
+		c.RetryAt = time.UnixMilli(r.RetryAt)
+	}
+	return c, nil
+}
+
+// Decode turns an entry into what the live path handed the screen: a
+// wire.Envelope (or wire.DecodeError) for an event, a wire.ConnState, a
+// wire.ResyncNeeded, a model.Snapshot or a wire.Health. The header and
+// kinds this version does not know give nil.
+func (e Entry) Decode() (any, error) {
+	switch e.Kind {
+	case KindEvent:
+		env, err := wire.DecodeEvent(e.Data)
+		if err != nil {
+			return wire.DecodeError{Err: err, Data: e.Data[:min(len(e.Data), 1024)]}, nil
+		}
+		return env, nil
+	case KindConn:
+		var c Conn
+		if err := json.Unmarshal(e.Data, &c); err != nil {
+			return nil, fmt.Errorf("connection state: %w", err)
+		}
+		return c.ConnState()
+	case KindResync:
+		return wire.ResyncNeeded{}, nil
+	case KindSnapshot:
+		var s model.Snapshot
+		if err := json.Unmarshal(e.Data, &s); err != nil {
+			return nil, fmt.Errorf("snapshot: %w", err)
+		}
+		return s, nil
+	case KindHealth:
+		var h wire.Health
+		if err := json.Unmarshal(e.Data, &h); err != nil {
+			return nil, fmt.Errorf("health: %w", err)
+		}
+		return h, nil
+	}
+	return nil, nil
+}
