@@ -1,0 +1,131 @@
+package watchdog
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/octop-dev/octop/model"
+)
+
+// Mark is a runaway found on a session, with the evidence a person needs
+// to judge it.
+type Mark struct {
+	Kind  Kind
+	Since int64 // Unix ms the mark was set
+	// Evidence: the repeated call, the quiet time, the spend, the failures.
+	Evidence string
+}
+
+// callKey identifies a call for loop detection: the tool and its input.
+type callKey struct{ tool, input string }
+
+// detectLoop looks at the last window calls whose input is known: the
+// same call n times in a row at the end, or n times anywhere in the window.
+func detectLoop(tools []model.ToolCall, n, window int) (string, bool) {
+	keys := make([]callKey, 0, window)
+	for i := len(tools) - 1; i >= 0 && len(keys) < window; i-- {
+		t := &tools[i]
+		if t.Input == "" && t.Status == model.ToolPending {
+			continue // its input is not known yet
+		}
+		keys = append(keys, callKey{t.Tool, t.Input}) // newest first
+	}
+	if len(keys) < n {
+		return "", false
+	}
+	run := 1
+	for run < len(keys) && keys[run] == keys[0] {
+		run++
+	}
+	if run >= n {
+		return fmt.Sprintf("%s %s %d times in a row", keys[0].tool, quoteInput(keys[0].input), run), true
+	}
+	counts := map[callKey]int{}
+	best, bestN := callKey{}, 0
+	for _, k := range keys {
+		counts[k]++
+		if counts[k] > bestN {
+			best, bestN = k, counts[k]
+		}
+	}
+	if bestN >= n {
+		return fmt.Sprintf("%s %s %d times in the last %d calls", best.tool, quoteInput(best.input), bestN, len(keys)), true
+	}
+	return "", false
+}
+
+func quoteInput(s string) string {
+	if s == "" {
+		return "(no input)"
+	}
+	return strconv.Quote(s)
+}
+
+// detectErrors counts the failed calls at the end of the ended ones.
+func detectErrors(tools []model.ToolCall, n int) (string, bool) {
+	failed := 0
+	last := ""
+	for i := len(tools) - 1; i >= 0; i-- {
+		t := &tools[i]
+		if !t.Ended() {
+			continue
+		}
+		if t.Status != model.ToolError {
+			break
+		}
+		if failed == 0 {
+			last = t.Tool
+			if t.Error != "" {
+				last += ": " + t.Error
+			}
+		}
+		failed++
+	}
+	if failed < n {
+		return "", false
+	}
+	return fmt.Sprintf("%d failed tool calls in a row; last: %s", failed, last), true
+}
+
+// detectStall: busy (not retrying, not waiting on the person), no tool
+// call running, and nothing heard for longer than limit. A running tool
+// (a long bash command, a subagent) or streaming text is never a stall.
+func detectStall(st *model.State, ss *model.Session, quietMS int64, limit time.Duration) (string, bool) {
+	if ss.Run != model.RunBusy || st.Display(ss.ID) == model.DisplayWaiting {
+		return "", false
+	}
+	if st.Counts(ss.ID).ToolsRunning > 0 {
+		return "", false
+	}
+	if quietMS < limit.Milliseconds() {
+		return "", false
+	}
+	q := time.Duration(quietMS) * time.Millisecond
+	return fmt.Sprintf("quiet for %s with no tool call running", q.Round(time.Second)), true
+}
+
+// detectBudget checks the session's own spend, and a root's whole tree's.
+func detectBudget(st *model.State, ss *model.Session, c Config) (string, bool) {
+	if c.BudgetTokens <= 0 && c.BudgetCost <= 0 {
+		return "", false
+	}
+	own := model.Totals{Tokens: ss.Tokens, Cost: ss.Cost}
+	if msg, ok := overBudget(own, c, "spent"); ok {
+		return msg, true
+	}
+	if ss.ParentID == "" {
+		return overBudget(st.Subtree(ss.ID), c, "its tree spent")
+	}
+	return "", false
+}
+
+func overBudget(t model.Totals, c Config, who string) (string, bool) {
+	if c.BudgetTokens > 0 && t.Tokens > c.BudgetTokens {
+		return fmt.Sprintf("%s %.0f tokens, over the cap of %.0f", who, t.Tokens, c.BudgetTokens), true
+	}
+	if c.BudgetCost > 0 && t.Cost > c.BudgetCost {
+		return fmt.Sprintf("%s $%.2f, over the cap of $%.2f", who, t.Cost, c.BudgetCost), true
+	}
+	return "", false
+}

@@ -1,0 +1,46 @@
+// Package watchdog is octop's one source of news: from the model's
+// sessions it derives lifecycle events (session.started, session.done,
+// session.failed, session.aborted, session.interrupted, session.waiting,
+// session.answered, connection.lost, connection.restored) and runaway
+// marks (loop, stall, budget, errors), each emitted once as a transition.
+// The TUI's marks, the notifications, the --exec hook and `octop watch`
+// all read it.
+//
+// It is pure like model: no I/O, no goroutines, no clock. The caller
+// applies events to a model.State, then hands the Watchdog the same
+// events with the time they arrived (Events), a periodic Tick (for
+// stalls), every Resync after a REST read, and every connection change
+// (Conn). Each returns an Out: the events, and the aborts the config asks
+// for, which the caller carries out (actions.AbortTree).
+//
+// # Detectors
+//
+//   - loop: among a session's last LoopWindow (20) calls whose input is
+//     known, the same tool with the same input Loop (5) times in a row, or
+//     Loop times anywhere in the window. Clears when the repeats leave the
+//     window.
+//   - stall: busy (not retrying, not waiting on the person), no tool call
+//     pending or running, and no event naming the session for Stall
+//     (180 s). A running tool (a long bash command, a subagent's task
+//     call) or streamed text is never a stall. Clears on the next event.
+//     No stall is judged while disconnected, and quiet clocks restart at
+//     every Resync.
+//   - budget: a session's own tokens or cost over BudgetTokens or
+//     BudgetCost, or a root's whole tree's (off when zero).
+//   - errors: Errors (5) failed tool calls in a row among the ended ones.
+//
+// A mark found at start on a session that is no longer running is kept
+// but not announced: history is not news.
+//
+// # Transitions
+//
+// The first Resync sets the baseline: sessions found then emit nothing.
+// After that a session's phase (idle, busy, waiting, done, failed,
+// aborted, interrupted) is compared with the one last seen, so a reconnect
+// emits only what truly changed: a session that ended while the stream
+// was down gets its end event after the resync, once. A session that ran
+// and ended between two looks gets session.started then its end.
+// Until model's own end-state derivation lands, the phase is read from
+// model.Display, the session's error (MessageAbortedError is an abort) and
+// its interrupted tool calls.
+package watchdog

@@ -1,0 +1,207 @@
+package watchdog
+
+import (
+	"sort"
+
+	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/wire"
+)
+
+// Watchdog turns the model's sessions into lifecycle events and runaway
+// marks. It is pure: the caller applies events to the model, then hands
+// the Watchdog the same events and the time they arrived. It does no I/O;
+// the aborts it asks for are the caller's to carry out.
+type Watchdog struct {
+	cfg      Config
+	tracks   map[string]*track
+	primed   bool // a full look (Resync) has set the baseline
+	down     bool // the stream is disconnected
+	everUp   bool
+	abortWhy map[string]string // session id → "aborted by octop: loop"
+}
+
+// track is what the Watchdog remembers of one session.
+type track struct {
+	phase    phase
+	runStart int64
+	heard    int64 // Unix ms an event last named this session
+	marks    [len(Kinds)]*Mark
+}
+
+// Abort asks the caller to abort a session and its subtree, once.
+type Abort struct {
+	ID     string
+	Kind   Kind
+	Reason string // "aborted by octop: loop"
+}
+
+// Out is what one step produced.
+type Out struct {
+	Events []Event
+	Aborts []Abort
+}
+
+func (o *Out) add(e Event) { o.Events = append(o.Events, e) }
+
+// New returns a Watchdog with cfg's thresholds (zero fields: defaults).
+func New(cfg Config) *Watchdog {
+	return &Watchdog{cfg: cfg.withDefaults(), tracks: map[string]*track{}, abortWhy: map[string]string{}}
+}
+
+// Config is the configuration in force, defaults filled in.
+func (w *Watchdog) Config() Config { return w.cfg }
+
+// Events looks again at the sessions evs name, after the caller applied
+// evs to st; nowMS is when they arrived. Before the first Resync it only
+// records, so the sessions found at start are a baseline, not news.
+func (w *Watchdog) Events(st *model.State, evs []wire.Event, nowMS int64) Out {
+	var ids []string
+	for _, ev := range evs {
+		if id := SessionOf(ev); id != "" {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	var out Out
+	prev := ""
+	for _, id := range ids {
+		if id == prev {
+			continue
+		}
+		prev = id
+		ss := st.Session(id)
+		if ss == nil {
+			delete(w.tracks, id)
+			continue
+		}
+		t := w.track(ss, nowMS)
+		t.heard = nowMS
+		w.look(&out, st, ss, t, nowMS)
+		// A child's spend counts against its root's tree budget.
+		if r := rootOf(st, ss); r != ss {
+			w.look(&out, st, r, w.track(r, nowMS), nowMS)
+		}
+	}
+	return out
+}
+
+// Tick looks at every session, for what time alone brings: a stall.
+func (w *Watchdog) Tick(st *model.State, nowMS int64) Out {
+	var out Out
+	w.lookAll(&out, st, nowMS)
+	return out
+}
+
+// Resync follows a full REST read applied to st (at start and after every
+// reconnect). The first one sets the baseline and emits nothing; later
+// ones emit only what truly changed while the stream was down. Quiet
+// clocks restart: silence while disconnected proves nothing.
+func (w *Watchdog) Resync(st *model.State, nowMS int64) Out {
+	for id, t := range w.tracks {
+		if st.Session(id) == nil {
+			delete(w.tracks, id)
+			continue
+		}
+		t.heard = nowMS
+	}
+	var out Out
+	w.lookAll(&out, st, nowMS)
+	w.primed = true
+	return out
+}
+
+// Conn notes a change of the stream's connection: connection.lost when a
+// live stream drops, connection.restored when it comes back.
+func (w *Watchdog) Conn(cs wire.ConnState, nowMS int64) Out {
+	var out Out
+	switch cs.State {
+	case wire.Connected:
+		if w.down && w.everUp {
+			out.add(Event{TS: nowMS, Name: ConnectionRestored})
+		}
+		w.down, w.everUp = false, true
+	case wire.Disconnected:
+		if !w.down && w.everUp {
+			e := Event{TS: nowMS, Name: ConnectionLost}
+			if cs.Err != nil {
+				e.Reason = cs.Err.Error()
+			}
+			out.add(e)
+		}
+		w.down = true
+	}
+	return out
+}
+
+func (w *Watchdog) lookAll(out *Out, st *model.State, nowMS int64) {
+	for _, r := range st.Roots() {
+		for _, id := range st.SubtreeIDs(r) {
+			ss := st.Session(id)
+			w.look(out, st, ss, w.track(ss, nowMS), nowMS)
+		}
+	}
+}
+
+func (w *Watchdog) track(ss *model.Session, nowMS int64) *track {
+	t := w.tracks[ss.ID]
+	if t == nil {
+		t = &track{heard: nowMS}
+		w.tracks[ss.ID] = t
+	}
+	return t
+}
+
+// Marks returns the session's current marks, in Kinds order.
+func (w *Watchdog) Marks(id string) []Mark {
+	t := w.tracks[id]
+	if t == nil {
+		return nil
+	}
+	var out []Mark
+	for _, m := range t.marks {
+		if m != nil {
+			out = append(out, *m)
+		}
+	}
+	return out
+}
+
+// Marked is how many sessions carry at least one mark.
+func (w *Watchdog) Marked() int {
+	n := 0
+	for _, t := range w.tracks {
+		for _, m := range t.marks {
+			if m != nil {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// AbortReason is "aborted by octop: KIND" when the watchdog aborted the
+// session (or the subtree it is in), else "".
+func (w *Watchdog) AbortReason(st *model.State, id string) string {
+	for ss := st.Session(id); ss != nil; ss = st.Session(ss.ParentID) {
+		if r, ok := w.abortWhy[ss.ID]; ok {
+			return r
+		}
+		if ss.ParentID == "" {
+			break
+		}
+	}
+	return ""
+}
+
+// rootOf walks up to the topmost known ancestor.
+func rootOf(st *model.State, ss *model.Session) *model.Session {
+	for ss.ParentID != "" {
+		p := st.Session(ss.ParentID)
+		if p == nil {
+			break
+		}
+		ss = p
+	}
+	return ss
+}
