@@ -10,9 +10,9 @@ func TestNotable(t *testing.T) {
 		e    Event
 		want bool
 	}{
-		{Event{Name: SessionDone, ID: "ses_r"}, true},                    // a root finishing
-		{Event{Name: SessionDone, ID: "ses_c", Parent: "ses_r"}, false},  // a child finishing normally
-		{Event{Name: SessionAborted, ID: "ses_r"}, true},                 // a root stopped
+		{Event{Name: SessionDone, ID: "ses_r"}, true},                   // a root finishing
+		{Event{Name: SessionDone, ID: "ses_c", Parent: "ses_r"}, false}, // a child finishing normally
+		{Event{Name: SessionAborted, ID: "ses_r"}, true},                // a root stopped
 		{Event{Name: SessionAborted, ID: "ses_c", Parent: "ses_r"}, false},
 		{Event{Name: SessionFailed, ID: "ses_c", Parent: "ses_r"}, true}, // any failure
 		{Event{Name: SessionWaiting, ID: "ses_c", Parent: "ses_r"}, true},

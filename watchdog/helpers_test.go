@@ -21,11 +21,11 @@ type step struct {
 	silent bool // applied to the model only, as a snapshot read does
 }
 
-func evs(at int64, e ...wire.Event) step { return step{at: at, evs: e} }
+func evs(at int64, e ...wire.Event) step     { return step{at: at, evs: e} }
 func quietly(at int64, e ...wire.Event) step { return step{at: at, evs: e, silent: true} }
-func tick(at int64) step                 { return step{at: at, tick: true} }
-func resync(at int64) step               { return step{at: at, resync: true} }
-func conn(at int64, s wire.State) step   { return step{at: at, conn: &wire.ConnState{State: s}} }
+func tick(at int64) step                     { return step{at: at, tick: true} }
+func resync(at int64) step                   { return step{at: at, resync: true} }
+func conn(at int64, s wire.State) step       { return step{at: at, conn: &wire.ConnState{State: s}} }
 
 // run plays the steps through a model and a Watchdog (primed by a resync
 // at 0 unless the steps start with their own, or with a silent step) and returns what came out,

@@ -89,4 +89,3 @@ func TestLifecycle(t *testing.T) {
 		})
 	}
 }
-
