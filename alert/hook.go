@@ -1,0 +1,127 @@
+package alert
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/octop-dev/octop/watchdog"
+)
+
+// Hook defaults: how many commands run at once, how many more may wait,
+// and how long one may run.
+const (
+	DefaultHookParallel = 3
+	DefaultHookQueue    = 32
+	DefaultHookTimeout  = 10 * time.Second
+)
+
+// HookResult is how one run of the hook went.
+type HookResult struct {
+	Event watchdog.Event
+	Err   error  // nil when the command exited 0
+	Out   string // the start of what it printed, for the error line
+}
+
+// Hook runs a shell command for each event it is given, a few at a time,
+// each under a timeout, without ever blocking the caller.
+type Hook struct {
+	cmd     string
+	server  string
+	timeout time.Duration
+	jobs    chan watchdog.Event
+	report  func(HookResult)
+	wg      sync.WaitGroup
+	ctx     context.Context
+	cancel  context.CancelFunc
+}
+
+// NewHook starts the workers for cmd (run with sh -c). report is called,
+// from a worker goroutine, after every run; it must not block for long.
+func NewHook(cmd, server string, timeout time.Duration, report func(HookResult)) *Hook {
+	if timeout <= 0 {
+		timeout = DefaultHookTimeout
+	}
+	h := &Hook{cmd: cmd, server: server, timeout: timeout, report: report,
+		jobs: make(chan watchdog.Event, DefaultHookQueue)}
+	h.ctx, h.cancel = context.WithCancel(context.Background())
+	for range DefaultHookParallel {
+		h.wg.Add(1)
+		go h.work()
+	}
+	return h
+}
+
+// Run queues e. When the queue is full the event is dropped and reported
+// as such: a hook must never hold up the screen.
+func (h *Hook) Run(e watchdog.Event) {
+	select {
+	case h.jobs <- e:
+	default:
+		h.report(HookResult{Event: e, Err: fmt.Errorf("hook skipped: %d runs already waiting", cap(h.jobs))})
+	}
+}
+
+// Close lets queued and running commands finish (each still under its
+// timeout), then returns. Later Runs are not allowed.
+func (h *Hook) Close() {
+	close(h.jobs)
+	h.wg.Wait()
+	h.cancel()
+}
+
+func (h *Hook) work() {
+	defer h.wg.Done()
+	for e := range h.jobs {
+		h.report(h.runOne(e))
+	}
+}
+
+func (h *Hook) runOne(e watchdog.Event) HookResult {
+	ctx, cancel := context.WithTimeout(h.ctx, h.timeout)
+	defer cancel()
+	c := exec.CommandContext(ctx, "sh", "-c", h.cmd)
+	c.Env = append(os.Environ(), Env(e, h.server)...)
+	c.WaitDelay = time.Second // a child holding the pipes open cannot hang us
+	var out bytes.Buffer
+	c.Stdout, c.Stderr = &out, &out
+	err := c.Run()
+	res := HookResult{Event: e, Out: strings.TrimSpace(firstLine(out.String()))}
+	switch {
+	case ctx.Err() == context.DeadlineExceeded:
+		res.Err = fmt.Errorf("hook timed out after %s", h.timeout)
+	case err != nil:
+		res.Err = fmt.Errorf("hook failed: %w", err)
+	}
+	return res
+}
+
+// Env is the hook's environment for e.
+func Env(e watchdog.Event, server string) []string {
+	root := e.Root
+	if root == "" {
+		root = e.ID
+	}
+	return []string{
+		"OCTOP_EVENT=" + e.Name,
+		"OCTOP_SERVER=" + server,
+		"OCTOP_SESSION=" + e.ID,
+		"OCTOP_ROOT=" + root,
+		"OCTOP_TITLE=" + e.Title,
+		"OCTOP_AGENT=" + e.Agent,
+		"OCTOP_REASON=" + e.Reason,
+	}
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if len(s) > 200 {
+		s = s[:200]
+	}
+	return s
+}
