@@ -151,6 +151,15 @@ func (w *Watchdog) track(ss *model.Session, nowMS int64) *track {
 	return t
 }
 
+// Status is the session's phase as last seen: idle, busy, waiting, done,
+// failed, aborted or interrupted ("" for a session not seen).
+func (w *Watchdog) Status(id string) string {
+	if t := w.tracks[id]; t != nil {
+		return t.phase.String()
+	}
+	return ""
+}
+
 // Marks returns the session's current marks, in Kinds order.
 func (w *Watchdog) Marks(id string) []Mark {
 	t := w.tracks[id]

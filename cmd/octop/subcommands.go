@@ -45,6 +45,7 @@ var subcommands = []subcommand{
 	{"abort", "stop a running session, or its whole subtree", runAbort},
 	{"result", "print a task's status and result", runResult},
 	{"tree", "print the session tree with statuses and tool-call counts", runTree},
+	{"watch", "print sessions starting, ending, waiting and running away, one line each", runWatch},
 }
 
 func findSubcommand(name string) (subcommand, bool) {
@@ -208,7 +209,7 @@ func (c *command) printHelp() {
 		fmt.Fprintf(w, "  %-*s  %s\n", width, l[0], l[1])
 	}
 	fmt.Fprint(w, "\nExit codes: 0 done, 1 server or request error, 2 bad usage, 3 no such session,\n"+
-		"4 the task ended in an error (result and --wait only).\n")
+		"4 the task ended in an error (result, --wait, watch --until-done).\n")
 }
 
 // flagLine is "--name VALUE" and its description, as flag.UnquoteUsage

@@ -14,6 +14,7 @@ const (
 	DefaultMissing    = "octop-missing/does-not-exist.txt"
 	DefaultBigBytes   = 5_000_000
 	DefaultBigPath    = "octop-big.txt"
+	DefaultLoopCmd    = "sleep 0.2; echo same again"
 )
 
 // NoScenarioText answers a conversation that names no scenario.
@@ -32,6 +33,10 @@ func FinalText(s Script) string {
 		return fmt.Sprintf("leaf finished after %d steps", s.Int("steps", 2))
 	case Fail:
 		return "fail finished: the tool failed as planned"
+	case Loop:
+		return fmt.Sprintf("loop finished after %d calls", s.Int("max", 100000))
+	case Hang:
+		return fmt.Sprintf("hang finished after %ss", s.String("secs", "10"))
 	case Big:
 		return fmt.Sprintf("big finished: %d bytes", s.Int("bytes", DefaultBigBytes))
 	case Runaway:
@@ -129,7 +134,7 @@ func decide(c conversation) reply {
 			fmt.Sprintf("sleep %s; echo step %d", s.String("sleep", "0.5"), step),
 			fmt.Sprintf("step %d", step))}}
 	case Fail:
-		if c.turn > 0 {
+		if c.turn >= s.Int("times", 1) {
 			return final
 		}
 		if s.String("how", "read") == "bash" {
@@ -141,8 +146,22 @@ func decide(c conversation) reply {
 		if r, ok := need("read"); !ok {
 			return r
 		}
+		path := s.String("path", DefaultMissing)
+		if c.turn > 0 {
+			path = fmt.Sprintf("%s.%d", path, c.turn+1) // a new path: failures, not a loop
+		}
 		return reply{text: "Reading a file that is not there.",
-			calls: []toolCall{{name: "read", args: map[string]any{"filePath": s.String("path", DefaultMissing)}}}}
+			calls: []toolCall{{name: "read", args: map[string]any{"filePath": path}}}}
+	case Loop:
+		if r, ok := need("bash"); !ok {
+			return r
+		}
+		if c.turn >= s.Int("max", 100000) {
+			return final
+		}
+		return reply{calls: []toolCall{bashCall(s.String("cmd", DefaultLoopCmd), "look again")}}
+	case Hang:
+		return reply{text: final.text, firstDelay: s.Duration("secs", 10)}
 	case Big:
 		if c.turn > 0 {
 			return final

@@ -60,9 +60,10 @@
 //	defines agent "deep" with permission {task: allow} (and, on 1.18,
 //	subagent_depth). Then: "nested finished: k tasks returned".
 //
-// FAIL how=read path=octop-missing/does-not-exist.txt
+// FAIL how=read path=octop-missing/does-not-exist.txt times=1
 //
-//	Turn 0: "Reading a file that is not there." and a read call of path;
+//	Turns 0…times-1: "Reading a file that is not there." and a read call
+//	of path (from turn 1 on, path.<turn+1>, so the calls differ);
 //	OpenCode reports the tool part with state.status "error" and
 //	state.error "File not found: <abs path>". how=bash instead runs a
 //	command that exits 3: OpenCode reports that as "completed" with
@@ -88,6 +89,18 @@
 //
 //	Every turn: one bash call "sleep <sleep>; echo tick <i>", until the
 //	session is aborted (or max turns: "runaway finished after <max> steps").
+//
+// LOOP max=100000 cmd="sleep 0.2; echo same again"
+//
+//	Every turn: the same bash call, command cmd and description "look
+//	again", until the session is aborted or max turns: then "loop
+//	finished after <max> calls". The watchdog's loop detector's prey.
+//
+// HANG secs=10
+//
+//	Turn 0: says nothing for secs seconds (the response headers are sent,
+//	no chunk), then answers "hang finished after <secs>s". A stall: busy,
+//	silent, no tool running.
 //
 // SLOW words=20 delay=0.2
 //

@@ -18,11 +18,14 @@ const (
 	Slow     = "SLOW"
 	Call     = "CALL"
 	Question = "QUESTION"
+	Loop     = "LOOP"
+	Hang     = "HANG"
 )
 
 var keywords = map[string]bool{
 	Fanout: true, Leaf: true, Nested: true, Fail: true,
 	Big: true, Runaway: true, Slow: true, Call: true, Question: true,
+	Loop: true, Hang: true,
 }
 
 // Script is a scenario keyword with its parameters, as parsed from a user

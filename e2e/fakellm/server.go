@@ -126,7 +126,9 @@ func readConversation(req chatRequest) conversation {
 type reply struct {
 	text      string
 	wordDelay time.Duration
-	calls     []toolCall
+	// firstDelay is a silence before the first chunk (HANG).
+	firstDelay time.Duration
+	calls      []toolCall
 }
 
 type toolCall struct {

@@ -63,7 +63,7 @@ func (s *Server) chunks(id string, c conversation, rep reply) ([]Chunk, []time.D
 			Choices: []ChunkChoice{{Delta: d, FinishReason: finish}}}
 	}
 	out := []Chunk{mk(Delta{Role: "assistant"}, nil)}
-	delays := []time.Duration{0}
+	delays := []time.Duration{rep.firstDelay}
 	for i, w := range splitWords(rep.text) {
 		out = append(out, mk(Delta{Content: w}, nil))
 		d := time.Duration(0)

@@ -1,0 +1,242 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/octop-dev/octop/actions"
+	"github.com/octop-dev/octop/alert"
+	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ui"
+	"github.com/octop-dev/octop/watchdog"
+	"github.com/octop-dev/octop/wire"
+)
+
+const watchHelp = `
+Print what happens on the server, one line per event, until interrupted:
+sessions starting, ending, waiting on you, being answered; runaways the
+watchdog marks; the connection dropping and coming back. Sessions already
+there when watch starts are the baseline: only changes are printed. After
+a reconnect only true changes are printed, none twice; a session that
+ended while disconnected gets its end event then.
+
+Events: session.started, session.done, session.failed, session.aborted,
+session.interrupted, session.waiting, session.answered, runaway.loop,
+runaway.stall, runaway.budget, runaway.errors, connection.lost,
+connection.restored.
+
+With --json each line is an object with ts, event, id, parent, root, title,
+agent, status, reason, tokens and cost (tokens and cost cover the session's
+subtree). A session aborted by --abort-on has reason "aborted by octop: KIND".
+
+With --until-done (needs --root) watch exits once the root is no longer
+busy: 0 when it completed, 4 when it failed, was aborted or interrupted.
+
+Examples:
+  octop watch
+  octop watch --json --root ses_2a… --until-done --abort-on loop,stall
+  octop watch --exec 'notify-send "$OCTOP_EVENT" "$OCTOP_TITLE"'`
+
+// watchTick is how often watch looks for stalls between events.
+const watchTick = time.Second
+
+// snapshotTimeout bounds the REST read after each (re)connect.
+const snapshotTimeout = 30 * time.Second
+
+type watchOpts struct {
+	json, untilDone bool
+	root            string
+	wd              watchdogFlags
+}
+
+func runWatch(ctx context.Context, stdio cmdIO, base client.Options, args []string) int {
+	cmd := newCommand("watch", "watch [--json] [--root ID] [--until-done]", watchHelp, stdio)
+	var o watchOpts
+	cmd.fs.BoolVar(&o.json, "json", false, "print NDJSON, one object per event")
+	cmd.fs.StringVar(&o.root, "root", "", "only events of the tree under session `ID`")
+	cmd.fs.BoolVar(&o.untilDone, "until-done", false, "exit when the --root session is no longer busy: 0 completed, 4 not")
+	o.wd.register(cmd.fs)
+	pos, code, done := cmd.parse(args)
+	if done {
+		return code
+	}
+	if len(pos) > 0 {
+		return cmd.usageError("unexpected argument " + pos[0])
+	}
+	cfg, err := o.wd.config()
+	if err != nil {
+		return cmd.usageError(err.Error())
+	}
+	if o.untilDone && o.root == "" {
+		return cmd.usageError("--until-done needs --root ID: the session to wait for")
+	}
+	c, code, ok := cmd.newClient(base)
+	if !ok {
+		return code
+	}
+	if o.root != "" {
+		if !client.ValidSessionID(o.root) {
+			return cmd.usageError(fmt.Sprintf("--root %q is not a session id (they look like ses_…)", o.root))
+		}
+		if _, err := c.Session(ctx, o.root); err != nil {
+			return cmd.fail(err)
+		}
+	}
+	w := &watcher{cmd: cmd, c: c, o: o, st: model.New(), wd: watchdog.New(cfg), notes: make(chan string, 64)}
+	return w.run(ctx)
+}
+
+// watcher is one `octop watch`: the stream feeds a model, the model feeds
+// the watchdog, the watchdog's events are printed and handed to the hook.
+type watcher struct {
+	cmd    *command
+	c      *client.Client
+	o      watchOpts
+	st     *model.State
+	wd     *watchdog.Watchdog
+	hook   *alert.Hook
+	primed bool
+	// notes are error lines from other goroutines (a failed abort or
+	// hook), printed by the main loop so output never interleaves.
+	notes chan string
+}
+
+// note queues a line for stderr; when the queue is full it is dropped
+// rather than holding up a worker.
+func (w *watcher) note(line string) {
+	select {
+	case w.notes <- line:
+	default:
+	}
+}
+
+func (w *watcher) run(ctx context.Context) int {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if w.o.wd.exec != "" {
+		w.hook = alert.NewHook(w.o.wd.exec, w.c.BaseURL(), w.o.wd.hookTimeout, w.hookReport)
+		defer w.hook.Close()
+	}
+	msgs := make(chan any, 256)
+	errc := make(chan error, 1)
+	go func() {
+		errc <- w.c.Stream(ctx, func(v any) {
+			select {
+			case msgs <- v:
+			case <-ctx.Done():
+			}
+		})
+	}()
+	tick := time.NewTicker(watchTick)
+	defer tick.Stop()
+	for {
+		var out watchdog.Out
+		select {
+		case <-ctx.Done():
+			return w.cmd.fail(ctx.Err())
+		case err := <-errc:
+			if err == nil {
+				err = errors.New("the event stream ended")
+			}
+			return w.cmd.fail(err)
+		case line := <-w.notes:
+			fmt.Fprintln(w.cmd.stdio.err, line)
+			continue
+		case <-tick.C:
+			out = w.wd.Tick(w.st, nowMS())
+		case m := <-msgs:
+			var err error
+			if out, err = w.handle(ctx, m); err != nil {
+				return w.cmd.fail(err)
+			}
+		}
+		w.emit(ctx, out)
+		if code, done := w.finished(); done {
+			return code
+		}
+	}
+}
+
+func nowMS() int64 { return time.Now().UnixMilli() }
+
+// handle folds one message of the stream into the model and the watchdog.
+func (w *watcher) handle(ctx context.Context, m any) (watchdog.Out, error) {
+	switch m := m.(type) {
+	case wire.ConnState:
+		return w.wd.Conn(m, nowMS()), nil
+	case wire.ResyncNeeded:
+		sctx, cancel := context.WithTimeout(ctx, snapshotTimeout)
+		defer cancel()
+		snap, err := ui.ClientBackend(w.c).Snapshot(sctx)
+		if err != nil {
+			// The stream goes on; the next reconnect reads again.
+			fmt.Fprintf(w.cmd.stdio.err, "octop watch: could not read the sessions after connecting: %s\n", squashSpaces(err.Error()))
+			return watchdog.Out{}, nil
+		}
+		w.st.ApplySnapshot(snap)
+		w.primed = true
+		return w.wd.Resync(w.st, nowMS()), nil
+	case wire.Envelope:
+		w.st.Apply(m.Event)
+		return w.wd.Events(w.st, []wire.Event{m.Event}, nowMS()), nil
+	}
+	return watchdog.Out{}, nil
+}
+
+// emit prints the events (of the --root tree, when given), hands the
+// notable ones to the hook, and starts the aborts asked for.
+func (w *watcher) emit(ctx context.Context, out watchdog.Out) {
+	for _, e := range out.Events {
+		if w.o.root != "" && e.Root != w.o.root && e.ID != "" {
+			continue
+		}
+		if w.o.json {
+			b, _ := json.Marshal(e)
+			fmt.Fprintf(w.cmd.stdio.out, "%s\n", b)
+		} else {
+			fmt.Fprintln(w.cmd.stdio.out, e.Line())
+		}
+		if w.hook != nil && e.Notable() {
+			w.hook.Run(e)
+		}
+	}
+	for _, a := range out.Aborts {
+		go func() {
+			actx, cancel := context.WithTimeout(ctx, snapshotTimeout)
+			defer cancel()
+			_, err := actions.AbortTree(actx, w.c, a.ID)
+			if err != nil && !errors.Is(err, actions.ErrNotRunning) && ctx.Err() == nil {
+				w.note(fmt.Sprintf("octop watch: could not abort %s (%s): %s", a.ID, a.Kind, squashSpaces(err.Error())))
+			}
+		}()
+	}
+}
+
+func (w *watcher) hookReport(r alert.HookResult) {
+	if r.Err == nil {
+		return
+	}
+	msg := fmt.Sprintf("octop watch: --exec for %s %s: %s", r.Event.Name, r.Event.ID, r.Err)
+	if r.Out != "" {
+		msg += ": " + r.Out
+	}
+	w.note(msg)
+}
+
+// finished says whether --until-done's root has stopped, and the code.
+func (w *watcher) finished() (int, bool) {
+	if !w.o.untilDone || !w.primed {
+		return 0, false
+	}
+	switch w.wd.Status(w.o.root) {
+	case "done":
+		return codeOK, true
+	case "failed", "aborted", "interrupted":
+		return codeTaskError, true
+	}
+	return 0, false
+}
