@@ -149,6 +149,7 @@ type wireProps struct {
 	Always     []string        `json:"always"`
 	Tool       *RequestTool    `json:"tool"`
 	Questions  []QuestionInfo  `json:"questions"`
+	Todos      []Todo          `json:"todos"`
 }
 
 // wireInfo is the union of Session and Message. parentID means the parent
@@ -301,6 +302,11 @@ func decodeProps(typ string, p *wireProps) (Event, error) {
 		return QuestionReplied{SessionID: p.SessionID, RequestID: p.RequestID}, nil
 	case "question.rejected":
 		return QuestionRejected{SessionID: p.SessionID, RequestID: p.RequestID}, nil
+	case "todo.updated":
+		if p.SessionID == "" {
+			return nil, fmt.Errorf("needs sessionID")
+		}
+		return TodoUpdated{SessionID: p.SessionID, Todos: p.Todos}, nil
 	}
 	return Unknown{Type: typ}, nil
 }
@@ -336,7 +342,7 @@ func knownType(typ string) bool {
 		"session.created", "session.updated", "session.deleted", "session.status",
 		"session.idle", "session.error", "message.updated", "message.removed",
 		"message.part.updated", "message.part.removed", "message.part.delta",
-		"permission.replied", "question.replied", "question.rejected":
+		"permission.replied", "question.replied", "question.rejected", "todo.updated":
 		return true
 	}
 	return false

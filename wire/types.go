@@ -95,6 +95,8 @@ type Message struct {
 	Error      *ErrorInfo  `json:"error,omitempty"`
 	Finish     string      `json:"finish,omitempty"`
 	Time       MessageTime `json:"time"`
+	// Summary is set on user messages only (REST; events leave it out).
+	Summary *MessageSummary `json:"summary,omitempty"`
 }
 
 // MessageTime holds a message's timestamps in Unix milliseconds.

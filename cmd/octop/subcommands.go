@@ -22,7 +22,7 @@ const (
 	codeFail      = 1 // the server or the request failed
 	codeUsage     = 2 // bad usage: a missing flag, a malformed id, an empty prompt, an unknown agent
 	codeNoSession = 3 // no such session on the server
-	codeTaskError = 4 // result / --wait only: the task ended in an error
+	codeTaskError = 4 // result, --wait, log --follow, watch --until-done: the task ended in an error
 )
 
 // cmdIO is where a subcommand reads and writes; tests pass buffers.
@@ -46,6 +46,7 @@ var subcommands = []subcommand{
 	{"result", "print a task's status and result", runResult},
 	{"tree", "print the session tree with statuses and tool-call counts", runTree},
 	{"watch", "print sessions starting, ending, waiting and running away, one line each", runWatch},
+	{"log", "print a session's transcript; --follow tails it while it runs", runLog},
 }
 
 func findSubcommand(name string) (subcommand, bool) {
@@ -209,7 +210,7 @@ func (c *command) printHelp() {
 		fmt.Fprintf(w, "  %-*s  %s\n", width, l[0], l[1])
 	}
 	fmt.Fprint(w, "\nExit codes: 0 done, 1 server or request error, 2 bad usage, 3 no such session,\n"+
-		"4 the task ended in an error (result, --wait, watch --until-done).\n")
+		"4 the task ended in an error (result, --wait, log --follow, watch --until-done).\n")
 }
 
 // flagLine is "--name VALUE" and its description, as flag.UnquoteUsage

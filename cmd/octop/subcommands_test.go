@@ -49,6 +49,9 @@ func TestSubcommandUsageErrors(t *testing.T) {
 		{[]string{"abort"}, "missing session id"},
 		{[]string{"result"}, "missing task_id"},
 		{[]string{"tree", "extra"}, "unexpected argument extra"},
+		{[]string{"log"}, "missing session id"},
+		{[]string{"log", "ses_1", "ses_2"}, "expected one session id"},
+		{[]string{"log", "--follow=maybe", "ses_1"}, "invalid boolean value"},
 		{[]string{"tree", "--server", "ftp://x"}, "invalid server URL"},
 	}
 	for _, tt := range tests {

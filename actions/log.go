@@ -1,0 +1,73 @@
+package actions
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/transcript"
+	"github.com/octop-dev/octop/wire"
+)
+
+// Log reads a session's transcript as it is now.
+func Log(ctx context.Context, c *client.Client, id string) ([]transcript.Entry, error) {
+	s, err := lookup(ctx, c, id)
+	if err != nil {
+		return nil, err
+	}
+	msgs, err := c.Messages(ctx, s.ID, 0)
+	if err != nil {
+		return nil, err
+	}
+	return transcript.Build(msgs), nil
+}
+
+// FollowLog hands emit each entry of a session's transcript once it is
+// settled (a call when it ends, a text when it is whole), in order, until
+// the session stops running, and returns how it ended. Like Wait, it trusts
+// an idle session only once its messages say the run is over (or after a
+// few polls that agree), since a session idles for an instant between steps.
+func FollowLog(ctx context.Context, c *client.Client, id string, emit func([]transcript.Entry) error) (TaskResult, error) {
+	s, err := lookup(ctx, c, id)
+	if err != nil {
+		return TaskResult{}, err
+	}
+	var f transcript.Follower
+	unsettled := 0
+	tick := time.NewTicker(PollInterval)
+	defer tick.Stop()
+	for {
+		// The status before the messages: when it says idle, the messages
+		// read after it hold the whole run.
+		st, err := statusOf(ctx, c, s.ID)
+		var msgs []wire.MessageWithParts
+		if err == nil {
+			msgs, err = c.Messages(ctx, s.ID, 0)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return TaskResult{}, fmt.Errorf("stopped following %s: %w", s.ID, ctx.Err())
+			}
+			return TaskResult{}, err
+		}
+		r := DeriveResult(s, st, msgs)
+		done := r.State != StateRunning && (r.settled || unsettled >= settlePolls)
+		if r.State != StateRunning {
+			unsettled++
+		} else {
+			unsettled = 0
+		}
+		if err := emit(f.Next(transcript.Build(msgs), done)); err != nil {
+			return r, err
+		}
+		if done {
+			return r, nil
+		}
+		select {
+		case <-ctx.Done():
+			return r, fmt.Errorf("%s is still running; stopped following it: %w", s.ID, ctx.Err())
+		case <-tick.C:
+		}
+	}
+}

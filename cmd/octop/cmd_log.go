@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"time"
+
+	"github.com/octop-dev/octop/actions"
+	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/transcript"
+)
+
+const logHelp = `
+Print a session's transcript, oldest first: the prompt after "» ", the
+assistant's text as it is, reasoning after "~ ", each tool call as
+"⟩ tool: input" (the command, file path, pattern…) followed by its output
+indented by four spaces, and errors after "✗ ". A task call names the child
+session it started ("⟩ task: description → ses_…"): run octop log on that
+id to read the child.
+
+With --json, print one JSON object per line instead, each with "kind"
+(prompt|text|reasoning|tool|error), "sessionID", "messageID", "partID",
+"agent", "text", and for a tool call "tool", "status", "input", "title",
+"output", "error" and "childID" (a task's child session).
+
+With --follow, keep printing new entries as they settle (a tool call when
+it ends) until the session stops running; exit 4 if its run ended in an
+error, as result --wait does.
+
+Examples:
+  octop log ses_2b…
+  octop log --follow ses_2b…
+  octop log --json ses_2b… | jq -r 'select(.kind=="tool") | .output'`
+
+func runLog(ctx context.Context, stdio cmdIO, base client.Options, args []string) int {
+	cmd := newCommand("log", "log ID [--follow] [--json]", logHelp, stdio)
+	var follow, asJSON bool
+	var timeout time.Duration
+	cmd.fs.BoolVar(&follow, "follow", false, "print new entries until the session stops running")
+	cmd.fs.BoolVar(&asJSON, "json", false, "print one JSON object per entry (NDJSON)")
+	cmd.fs.DurationVar(&timeout, "timeout", 0, "with --follow, give up after this `DURATION` (e.g. 10m; 0: no limit)")
+	pos, code, done := cmd.parse(args)
+	if done {
+		return code
+	}
+	id, code, ok := cmd.onePositional(pos, "session id (ses_…)")
+	if !ok {
+		return code
+	}
+	c, code, ok := cmd.newClient(base)
+	if !ok {
+		return code
+	}
+	write := func(entries []transcript.Entry) error {
+		if asJSON {
+			return transcript.WriteNDJSON(stdio.out, entries)
+		}
+		return transcript.WritePlain(stdio.out, entries)
+	}
+	if !follow {
+		entries, err := actions.Log(ctx, c, id)
+		if err == nil {
+			err = write(entries)
+		}
+		if err != nil {
+			return cmd.fail(err)
+		}
+		return codeOK
+	}
+	fctx, cancel := waitContext(ctx, timeout)
+	defer cancel()
+	r, err := actions.FollowLog(fctx, c, id, write)
+	if err != nil {
+		return cmd.fail(err)
+	}
+	if r.State == actions.StateError {
+		return codeTaskError
+	}
+	return codeOK
+}

@@ -1,0 +1,27 @@
+package model
+
+import (
+	"encoding/json"
+
+	"github.com/octop-dev/octop/wire"
+)
+
+// InputDigest is one line saying what a tool call works on, as the tree
+// shows it: the bash command, the file path, the pattern (and where), the
+// URL, the task's description. Empty when the input has none of these.
+func InputDigest(input json.RawMessage) string {
+	if len(input) <= 2 {
+		return ""
+	}
+	return inputDigest(input)
+}
+
+// TaskChild is the child session a task call started, from whichever the
+// server gave (metadata.sessionId, or the id written into the output), or
+// "" while it names none (1.1.x until the call ends).
+func TaskChild(st *wire.ToolState) string {
+	if st == nil {
+		return ""
+	}
+	return taskChild(st)
+}

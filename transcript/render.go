@@ -1,0 +1,109 @@
+package transcript
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Plain is an entry as `octop log` prints it: a prompt after "» ", text as
+// it is, reasoning after "~ ", a tool call as "⟩ tool: input" and then its
+// output indented by four spaces, an error after "✗ ". It ends with a
+// newline.
+func Plain(e Entry) string {
+	var b strings.Builder
+	switch e.Kind {
+	case KindPrompt:
+		prefixLines(&b, "» ", "  ", e.Text)
+	case KindReasoning:
+		prefixLines(&b, "~ ", "~ ", e.Text)
+	case KindError:
+		b.WriteString("✗ " + ErrorLine(e) + "\n")
+	case KindTool:
+		b.WriteString(ToolLine(e) + "\n")
+		if e.Status == "error" && e.Error != "" {
+			prefixLines(&b, "    ✗ ", "      ", e.Error)
+		}
+		if e.Output != "" {
+			prefixLines(&b, "    ", "    ", e.Output)
+		}
+	default:
+		prefixLines(&b, "", "", e.Text)
+	}
+	return b.String()
+}
+
+// ToolLine is a call's head line: "⟩ tool: input", with "→ child" for a
+// task call that names its child and the state of one not yet completed.
+func ToolLine(e Entry) string {
+	s := "⟩ " + e.Tool
+	what := e.Input
+	if what == "" {
+		what = oneLine(e.Title)
+	}
+	if what != "" {
+		s += ": " + what
+	}
+	if e.ChildID != "" {
+		s += " → " + e.ChildID
+	}
+	switch e.Status {
+	case "pending", "running":
+		s += "  (" + e.Status + ")"
+	case "error":
+		s += "  (failed)"
+	}
+	return s
+}
+
+// ErrorLine is "Name: message" of a KindError entry.
+func ErrorLine(e Entry) string {
+	switch {
+	case e.Error == "":
+		return oneLine(e.Text)
+	case e.Text == "":
+		return e.Error
+	}
+	return e.Error + ": " + oneLine(e.Text)
+}
+
+// WritePlain prints entries as Plain does, a blank line between them.
+func WritePlain(w io.Writer, entries []Entry) error {
+	for _, e := range entries {
+		if _, err := fmt.Fprint(w, Plain(e)+"\n"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteNDJSON prints each entry as one line of JSON.
+func WriteNDJSON(w io.Writer, entries []Entry) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, e := range entries {
+		if err := enc.Encode(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// prefixLines writes text's lines, the first after first and the rest
+// after rest, trailing blank lines dropped.
+func prefixLines(b *strings.Builder, first, rest, text string) {
+	text = strings.TrimRight(text, " \t\r\n")
+	for i, line := range strings.Split(text, "\n") {
+		p := rest
+		if i == 0 {
+			p = first
+		}
+		if line == "" {
+			p = strings.TrimRight(p, " ")
+		}
+		b.WriteString(p + strings.TrimRight(line, "\r") + "\n")
+	}
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
