@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/wire"
 )
 
@@ -65,18 +66,6 @@ func (r *sendRecorder) countState(st wire.State) int {
 		}
 	}
 	return n
-}
-
-// waitFor polls cond until it holds or the deadline passes.
-func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s", timeout, what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }
 
 // sseServer serves an event stream; handle writes connection n's events
@@ -165,7 +154,7 @@ func TestStreamDecodes(t *testing.T) {
 	c := mustNew(t, Options{BaseURL: srv.URL, Directory: "/p"})
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
-	waitFor(t, 10*time.Second, "the delta event", func() bool { return len(rec.envelopes()) == 4 })
+	testwait.Eventually(t, func() bool { return len(rec.envelopes()) == 4 }, 10*time.Second, "the delta event")
 	if err := stop(); err != nil {
 		t.Fatalf("Stream returned %v after cancel, want nil", err)
 	}
@@ -236,7 +225,7 @@ func TestStreamLargeEvent(t *testing.T) {
 	c := mustNew(t, Options{BaseURL: srv.URL})
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
-	waitFor(t, 30*time.Second, "the event after the 5 MB one", func() bool { return len(rec.envelopes()) == 3 })
+	testwait.Eventually(t, func() bool { return len(rec.envelopes()) == 3 }, 30*time.Second, "the event after the 5 MB one")
 	stop()
 	envs := rec.envelopes()
 	pu, ok := envs[1].Event.(wire.PartUpdated)
@@ -272,7 +261,7 @@ func TestStreamTooLargeEventReconnects(t *testing.T) {
 	c := mustNew(t, Options{BaseURL: srv.URL, Stream: o})
 	rec := &sendRecorder{}
 	runStream(t, c, rec)
-	waitFor(t, 10*time.Second, "a second connection", func() bool { return rec.countState(wire.Connected) == 2 })
+	testwait.Eventually(t, func() bool { return rec.countState(wire.Connected) == 2 }, 10*time.Second, "a second connection")
 	var lost error
 	for _, s := range rec.states() {
 		if s.State == wire.Disconnected {
@@ -299,7 +288,7 @@ func TestStreamGlobal(t *testing.T) {
 	}
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
-	waitFor(t, 10*time.Second, "two events", func() bool { return len(rec.envelopes()) >= 2 })
+	testwait.Eventually(t, func() bool { return len(rec.envelopes()) >= 2 }, 10*time.Second, "two events")
 	stop()
 	envs := rec.envelopes()
 	want := wire.Envelope{ID: "evt_1", Directory: "/home/dev/p", Event: wire.SessionIdle{SessionID: "ses_a"}}
@@ -321,7 +310,7 @@ func TestStreamReconnects(t *testing.T) {
 	c := mustNew(t, Options{BaseURL: srv.URL, Stream: fastStream()})
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
-	waitFor(t, 10*time.Second, "4 connections", func() bool { return rec.countState(wire.Connected) >= 4 })
+	testwait.Eventually(t, func() bool { return rec.countState(wire.Connected) >= 4 }, 10*time.Second, "4 connections")
 	stop()
 
 	msgs := rec.all()
@@ -375,7 +364,7 @@ func TestStreamBackoffResetsAfterStableConnection(t *testing.T) {
 	c := mustNew(t, Options{BaseURL: srv.URL, Stream: o})
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
-	waitFor(t, 10*time.Second, "4 connections", func() bool { return rec.countState(wire.Connected) >= 4 })
+	testwait.Eventually(t, func() bool { return rec.countState(wire.Connected) >= 4 }, 10*time.Second, "4 connections")
 	stop()
 	for _, s := range rec.states() {
 		if s.Attempt != 1 {
@@ -421,7 +410,7 @@ func TestStreamIdleWatchdog(t *testing.T) {
 	c := mustNew(t, Options{BaseURL: srv.URL, Stream: o})
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
-	waitFor(t, 10*time.Second, "a reconnect after silence", func() bool { return rec.countState(wire.Connected) >= 2 })
+	testwait.Eventually(t, func() bool { return rec.countState(wire.Connected) >= 2 }, 10*time.Second, "a reconnect after silence")
 	stop()
 	var d wire.ConnState
 	for _, s := range rec.states() {
@@ -454,7 +443,7 @@ func TestStreamNoHeartbeatNoWatchdog(t *testing.T) {
 	c := mustNew(t, Options{BaseURL: srv.URL, Stream: o})
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
-	waitFor(t, 10*time.Second, "the late event", func() bool { return len(rec.envelopes()) >= 2 })
+	testwait.Eventually(t, func() bool { return len(rec.envelopes()) >= 2 }, 10*time.Second, "the late event")
 	stop()
 	if n := srv.conns.Load(); n != 1 {
 		t.Errorf("%d connections, want 1: a quiet stream without heartbeats was cut", n)
@@ -473,7 +462,7 @@ func TestStreamConnectTimeout(t *testing.T) {
 	c := mustNew(t, Options{BaseURL: srv.URL, Stream: o})
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
-	waitFor(t, 10*time.Second, "two failed attempts", func() bool { return rec.countState(wire.Disconnected) >= 2 })
+	testwait.Eventually(t, func() bool { return rec.countState(wire.Disconnected) >= 2 }, 10*time.Second, "two failed attempts")
 	stop()
 	d := rec.states()[1]
 	if d.State != wire.Disconnected || !IsTimeout(d.Err) || !strings.Contains(d.Err.Error(), "accepted no stream within 100ms") {
@@ -518,7 +507,7 @@ func TestStreamRetriesServerErrors(t *testing.T) {
 	c := mustNew(t, Options{BaseURL: srv.URL, Stream: fastStream()})
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
-	waitFor(t, 10*time.Second, "3 attempts", func() bool { return srv.count() >= 3 })
+	testwait.Eventually(t, func() bool { return srv.count() >= 3 }, 10*time.Second, "3 attempts")
 	if err := stop(); err != nil {
 		t.Errorf("Stream returned %v", err)
 	}
@@ -546,28 +535,28 @@ func TestStreamSurvivesServerRestart(t *testing.T) {
 	c := mustNew(t, Options{BaseURL: "http://" + addr, Stream: fastStream()})
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
-	waitFor(t, 10*time.Second, "the first connection", func() bool { return rec.countState(wire.Connected) == 1 })
+	testwait.Eventually(t, func() bool { return rec.countState(wire.Connected) == 1 }, 10*time.Second, "the first connection")
 
 	srv1.CloseClientConnections()
 	srv1.Close()
-	waitFor(t, 10*time.Second, "a refused reconnect", func() bool {
+	testwait.Eventually(t, func() bool {
 		for _, s := range rec.states() {
 			if s.State == wire.Disconnected && IsUnreachable(s.Err) && strings.HasPrefix(s.Err.Error(), "cannot reach OpenCode at http://"+addr) {
 				return true
 			}
 		}
 		return false
-	})
+	}, 10*time.Second, "a refused reconnect")
 
 	var l2 net.Listener
-	waitFor(t, 10*time.Second, "the port to be free again", func() bool {
+	testwait.Eventually(t, func() bool {
 		l2, err = net.Listen("tcp", addr)
 		return err == nil
-	})
+	}, 10*time.Second, "the port to be free again")
 	srv2 := &httptest.Server{Listener: l2, Config: &http.Server{Handler: h}}
 	srv2.Start()
 	defer srv2.Close()
-	waitFor(t, 10*time.Second, "the reconnect", func() bool { return rec.countState(wire.Connected) == 2 })
+	testwait.Eventually(t, func() bool { return rec.countState(wire.Connected) == 2 }, 10*time.Second, "the reconnect")
 	stop()
 	msgs := rec.all()
 	resyncs := 0
@@ -595,21 +584,20 @@ func TestStreamNoGoroutineLeak(t *testing.T) {
 
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
-	waitFor(t, 30*time.Second, "20 reconnects", func() bool { return rec.countState(wire.Connected) >= 21 })
+	testwait.Eventually(t, func() bool { return rec.countState(wire.Connected) >= 21 }, 30*time.Second, "20 reconnects")
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
 	c.CloseIdleConnections()
 
-	deadline := time.Now().Add(10 * time.Second)
-	for runtime.NumGoroutine() > before {
-		if time.Now().After(deadline) {
+	testwait.Check(t, func() error {
+		if n := runtime.NumGoroutine(); n > before {
 			var buf bytes.Buffer
 			pprof.Lookup("goroutine").WriteTo(&buf, 1)
-			t.Fatalf("%d goroutines after 20 reconnects, %d before:\n%s", runtime.NumGoroutine(), before, buf.String())
+			return fmt.Errorf("%d goroutines after 20 reconnects, %d before:\n%s", n, before, buf.String())
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return nil
+	}, 10*time.Second, "the stream's goroutines to end")
 }
 
 // TestStreamSlowConsumerNotIdle: time spent in send does not count as the
@@ -647,14 +635,14 @@ func TestStreamSlowConsumerNotIdle(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- c.Stream(ctx, slow) }()
-	waitFor(t, 10*time.Second, "the event sent after the slow send", func() bool {
+	testwait.Eventually(t, func() bool {
 		for _, e := range rec.envelopes() {
 			if e.Event == (wire.SessionIdle{SessionID: "ses_b"}) {
 				return true
 			}
 		}
 		return false
-	})
+	}, 10*time.Second, "the event sent after the slow send")
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
@@ -674,7 +662,7 @@ func TestDecodeErrorDataTruncated(t *testing.T) {
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
 	var de wire.DecodeError
-	waitFor(t, 10*time.Second, "the decode error", func() bool {
+	testwait.Eventually(t, func() bool {
 		for _, m := range rec.all() {
 			if d, ok := m.(wire.DecodeError); ok {
 				de = d
@@ -682,7 +670,7 @@ func TestDecodeErrorDataTruncated(t *testing.T) {
 			}
 		}
 		return false
-	})
+	}, 10*time.Second, "the decode error")
 	stop()
 	if len(de.Data) != decodeErrorDataMax || !errors.Is(de.Err, de.Err) {
 		t.Errorf("Data is %d bytes, want %d", len(de.Data), decodeErrorDataMax)
@@ -706,7 +694,7 @@ func TestStreamIgnoresHTTPClientTimeout(t *testing.T) {
 	c := mustNew(t, Options{BaseURL: srv.URL, HTTPClient: &http.Client{Timeout: limit}, Stream: fastStream()})
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
-	waitFor(t, 10*time.Second, "the late event", func() bool { return len(rec.envelopes()) >= 2 })
+	testwait.Eventually(t, func() bool { return len(rec.envelopes()) >= 2 }, 10*time.Second, "the late event")
 	stop()
 	if n := srv.conns.Load(); n != 1 {
 		t.Errorf("%d connections, want 1", n)

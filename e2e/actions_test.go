@@ -17,6 +17,7 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/e2e/fakellm"
 	"github.com/octop-dev/octop/e2e/harness"
+	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/wire"
 )
 
@@ -78,19 +79,13 @@ func actCtxFor(t *testing.T) context.Context {
 // actWaitFor polls cond until it holds or actE2eWait passes.
 func actWaitFor(t *testing.T, what string, cond func() (bool, error)) {
 	t.Helper()
-	deadline := time.Now().Add(actE2eWait)
-	var last error
-	for {
+	testwait.Check(t, func() error {
 		ok, err := cond()
 		if ok {
-			return
+			return nil
 		}
-		last = err
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s (last error: %v)", actE2eWait, what, last)
-		}
-		time.Sleep(150 * time.Millisecond)
-	}
+		return fmt.Errorf("last error: %v", err)
+	}, actE2eWait, "%s", what)
 }
 
 func actStatusType(ctx context.Context, c *client.Client, id string) (string, error) {

@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -17,6 +18,7 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/e2e/fakellm"
 	"github.com/octop-dev/octop/e2e/harness"
+	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/wire"
 )
 
@@ -308,10 +310,12 @@ func TestClientNoGoroutineLeakAcrossReconnects(t *testing.T) {
 				t.Errorf("Stream returned %v, want nil", err)
 			}
 			c.CloseIdleConnections()
-			deadline := time.Now().Add(15 * time.Second)
-			for settledGoroutines() > before+2 && time.Now().Before(deadline) {
-				time.Sleep(100 * time.Millisecond)
-			}
+			_ = testwait.Poll(func() error {
+				if settledGoroutines() > before+2 {
+					return errors.New("goroutines left")
+				}
+				return nil
+			}, 15*time.Second)
 			if after := settledGoroutines(); after > before+2 {
 				t.Errorf("goroutines: %d before the stream, %d after it stopped\n%s", before, after, goroutineDump())
 			}
@@ -319,17 +323,19 @@ func TestClientNoGoroutineLeakAcrossReconnects(t *testing.T) {
 	}
 }
 
-// settledGoroutines counts goroutines after giving exiting ones a moment.
+// settledGoroutines counts goroutines once the count holds still for
+// 25ms, giving exiting ones a moment (at most half a second).
 func settledGoroutines() int {
 	n := runtime.NumGoroutine()
-	for range 20 {
-		time.Sleep(25 * time.Millisecond)
-		m := runtime.NumGoroutine()
-		if m == n {
-			return m
+	_ = testwait.Poll(func() error {
+		m := n
+		time.Sleep(25 * time.Millisecond) // the span the count must hold still over
+		n = runtime.NumGoroutine()
+		if m != n {
+			return errors.New("still changing")
 		}
-		n = m
-	}
+		return nil
+	}, 500*time.Millisecond)
 	return n
 }
 

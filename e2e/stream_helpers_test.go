@@ -11,6 +11,7 @@ import (
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/e2e/harness"
+	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/wire"
 )
 
@@ -89,20 +90,16 @@ func (l *streamLog) stop(t testing.TB) error {
 // limit passes.
 func (l *streamLog) wait(t testing.TB, limit time.Duration, what string, cond func(items []any) bool) {
 	t.Helper()
-	deadline := time.Now().Add(limit)
-	for {
+	testwait.Check(t, func() error {
 		l.mu.Lock()
 		ok := cond(l.items)
 		n := len(l.items)
 		l.mu.Unlock()
 		if ok {
-			return
+			return nil
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("after %v (%d stream items): still waiting for %s\n%s", limit, n, what, l.summary())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return fmt.Errorf("%d stream items\n%s", n, l.summary())
+	}, limit, "%s", what)
 }
 
 // summary lists the connection states and counts events, for failures.
@@ -192,20 +189,19 @@ func prompt(t testing.TB, c *client.Client, title, script string) wire.Session {
 // at the limit.
 func waitREST(t testing.TB, limit time.Duration, what string, f func(ctx context.Context) (bool, error)) {
 	t.Helper()
-	deadline := time.Now().Add(limit)
 	var last error
-	for time.Now().Before(deadline) {
+	testwait.Check(t, func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		defer cancel()
 		ok, err := f(ctx)
-		cancel()
 		if err != nil {
 			last = err
-		} else if ok {
-			return
 		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("after %v: still waiting for %s (last error: %v)", limit, what, last)
+		if err == nil && ok {
+			return nil
+		}
+		return fmt.Errorf("last error: %v", last)
+	}, limit, "%s", what)
 }
 
 // waitIdle waits until the server has no busy session, so the next test

@@ -16,6 +16,7 @@ import (
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/e2e/harness"
+	"github.com/octop-dev/octop/internal/testwait"
 )
 
 // The TUI test runs the real octop binary in a real terminal (tmux) against
@@ -117,17 +118,9 @@ func (tm *tuiTerm) screen() string {
 // waitFor polls the screen until cond holds, failing at the deadline.
 func (tm *tuiTerm) waitFor(what string, cond func(screen string) bool) string {
 	tm.t.Helper()
-	deadline := time.Now().Add(tuiWait)
-	for {
-		s := tm.screen()
-		if cond(s) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			tm.t.Fatalf("timed out after %s waiting for %s", tuiWait, what)
-		}
-		time.Sleep(100 * time.Millisecond) // a poll interval, not a wait for readiness
-	}
+	var s string
+	testwait.Eventually(tm.t, func() bool { s = tm.screen(); return cond(s) }, tuiWait, "%s", what)
+	return s
 }
 
 // rowOf is the tree row of the session titled title, or "".

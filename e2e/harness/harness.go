@@ -37,6 +37,7 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/e2e/fakellm"
+	"github.com/octop-dev/octop/internal/testwait"
 )
 
 // The pinned OpenCode versions the tests run against.
@@ -470,15 +471,7 @@ func (s *Server) Restart() error {
 		return err
 	}
 	// The port may linger briefly after the kill; retry until it binds.
-	deadline := time.Now().Add(s.cfg.StartTimeout)
-	var err error
-	for time.Now().Before(deadline) {
-		if err = portFree(s.Port); err == nil {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	if err != nil {
+	if err := testwait.Poll(func() error { return portFree(s.Port) }, s.cfg.StartTimeout); err != nil {
 		return fmt.Errorf("port %d still busy after stopping the server: %w", s.Port, err)
 	}
 	return s.start()
