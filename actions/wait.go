@@ -9,8 +9,9 @@ import (
 	"github.com/octop-dev/octop/wire"
 )
 
-// PollInterval is how often Wait asks the server whether a task is done.
-var PollInterval = 300 * time.Millisecond
+// DefaultPollInterval is how often Wait asks the server whether a task is
+// done unless WaitOptions.Poll says otherwise.
+const DefaultPollInterval = 300 * time.Millisecond
 
 // settlePolls is how many more idle polls Wait needs before it trusts a
 // result that could be mid-run (the session idles for an instant between
@@ -45,20 +46,33 @@ func read(ctx context.Context, c *client.Client, s wire.Session) (TaskResult, er
 // deadline comes from ctx; when it passes, Wait returns the last result it
 // read with an error saying the task still runs.
 func Wait(ctx context.Context, c *client.Client, id string) (TaskResult, error) {
-	return WaitAfter(ctx, c, id, 0)
+	return WaitAfter(ctx, c, id, WaitOptions{})
 }
 
-// WaitAfter is Wait for a prompt just sent to a session that had before
-// messages: it also waits for that prompt to land, so the answer it returns
-// is the new one, not the previous run's.
-func WaitAfter(ctx context.Context, c *client.Client, id string, before int) (TaskResult, error) {
+// WaitOptions tunes WaitAfter. The zero value is Wait's.
+type WaitOptions struct {
+	// Before is how many messages the session had before a prompt was just
+	// sent to it: WaitAfter then also waits for that prompt to land, so the
+	// answer it returns is the new one, not the previous run's.
+	Before int
+	// Poll is how often the server is asked (DefaultPollInterval when zero).
+	Poll time.Duration
+}
+
+// WaitAfter is Wait with options, for a prompt just sent (o.Before) or a
+// different poll interval.
+func WaitAfter(ctx context.Context, c *client.Client, id string, o WaitOptions) (TaskResult, error) {
 	s, err := lookup(ctx, c, id)
 	if err != nil {
 		return TaskResult{}, err
 	}
+	if o.Poll <= 0 {
+		o.Poll = DefaultPollInterval
+	}
+	before := o.Before
 	var last TaskResult
 	unsettled := 0
-	tick := time.NewTicker(PollInterval)
+	tick := time.NewTicker(o.Poll)
 	defer tick.Stop()
 	for {
 		// The status map is cheap; read the messages only once the session

@@ -79,7 +79,7 @@ func runLaunch(ctx context.Context, stdio cmdIO, base client.Options, args []str
 	}
 	wctx, cancel := waitContext(ctx, timeout)
 	defer cancel()
-	r, err := actions.WaitAfter(wctx, c, s.ID, 0)
+	r, err := actions.Wait(wctx, c, s.ID)
 	if err != nil {
 		return cmd.fail(err)
 	}

@@ -68,7 +68,7 @@ func runResume(ctx context.Context, stdio cmdIO, base client.Options, args []str
 	}
 	wctx, cancel := waitContext(ctx, timeout)
 	defer cancel()
-	res, err := actions.WaitAfter(wctx, c, r.Session.ID, r.Before)
+	res, err := actions.WaitAfter(wctx, c, r.Session.ID, actions.WaitOptions{Before: r.Before})
 	if err != nil {
 		return cmd.fail(err)
 	}
