@@ -35,7 +35,7 @@ func FollowLog(ctx context.Context, c *client.Client, id string, emit func([]tra
 	}
 	var f transcript.Follower
 	unsettled := 0
-	tick := time.NewTicker(PollInterval)
+	tick := time.NewTicker(DefaultPollInterval)
 	defer tick.Stop()
 	for {
 		// The status before the messages: when it says idle, the messages
