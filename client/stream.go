@@ -93,20 +93,33 @@ func permanent(err error) bool {
 // streamOnce runs one connection until it ends. connected says whether it
 // got as far as an event stream. The error is never nil unless ctx is done.
 func (c *Client) streamOnce(ctx context.Context, send func(any), attempt int) (connected bool, err error) {
-	o := c.stream
-	path := c.StreamPath()
-	op := "GET " + path
 	cctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	resp, err := c.openStream(ctx, cctx, cancel)
+	if resp == nil {
+		return false, err
+	}
+	defer resp.Body.Close()
+	send(wire.ConnState{State: wire.Connected, Attempt: attempt})
+	send(wire.ResyncNeeded{})
+	err = c.readStream(ctx, cancel, resp.Body, send)
+	return true, c.streamEnded(ctx, cctx, err)
+}
 
+// openStream sends the stream's request and checks that an event stream
+// came back. A nil response comes with the error that ended the attempt,
+// or with none when ctx is done. cancel ends cctx, the request's context.
+func (c *Client) openStream(ctx, cctx context.Context, cancel context.CancelCauseFunc) (*http.Response, error) {
+	path := c.StreamPath()
+	op := "GET " + path
 	req, err := c.newRequest(cctx, http.MethodGet, path, nil, nil)
 	if err != nil {
-		return false, &Error{Kind: KindInvalid, Op: op, Msg: op + ": " + err.Error(), Err: err}
+		return nil, &Error{Kind: KindInvalid, Op: op, Msg: op + ": " + err.Error(), Err: err}
 	}
 	req.Header.Set("Accept", "text/event-stream")
 	req.Header.Set("Cache-Control", "no-cache")
 
-	connectTimeout := o.ConnectTimeout
+	connectTimeout := c.stream.ConnectTimeout
 	if connectTimeout <= 0 {
 		connectTimeout = min(DefaultConnectTimeout, c.timeout)
 	}
@@ -119,19 +132,28 @@ func (c *Client) streamOnce(ctx context.Context, send func(any), attempt int) (c
 	connectTimer.Stop()
 	if err != nil {
 		if ctx.Err() != nil {
-			return false, nil
+			return nil, nil
 		}
 		if context.Cause(cctx) == errConnectTimeout {
-			return false, &Error{Kind: KindTimeout, Op: op, URL: c.baseStr, After: time.Since(start),
+			return nil, &Error{Kind: KindTimeout, Op: op, URL: c.baseStr, After: time.Since(start),
 				Msg: fmt.Sprintf("%s: OpenCode at %s accepted no stream within %s", op, c.baseStr, connectTimeout.Round(time.Millisecond)), Err: err}
 		}
-		return false, c.transportError(ctx, cctx, op, start, err)
+		return nil, c.transportError(ctx, cctx, op, start, err)
 	}
-	defer resp.Body.Close()
+	if err := c.checkStreamResponse(op, resp); err != nil {
+		resp.Body.Close()
+		return nil, err
+	}
+	return resp, nil
+}
+
+// checkStreamResponse turns an answer that is not an event stream (an
+// error status, an HTML page) into the error that says so.
+func (c *Client) checkStreamResponse(op string, resp *http.Response) error {
 	if resp.StatusCode >= 300 {
 		body := make([]byte, 512)
 		n, _ := resp.Body.Read(body)
-		return false, c.statusError(op, "", resp, body[:n])
+		return c.statusError(op, "", resp, body[:n])
 	}
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" {
 		body := make([]byte, 512)
@@ -139,35 +161,33 @@ func (c *Client) streamOnce(ctx context.Context, send func(any), attempt int) (c
 		if mt == "" {
 			mt = "no content type"
 		}
-		return false, &Error{Kind: KindBadResponse, Op: op, URL: c.baseStr, Status: resp.StatusCode,
+		return &Error{Kind: KindBadResponse, Op: op, URL: c.baseStr, Status: resp.StatusCode,
 			Msg: fmt.Sprintf("expected an event stream from %s but got %s: %q", op, mt, snippet(body[:n]))}
 	}
+	return nil
+}
 
-	send(wire.ConnState{State: wire.Connected, Attempt: attempt})
-	send(wire.ResyncNeeded{})
-
-	// The idle watchdog is armed once the server has sent a heartbeat, and
-	// stopped while send runs so a slow consumer is not taken for a dead
-	// server.
+// readStream decodes events from body and sends them until the body ends,
+// fails, or ctx is done; it returns the read error, if any. The idle
+// watchdog is armed once the server has sent a heartbeat, and stopped
+// while send runs so a slow consumer is not taken for a dead server.
+func (c *Client) readStream(ctx context.Context, cancel context.CancelCauseFunc, body io.Reader, send func(any)) error {
+	o := c.stream
 	var idle *time.Timer
 	defer func() {
 		if idle != nil {
 			idle.Stop()
 		}
 	}()
-	for ev, rerr := range sse.Read(fillingReader{resp.Body}, &sse.ReadConfig{MaxEventSize: o.MaxEventSize}) {
+	for ev, rerr := range sse.Read(fillingReader{body}, &sse.ReadConfig{MaxEventSize: o.MaxEventSize}) {
 		if idle != nil {
 			idle.Stop()
 		}
 		if rerr != nil {
-			err = rerr
-			break
+			return rerr
 		}
 		if ev.Data == "" {
 			continue
-		}
-		if o.Raw != nil {
-			o.Raw(ev.Data)
 		}
 		env, derr := wire.DecodeEvent([]byte(ev.Data))
 		if derr != nil {
@@ -186,21 +206,29 @@ func (c *Client) streamOnce(ctx context.Context, send func(any), attempt int) (c
 			}
 		}
 		if ctx.Err() != nil {
-			return true, nil
+			return nil
 		}
 	}
+	return nil
+}
+
+// streamEnded says why a connection that reached the stream ended: nil
+// when ctx is done, else the idle watchdog, a close by the server, or the
+// read error err.
+func (c *Client) streamEnded(ctx, cctx context.Context, err error) error {
+	op := "GET " + c.StreamPath()
 	if ctx.Err() != nil {
-		return true, nil
+		return nil
 	}
 	if context.Cause(cctx) == errIdle {
-		return true, &Error{Kind: KindTimeout, Op: op, URL: c.baseStr, After: o.IdleTimeout,
-			Msg: fmt.Sprintf("the event stream from %s went silent for %s (no heartbeat)", c.baseStr, o.IdleTimeout.Round(time.Millisecond))}
+		return &Error{Kind: KindTimeout, Op: op, URL: c.baseStr, After: c.stream.IdleTimeout,
+			Msg: fmt.Sprintf("the event stream from %s went silent for %s (no heartbeat)", c.baseStr, c.stream.IdleTimeout.Round(time.Millisecond))}
 	}
 	if err == nil {
-		return true, &Error{Kind: KindUnreachable, Op: op, URL: c.baseStr,
+		return &Error{Kind: KindUnreachable, Op: op, URL: c.baseStr,
 			Msg: "OpenCode at " + c.baseStr + " closed the event stream"}
 	}
-	return true, &Error{Kind: KindUnreachable, Op: op, URL: c.baseStr,
+	return &Error{Kind: KindUnreachable, Op: op, URL: c.baseStr,
 		Msg: "lost the event stream from " + c.baseStr + ": " + oneLine(err.Error(), 120), Err: err}
 }
 
