@@ -2,6 +2,7 @@ package actions
 
 import (
 	"context"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -58,7 +59,11 @@ type Node struct {
 	Error string     `json:"error,omitempty"`
 	Tools ToolCounts `json:"tools"`
 	// Created is the creation time in Unix ms.
-	Created  int64   `json:"created"`
+	Created int64 `json:"created"`
+	// Usage (tokens, cost, times, files changed, todos) is inlined; Subtree
+	// is the same over the node and all its descendants.
+	Usage
+	Subtree  *Usage  `json:"subtree,omitempty"`
 	Children []*Node `json:"children"`
 }
 
@@ -89,6 +94,7 @@ func Tree(ctx context.Context, c *client.Client) ([]*Node, error) {
 	if err != nil {
 		return nil, err
 	}
+	now := time.Now().UnixMilli()
 	nodes := make([]*Node, len(sessions))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(treeFetchers)
@@ -102,14 +108,21 @@ func Tree(ctx context.Context, c *client.Client) ([]*Node, error) {
 					return err
 				}
 			}
+			todos, err := c.Todos(gctx, s.ID)
+			if err != nil && !client.IsNotFound(err) {
+				return err
+			}
 			nodes[i] = newNode(s, status[s.ID], msgs)
+			nodes[i].Usage = SessionUsage(s, msgs, todos, nodes[i].Status == StateRunning, now)
 			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	return BuildTree(nodes), nil
+	roots := BuildTree(nodes)
+	RollUp(roots, now)
+	return roots, nil
 }
 
 func newNode(s wire.Session, st wire.SessionStatus, msgs []wire.MessageWithParts) *Node {

@@ -19,8 +19,12 @@ many run or failed) and its title; an error's name and message follow it.
 
 With --json, print the same as a JSON array of root nodes, each with
 "id", "parentID", "title", "agent", "status", "run" (idle|busy|retry),
-"error", "tools" {total, running, completed, failed}, "created" (Unix ms)
-and "children".
+"error", "tools" {total, running, completed, failed}, "created" (Unix ms),
+"tokens" {input, output, reasoning, cache_read, cache_write}, "cost",
+"started", "ended" (Unix ms; 0 while running), "duration_ms",
+"last_activity", "files_changed", "todos" {total, done}, the same figures
+over the session and all its descendants under "subtree", and "children".
+The figures add up the session's messages as the server lists them.
 
 Examples:
   octop tree
