@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/octop-dev/octop/actions"
@@ -36,6 +37,10 @@ subtree). A session aborted by --abort-on has reason "aborted by octop: KIND".
 With --until-done (needs --root) watch exits once the root is no longer
 busy: 0 when it completed, 4 when it failed, was aborted or interrupted.
 
+--notify writes a bell or an OSC 9 notification to stderr for the events
+worth a person's attention (a root ending, anything waiting on you, a
+failure, a runaway); off by default here, since watch is for scripts.
+
 Examples:
   octop watch
   octop watch --json --root ses_2a… --until-done --abort-on loop,stall
@@ -49,7 +54,7 @@ const snapshotTimeout = 30 * time.Second
 
 type watchOpts struct {
 	json, untilDone bool
-	root            string
+	root, notify    string
 	wd              watchdogFlags
 }
 
@@ -59,6 +64,7 @@ func runWatch(ctx context.Context, stdio cmdIO, base client.Options, args []stri
 	cmd.fs.BoolVar(&o.json, "json", false, "print NDJSON, one object per event")
 	cmd.fs.StringVar(&o.root, "root", "", "only events of the tree under session `ID`")
 	cmd.fs.BoolVar(&o.untilDone, "until-done", false, "exit when the --root session is no longer busy: 0 completed, 4 not")
+	cmd.fs.StringVar(&o.notify, "notify", "none", "also call the terminal on stderr for notable events: `MODE` none, bell, osc or all")
 	o.wd.register(cmd.fs)
 	pos, code, done := cmd.parse(args)
 	if done {
@@ -68,6 +74,10 @@ func runWatch(ctx context.Context, stdio cmdIO, base client.Options, args []stri
 		return cmd.usageError("unexpected argument " + pos[0])
 	}
 	cfg, err := o.wd.config()
+	if err != nil {
+		return cmd.usageError(err.Error())
+	}
+	mode, err := alert.ParseMode(o.notify)
 	if err != nil {
 		return cmd.usageError(err.Error())
 	}
@@ -86,7 +96,8 @@ func runWatch(ctx context.Context, stdio cmdIO, base client.Options, args []stri
 			return cmd.fail(err)
 		}
 	}
-	w := &watcher{cmd: cmd, c: c, o: o, st: model.New(), wd: watchdog.New(cfg), notes: make(chan string, 64)}
+	w := &watcher{cmd: cmd, c: c, o: o, st: model.New(), wd: watchdog.New(cfg), mode: mode,
+		notes: make(chan string, 64)}
 	return w.run(ctx)
 }
 
@@ -99,6 +110,7 @@ type watcher struct {
 	st     *model.State
 	wd     *watchdog.Watchdog
 	hook   *alert.Hook
+	mode   alert.Mode
 	primed bool
 	// notes are error lines from other goroutines (a failed abort or
 	// hook), printed by the main loop so output never interleaves.
@@ -178,6 +190,9 @@ func (w *watcher) handle(ctx context.Context, m any) (watchdog.Out, error) {
 			return watchdog.Out{}, nil
 		}
 		w.st.ApplySnapshot(snap)
+		if !w.primed {
+			fmt.Fprintf(w.cmd.stdio.err, "octop watch: watching %s (%d sessions)\n", w.c.BaseURL(), w.st.Len())
+		}
 		w.primed = true
 		return w.wd.Resync(w.st, nowMS()), nil
 	case wire.Envelope:
@@ -200,8 +215,14 @@ func (w *watcher) emit(ctx context.Context, out watchdog.Out) {
 		} else {
 			fmt.Fprintln(w.cmd.stdio.out, e.Line())
 		}
-		if w.hook != nil && e.Notable() {
+		if !e.Notable() {
+			continue
+		}
+		if w.hook != nil {
 			w.hook.Run(e)
+		}
+		if seq := alert.Sequence(w.mode, "octop", e.Summary(), os.Getenv); seq != "" {
+			fmt.Fprint(w.cmd.stdio.err, seq)
 		}
 	}
 	for _, a := range out.Aborts {
