@@ -2,28 +2,61 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/octop-dev/octop/assets"
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/ui"
+	"github.com/octop-dev/octop/record"
+	"github.com/octop-dev/octop/wire"
 )
 
-// demoFrames decodes the embedded recording. Events of types octop does
-// not know decode as Unknown and are kept: they cost nothing.
-func demoFrames() ([]ui.DemoFrame, error) {
+// demoServer names the demo's server in its recording.
+const demoServer = "demo"
+
+// demoRecording turns the embedded recording (the {"ms", "data"} lines
+// e2e/cmd/record writes) into a record.Recording, so that --demo plays
+// through the same Player as --replay. Times are placed on the wall clock
+// the events carry, so elapsed times read as they did when recorded.
+func demoRecording() (record.Recording, error) {
 	recs, err := client.ReadRecording(bytes.NewReader(assets.DemoRecording))
 	if err != nil {
-		return nil, err
+		return record.Recording{}, err
 	}
-	frames := make([]ui.DemoFrame, 0, len(recs))
+	base := time.Now()
 	for i, r := range recs {
 		env, err := r.Decode()
 		if err != nil {
-			return nil, fmt.Errorf("event %d: %w", i+1, err)
+			return record.Recording{}, fmt.Errorf("event %d: %w", i+1, err)
 		}
-		frames = append(frames, ui.DemoFrame{At: time.Duration(r.MS) * time.Millisecond, Event: env})
+		if ms := eventTime(env.Event); ms > 0 {
+			base = time.UnixMilli(ms).Add(-time.Duration(r.MS) * time.Millisecond)
+			break
+		}
 	}
-	return frames, nil
+	connected, _ := json.Marshal(record.ConnOf(wire.ConnState{State: wire.Connected, Attempt: 1}))
+	rec := record.Recording{
+		Header:  record.Entry{Kind: record.KindHeader, At: base.UnixMilli(), Format: record.Format},
+		Entries: []record.Entry{{Kind: record.KindConn, At: base.UnixMilli(), Server: demoServer, Data: connected}},
+	}
+	for _, r := range recs {
+		rec.Entries = append(rec.Entries, record.Entry{Kind: record.KindEvent, At: base.UnixMilli() + r.MS, Server: demoServer, Data: r.Data})
+	}
+	return rec, nil
+}
+
+// eventTime is the wall time (Unix ms) an event carries, or 0.
+func eventTime(ev wire.Event) int64 {
+	switch e := ev.(type) {
+	case wire.SessionCreated:
+		return e.Info.Time.Created
+	case wire.SessionUpdated:
+		return e.Info.Time.Updated
+	case wire.MessageUpdated:
+		return e.Info.Time.Created
+	case wire.PartUpdated:
+		return e.Time
+	}
+	return 0
 }

@@ -4,28 +4,35 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/octop-dev/octop/replay"
 	"github.com/octop-dev/octop/wire"
 )
 
 // TestDemoRecording checks the embedded recording is one `--demo` can play:
 // it decodes, its times only go forward, and it has a tree to show.
 func TestDemoRecording(t *testing.T) {
-	frames, err := demoFrames()
+	rec, err := demoRecording()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(frames) == 0 {
-		t.Fatal("the demo recording is empty")
+	if _, err := replay.New(rec, replay.Options{}); err != nil {
+		t.Fatalf("the player refuses the demo: %v", err)
 	}
 	created, children := 0, 0
-	for i, f := range frames {
-		if i > 0 && f.At < frames[i-1].At {
-			t.Fatalf("event %d goes back in time: %v after %v", i+1, f.At, frames[i-1].At)
+	for i, e := range rec.Entries {
+		if i > 0 && e.At < rec.Entries[i-1].At {
+			t.Fatalf("entry %d goes back in time: %d after %d", i+1, e.At, rec.Entries[i-1].At)
 		}
-		if c, ok := f.Event.Event.(wire.SessionCreated); ok {
-			created++
-			if c.Info.ParentID != "" {
-				children++
+		v, err := e.Decode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if env, ok := v.(wire.Envelope); ok {
+			if c, ok := env.Event.(wire.SessionCreated); ok {
+				created++
+				if c.Info.ParentID != "" {
+					children++
+				}
 			}
 		}
 	}
@@ -44,6 +51,7 @@ func TestFlags(t *testing.T) {
 		{[]string{"--bogus"}, 2},
 		{[]string{"--server", "ftp://nope"}, 2},
 		{[]string{"stray"}, 2},
+		{[]string{"--replay", "/nonexistent/rec.gz"}, 1},
 	} {
 		var out, errb stringsBuilder
 		if got := realMain(tc.args, nil, &out, &errb); got != tc.code {

@@ -75,6 +75,8 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard) // problems are reported in one line below
 	g.register(fs)
 	demo := fs.Bool("demo", false, "replay a built-in recording; needs no server")
+	replayFile := fs.String("replay", "", "play back a recording made with --record `FILE`; needs no server")
+	speed := fs.Float64("speed", 1, "with --replay: start at this `SPEED` (0.25, 0.5, 1, 2, 4, 8, 16 or 32)")
 	showVersion := fs.Bool("version", false, "print octop's version and exit")
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
@@ -95,6 +97,9 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *demo {
 		return runDemo(stderr)
+	}
+	if *replayFile != "" {
+		return runReplay(*replayFile, *speed, stderr)
 	}
 	return runLive(g, stderr)
 }
@@ -139,26 +144,6 @@ func runLive(g globalFlags, stderr io.Writer) int {
 	return 0
 }
 
-// runDemo replays the embedded recording.
-func runDemo(stderr io.Writer) int {
-	frames, err := demoFrames()
-	if err != nil {
-		fmt.Fprintln(stderr, "octop: the built-in demo recording is unreadable:", err)
-		return 1
-	}
-	d := ui.NewDemo(frames)
-	p := tea.NewProgram(ui.New(ui.Options{Demo: true, Clock: d.Clock, NoColor: noColor()}))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	b := ui.NewBatcher(p.Send, ui.FrameInterval)
-	go d.Run(ctx, b.Send)
-	if _, err := p.Run(); err != nil {
-		fmt.Fprintln(stderr, "octop:", err)
-		return 1
-	}
-	return 0
-}
-
 // noColor honours https://no-color.org: any non-empty NO_COLOR.
 func noColor() bool { return os.Getenv("NO_COLOR") != "" }
 
@@ -178,6 +163,7 @@ func usage(fs *flag.FlagSet, w io.Writer) {
 Usage:
   octop [flags]            open the monitor (needs 'opencode serve' running)
   octop --demo             replay a built-in recording; no server needed
+  octop --replay FILE      play back what --record FILE saved (space pauses, + and - speed)
 `)
 	fmt.Fprint(w, "  octop COMMAND [args]     run one action for a script (below)\n\n")
 	fmt.Fprint(w, subcommandsHelp())

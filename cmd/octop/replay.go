@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/octop-dev/octop/record"
+	"github.com/octop-dev/octop/replay"
+	"github.com/octop-dev/octop/ui"
+)
+
+// demoLoopPause is how long the demo's last state stays on screen before
+// it starts over.
+const demoLoopPause = 8 * time.Second
+
+// runReplay plays the recording at path (--replay).
+func runReplay(path string, speed float64, stderr io.Writer) int {
+	f, err := os.Open(path)
+	if err != nil {
+		fmt.Fprintln(stderr, "octop: --replay:", err)
+		return 1
+	}
+	rec, err := record.Read(f)
+	f.Close()
+	if err != nil {
+		fmt.Fprintf(stderr, "octop: --replay %s: %v\n", path, err)
+		return 1
+	}
+	if rec.Truncated {
+		fmt.Fprintf(stderr, "octop: %s ends mid-way (octop stopped while recording); replaying up to the cut\n", path)
+	}
+	return play(rec, replay.Options{Speed: speed}, "replay", stderr)
+}
+
+// runDemo replays the embedded recording on a loop.
+func runDemo(stderr io.Writer) int {
+	rec, err := demoRecording()
+	if err != nil {
+		fmt.Fprintln(stderr, "octop: the built-in demo recording is unreadable:", err)
+		return 1
+	}
+	return play(rec, replay.Options{Loop: true, LoopPause: demoLoopPause}, "demo", stderr)
+}
+
+// play shows rec in the screen, read-only, through a replay.Player.
+func play(rec record.Recording, opts replay.Options, label string, stderr io.Writer) int {
+	var b *ui.Batcher
+	opts.OnLoop = func() { b.Send(ui.ResetMsg{}) }
+	p, err := replay.New(rec, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "octop: --%s: %v\n", label, err)
+		return 2
+	}
+	root := ui.New(ui.Options{Demo: true, Backend: p.Backend(), Clock: p.Clock, NoColor: noColor()})
+	prog := tea.NewProgram(replay.NewScreen(root, p, label))
+	b = ui.NewBatcher(prog.Send, ui.FrameInterval)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go p.Run(ctx, b.Send)
+	if _, err := prog.Run(); err != nil {
+		fmt.Fprintln(stderr, "octop:", err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,208 @@
+package replay
+
+import (
+	"bytes"
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/record"
+	"github.com/octop-dev/octop/wire"
+)
+
+var t0 = time.UnixMilli(1795286989756)
+
+// recording writes entries through a record.Writer and reads them back,
+// the way --replay gets them.
+func recording(t *testing.T, write func(w *record.Writer)) record.Recording {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := record.NewWriter(&buf, "test", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(w)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := record.Read(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+func idle(id string) []byte {
+	return []byte(`{"type":"session.idle","properties":{"sessionID":"` + id + `"}}`)
+}
+
+// sink collects what the player sends.
+type sink struct {
+	mu  sync.Mutex
+	got []any
+}
+
+func (s *sink) send(v any) { s.mu.Lock(); s.got = append(s.got, v); s.mu.Unlock() }
+func (s *sink) len() int   { s.mu.Lock(); defer s.mu.Unlock(); return len(s.got) }
+
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond) // polling, bounded by the deadline
+	}
+}
+
+func TestPlaysInOrderAtSpeed(t *testing.T) {
+	rec := recording(t, func(w *record.Writer) {
+		w.Conn("s", t0, wire.ConnState{State: wire.Connected})
+		w.Event("s", t0.Add(100*time.Millisecond), idle("a"))
+		w.Event("s", t0.Add(4*time.Second), idle("b"))
+	})
+	p, err := New(rec, Options{Speed: 32})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var s sink
+	start := time.Now()
+	go p.Run(ctx, s.send)
+	eventually(t, "all three", func() bool { return s.len() == 3 })
+	// 4 s of recording at 32× is 125 ms; at 1× it would be 4 s.
+	if el := time.Since(start); el > 2*time.Second {
+		t.Errorf("4 s at 32× took %s", el)
+	}
+	if c, ok := s.got[0].(wire.ConnState); !ok || c.State != wire.Connected {
+		t.Errorf("first = %#v", s.got[0])
+	}
+	if env := s.got[2].(wire.Envelope); env.Event != (wire.SessionIdle{SessionID: "b"}) {
+		t.Errorf("last = %#v", env.Event)
+	}
+	if c := p.Clock(); c.Before(t0.Add(4 * time.Second)) {
+		t.Errorf("clock %v is before the last event", c.Sub(t0))
+	}
+}
+
+func TestPauseHoldsEventsAndClock(t *testing.T) {
+	rec := recording(t, func(w *record.Writer) {
+		w.Event("s", t0, idle("a"))
+		w.Event("s", t0.Add(200*time.Millisecond), idle("b"))
+	})
+	p, _ := New(rec, Options{})
+	if !p.Toggle() {
+		t.Fatal("Toggle did not pause")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var s sink
+	go p.Run(ctx, s.send)
+	eventually(t, "the first event", func() bool { return s.len() == 1 })
+	c1 := p.Clock()
+	// Paused: a wait well past the second event's time brings nothing.
+	timer := time.NewTimer(400 * time.Millisecond)
+	<-timer.C
+	if s.len() != 1 || !p.Clock().Equal(c1) {
+		t.Fatalf("while paused: %d events, clock moved %v", s.len(), p.Clock().Sub(c1))
+	}
+	if p.Toggle() {
+		t.Fatal("Toggle did not resume")
+	}
+	eventually(t, "the second event after resuming", func() bool { return s.len() == 2 })
+}
+
+func TestSpeedSteps(t *testing.T) {
+	p, _ := New(record.Recording{}, Options{Speed: 16})
+	if got := p.Faster(); got != 32 {
+		t.Errorf("Faster from 16 = %g", got)
+	}
+	if got := p.Faster(); got != 32 {
+		t.Errorf("Faster stops at 32, got %g", got)
+	}
+	for range 10 {
+		p.Slower()
+	}
+	if _, got := p.State(); got != 0.25 {
+		t.Errorf("Slower stops at 0.25, got %g", got)
+	}
+	if _, err := New(record.Recording{}, Options{Speed: 3}); err == nil {
+		t.Error("--speed 3 was accepted")
+	}
+}
+
+// TestSnapshotsAnswerReadsInOrder: each read gets the next recorded
+// snapshot, when the replay reaches it, as it did live.
+func TestSnapshotsAnswerReadsInOrder(t *testing.T) {
+	snap := func(id string) model.Snapshot { return model.Snapshot{Sessions: []wire.Session{{ID: id}}} }
+	rec := recording(t, func(w *record.Writer) {
+		w.Resync("s", t0)
+		w.Health("s", t0, wire.Health{Healthy: true, Version: "1.1.65"})
+		w.Snapshot("s", t0.Add(50*time.Millisecond), snap("first"))
+		w.Snapshot("s", t0.Add(100*time.Millisecond), snap("second"))
+	})
+	p, _ := New(rec, Options{Speed: 4})
+	b := p.Backend()
+	if b == nil {
+		t.Fatal("a recording with snapshots gave no backend")
+	}
+	if h, err := b.Health(context.Background()); err != nil || h.Version != "1.1.65" {
+		t.Errorf("health = %+v, %v", h, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	results := make(chan string, 3)
+	read := func() {
+		s, err := b.Snapshot(ctx)
+		if err != nil {
+			results <- "error: " + err.Error()
+			return
+		}
+		results <- s.Sessions[0].ID
+	}
+	go read()
+	var s sink
+	go p.Run(ctx, s.send)
+	if got := <-results; got != "first" {
+		t.Fatalf("first read got %q", got)
+	}
+	go read()
+	if got := <-results; got != "second" {
+		t.Fatalf("second read got %q", got)
+	}
+	go read()
+	if got := <-results; got != "error: "+errEnded.Error() {
+		t.Fatalf("a read past the last snapshot got %q", got)
+	}
+	if _, ok := s.got[0].(wire.ResyncNeeded); !ok || len(s.got) != 1 {
+		t.Errorf("sent %#v, want only the resync (snapshots go to reads)", s.got)
+	}
+}
+
+func TestNoSnapshotsNoBackend(t *testing.T) {
+	rec := recording(t, func(w *record.Writer) { w.Event("s", t0, idle("a")) })
+	p, _ := New(rec, Options{})
+	if p.Backend() != nil {
+		t.Error("a recording without snapshots should read nothing")
+	}
+}
+
+func TestLoopCallsOnLoop(t *testing.T) {
+	rec := recording(t, func(w *record.Writer) { w.Event("s", t0, idle("a")) })
+	loops := make(chan struct{}, 10)
+	p, _ := New(rec, Options{Loop: true, LoopPause: time.Millisecond, OnLoop: func() { loops <- struct{}{} }})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var s sink
+	go p.Run(ctx, s.send)
+	select {
+	case <-loops:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the loop never started over")
+	}
+	eventually(t, "the event again", func() bool { return s.len() >= 2 })
+}

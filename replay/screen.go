@@ -1,0 +1,93 @@
+package replay
+
+import (
+	"fmt"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/octop-dev/octop/ui"
+)
+
+// Screen is the ui's root model with the replay's keys in front: space,
+// + and - drive the Player (in a Cmd, not in Update), and the keys that
+// would act on a server answer "<label>: read-only". Everything else goes
+// to the root, which was made with ui.Options.Demo so it asks no server.
+type Screen struct {
+	inner   tea.Model
+	player  *Player
+	label   string // "replay" or "demo", for the notices
+	keys    KeyMap
+	actions []key.Binding // the screen's reserved action keys
+	// typing is true while the filter input has the keys (after /, until
+	// enter or esc), so / followed by a space or "-" types them.
+	typing bool
+}
+
+// NewScreen puts the replay's keys in front of inner (a ui.Model).
+func NewScreen(inner tea.Model, p *Player, label string) Screen {
+	k := ui.DefaultKeyMap()
+	return Screen{
+		inner: inner, player: p, label: label, keys: DefaultKeyMap(),
+		actions: []key.Binding{k.Launch, k.LaunchRoot, k.Resume, k.ResumeByID, k.Abort, k.AbortTree, k.Open, k.CopyID, k.Inbox},
+	}
+}
+
+// Init starts the root and says which keys drive the replay.
+func (s Screen) Init() tea.Cmd {
+	hint := ui.FlashMsg{Text: s.label + ": space pauses, + plays faster, - slower"}
+	return tea.Batch(s.inner.Init(), func() tea.Msg { return hint })
+}
+
+// Update takes the replay's keys and passes the rest on.
+func (s Screen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		if cmd, done := s.key(k); done {
+			return s, cmd
+		}
+	}
+	var cmd tea.Cmd
+	s.inner, cmd = s.inner.Update(msg)
+	return s, cmd
+}
+
+// View is the root's.
+func (s Screen) View() tea.View { return s.inner.View() }
+
+// key handles k if it is the replay's, and tracks the filter input.
+func (s *Screen) key(k tea.KeyPressMsg) (tea.Cmd, bool) {
+	if s.typing {
+		if k.String() == "enter" || k.String() == "esc" {
+			s.typing = false
+		}
+		return nil, false
+	}
+	p := s.player
+	switch {
+	case k.String() == "/":
+		s.typing = true
+		return nil, false
+	case key.Matches(k, s.keys.PlayPause):
+		return func() tea.Msg { return s.notice(p.Toggle(), speedOf(p)) }, true
+	case key.Matches(k, s.keys.Faster):
+		return func() tea.Msg { return s.notice(pausedOf(p), p.Faster()) }, true
+	case key.Matches(k, s.keys.Slower):
+		return func() tea.Msg { return s.notice(pausedOf(p), p.Slower()) }, true
+	}
+	for _, b := range s.actions {
+		if key.Matches(k, b) {
+			return func() tea.Msg { return ui.FlashMsg{Text: s.label + ": read-only"} }, true
+		}
+	}
+	return nil, false
+}
+
+func speedOf(p *Player) float64 { _, v := p.State(); return v }
+func pausedOf(p *Player) bool   { v, _ := p.State(); return v }
+
+// notice says where the replay stands.
+func (s Screen) notice(paused bool, speed float64) ui.FlashMsg {
+	if paused {
+		return ui.FlashMsg{Text: fmt.Sprintf("%s: paused at %g× (space plays)", s.label, speed)}
+	}
+	return ui.FlashMsg{Text: fmt.Sprintf("%s: playing at %g×", s.label, speed)}
+}
