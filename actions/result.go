@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/wire"
 )
 
@@ -30,6 +31,11 @@ type TaskResult struct {
 	Text string
 	// Error is what the last run ended with (e.g. MessageAbortedError).
 	Error *wire.ErrorInfo
+	// Reason says why an error state is one: aborted, interrupted, denied,
+	// or the error's name (model.StateOf's Reason). Empty otherwise.
+	Reason string
+	// Detail is the same in one line for a person.
+	Detail string
 	// Tools are the tool calls of the current (or last) run, in order.
 	Tools []ToolCall
 	// Messages is how many messages the session has.
@@ -91,31 +97,84 @@ func DeriveResult(s wire.Session, st wire.SessionStatus, msgs []wire.MessageWith
 			}
 		}
 	}
-	if r.Agent == "" && lastUser >= 0 {
-		r.Agent = msgs[lastUser].Info.Agent
+	if lastUser >= 0 && msgs[lastUser].Info.Agent != "" {
+		r.Agent = msgs[lastUser].Info.Agent // the agent the newest prompt asked for
 	}
-	switch {
-	case running(st):
-		r.State, r.Run = StateRunning, st.Type
+	state := stateOf(s, st, msgs)
+	r.Reason, r.Detail = state.Reason, state.Detail
+	switch state.Kind {
+	case model.KindRunning, model.KindWaiting, model.KindRetrying:
+		r.State, r.Run = StateRunning, wire.StatusBusy
+		if running(st) {
+			r.Run = st.Type
+		}
 		if st.Type == wire.StatusRetry {
 			retry := st
 			r.Retry = &retry
 		}
-	case lastUser >= 0 && last == nil:
-		r.State, r.Run = StateRunning, wire.StatusBusy
-	case last != nil && last.Info.Error != nil:
-		r.State, r.Error, r.settled = StateError, last.Info.Error, true
-	case last != nil && last.Info.Time.Completed == 0 && last.Info.Finish == "":
-		// Idle with a reply that neither finished nor failed: the server
-		// stopped mid-reply (or the status was read a moment late), and
-		// nothing will finish it.
-		r.State = StateError
-		r.Error = &wire.ErrorInfo{Name: "Incomplete", Data: wire.ErrorInfoData{Message: "the last reply never finished"}}
-	default:
+	case model.KindComplete, model.KindIdle:
 		r.State = StateComplete
 		r.settled = last == nil || last.Info.Finish != "tool-calls"
+	default:
+		r.State, r.Error = StateError, errorOf(last, state)
+		// An interrupted reply may only have been read a moment before it
+		// finished: Wait trusts it after a few polls only.
+		r.settled = state.Kind != model.KindInterrupted
 	}
 	return r
+}
+
+// stateOf is model.StateOf for one session read over REST: the same
+// derivation the screen and `octop tree` use.
+func stateOf(s wire.Session, st wire.SessionStatus, msgs []wire.MessageWithParts) model.SessionState {
+	m := model.New()
+	status := map[string]wire.SessionStatus{}
+	if st.Type != "" && st.Type != wire.StatusIdle {
+		status[s.ID] = st
+	}
+	m.ApplySnapshot(model.Snapshot{Sessions: []wire.Session{s}, Status: status,
+		Messages: map[string][]wire.MessageWithParts{s.ID: withIDs(msgs)}})
+	return m.StateOf(s.ID)
+}
+
+// withIDs gives messages and parts that lack an id (a server always sends
+// them; a hand-made list may not) one in their order, since the model
+// orders and tells them apart by id.
+func withIDs(msgs []wire.MessageWithParts) []wire.MessageWithParts {
+	out := make([]wire.MessageWithParts, len(msgs))
+	for i, m := range msgs {
+		if m.Info.ID == "" {
+			m.Info.ID = fmt.Sprintf("msg_%08d", i)
+		}
+		parts := make([]wire.Part, len(m.Parts))
+		for j, p := range m.Parts {
+			if p.ID == "" {
+				p.ID = fmt.Sprintf("prt_%08d_%04d", i, j)
+			}
+			p.MessageID = m.Info.ID
+			parts[j] = p
+		}
+		m.Parts = parts
+		out[i] = m
+	}
+	return out
+}
+
+// errorOf is the message's error, else one named after the state's reason.
+func errorOf(m *wire.MessageWithParts, state model.SessionState) *wire.ErrorInfo {
+	if m != nil && m.Info.Error != nil {
+		return m.Info.Error
+	}
+	return &wire.ErrorInfo{Name: reasonName(state.Reason), Data: wire.ErrorInfoData{Message: state.Detail}}
+}
+
+// reasonName turns a reason word into an error name: interrupted reads
+// "Interrupted", denied "Denied".
+func reasonName(reason string) string {
+	if reason == "" {
+		return "Error"
+	}
+	return strings.ToUpper(reason[:1]) + reason[1:]
 }
 
 // Format renders a result the way `octop result` prints it: a status line,
@@ -129,6 +188,7 @@ func (r TaskResult) Format() string {
 	case StateComplete:
 		fmt.Fprintf(&b, "\n<task_result>\n%s\n</task_result>\n", strings.TrimRight(r.Text, "\n"))
 	case StateError:
+		fmt.Fprintf(&b, "reason: %s\n", r.Reason)
 		fmt.Fprintf(&b, "error: %s\n", r.ErrorLine())
 	case StateRunning:
 		if r.Retry != nil {

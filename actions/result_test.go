@@ -65,13 +65,13 @@ func TestDeriveResult(t *testing.T) {
 		{"an aborted run is an error with name and message", idle,
 			[]wire.MessageWithParts{msg("user", "general", text("go")), aborted},
 			StateError, "half", "MessageAbortedError", 0, "general",
-			[]string{"status: error", "error: MessageAbortedError: The operation was aborted."}},
+			[]string{"status: error", "reason: aborted", "error: MessageAbortedError: The operation was aborted."}},
 		{"a new prompt clears the old error", busy,
 			[]wire.MessageWithParts{msg("user", "general", text("go")), aborted, msg("user", "general", text("again"))},
 			StateRunning, "", "", 0, "general", nil},
 		{"an idle reply that never finished is an error", idle,
 			[]wire.MessageWithParts{msg("user", "general", text("go")), unfinished(msg("assistant", "general", text("par")))},
-			StateError, "par", "Incomplete", 0, "general", []string{"error: Incomplete: the last reply never finished"}},
+			StateError, "par", "Interrupted", 0, "general", []string{"reason: interrupted", "error: Interrupted: the last reply never finished"}},
 		{"no messages is complete with no text", idle, nil, StateComplete, "", "", 0, "", []string{"<task_result>\n\n</task_result>"}},
 	}
 	for _, tt := range tests {
@@ -88,7 +88,7 @@ func TestDeriveResult(t *testing.T) {
 			} else if tt.errName != "" {
 				t.Errorf("no error, want %q", tt.errName)
 			}
-			if want := tt.state != StateRunning && tt.errName != "Incomplete"; r.settled != want {
+			if want := tt.state != StateRunning && tt.errName != "Interrupted"; r.settled != want {
 				t.Errorf("settled = %v, want %v", r.settled, want)
 			}
 			out := r.Format()

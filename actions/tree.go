@@ -2,6 +2,7 @@ package actions
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -54,8 +55,12 @@ type Node struct {
 	// Status is running, complete or error, as in a TaskResult, except
 	// that a session with no messages is "idle".
 	Status string `json:"status"`
+	// Reason says why an error is one: aborted, interrupted, denied, or
+	// the error's name (model.StateOf's Reason).
+	Reason string `json:"reason,omitempty"`
 	// Run is the server's run state: idle, busy or retry.
-	Run   string     `json:"run"`
+	Run string `json:"run"`
+	// Error is the reason in one line for a person.
 	Error string     `json:"error,omitempty"`
 	Tools ToolCounts `json:"tools"`
 	// Created is the creation time in Unix ms.
@@ -67,7 +72,8 @@ type Node struct {
 	Children []*Node `json:"children"`
 }
 
-// ToolCounts counts a session's tool calls over its whole history.
+// ToolCounts counts a session's tool calls over its whole history. A call
+// left open by a session that has stopped counts as failed, as on screen.
 type ToolCounts struct {
 	Total     int `json:"total"`
 	Running   int `json:"running"`
@@ -78,80 +84,127 @@ type ToolCounts struct {
 // StateIdle is a session that never ran (no messages).
 const StateIdle = "idle"
 
-// treeFetchers bounds how many message lists Tree reads at once.
-const treeFetchers = 4
-
-// Tree reads every session of the directory with its status and tool-call
-// counts and returns the roots, newest first, each with its children in
-// creation order. A session whose parent is not on the server counts as a
-// root.
+// Tree reads every session of the directory with its status and whole
+// message history, folds them into the model the screen uses, and returns
+// the roots, newest first, each with its children in creation order. A
+// session whose parent is not on the server counts as a root.
 func Tree(ctx context.Context, c *client.Client) ([]*Node, error) {
-	sessions, err := c.Sessions(ctx)
+	st, history, err := LoadState(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	status, err := c.Status(ctx)
-	if err != nil {
+	roots := NodesOf(st)
+	if err := addUsage(ctx, c, st, roots, history); err != nil {
 		return nil, err
 	}
+	return roots, nil
+}
+
+// addUsage fills in every node's Usage from its messages and todo list
+// (read a few at a time), then rolls it up the tree.
+func addUsage(ctx context.Context, c *client.Client, st *model.State, roots []*Node, history map[string][]wire.MessageWithParts) error {
 	now := time.Now().UnixMilli()
-	nodes := make([]*Node, len(sessions))
+	var all []*Node
+	var walk func([]*Node)
+	walk = func(ns []*Node) {
+		for _, n := range ns {
+			all = append(all, n)
+			walk(n.Children)
+		}
+	}
+	walk(roots)
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(treeFetchers)
-	for i, s := range sessions {
+	g.SetLimit(client.HistoryParallel)
+	for _, n := range all {
 		g.Go(func() error {
-			msgs, err := c.Messages(gctx, s.ID, 0)
-			if err != nil {
-				if client.IsNotFound(err) { // deleted since the list was read
-					msgs = nil
-				} else {
-					return err
-				}
-			}
-			todos, err := c.Todos(gctx, s.ID)
+			todos, err := c.Todos(gctx, n.ID)
 			if err != nil && !client.IsNotFound(err) {
 				return err
 			}
-			nodes[i] = newNode(s, status[s.ID], msgs)
-			nodes[i].Usage = SessionUsage(s, msgs, todos, nodes[i].Status == StateRunning, now)
+			ss := st.Session(n.ID)
+			info := wire.Session{ID: n.ID, Time: wire.SessionTime{Created: ss.Created, Updated: ss.Updated}}
+			n.Usage = SessionUsage(info, history[n.ID], todos, n.Status == StateRunning, now)
 			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return nil, err
+		return err
 	}
-	roots := BuildTree(nodes)
 	RollUp(roots, now)
-	return roots, nil
+	return nil
 }
 
-func newNode(s wire.Session, st wire.SessionStatus, msgs []wire.MessageWithParts) *Node {
-	r := DeriveResult(s, st, msgs)
-	n := &Node{ID: s.ID, ParentID: s.ParentID, Title: s.Title, Agent: r.Agent, Status: r.State,
-		Run: st.Type, Error: r.ErrorLine(), Created: s.Time.Created, Children: []*Node{}}
-	if n.Run == "" {
-		n.Run = wire.StatusIdle
+// LoadState reads the sessions, their status and every session's messages
+// (client.History, newest first) into a model.State: what the screen
+// shows once its history is loaded. history is the messages read, by
+// session id.
+func LoadState(ctx context.Context, c *client.Client) (st *model.State, history map[string][]wire.MessageWithParts, err error) {
+	sessions, err := c.Sessions(ctx)
+	if err != nil {
+		return nil, nil, err
 	}
-	if len(msgs) == 0 && !running(st) {
-		n.Status = StateIdle
+	status, err := c.Status(ctx)
+	if err != nil {
+		return nil, nil, err
 	}
-	for _, m := range msgs {
-		for _, p := range m.Parts {
-			if p.Type != wire.PartTool || p.State == nil {
-				continue
-			}
-			n.Tools.Total++
-			switch p.State.Status {
-			case wire.ToolPending, wire.ToolRunning:
-				n.Tools.Running++
-			case wire.ToolCompleted:
-				n.Tools.Completed++
-			case wire.ToolError:
-				n.Tools.Failed++
+	st = model.New()
+	st.ApplySnapshot(model.Snapshot{Sessions: sessions, Status: status, Complete: true})
+	var reqs []client.HistoryRequest
+	for _, id := range st.NeedsHistory() {
+		reqs = append(reqs, client.HistoryRequest{ID: id})
+	}
+	history = make(map[string][]wire.MessageWithParts, len(reqs))
+	var mu sync.Mutex
+	err = c.History(ctx, reqs, client.HistoryParallel, func(id string, msgs []wire.MessageWithParts) {
+		mu.Lock()
+		history[id] = msgs
+		mu.Unlock()
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	st.ApplyMessages(history)
+	return st, history, nil
+}
+
+// NodesOf turns a model's tree into Nodes, roots newest first.
+func NodesOf(st *model.State) []*Node {
+	var link func(ids []string) []*Node
+	link = func(ids []string) []*Node {
+		out := []*Node{}
+		for _, id := range ids {
+			if ss := st.Session(id); ss != nil && ss.Known {
+				n := nodeOf(st, ss)
+				n.Children = link(ss.Children)
+				out = append(out, n)
 			}
 		}
+		return out
 	}
+	return link(st.Roots())
+}
+
+func nodeOf(st *model.State, ss *model.Session) *Node {
+	state := model.StateOf(ss)
+	n := &Node{ID: ss.ID, ParentID: ss.ParentID, Title: ss.Title, Agent: ss.Agent,
+		Status: state.Kind.Status(), Run: runWord(ss.Run), Created: ss.Created, Children: []*Node{}}
+	if n.Status == "error" {
+		n.Reason, n.Error = state.Reason, state.Detail
+	}
+	c := st.Counts(ss.ID)
+	n.Tools = ToolCounts{Total: c.ToolsRunning + c.ToolsDone + c.ToolsFailed,
+		Running: c.ToolsRunning, Completed: c.ToolsDone, Failed: c.ToolsFailed}
 	return n
+}
+
+func runWord(r model.Run) string {
+	switch r {
+	case model.RunBusy:
+		return wire.StatusBusy
+	case model.RunRetry:
+		return wire.StatusRetry
+	}
+	return wire.StatusIdle
 }
 
 // BuildTree links nodes by ParentID and returns the roots, newest first,

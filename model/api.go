@@ -101,7 +101,8 @@ func (s *State) Roots() []string {
 	return roots
 }
 
-// Display is the status to show for a session.
+// Display is the status to show for a session, folded from StateOf:
+// DisplayError is a bad end (failed, interrupted, denied), not an abort.
 func (s *State) Display(id string) Display {
 	ss := s.sessions[id]
 	if ss == nil {
@@ -111,16 +112,14 @@ func (s *State) Display(id string) Display {
 }
 
 func (ss *Session) display() Display {
-	if ss.waiting > 0 {
+	switch k := StateOf(ss).Kind; {
+	case k == KindWaiting:
 		return DisplayWaiting
-	}
-	switch ss.Run {
-	case RunBusy:
+	case k == KindRunning:
 		return DisplayBusy
-	case RunRetry:
+	case k == KindRetrying:
 		return DisplayRetry
-	}
-	if ss.Err != nil {
+	case k.Bad():
 		return DisplayError
 	}
 	return DisplayIdle

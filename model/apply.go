@@ -26,6 +26,10 @@ func (s *State) apply(ev wire.Event) (session string, changed bool) {
 	case wire.SessionCreated:
 		session = e.Info.ID
 		s.upsertInfo(e.Info)
+		if ss := s.sessions[e.Info.ID]; ss != nil {
+			// Watched from its creation: the stream shows every message.
+			ss.historyRead, ss.Loaded = true, true
+		}
 	case wire.SessionUpdated:
 		session = e.Info.ID
 		s.upsertInfo(e.Info)
@@ -58,6 +62,9 @@ func (s *State) apply(ev wire.Event) (session string, changed bool) {
 		session = e.Info.SessionID
 		if ss := s.ensure(e.Info.SessionID); ss != nil {
 			s.applyMessage(ss, &e.Info)
+			if e.Info.Role == "user" {
+				ss.Loaded = true // a run seen from its prompt on
+			}
 		}
 	case wire.MessageRemoved:
 		session = e.SessionID
@@ -112,7 +119,7 @@ func (s *State) upsertInfo(info wire.Session) {
 	if fresh || ss.Title == "" {
 		ss.Title = info.Title
 	}
-	if info.Agent != "" && (fresh || ss.Agent == "") {
+	if info.Agent != "" && ss.agentMsg == "" && (fresh || ss.Agent == "") {
 		ss.Agent = s.internStr(info.Agent)
 	}
 	if info.Directory != "" && (fresh || ss.Directory == "") {
@@ -163,6 +170,7 @@ func (s *State) setStatus(ss *Session, st wire.SessionStatus) {
 	default:
 		ss.Run = RunIdle
 		ss.Attempt, ss.RetryMsg, ss.RetryAt = 0, "", 0
+		ss.Streaming, ss.streamPart = StreamNone, ""
 		// An idle session answers nothing: whatever it asked is void.
 		if ss.waiting > 0 {
 			s.dropRequestsOf(ss.ID)

@@ -95,8 +95,8 @@ func TestApply(t *testing.T) {
 			}},
 		{"abort marks the error until the next run", []wire.Event{created(P, "", "r", 1), status(P, "busy"), aborted(P), status(P, "idle")},
 			func(t *testing.T, s *State) {
-				if ss := s.Session(P); s.Display(P) != DisplayError || ss.Err.Name != "MessageAbortedError" {
-					t.Fatalf("display %d err %v", s.Display(P), ss.Err)
+				if ss := s.Session(P); s.StateOf(P).Kind != KindAborted || s.Display(P) != DisplayIdle || ss.Err.Name != "MessageAbortedError" {
+					t.Fatalf("state %+v err %v", s.StateOf(P), ss.Err)
 				}
 				s.Apply(status(P, "busy"))
 				if ss := s.Session(P); s.Display(P) != DisplayBusy || ss.Err != nil {
@@ -108,8 +108,8 @@ func TestApply(t *testing.T) {
 				Error: &wire.ErrorInfo{Name: "MessageAbortedError", Data: wire.ErrorInfoData{Message: "Aborted"}}}},
 			status(P, "idle")},
 			func(t *testing.T, s *State) {
-				if s.Display(P) != DisplayError {
-					t.Fatalf("display = %d", s.Display(P))
+				if got := s.StateOf(P); got.Kind != KindAborted || got.Detail != "aborted by a user" {
+					t.Fatalf("state = %+v", got)
 				}
 			}},
 		{"message totals win over step-finish", []wire.Event{created(P, "", "r", 1),

@@ -107,10 +107,10 @@ func canon(s *State) string {
 	fmt.Fprintf(&b, "roots=%v\n", s.Roots())
 	for _, id := range ids {
 		ss := s.sessions[id]
-		fmt.Fprintf(&b, "%s known=%v title=%q agent=%q parent=%q children=%v run=%d/%v display=%d err=%v "+
+		fmt.Fprintf(&b, "%s known=%v title=%q agent=%q parent=%q children=%v run=%d/%v display=%d state=%+v err=%v "+
 			"attempt=%d retry=%q at=%d tok=%v cost=%v sub=%+v counts=%+v text=%q task=%q created=%d updated=%d "+
 			"start=%d end=%d active=%d perms=%d questions=%d\n",
-			id, ss.Known, ss.Title, ss.Agent, ss.ParentID, ss.Children, ss.Run, ss.StatusKnown, s.Display(id), ss.Err,
+			id, ss.Known, ss.Title, ss.Agent, ss.ParentID, ss.Children, ss.Run, ss.StatusKnown, s.Display(id), s.StateOf(id), ss.Err,
 			ss.Attempt, ss.RetryMsg, ss.RetryAt, ss.Tokens, ss.Cost, s.Subtree(id), s.Counts(id), ss.LastText,
 			ss.TaskPartID, ss.Created, ss.Updated, ss.RunStart, ss.RunEnd, ss.LastActive,
 			len(s.Permissions(id)), len(s.Questions(id)))

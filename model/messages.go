@@ -18,6 +18,9 @@ type msgAcct struct {
 	tokens, cost float64
 	steps        []stepAcct
 	err          *wire.ErrorInfo
+	// done: an assistant reply that completed, finished or failed. One
+	// left not done on an idle session was interrupted.
+	done bool
 }
 
 type stepAcct struct {
@@ -63,12 +66,22 @@ func (s *State) applyMessage(ss *Session, m *wire.Message) {
 		if m.Time.Created > ss.RunStart {
 			ss.RunStart = m.Time.Created
 		}
+		if m.Agent != "" && m.ID >= ss.agentMsg {
+			// The newest prompt names the agent now running the session
+			// (a resume may pick another one than the session began with).
+			ss.agentMsg = m.ID
+			if ss.Agent != m.Agent {
+				ss.Agent = s.internStr(m.Agent)
+				ss.refreshSearch()
+			}
+		}
 		if ss.textMsg == m.ID {
 			// The text taken as the last reply was the user's prompt.
 			ss.LastText, ss.textPart, ss.textMsg, ss.textDone = "", "", "", false
 		}
 	case "assistant":
 		a.role = roleAssistant
+		a.done = m.Time.Completed != 0 || m.Finish != "" || m.Error != nil
 		if m.Tokens.Sum() > 0 || m.Cost > 0 {
 			a.hasTotals, a.tokens, a.cost, a.steps = true, m.Tokens.Sum(), m.Cost, nil
 		}

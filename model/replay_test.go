@@ -126,11 +126,16 @@ func checkAgainstREST(t *testing.T, s *State, v client.RESTView) {
 			wantDisplay = DisplayBusy
 		case wantRun == RunRetry:
 			wantDisplay = DisplayRetry
-		case restErr != "":
+		case restErr != "" && restErr != "MessageAbortedError":
 			wantDisplay = DisplayError
 		}
 		if d := s.Display(w.ID); d != wantDisplay {
 			t.Errorf("%s: display %d, want %d", w.ID, d, wantDisplay)
+		}
+		if restErr == "MessageAbortedError" && wantRun == RunIdle {
+			if got := s.StateOf(w.ID); got.Kind != KindAborted || got.Reason != "aborted" {
+				t.Errorf("%s: state %+v, want aborted", w.ID, got)
+			}
 		}
 	}
 	for id, ks := range kids {

@@ -1,6 +1,10 @@
 package model
 
-import "github.com/octop-dev/octop/wire"
+import (
+	"sort"
+
+	"github.com/octop-dev/octop/wire"
+)
 
 // ApplySnapshot folds a full REST read into the state, over whatever the
 // stream built so far. The snapshot wins where it speaks:
@@ -22,6 +26,11 @@ func (s *State) ApplySnapshot(snap Snapshot) {
 		// A listed id is alive, whatever a deletion said earlier.
 		delete(s.deleted, info.ID)
 		listed[info.ID] = true
+		if ss := s.sessions[info.ID]; ss != nil && (info.Time.Updated > ss.Updated || ss.Running()) {
+			// It changed, or may have, while the stream was not
+			// watching: what it showed of the last run is stale.
+			ss.historyRead, ss.Loaded = false, false
+		}
 		s.upsertInfo(info)
 	}
 	if snap.Complete {
@@ -68,11 +77,37 @@ func (s *State) ApplySnapshot(snap Snapshot) {
 		s.addQuestion(r)
 	}
 
-	for id, msgs := range snap.Messages {
-		ss := s.ensure(id)
-		if ss == nil || len(msgs) == 0 {
-			continue
+	s.applyMessages(snap.Messages)
+	s.version++
+	s.treeV++
+	for _, ss := range s.list {
+		ss.rev = s.version // a snapshot may have changed any of them
+	}
+}
+
+// ApplyMessages folds in the whole message history of some sessions (the
+// history loader's reads): tool calls, texts, tokens, and the error of the
+// latest reply. The sessions are Loaded afterwards.
+func (s *State) ApplyMessages(history map[string][]wire.MessageWithParts) {
+	if len(history) == 0 {
+		return
+	}
+	s.applyMessages(history)
+	s.version++
+	for id := range history {
+		if ss := s.sessions[id]; ss != nil {
+			ss.rev = s.version
 		}
+	}
+}
+
+func (s *State) applyMessages(history map[string][]wire.MessageWithParts) {
+	for id, msgs := range history {
+		ss := s.sessions[id]
+		if ss == nil {
+			continue // deleted meanwhile, or never listed
+		}
+		ss.historyRead, ss.Loaded = true, true
 		for i := range msgs {
 			s.applyMessage(ss, &msgs[i].Info)
 			for j := range msgs[i].Parts {
@@ -88,9 +123,27 @@ func (s *State) ApplySnapshot(snap Snapshot) {
 			ss.Err = nil
 		}
 	}
-	s.version++
-	s.treeV++
+}
+
+// NeedsHistory lists the sessions whose messages have not been read,
+// most recently updated first: the order a history loader reads them in,
+// so what a person most likely looks at fills in first.
+func (s *State) NeedsHistory() []string {
+	var need []*Session
 	for _, ss := range s.list {
-		ss.rev = s.version // a snapshot may have changed any of them
+		if ss.Known && !ss.historyRead {
+			need = append(need, ss)
+		}
 	}
+	sort.Slice(need, func(i, j int) bool {
+		if need[i].Updated != need[j].Updated {
+			return need[i].Updated > need[j].Updated
+		}
+		return need[i].ID > need[j].ID
+	})
+	ids := make([]string, len(need))
+	for i, ss := range need {
+		ids[i] = ss.ID
+	}
+	return ids
 }

@@ -109,12 +109,12 @@ func TestSnapshotMessagesSetError(t *testing.T) {
 	snap := Snapshot{Sessions: []wire.Session{sess("ses_a", "", "a", 1)},
 		Messages: map[string][]wire.MessageWithParts{"ses_a": {abortedMsg}}}
 	s.ApplySnapshot(snap)
-	if s.Display("ses_a") != DisplayError {
-		t.Fatalf("display = %d", s.Display("ses_a"))
+	if got := s.StateOf("ses_a"); got.Kind != KindAborted {
+		t.Fatalf("state = %+v", got)
 	}
 	snap.Messages["ses_a"] = []wire.MessageWithParts{abortedMsg, cleanMsg}
 	s.ApplySnapshot(snap)
-	if s.Display("ses_a") != DisplayIdle {
-		t.Fatalf("after a clean run display = %d", s.Display("ses_a"))
+	if got := s.StateOf("ses_a"); got.Kind != KindComplete {
+		t.Fatalf("after a clean run state = %+v", got)
 	}
 }

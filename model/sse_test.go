@@ -73,7 +73,7 @@ func TestReferenceCaptures(t *testing.T) {
 				if ss.Running() {
 					t.Errorf("%s still running", ss.ID)
 				}
-				if s.Display(ss.ID) == DisplayError {
+				if s.StateOf(ss.ID).Kind == KindAborted {
 					errored++
 				}
 				for _, tc := range ss.Tools {
@@ -87,7 +87,7 @@ func TestReferenceCaptures(t *testing.T) {
 				}
 			}
 			if strings.Contains(f, "abort") != (errored > 0) {
-				t.Errorf("%d sessions shown as errors", errored)
+				t.Errorf("%d sessions shown as aborted", errored)
 			}
 		})
 	}

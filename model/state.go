@@ -24,7 +24,17 @@ const (
 	DisplayBusy                   // working
 	DisplayRetry                  // waiting to retry after a provider error
 	DisplayWaiting                // blocked on a permission or a question
-	DisplayError                  // its last run ended in an error (aborted included)
+	DisplayError                  // its last run failed, was interrupted or denied
+)
+
+// Stream is what the model streams: nothing, its reasoning or its reply.
+type Stream uint8
+
+// Streams.
+const (
+	StreamNone Stream = iota
+	StreamReasoning
+	StreamText
 )
 
 // ToolStatus mirrors the server's tool states.
@@ -109,6 +119,17 @@ type Session struct {
 	// session said what it is doing. Until then Run is a guess (idle) and
 	// its open tool calls are shown as running, not interrupted.
 	StatusKnown bool
+	// Streaming says whether the model is writing a reply or thinking
+	// right now (a text or reasoning part still open), between tool calls.
+	Streaming Stream
+	// Loaded is true once the model can tell how the last run ended: its
+	// messages were read, or the stream showed the session from its
+	// creation or its run from the prompt. Until then StateOf says
+	// KindNotLoaded rather than guess.
+	Loaded bool
+	// AbortedBy names who aborted the session when it was not a person at
+	// the keyboard (octop's watchdog sets it); see State.NoteAbortedBy.
+	AbortedBy string
 
 	// Below: bookkeeping the reducer keeps so every read stays cheap.
 	parent     *Session   // nil for a root (no parent, or one not known yet)
@@ -120,12 +141,17 @@ type Session struct {
 	textPart   string // part id LastText comes from
 	textMsg    string // its message id
 	textDone   bool   // that part has ended: late deltas no longer apply
-	nOpen      int32  // tool calls pending or running
-	nDone      int32  // completed
-	nFailed    int32  // error
-	waiting    int32  // pending permissions and questions
-	search     string // lower-cased title, agent and id, for the filter
-	rev        uint64 // State.version of this session's last change
+	streamPart string // the part Streaming follows
+	agentMsg   string // the user message Agent comes from, once one named it
+	// historyRead: every message was read (a snapshot's messages) or the
+	// stream showed them all (watched since session.created).
+	historyRead bool
+	nOpen       int32  // tool calls pending or running
+	nDone       int32  // completed
+	nFailed     int32  // error
+	waiting     int32  // pending permissions and questions
+	search      string // lower-cased title, agent and id, for the filter
+	rev         uint64 // State.version of this session's last change
 	// derived per State.aggV, see derive.go
 	subTokens, subCost float64
 	runBelow           int

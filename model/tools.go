@@ -24,10 +24,30 @@ func (s *State) applyPart(ss *Session, p *wire.Part, evTime int64) {
 	switch p.Type {
 	case wire.PartTool:
 		s.applyTool(ss, p)
+		ss.Streaming, ss.streamPart = StreamNone, ""
 	case wire.PartText:
 		ss.applyText(p)
+		ss.applyStream(p, StreamText)
+	case wire.PartReasoning:
+		ss.applyStream(p, StreamReasoning)
 	case wire.PartStepFinish:
 		ss.applyStep(p)
+		ss.Streaming, ss.streamPart = StreamNone, ""
+	}
+}
+
+// applyStream follows the newest text or reasoning part still open: the
+// model is writing or thinking while it streams.
+func (ss *Session) applyStream(p *wire.Part, kind Stream) {
+	ended := p.Time != nil && p.Time.End != 0
+	switch {
+	case ended && p.ID == ss.streamPart:
+		ss.Streaming, ss.streamPart = StreamNone, ""
+	case !ended && p.ID >= ss.streamPart:
+		if a := ss.findMsg(p.MessageID); a != nil && a.role == roleUser {
+			return
+		}
+		ss.Streaming, ss.streamPart = kind, p.ID
 	}
 }
 

@@ -118,13 +118,20 @@ func aborted(id string) wire.Event {
 }
 
 func userMsg(sess string, sec float64) wire.Event {
-	return wire.MessageUpdated{Info: wire.Message{ID: "msg_u_" + sess, SessionID: sess, Role: "user",
+	return wire.MessageUpdated{Info: wire.Message{ID: "msg_0_" + sess, SessionID: sess, Role: "user",
 		Time: wire.MessageTime{Created: ms(sec)}}}
 }
 
 func asstMsg(sess string, tokens, cost float64, sec float64) wire.Event {
 	return wire.MessageUpdated{Info: wire.Message{ID: "msg_a_" + sess, SessionID: sess, Role: "assistant",
 		Agent: "build", Cost: cost, Tokens: wire.Tokens{Input: tokens}, Time: wire.MessageTime{Created: ms(sec)}}}
+}
+
+// finished is the session's assistant message, completed.
+func finished(sess string, tokens, cost float64, sec float64) wire.Event {
+	m := asstMsg(sess, tokens, cost, sec).(wire.MessageUpdated)
+	m.Info.Finish, m.Info.Time.Completed = "stop", ms(sec)
+	return m
 }
 
 // toolCall is a tool part of the session's assistant message. end < 0
@@ -193,7 +200,7 @@ func fanOut() EventsMsg {
 		toolCall("ses_c3", "ses_c3_2", "bash", wire.ToolRunning, "mkdocs build --strict", `{"command":"mkdocs build --strict"}`, 80, -1),
 		toolCall("ses_c4", "ses_c4_2", "grep", wire.ToolCompleted, "TODO", `{"pattern":"TODO"}`, 20, 21),
 		reply("ses_c4", "Found 14 TODO comments:\n- parser.go: 9\n- lexer.go: 5", 22),
-		idle("ses_c4"),
+		finished("ses_c4", 1200, 0.004, 22), idle("ses_c4"),
 	)
 	return events(evs...)
 }

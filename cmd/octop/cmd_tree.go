@@ -15,10 +15,13 @@ const treeHelp = `
 Print every session of the project as a tree: roots newest first, children
 in creation order. Each line shows the session id, its status (running,
 complete, error, or idle when it never ran), its tool calls (total, and how
-many run or failed) and its title; an error's name and message follow it.
+many run or failed) and its title; for an error, why: aborted, interrupted,
+denied, or the error's name, then its message. Every session's whole
+history is read, so this is what the screen shows once loaded.
 
 With --json, print the same as a JSON array of root nodes, each with
-"id", "parentID", "title", "agent", "status", "run" (idle|busy|retry),
+"id", "parentID", "title", "agent", "status", "reason" (for an error:
+aborted|interrupted|denied|the error's name), "run" (idle|busy|retry),
 "error", "tools" {total, running, completed, failed}, "created" (Unix ms),
 "tokens" {input, output, reasoning, cache_read, cache_write}, "cost",
 "started", "ended" (Unix ms; 0 while running), "duration_ms",
@@ -74,8 +77,8 @@ func runTree(ctx context.Context, stdio cmdIO, base client.Options, args []strin
 // rest the prefix of its descendants' lines.
 func printNode(w io.Writer, n *actions.Node, first, rest string) {
 	line := fmt.Sprintf("%s%s  %-8s  %s  %s", first, n.ID, n.Status, toolSummary(n.Tools), squashSpaces(n.Title))
-	if n.Error != "" {
-		line += "  [" + n.Error + "]"
+	if n.Reason != "" {
+		line += "  [" + n.Reason + ": " + n.Error + "]"
 	}
 	fmt.Fprintln(w, line)
 	for i, ch := range n.Children {

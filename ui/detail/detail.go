@@ -118,7 +118,13 @@ func (m Model) View() string {
 			to -= min(m.back, to-room)
 			from = to - room
 		}
-		lines = append(head, m.lines(b, from, to)...)
+		body := m.lines(b, from, to)
+		// The rule says what the scroll hides, so "tool calls (4)" over
+		// three lines never looks like a miscount.
+		if hidden := from + b.len() - to; hidden > 0 && room > 0 {
+			head[len(head)-1] = m.callsRule(s, from, b.len()-to)
+		}
+		lines = append(head, body...)
 	}
 	for i, l := range lines {
 		lines[i] = fit(l, m.width)
@@ -143,16 +149,15 @@ func (m Model) header(s *model.Session) []string {
 	if agent != "" {
 		top += " " + st.Ink.Badge.Render("@"+agent)
 	}
-	d := m.state.Display(s.ID)
-	mark, markStyle := format.StatusMark(d, m.spin, st)
+	state := model.StateOf(s)
+	mark, markStyle := format.StateMark(state.Kind, m.spin, st)
 	c := m.state.Counts(s.ID)
-	word := format.StatusWord(d)
-	if d == model.DisplayError && s.Err != nil && s.Err.Name == "MessageAbortedError" {
-		word = "aborted" // stopped on purpose: not the same news as a failure
+	elapsed := "…"
+	if state.Kind != model.KindNotLoaded {
+		elapsed = format.Elapsed(m.state.Elapsed(s.ID, m.now))
 	}
-	status := markStyle.Render(mark+" "+word) +
-		st.Ink.Dim.Render(" · "+format.Elapsed(m.state.Elapsed(s.ID, m.now)))
-	if d == model.DisplayRetry {
+	status := markStyle.Render(mark+" "+format.StateWord(state.Kind)) + st.Ink.Dim.Render(" · "+elapsed)
+	if state.Kind == model.KindRetrying {
 		status += st.Ink.Retry.Render(fmt.Sprintf(" · attempt %d", s.Attempt))
 		if s.RetryAt > m.now {
 			status += st.Ink.Retry.Render(" · next in " + format.Elapsed(s.RetryAt-m.now))
@@ -173,14 +178,14 @@ func (m Model) header(s *model.Session) []string {
 		lines = append(lines, label(st, "parent")+parent)
 	}
 	lines = append(lines, label(st, "tokens")+fmt.Sprintf("%s · %s", format.Tokens(s.Tokens), format.Cost(s.Cost)))
-	if s.Err != nil {
-		msg := s.Err.Name
-		if s.Err.Data.Message != "" {
-			msg += ": " + s.Err.Data.Message
-		}
-		lines = append(lines, label(st, "error")+st.Ink.Failed.Render(format.OneLine(msg)))
-	} else if d == model.DisplayRetry && s.RetryMsg != "" {
+	switch {
+	case state.Kind == model.KindRetrying && s.RetryMsg != "":
 		lines = append(lines, label(st, "retry")+st.Ink.Retry.Render(format.OneLine(s.RetryMsg)))
+	case state.Kind == model.KindNotLoaded:
+		lines = append(lines, label(st, "reason")+st.Ink.Dim.Render("reading its history…"))
+	case !state.Kind.Live() && state.Detail != "" && state.Kind != model.KindIdle:
+		_, ink := format.StateMark(state.Kind, "", st)
+		lines = append(lines, label(st, "reason")+ink.Render(format.OneLine(state.Detail)))
 	}
 	for _, p := range m.state.Permissions(s.ID) {
 		lines = append(lines, label(st, "waiting")+st.Ink.Waiting.Render("permission "+p.Permission+" "+strings.Join(p.Patterns, " ")))
@@ -194,7 +199,20 @@ func (m Model) header(s *model.Session) []string {
 	}
 	// The section rule stays put above the scrolling calls, so the count
 	// is always in sight.
-	return append(lines, rule(st, fmt.Sprintf("tool calls (%d)", len(s.Tools)), m.width))
+	return append(lines, m.callsRule(s, 0, 0))
+}
+
+// callsRule heads the tool calls with their count, and how many lines
+// the scroll hides above and below.
+func (m Model) callsRule(s *model.Session, above, below int) string {
+	title := fmt.Sprintf("tool calls (%d)", len(s.Tools))
+	if above > 0 {
+		title += fmt.Sprintf(" ↑%d more", above)
+	}
+	if below > 0 {
+		title += fmt.Sprintf(" ↓%d more", below)
+	}
+	return rule(m.styles, title, m.width)
 }
 
 // body is the scrolling part: the tool calls, then the last reply once
@@ -211,7 +229,7 @@ func (m Model) body(s *model.Session) body {
 	for _, t := range s.Tools {
 		b.nameW = max(b.nameW, min(len(t.Tool), 12))
 	}
-	if m.state.Display(s.ID) != model.DisplayBusy && strings.TrimSpace(s.LastText) != "" {
+	if model.StateOf(s).Kind != model.KindRunning && strings.TrimSpace(s.LastText) != "" {
 		reply := strings.Split(strings.TrimSpace(s.LastText), "\n")
 		if len(reply) > maxReplyLines {
 			reply = append(reply[:maxReplyLines-1], "…")

@@ -5,50 +5,53 @@ import (
 	"github.com/octop-dev/octop/ui/styles"
 )
 
-// Marks for a session's status. Each is one cell wide so columns line up;
-// busy sessions show the spinner frame instead.
+// Marks for a session's state (model.StateOf). Each is one cell wide so
+// columns line up; a running session shows the spinner frame instead.
 const (
-	MarkDone    = "✓"
-	MarkFailed  = "✗"
-	MarkRetry   = "↻"
-	MarkWaiting = "?"
-	MarkPending = "·"
-	// MarkInterrupted is a call left open by a session that has stopped.
-	MarkInterrupted = "⊘"
+	MarkDone        = "✓" // complete
+	MarkFailed      = "✗" // failed with an error
+	MarkRetry       = "↻" // waiting to retry a provider error
+	MarkWaiting     = "?" // waiting on you: a permission or a question
+	MarkPending     = "·" // a tool call not started yet
+	MarkNotLoaded   = "…" // its history is still being read
+	MarkIdle        = "○" // never ran
+	MarkAborted     = "■" // stopped by a person (or by octop)
+	MarkInterrupted = "⊘" // stopped without finishing; also a call left open
+	MarkDenied      = "⊖" // ended on a rejected permission or question
+	// MarkStale replaces the spinner while the server is unreachable: the
+	// session was running when last heard of.
+	MarkStale = "⋯"
 )
 
-// StatusMark is the one-cell mark for a session's display status, and the
-// style to draw it in.
-func StatusMark(d model.Display, spin string, s *styles.Styles) (string, styles.Ink) {
-	switch d {
-	case model.DisplayBusy:
+// StateMark is the one-cell mark for a session's state, and the ink to
+// draw it in.
+func StateMark(k model.Kind, spin string, s *styles.Styles) (string, styles.Ink) {
+	switch k {
+	case model.KindRunning:
 		return spin, s.Ink.Busy
-	case model.DisplayRetry:
+	case model.KindRetrying:
 		return MarkRetry, s.Ink.Retry
-	case model.DisplayWaiting:
+	case model.KindWaiting:
 		return MarkWaiting, s.Ink.Waiting
-	case model.DisplayError:
+	case model.KindFailed:
 		return MarkFailed, s.Ink.Failed
-	default:
+	case model.KindAborted:
+		return MarkAborted, s.Ink.Aborted
+	case model.KindInterrupted:
+		return MarkInterrupted, s.Ink.Interrupted
+	case model.KindDenied:
+		return MarkDenied, s.Ink.Denied
+	case model.KindComplete:
 		return MarkDone, s.Ink.Done
+	case model.KindIdle:
+		return MarkIdle, s.Ink.Dim
 	}
+	return MarkNotLoaded, s.Ink.Dim
 }
 
-// StatusWord names a display status for the detail pane.
-func StatusWord(d model.Display) string {
-	switch d {
-	case model.DisplayBusy:
-		return "running"
-	case model.DisplayRetry:
-		return "retrying"
-	case model.DisplayWaiting:
-		return "waiting on you"
-	case model.DisplayError:
-		return "failed"
-	default:
-		return "idle"
-	}
-}
+// StateWord names a session's state for the detail pane: the kind's word
+// ("complete", "denied", "not loaded" …).
+func StateWord(k model.Kind) string { return k.String() }
 
 // ToolMark is the one-cell mark for a tool call's status.
 func ToolMark(st model.ToolStatus, spin string, s *styles.Styles) (string, styles.Ink) {

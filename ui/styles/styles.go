@@ -29,6 +29,8 @@ type Styles struct {
 	Failed  lipgloss.Style
 	Retry   lipgloss.Style
 	Waiting lipgloss.Style
+	// End states other than done and failed: each its own colour.
+	Aborted, Interrupted, Denied lipgloss.Style
 
 	Connected    lipgloss.Style
 	Disconnected lipgloss.Style
@@ -45,6 +47,7 @@ type Styles struct {
 type Inks struct {
 	App, URL, Dim, Label, Title, Bold, Badge, Selected, Focused, Highlight, Border Ink
 	Busy, Done, Failed, Retry, Waiting                                             Ink
+	Aborted, Interrupted, Denied                                                   Ink
 	Connected, Disconnected, Flash                                                 Ink
 }
 
@@ -54,7 +57,8 @@ func (s Styles) withInks() *Styles {
 		Title: InkOf(s.Title), Bold: InkOf(s.Title.Bold(true)), Badge: InkOf(s.Badge),
 		Selected: InkOf(s.Selected), Focused: InkOf(s.Focused), Highlight: InkOf(s.Highlight),
 		Border: InkOf(s.Border), Busy: InkOf(s.Busy), Done: InkOf(s.Done), Failed: InkOf(s.Failed),
-		Retry: InkOf(s.Retry), Waiting: InkOf(s.Waiting), Connected: InkOf(s.Connected),
+		Retry: InkOf(s.Retry), Waiting: InkOf(s.Waiting), Aborted: InkOf(s.Aborted),
+		Interrupted: InkOf(s.Interrupted), Denied: InkOf(s.Denied), Connected: InkOf(s.Connected),
 		Disconnected: InkOf(s.Disconnected), Flash: InkOf(s.Flash),
 	}
 	return &s
@@ -79,6 +83,7 @@ func New(isDark, noColor bool) *Styles {
 		s.Border = plain
 		s.Busy = plain.Bold(true)
 		s.Done, s.Failed, s.Retry, s.Waiting = plain, plain.Bold(true), plain, plain.Bold(true)
+		s.Aborted, s.Interrupted, s.Denied = plain, plain.Bold(true), plain.Bold(true)
 		s.Connected, s.Disconnected, s.Flash = plain, plain.Bold(true), plain.Bold(true)
 		s.Help = help.Styles{}
 		return s.withInks()
@@ -102,6 +107,9 @@ func New(isDark, noColor bool) *Styles {
 	s.Failed = c("#C62828", "#FF6B6B").Bold(true)
 	s.Retry = c("#B45F00", "#FFA657")
 	s.Waiting = c("#8E24AA", "#E29CFF").Bold(true)
+	s.Aborted = c("#546E7A", "#90A4AE")
+	s.Interrupted = c("#8D6E00", "#E5C07B").Bold(true)
+	s.Denied = c("#AD1457", "#FF79C6").Bold(true)
 	s.Connected = c("#2E7D32", "#7BD88F")
 	s.Disconnected = c("#C62828", "#FF6B6B").Bold(true)
 	s.Flash = c("#8E24AA", "#E29CFF").Bold(true)

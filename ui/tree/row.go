@@ -26,6 +26,7 @@ type rowOpts struct {
 type inks struct {
 	dim, title, badge, busy, selected, unfocused styles.Ink
 	done, failed, retry, waiting                 styles.Ink
+	aborted, interrupted, denied                 styles.Ink
 }
 
 func newInks(s *styles.Styles) inks {
@@ -33,23 +34,35 @@ func newInks(s *styles.Styles) inks {
 		dim: styles.InkOf(s.Dim), title: styles.InkOf(s.Title), badge: styles.InkOf(s.Badge),
 		busy: styles.InkOf(s.Busy), selected: styles.InkOf(s.Selected), unfocused: styles.InkOf(s.Focused),
 		done: styles.InkOf(s.Done), failed: styles.InkOf(s.Failed), retry: styles.InkOf(s.Retry),
-		waiting: styles.InkOf(s.Waiting),
+		waiting: styles.InkOf(s.Waiting), aborted: styles.InkOf(s.Aborted),
+		interrupted: styles.InkOf(s.Interrupted), denied: styles.InkOf(s.Denied),
 	}
 }
 
-// mark is a session's one-cell status mark and its ink.
-func (k inks) mark(d model.Display, spin string) (string, styles.Ink) {
-	switch d {
-	case model.DisplayBusy:
+// mark is a session's one-cell state mark and its ink (the same marks as
+// format.StateMark, with the row's own inks).
+func (k inks) mark(kind model.Kind, spin string) (string, styles.Ink) {
+	switch kind {
+	case model.KindRunning:
 		return spin, k.busy
-	case model.DisplayRetry:
+	case model.KindRetrying:
 		return format.MarkRetry, k.retry
-	case model.DisplayWaiting:
+	case model.KindWaiting:
 		return format.MarkWaiting, k.waiting
-	case model.DisplayError:
+	case model.KindFailed:
 		return format.MarkFailed, k.failed
+	case model.KindAborted:
+		return format.MarkAborted, k.aborted
+	case model.KindInterrupted:
+		return format.MarkInterrupted, k.interrupted
+	case model.KindDenied:
+		return format.MarkDenied, k.denied
+	case model.KindComplete:
+		return format.MarkDone, k.done
+	case model.KindIdle:
+		return format.MarkIdle, k.dim
 	}
-	return format.MarkDone, k.done
+	return format.MarkNotLoaded, k.dim
 }
 
 // renderRow draws one tree line, exactly o.width cells wide:
@@ -94,8 +107,8 @@ func renderRow(st *model.State, r model.Row, o rowOpts) string {
 	default:
 		put(styles.Ink{}, "  ", 2)
 	}
-	d := st.Display(r.ID)
-	mark, markInk := k.mark(d, o.spin)
+	state := model.StateOf(s)
+	mark, markInk := k.mark(state.Kind, o.spin)
 	put(markInk, mark, ansi.StringWidth(mark))
 	put(styles.Ink{}, " ", 1)
 
@@ -126,24 +139,32 @@ func renderRow(st *model.State, r model.Row, o rowOpts) string {
 		put(styles.Ink{}, " ", 1)
 		put(k.busy, more, len(more))
 	}
-	switch d {
-	case model.DisplayBusy:
-		if t := runningTool(s); t != "" {
-			put(k.dim, " ⟩ "+t, 3+ansi.StringWidth(t))
+	switch state.Kind {
+	case model.KindRunning:
+		if what, live := doing(s); what != "" {
+			ink := k.title
+			if !live {
+				ink = k.dim // the last call, held between two calls
+			}
+			put(ink, " ⟩ "+what, 3+ansi.StringWidth(what))
 		}
-	case model.DisplayRetry:
+	case model.KindRetrying:
 		what := fmt.Sprintf(" ⟩ retry %d", s.Attempt)
 		if s.RetryAt > o.now {
 			what += " in " + format.Elapsed(s.RetryAt-o.now+999) // round up: "in 0s" reads as stuck
 		}
 		put(k.retry, what, ansi.StringWidth(what))
-	case model.DisplayWaiting:
+	case model.KindWaiting:
 		what := " ⟩ needs you: " + waitingFor(st, r.ID)
 		put(k.waiting, what, ansi.StringWidth(what))
 	}
 
-	right := fmt.Sprintf("%s %6s", toolCount(c), format.Elapsed(st.Elapsed(r.ID, o.now)))
-	rw := len(right) // digits, letters and spaces only
+	elapsed := format.Elapsed(st.Elapsed(r.ID, o.now))
+	if state.Kind == model.KindNotLoaded {
+		elapsed = "…" // not read yet: no fake "0s"
+	}
+	right := fmt.Sprintf("%s %6s", toolCount(c), elapsed)
+	rw := ansi.StringWidth(right)
 	room := o.width - rw - 1
 	line := left.String()
 	if room < 1 {
@@ -187,24 +208,37 @@ func guides(r model.Row) string {
 	return b.String()
 }
 
-// runningTool names what a busy session is doing now: its running tool's
-// title, else its input digest, else just the tool.
-func runningTool(s *model.Session) string {
+// doing says what a running session does now: its running call's title
+// (else input digest, else tool), "thinking" or "writing" while the model
+// streams, else the last call it made. live is false for that last call,
+// which is only held so the line does not blink away between two calls.
+func doing(s *model.Session) (what string, live bool) {
 	for i := len(s.Tools) - 1; i >= 0; i-- {
-		t := s.Tools[i]
-		if s.ShownToolStatus(i) != model.ToolRunning {
-			continue
+		if s.ShownToolStatus(i) == model.ToolRunning {
+			return callLine(s.Tools[i]), true
 		}
-		what := t.Title
-		if what == "" {
-			what = t.Input
-		}
-		if what == "" {
-			return t.Tool
-		}
-		return t.Tool + ": " + format.OneLine(what)
 	}
-	return ""
+	switch s.Streaming {
+	case model.StreamReasoning:
+		return "thinking", true
+	case model.StreamText:
+		return "writing", true
+	}
+	if n := len(s.Tools); n > 0 {
+		return callLine(s.Tools[n-1]), false
+	}
+	return "", false
+}
+
+func callLine(t model.ToolCall) string {
+	what := t.Title
+	if what == "" {
+		what = t.Input
+	}
+	if what == "" {
+		return t.Tool
+	}
+	return t.Tool + ": " + format.OneLine(what)
 }
 
 // waitingFor says what a waiting session asks of the person: the

@@ -404,7 +404,7 @@ func (m Model) row(i int) string {
 		selected: i == m.cursor,
 		focused:  m.focused,
 	}
-	if m.state.Display(r.ID) == model.DisplayBusy {
+	if m.state.StateOf(r.ID).Kind == model.KindRunning {
 		k.spin = m.spin
 	}
 	if c, ok := m.cache[r.ID]; ok && c.key.sameAs(k, r) {

@@ -1,0 +1,53 @@
+package client
+
+import (
+	"context"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/octop-dev/octop/wire"
+)
+
+// HistoryParallel is how many message lists History reads at once by
+// default: enough to hide a round trip, few enough that a server with
+// thousands of sessions is not flooded.
+const HistoryParallel = 4
+
+// HistoryRequest names one session whose messages to read, and the
+// directory (project) it lives in; empty means the client's own.
+type HistoryRequest struct {
+	ID        string
+	Directory string
+}
+
+// History reads the whole message list of each session, at most parallel
+// at a time, starting them in the order given (put the sessions a person
+// most likely looks at first), and hands each list to got as it arrives.
+// got may be called from several goroutines at once. A session deleted
+// meanwhile is skipped; any other error stops the reads and is returned.
+func (c *Client) History(ctx context.Context, reqs []HistoryRequest, parallel int,
+	got func(id string, msgs []wire.MessageWithParts)) error {
+	if parallel < 1 {
+		parallel = HistoryParallel
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(parallel)
+	for _, r := range reqs {
+		cl := c
+		if r.Directory != "" && r.Directory != c.dir {
+			cl = c.WithDirectory(r.Directory)
+		}
+		g.Go(func() error {
+			msgs, err := cl.Messages(gctx, r.ID, 0)
+			switch {
+			case IsNotFound(err):
+				return nil // deleted since it was listed
+			case err != nil:
+				return err
+			}
+			got(r.ID, msgs)
+			return nil
+		})
+	}
+	return g.Wait()
+}

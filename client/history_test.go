@@ -1,0 +1,84 @@
+package client
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/octop-dev/octop/wire"
+)
+
+// TestHistory: every session's messages arrive, no more than parallel
+// reads run at once, a deleted session is skipped, and each read names
+// the session's own directory.
+func TestHistory(t *testing.T) {
+	var inFlight, peak atomic.Int32
+	var mu sync.Mutex
+	dirs := map[string]string{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := inFlight.Add(1)
+		defer inFlight.Add(-1)
+		for {
+			p := peak.Load()
+			if n <= p || peak.CompareAndSwap(p, n) {
+				break
+			}
+		}
+		id := strings.Split(strings.TrimPrefix(r.URL.Path, "/session/"), "/")[0]
+		mu.Lock()
+		dirs[id] = r.Header.Get("x-opencode-directory") + r.URL.Query().Get("directory")
+		mu.Unlock()
+		time.Sleep(2 * time.Millisecond) // let reads overlap
+		if id == "ses_gone" {
+			http.Error(w, `{"name":"NotFoundError"}`, http.StatusNotFound)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`[{"info":{"id":"msg_1","sessionID":"` + id + `","role":"user"},"parts":[]}]`))
+	}))
+	defer srv.Close()
+	c := mustNew(t, Options{BaseURL: srv.URL, Directory: "/home"})
+	var reqs []HistoryRequest
+	for _, id := range []string{"ses_a", "ses_b", "ses_c", "ses_d", "ses_e", "ses_f", "ses_gone"} {
+		reqs = append(reqs, HistoryRequest{ID: id})
+	}
+	reqs[1].Directory = "/elsewhere"
+	got := map[string]int{}
+	err := c.History(context.Background(), reqs, 2, func(id string, msgs []wire.MessageWithParts) {
+		mu.Lock()
+		got[id] = len(msgs)
+		mu.Unlock()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 6 || got["ses_a"] != 1 || got["ses_gone"] != 0 {
+		t.Fatalf("got %v", got)
+	}
+	if p := peak.Load(); p > 2 {
+		t.Fatalf("%d reads at once, want at most 2", p)
+	}
+	if !strings.Contains(dirs["ses_b"], "elsewhere") || !strings.Contains(dirs["ses_a"], "home") {
+		t.Fatalf("directories asked: %v", dirs)
+	}
+}
+
+// TestHistoryStopsOnError: a server error ends the reads with it.
+func TestHistoryStopsOnError(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "boom", http.StatusInternalServerError)
+	}))
+	defer srv.Close()
+	c := mustNew(t, Options{BaseURL: srv.URL})
+	err := c.History(context.Background(), []HistoryRequest{{ID: "ses_a"}}, 1, func(string, []wire.MessageWithParts) {
+		t.Error("got called for a failed read")
+	})
+	if err == nil {
+		t.Fatal("no error")
+	}
+}

@@ -1,0 +1,210 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Kind is what a session is doing, or how its last run ended: the one
+// status every view (tree, detail, header, `octop result`, `octop tree`)
+// shows for it.
+type Kind uint8
+
+// Kinds. The first five are live or unknown; the rest are end states.
+const (
+	// KindNotLoaded: idle, but its messages have not been read yet, so
+	// how its last run ended is unknown.
+	KindNotLoaded Kind = iota
+	KindRunning        // busy
+	KindWaiting        // blocked on a permission or a question
+	KindRetrying       // waiting to retry a provider error
+	KindIdle           // never ran: no messages
+	KindComplete       // the last run finished
+	KindFailed         // the last run ended in an error
+	KindAborted        // stopped by a person (or by octop)
+	// KindInterrupted: the run stopped without finishing: a reply never
+	// completed, or a tool call was left open on an idle session (the
+	// server died, or stopped the run without saying why).
+	KindInterrupted
+	// KindDenied: the run ended on a rejected permission or a dismissed
+	// question.
+	KindDenied
+)
+
+// SessionState is a session's Kind with the why: Reason is a short word
+// for scripts (aborted, interrupted, denied, or the error's name for
+// failed), Detail one line for a person.
+type SessionState struct {
+	Kind   Kind
+	Reason string
+	Detail string
+}
+
+var kindWords = [...]string{
+	KindNotLoaded: "not loaded", KindRunning: "running", KindWaiting: "waiting on you",
+	KindRetrying: "retrying", KindIdle: "idle", KindComplete: "complete", KindFailed: "failed",
+	KindAborted: "aborted", KindInterrupted: "interrupted", KindDenied: "denied",
+}
+
+// String is the word a person reads for the kind.
+func (k Kind) String() string {
+	if int(k) < len(kindWords) {
+		return kindWords[k]
+	}
+	return "unknown"
+}
+
+// Live reports whether the session is still working: running, retrying or
+// waiting on an answer.
+func (k Kind) Live() bool { return k == KindRunning || k == KindWaiting || k == KindRetrying }
+
+// Bad reports whether the last run ended without doing its job and a
+// person should look: failed, interrupted or denied. Aborted is not bad:
+// someone chose it.
+func (k Kind) Bad() bool { return k == KindFailed || k == KindInterrupted || k == KindDenied }
+
+// Status is the kind in async-task terms, as `octop result` and
+// `octop tree --json` print it: running, complete or error ("" while not
+// loaded, "idle" for a session that never ran).
+func (k Kind) Status() string {
+	switch {
+	case k.Live():
+		return "running"
+	case k == KindComplete:
+		return "complete"
+	case k == KindIdle:
+		return "idle"
+	case k == KindNotLoaded:
+		return ""
+	}
+	return "error"
+}
+
+// Errors and texts the server uses for the end states it does not name.
+const (
+	abortedError = "MessageAbortedError"
+	// A rejected permission fails the tool call with this text (1.1.65
+	// and 1.18.33); with feedback the run goes on, so only a run that
+	// ended right there is denied.
+	rejectedText  = "The user rejected permission"
+	dismissedText = "The user dismissed this question"
+)
+
+// StateOf derives the session's state from what the model holds: its run
+// status, pending requests, last error and the messages and tool calls of
+// its last run. It is the one derivation every view uses.
+func StateOf(ss *Session) SessionState {
+	if ss == nil {
+		return SessionState{Kind: KindNotLoaded}
+	}
+	switch {
+	case ss.waiting > 0:
+		return SessionState{Kind: KindWaiting, Detail: "asks for a permission or an answer"}
+	case ss.Run == RunBusy:
+		return SessionState{Kind: KindRunning}
+	case ss.Run == RunRetry:
+		return SessionState{Kind: KindRetrying, Detail: fmt.Sprintf("attempt %d: %s", ss.Attempt, ss.RetryMsg)}
+	case !ss.Loaded:
+		return SessionState{Kind: KindNotLoaded}
+	}
+	if ss.Err != nil && ss.Err.Name == abortedError {
+		who := ss.AbortedBy
+		if who == "" {
+			who = "a user"
+		}
+		return SessionState{Kind: KindAborted, Reason: "aborted", Detail: "aborted by " + who}
+	}
+	if t := ss.deniedCall(); t != nil {
+		return SessionState{Kind: KindDenied, Reason: "denied", Detail: deniedDetail(t)}
+	}
+	if ss.Err != nil {
+		detail := ss.Err.Name
+		if m := oneLine(ss.Err.Data.Message); m != "" {
+			detail += ": " + m
+		}
+		return SessionState{Kind: KindFailed, Reason: ss.Err.Name, Detail: detail}
+	}
+	return ss.endOfRun()
+}
+
+// endOfRun tells complete from interrupted for an idle session with no
+// error, from its last run's messages and calls.
+func (ss *Session) endOfRun() SessionState {
+	if len(ss.msgs) == 0 {
+		return SessionState{Kind: KindIdle, Detail: "never ran"}
+	}
+	if a := ss.latestAssistant(); a != nil && !a.done && a.id > ss.lastUserID() {
+		return SessionState{Kind: KindInterrupted, Reason: "interrupted", Detail: "the last reply never finished"}
+	}
+	if ss.StatusKnown && ss.nOpen > 0 {
+		for i := len(ss.Tools) - 1; i >= 0; i-- {
+			if !ss.Tools[i].Ended() {
+				return SessionState{Kind: KindInterrupted, Reason: "interrupted",
+					Detail: "a " + ss.Tools[i].Tool + " call was left running"}
+			}
+		}
+	}
+	if ss.latestAssistant() == nil || ss.lastUserID() > ss.latestAssistant().id {
+		// A prompt with no reply yet: prompt_async answers before the
+		// run starts, so this is a run about to begin.
+		return SessionState{Kind: KindRunning, Detail: "starting"}
+	}
+	return SessionState{Kind: KindComplete}
+}
+
+// deniedCall is the rejected call that ended the last run: a call of the
+// newest assistant message, newer than the last prompt, failed by a
+// rejected permission or a dismissed question.
+func (ss *Session) deniedCall() *ToolCall {
+	a := ss.latestAssistant()
+	if a == nil || a.id < ss.lastUserID() {
+		return nil
+	}
+	for i := len(ss.Tools) - 1; i >= 0; i-- {
+		t := &ss.Tools[i]
+		if t.MessageID < a.id {
+			break
+		}
+		if t.MessageID == a.id && t.Status == ToolError && rejection(t.Error) {
+			return t
+		}
+	}
+	return nil
+}
+
+func rejection(err string) bool {
+	return strings.HasPrefix(err, rejectedText) && !strings.Contains(err, "feedback") ||
+		strings.HasPrefix(err, dismissedText)
+}
+
+func deniedDetail(t *ToolCall) string {
+	if strings.HasPrefix(t.Error, dismissedText) {
+		return "a question was dismissed"
+	}
+	return "permission to use " + t.Tool + " was rejected"
+}
+
+func (ss *Session) lastUserID() string {
+	for i := len(ss.msgs) - 1; i >= 0; i-- {
+		if ss.msgs[i].role == roleUser {
+			return ss.msgs[i].id
+		}
+	}
+	return ""
+}
+
+// StateOf is the state of the session with that id (KindNotLoaded for an
+// unknown id).
+func (s *State) StateOf(id string) SessionState { return StateOf(s.sessions[id]) }
+
+// NoteAbortedBy records who aborted a session (octop's watchdog, say), so
+// its aborted state says so. It changes nothing else.
+func (s *State) NoteAbortedBy(id, who string) {
+	if ss := s.sessions[id]; ss != nil && ss.AbortedBy != who {
+		ss.AbortedBy = who
+		s.version++
+		ss.rev = s.version
+	}
+}
+
+func oneLine(v string) string { return strings.Join(strings.Fields(v), " ") }
