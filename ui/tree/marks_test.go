@@ -38,14 +38,18 @@ func endStates() *model.State {
 			return []wire.Event{status(id, "busy"), wire.PermissionAsked{Request: wire.PermissionRequest{ID: "per_" + id, SessionID: id, Permission: "bash"}}}
 		}},
 		{"retrying", func(id string) []wire.Event { return []wire.Event{status(id, "retry")} }},
-		{"complete", func(id string) []wire.Event { return []wire.Event{msg("msg_2", id, "assistant", true, nil), status(id, "idle")} }},
+		{"complete", func(id string) []wire.Event {
+			return []wire.Event{msg("msg_2", id, "assistant", true, nil), status(id, "idle")}
+		}},
 		{"failed", func(id string) []wire.Event {
 			return []wire.Event{msg("msg_2", id, "assistant", true, &wire.ErrorInfo{Name: "APIError"}), status(id, "idle")}
 		}},
 		{"aborted", func(id string) []wire.Event {
 			return []wire.Event{msg("msg_2", id, "assistant", true, &wire.ErrorInfo{Name: "MessageAbortedError"}), status(id, "idle")}
 		}},
-		{"interrupted", func(id string) []wire.Event { return []wire.Event{msg("msg_2", id, "assistant", false, nil), status(id, "idle")} }},
+		{"interrupted", func(id string) []wire.Event {
+			return []wire.Event{msg("msg_2", id, "assistant", false, nil), status(id, "idle")}
+		}},
 		{"denied", func(id string) []wire.Event {
 			return []wire.Event{msg("msg_2", id, "assistant", true, nil),
 				call(id, "error", "The user rejected permission to use this specific tool call."), status(id, "idle")}
