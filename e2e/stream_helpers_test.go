@@ -223,6 +223,7 @@ type cutProxy struct {
 	mu     sync.Mutex
 	conns  map[net.Conn]bool
 	wg     sync.WaitGroup
+	down   bool // refusing: each new connection is closed at once
 }
 
 func newCutProxy(t testing.TB, target string) *cutProxy {
@@ -246,6 +247,13 @@ func (p *cutProxy) serve() {
 		in, err := p.ln.Accept()
 		if err != nil {
 			return
+		}
+		p.mu.Lock()
+		down := p.down
+		p.mu.Unlock()
+		if down {
+			in.Close()
+			continue
 		}
 		out, err := net.DialTimeout("tcp", p.target, 5*time.Second)
 		if err != nil {
@@ -277,6 +285,17 @@ func (p *cutProxy) cut() {
 	defer p.mu.Unlock()
 	for c := range p.conns {
 		c.Close()
+	}
+}
+
+// setDown cuts every connection and refuses new ones until setDown(false):
+// a server the client cannot reach for a while.
+func (p *cutProxy) setDown(down bool) {
+	p.mu.Lock()
+	p.down = down
+	p.mu.Unlock()
+	if down {
+		p.cut()
 	}
 }
 

@@ -295,3 +295,57 @@ func TestWatchUntilDone(t *testing.T) {
 		actWaitRun(t, ctx, c, root.ID, wire.StatusIdle)
 	})
 }
+
+// TestWatchReconnect: a root aborted while watch cannot reach the server
+// gets its session.aborted once, after connection.restored; nothing is
+// printed twice.
+func TestWatchReconnect(t *testing.T) {
+	s := harness.Shared(t, harness.V118)
+	ctx := actCtxFor(t)
+	c := actNewClient(t, s)
+	defer actStopAll(c)
+	proxy := newCutProxy(t, strings.TrimPrefix(s.URL, "http://"))
+	w := startWatch(t, proxy.URL())
+	root := actStartRoot(t, ctx, c, "octop e2e reconnect", "RUNAWAY sleep=0.3")
+	w.waitLine(t, "session.started", root.ID)
+
+	proxy.setDown(true)
+	w.waitLine(t, "connection.lost", "")
+	if err := c.Abort(ctx, root.ID); err != nil {
+		t.Fatal(err)
+	}
+	actWaitRun(t, ctx, c, root.ID, wire.StatusIdle)
+	proxy.setDown(false)
+	w.waitLine(t, "connection.restored", "")
+	ab := w.waitLine(t, "session.aborted", root.ID)
+	if ab.Status != "aborted" || ab.Reason == "" {
+		t.Errorf("aborted line %+v", ab)
+	}
+	// Another reconnect with nothing new prints only the connection lines.
+	before := len(w.snapshot())
+	proxy.cut()
+	actWaitFor(t, "a second restore", func() (bool, error) {
+		n := 0
+		for _, l := range w.snapshot() {
+			if l.Event == "connection.restored" {
+				n++
+			}
+		}
+		return n == 2, nil
+	})
+	for _, l := range w.snapshot()[before:] {
+		if !strings.HasPrefix(l.Event, "connection.") {
+			t.Errorf("after a reconnect with nothing new: %+v", l)
+		}
+	}
+	lines := w.snapshot()
+	noDuplicates(t, lines)
+	var order []string
+	for _, l := range lines {
+		order = append(order, l.Event)
+	}
+	want := "session.started connection.lost connection.restored session.aborted connection.lost connection.restored"
+	if got := strings.Join(order, " "); got != want {
+		t.Errorf("events %q, want %q", got, want)
+	}
+}
