@@ -349,3 +349,33 @@ func TestWatchReconnect(t *testing.T) {
 		t.Errorf("events %q, want %q", got, want)
 	}
 }
+
+// TestWatchBellReachesTheTerminal: with --notify bell, a root finishing
+// rings the terminal's bell; tmux sees it (its alert-bell hook runs and
+// the window's bell flag is set).
+func TestWatchBellReachesTheTerminal(t *testing.T) {
+	s := harness.Shared(t, harness.V118)
+	ctx := actCtxFor(t)
+	c := actNewClient(t, s)
+	defer actStopAll(c)
+	tm := tuiStart(t, 160, 20, "watch", "--notify", "bell", "--server", s.URL)
+	rang := filepath.Join(t.TempDir(), "rang")
+	if out, err := tm.run("set-hook", "-g", "alert-bell", "run-shell 'touch "+rang+"'"); err != nil {
+		t.Fatalf("tmux set-hook: %v\n%s", err, out)
+	}
+	tm.waitFor("watch to be watching", func(screen string) bool { return strings.Contains(screen, "octop watch: watching") })
+	if _, err := os.Stat(rang); err == nil {
+		t.Fatal("the bell rang before anything happened")
+	}
+	root := actStartRoot(t, ctx, c, "octop e2e bell", "LEAF steps=1 sleep=0.2")
+	tm.waitFor("the root's session.done line", func(screen string) bool {
+		return strings.Contains(screen, "session.done") && strings.Contains(screen, root.ID)
+	})
+	actWaitFor(t, "tmux to see the bell", func() (bool, error) {
+		_, err := os.Stat(rang)
+		return err == nil, nil
+	})
+	if flag, err := tm.run("display-message", "-p", "-t", "octop", "#{window_bell_flag}"); err != nil || strings.TrimSpace(flag) != "1" {
+		t.Errorf("window_bell_flag %q (err %v), want 1", flag, err)
+	}
+}
