@@ -10,6 +10,7 @@ func (s *State) derive() {
 	s.aggV = s.version + 1
 	for _, ss := range s.list {
 		ss.subTokens, ss.subCost, ss.runBelow = ss.Tokens, ss.Cost, 0
+		ss.subActive = ss.LastActive
 	}
 	// Post-order over an explicit stack: a deep delegation chain must not
 	// grow the goroutine stack without bound.
@@ -34,6 +35,7 @@ func (s *State) derive() {
 				p.subTokens += done.subTokens
 				p.subCost += done.subCost
 				p.runBelow += done.runBelow
+				p.subActive = max(p.subActive, done.subActive)
 				if done.Running() {
 					p.runBelow++
 				}

@@ -1,25 +1,47 @@
 package model
 
-import "strings"
-
 // Flatten gives the visible rows: roots newest first, children in creation
-// order, descending only into expanded sessions. A non-empty filter keeps
-// the sessions whose title, agent or id contains it (case-insensitive) and
-// the ancestors of every match, expanded so the match shows.
+// order, descending only into expanded sessions. A non-empty filter (see
+// ParseFilter: is:running|waiting|failed|done, agent:NAME, free words that
+// the title, agent or id must contain, case-insensitive) keeps the
+// sessions that match and the ancestors of every match, expanded so the
+// match shows.
 //
 // It allocates the rows and one shared array behind all their Guides, and
 // nothing per session, so calling it every frame is fine (see the
 // benchmarks in doc.go). It uses scratch marks inside the State: call it
 // from the goroutine that owns the State.
 func Flatten(s *State, expanded map[string]bool, filter string) []Row {
-	roots := s.Roots()
-	if len(roots) == 0 {
+	return FlattenView(s, View{Expanded: expanded, Filter: filter})
+}
+
+// View is what Flatten shows: which sessions are expanded, the filter, and
+// the order of siblings (NowMS is the time SortDuration measures to).
+type View struct {
+	Expanded map[string]bool
+	Filter   string
+	Sort     SortKey
+	NowMS    int64
+}
+
+// FlattenView is Flatten with siblings (roots included) in v.Sort's order.
+// Sorting copies only the children of the sessions it descends into.
+func FlattenView(s *State, v View) []Row {
+	filter, expanded := v.Filter, v.Expanded
+	rootIDs := s.Roots()
+	if len(rootIDs) == 0 {
 		return nil
 	}
-	filtered := filter != ""
+	roots := make([]*Session, len(rootIDs))
+	for i, id := range rootIDs {
+		roots[i] = s.sessions[id]
+	}
+	roots = s.sorted(roots, v.Sort, v.NowMS)
+	f := ParseFilter(filter)
+	filtered := !f.Empty()
 	capRows := len(s.list)
 	if filtered {
-		capRows = s.markFilter(strings.ToLower(filter))
+		capRows = s.markFilter(f)
 	}
 	ep := s.fepoch
 	visible := func(ss *Session) bool { return !filtered || ss.fmark == ep }
@@ -32,8 +54,9 @@ func Flatten(s *State, expanded map[string]bool, filter string) []Row {
 
 	type frame struct {
 		ss   *Session
-		next int // next child index to look at
-		last int // index of the last visible child
+		kids []*Session // ss's children in the view's order
+		next int        // next child index to look at
+		last int        // index of the last visible child
 	}
 	var stack []frame
 
@@ -44,14 +67,18 @@ func Flatten(s *State, expanded map[string]bool, filter string) []Row {
 		case len(ss.kids) == 0:
 		case filtered:
 			// Descend exactly into the ancestors of matches.
-			for i := len(ss.kids) - 1; i >= 0; i-- {
-				if ss.kids[i].fmark == ep {
+			if hasMarkedKid(ss, ep) {
+				f.kids = s.sorted(ss.kids, v.Sort, v.NowMS)
+			}
+			for i := len(f.kids) - 1; i >= 0; i-- {
+				if f.kids[i].fmark == ep {
 					f.last, open = i, true
 					break
 				}
 			}
 		case expanded[ss.ID]:
-			f.last, open = len(ss.kids)-1, true
+			f.kids = s.sorted(ss.kids, v.Sort, v.NowMS)
+			f.last, open = len(f.kids)-1, true
 		}
 		if cap(guides)-len(guides) < depth {
 			guides = make([]bool, 0, max(4096, 2*depth))
@@ -72,13 +99,13 @@ func Flatten(s *State, expanded map[string]bool, filter string) []Row {
 
 	lastRoot := -1
 	for i := len(roots) - 1; i >= 0; i-- {
-		if visible(s.sessions[roots[i]]) {
+		if visible(roots[i]) {
 			lastRoot = i
 			break
 		}
 	}
 	for ri := 0; ri <= lastRoot; ri++ {
-		r := s.sessions[roots[ri]]
+		r := roots[ri]
 		if !visible(r) {
 			continue
 		}
@@ -92,7 +119,7 @@ func Flatten(s *State, expanded map[string]bool, filter string) []Row {
 			}
 			i := top.next
 			top.next++
-			c := top.ss.kids[i]
+			c := top.kids[i]
 			if !visible(c) {
 				continue
 			}
@@ -107,7 +134,7 @@ func Flatten(s *State, expanded map[string]bool, filter string) []Row {
 
 // markFilter stamps the sessions that match and their ancestors with a new
 // epoch, instead of building a set per call. It returns how many it marked.
-func (s *State) markFilter(f string) int {
+func (s *State) markFilter(f Filter) int {
 	s.fepoch++
 	if s.fepoch == 0 { // wrapped: clear old stamps so none look current
 		for _, ss := range s.list {
@@ -118,7 +145,7 @@ func (s *State) markFilter(f string) int {
 	ep := s.fepoch
 	n := 0
 	for _, ss := range s.list {
-		if !strings.Contains(ss.search, f) {
+		if !f.matches(ss) {
 			continue
 		}
 		ss.fmatch = ep
@@ -128,4 +155,13 @@ func (s *State) markFilter(f string) int {
 		}
 	}
 	return n
+}
+
+func hasMarkedKid(ss *Session, ep uint32) bool {
+	for _, c := range ss.kids {
+		if c.fmark == ep {
+			return true
+		}
+	}
+	return false
 }

@@ -155,6 +155,7 @@ type Session struct {
 	// derived per State.aggV, see derive.go
 	subTokens, subCost float64
 	runBelow           int
+	subActive          int64 // the latest LastActive in the subtree
 	// Flatten scratch marks, see flatten.go
 	fmark, fmatch uint32
 }

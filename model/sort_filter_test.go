@@ -1,0 +1,98 @@
+package model
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/octop-dev/octop/wire"
+)
+
+// fleet: two roots; r1 has a running explore child that used many tokens,
+// a failed general child and a done one; r2 waits on nothing and is done.
+func fleet() *State {
+	withAgent := func(id, parent, title, agent string, at int64) wire.Event {
+		return wire.SessionCreated{Info: wire.Session{ID: id, ParentID: parent, Title: title, Agent: agent,
+			Time: wire.SessionTime{Created: at, Updated: at}}}
+	}
+	return apply(
+		withAgent("ses_r1", "", "refactor", "build", 1),
+		withAgent("ses_run", "ses_r1", "scan (@explore subagent)", "explore", 2),
+		withAgent("ses_bad", "ses_r1", "fix (@general subagent)", "general", 3),
+		withAgent("ses_ok", "ses_r1", "docs (@general subagent)", "general", 4),
+		withAgent("ses_r2", "", "release notes", "build", 5),
+		status("ses_r1", "busy"), status("ses_run", "busy"),
+		userMsg("ses_run", "m1", 10), asstMsg("ses_run", "m2", 900, 0.9, 11, 0),
+		userMsg("ses_bad", "m3", 10), asstMsg("ses_bad", "m4", 50, 0.05, 12, 40), status("ses_bad", "idle"), aborted("ses_bad"),
+		userMsg("ses_ok", "m5", 10), asstMsg("ses_ok", "m6", 10, 0.01, 13, 90), status("ses_ok", "idle"),
+		userMsg("ses_r2", "m7", 20), asstMsg("ses_r2", "m8", 100, 2.0, 21, 30), status("ses_r2", "idle"),
+	)
+}
+
+func ids(rows []Row) string {
+	var out []string
+	for _, r := range rows {
+		id := strings.TrimPrefix(r.ID, "ses_")
+		if !r.Match {
+			id = "(" + id + ")"
+		}
+		out = append(out, strings.Repeat(".", r.Depth)+id)
+	}
+	return strings.Join(out, " ")
+}
+
+func TestFilterTerms(t *testing.T) {
+	s := fleet()
+	for _, tt := range []struct{ filter, want string }{
+		{"is:running", "r1 .run"},
+		{"is:failed", "(r1) .bad"},
+		{"is:done", "r2 (r1) .ok"},
+		{"is:failed is:done", "r2 (r1) .bad .ok"},
+		{"agent:general", "(r1) .bad .ok"},
+		{"agent:GENERAL docs", "(r1) .ok"},
+		{"is:running scan", "(r1) .run"},
+		{"is:waiting", ""},
+		{"is:sleeping", ""},
+		{"release", "r2"},
+		{"notes release", "r2"},
+	} {
+		if got := ids(Flatten(s, nil, tt.filter)); got != tt.want {
+			t.Errorf("filter %q: rows %q, want %q", tt.filter, got, tt.want)
+		}
+	}
+	if f := ParseFilter("is:sleeping x"); len(f.Bad) != 1 || f.Bad[0] != "is:sleeping" {
+		t.Errorf("ParseFilter kept no bad term: %+v", f)
+	}
+}
+
+func TestSortKeys(t *testing.T) {
+	s := fleet()
+	all := map[string]bool{"ses_r1": true}
+	for _, tt := range []struct {
+		key  SortKey
+		want string
+	}{
+		{SortNewest, "r2 r1 .run .bad .ok"},
+		{SortTokens, "r1 .run .bad .ok r2"},
+		{SortCost, "r2 r1 .run .bad .ok"},
+		{SortActivity, "r1 .ok .bad .run r2"},
+		{SortDuration, "r1 .run .ok .bad r2"},
+	} {
+		got := ids(FlattenView(s, View{Expanded: all, Sort: tt.key, NowMS: 1000}))
+		if got != tt.want {
+			t.Errorf("sort by %s: %q, want %q", tt.key, got, tt.want)
+		}
+	}
+	// The filter and the sort combine: the ancestors stay, siblings sorted.
+	if got := ids(FlattenView(s, View{Filter: "agent:general", Sort: SortTokens})); got != "(r1) .bad .ok" {
+		t.Errorf("filtered and sorted: %q", got)
+	}
+	k := SortNewest
+	var names []string
+	for range 5 {
+		names = append(names, k.String())
+		k = k.Next()
+	}
+	if k != SortNewest || strings.Join(names, ",") != "newest,last activity,duration,tokens,cost" {
+		t.Errorf("cycle: %v then %v", names, k)
+	}
+}
