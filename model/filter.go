@@ -1,15 +1,20 @@
 package model
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Filter is a parsed `/` filter: status terms (is:running, is:waiting,
-// is:failed, is:done; several mean any of them), agent:NAME, and free text
-// (every word must appear in the title, agent or id). All parts must hold.
+// is:failed, is:aborted, is:done; several mean any of them), agent:NAME,
+// and free text (every word must appear in the title, agent or id). All
+// parts must hold. The status is StateOf's: is:running covers running and
+// retrying, is:failed the bad ends (failed, interrupted, denied: the
+// header's failed count), is:done a run that completed.
 type Filter struct {
-	Is    []Display // any of these; is:running covers busy and retry
-	Done  bool      // is:done: idle after a run that ended cleanly
-	Agent string    // lower case; exact agent name
-	Words []string  // lower case
+	Is    []Kind   // any of these
+	Agent string   // lower case; exact agent name
+	Words []string // lower case
 	// Bad lists the is: values not understood, so the ui can say so.
 	Bad []string
 }
@@ -23,13 +28,15 @@ func ParseFilter(line string) Filter {
 		case strings.HasPrefix(w, "is:"):
 			switch v := strings.TrimPrefix(w, "is:"); v {
 			case "running":
-				f.Is = append(f.Is, DisplayBusy, DisplayRetry)
+				f.Is = append(f.Is, KindRunning, KindRetrying)
 			case "waiting":
-				f.Is = append(f.Is, DisplayWaiting)
+				f.Is = append(f.Is, KindWaiting)
 			case "failed":
-				f.Is = append(f.Is, DisplayError)
+				f.Is = append(f.Is, KindFailed, KindInterrupted, KindDenied)
+			case "aborted":
+				f.Is = append(f.Is, KindAborted)
 			case "done":
-				f.Done = true
+				f.Is = append(f.Is, KindComplete)
 			default:
 				f.Bad = append(f.Bad, w)
 			}
@@ -44,7 +51,7 @@ func ParseFilter(line string) Filter {
 
 // Empty says the filter keeps everything.
 func (f Filter) Empty() bool {
-	return len(f.Is) == 0 && !f.Done && f.Agent == "" && len(f.Words) == 0 && len(f.Bad) == 0
+	return len(f.Is) == 0 && f.Agent == "" && len(f.Words) == 0 && len(f.Bad) == 0
 }
 
 // matches says whether the session itself passes the filter. A bad is:
@@ -53,15 +60,8 @@ func (f Filter) matches(ss *Session) bool {
 	if len(f.Bad) > 0 {
 		return false
 	}
-	if len(f.Is) > 0 || f.Done {
-		d := ss.display()
-		ok := f.Done && d == DisplayIdle && ss.RunEnd > 0
-		for _, want := range f.Is {
-			ok = ok || d == want
-		}
-		if !ok {
-			return false
-		}
+	if len(f.Is) > 0 && !slices.Contains(f.Is, StateOf(ss).Kind) {
+		return false
 	}
 	if f.Agent != "" && strings.ToLower(ss.Agent) != f.Agent {
 		return false

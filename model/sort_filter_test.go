@@ -22,7 +22,8 @@ func fleet() *State {
 		withAgent("ses_r2", "", "release notes", "build", 5),
 		status("ses_r1", "busy"), status("ses_run", "busy"),
 		userMsg("ses_run", "m1", 10), asstMsg("ses_run", "m2", 900, 0.9, 11, 0),
-		userMsg("ses_bad", "m3", 10), asstMsg("ses_bad", "m4", 50, 0.05, 12, 40), status("ses_bad", "idle"), aborted("ses_bad"),
+		userMsg("ses_bad", "m3", 10), asstMsg("ses_bad", "m4", 50, 0.05, 12, 40), status("ses_bad", "idle"),
+		wire.SessionError{SessionID: "ses_bad", Error: &wire.ErrorInfo{Name: "APIError", Data: wire.ErrorInfoData{Message: "overloaded"}}},
 		userMsg("ses_ok", "m5", 10), asstMsg("ses_ok", "m6", 10, 0.01, 13, 90), status("ses_ok", "idle"),
 		userMsg("ses_r2", "m7", 20), asstMsg("ses_r2", "m8", 100, 2.0, 21, 30), status("ses_r2", "idle"),
 	)
@@ -52,6 +53,7 @@ func TestFilterTerms(t *testing.T) {
 		{"is:running scan", "(r1) .run"},
 		{"is:waiting", ""},
 		{"is:sleeping", ""},
+		{"is:aborted", ""},
 		{"release", "r2"},
 		{"notes release", "r2"},
 	} {
