@@ -96,6 +96,11 @@ func (s *State) apply(ev wire.Event) (session string, changed bool) {
 		s.dropQuestion(e.RequestID)
 	case wire.QuestionRejected:
 		s.dropQuestion(e.RequestID)
+	case wire.TodoUpdated:
+		session = e.SessionID
+		if ss := s.sessions[e.SessionID]; ss != nil {
+			ss.Todos = boundTodos(e.Todos)
+		}
 	default:
 		// server.connected, server.heartbeat and unknown types change nothing.
 		return "", false

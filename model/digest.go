@@ -25,3 +25,18 @@ func TaskChild(st *wire.ToolState) string {
 	}
 	return taskChild(st)
 }
+
+// maxTodos bounds a kept todo list.
+const maxTodos = 100
+
+// boundTodos copies a todo list with each item's text to one bounded line.
+func boundTodos(in []wire.Todo) []wire.Todo {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make([]wire.Todo, 0, min(len(in), maxTodos))
+	for _, t := range in[:min(len(in), maxTodos)] {
+		out = append(out, wire.Todo{Content: boundLine(t.Content), Status: t.Status, Priority: t.Priority})
+	}
+	return out
+}

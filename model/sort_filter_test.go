@@ -98,3 +98,21 @@ func TestSortKeys(t *testing.T) {
 		t.Errorf("cycle: %v then %v", names, k)
 	}
 }
+
+func TestTodoUpdated(t *testing.T) {
+	s := apply(created("ses_a", "", "a", 1))
+	v := s.Version()
+	s.Apply(wire.TodoUpdated{SessionID: "ses_a", Todos: []wire.Todo{{Content: "one\ntwo", Status: wire.TodoCompleted}, {Content: "three", Status: wire.TodoPending}}})
+	got := s.Session("ses_a").Todos
+	if len(got) != 2 || got[0].Content != "one" || got[1].Status != wire.TodoPending || s.Version() == v {
+		t.Errorf("todos %+v (version %d → %d)", got, v, s.Version())
+	}
+	s.Apply(wire.TodoUpdated{SessionID: "ses_a"})
+	if s.Session("ses_a").Todos != nil {
+		t.Errorf("an empty list left %+v", s.Session("ses_a").Todos)
+	}
+	s.Apply(wire.TodoUpdated{SessionID: "ses_nope", Todos: []wire.Todo{{Content: "x"}}})
+	if s.Session("ses_nope") != nil {
+		t.Error("a todo list made a session")
+	}
+}

@@ -103,6 +103,9 @@ type Session struct {
 	Tokens   float64 // this session's own tokens
 	Cost     float64 // this session's own cost
 	LastText string  // the last assistant text, bounded
+	// Todos is the session's todo list as todo.updated last gave it
+	// (bounded: 100 items of one 200-byte line each).
+	Todos []wire.Todo
 	// LastActive is the latest time (Unix ms) seen in this session's data;
 	// follow mode picks the busy session with the largest one.
 	LastActive int64

@@ -1,0 +1,177 @@
+// Package timeline lays a subtree of sessions out as a Gantt chart: one
+// bar per session from the start of its run to its end (or now), the
+// critical path (the chain of children that held each parent up) marked,
+// and a time scale of round steps fitted to the width. It is pure: the
+// current time comes in as an argument; the ui's timeline view colours it.
+package timeline
+
+import (
+	"fmt"
+
+	"github.com/octop-dev/octop/model"
+)
+
+// Span is one session of the chart, in tree order.
+type Span struct {
+	ID, Title string
+	Depth     int
+	Start     int64 // Unix ms
+	End       int64 // Unix ms; 0 while it runs
+	Kind      model.Kind
+	// Critical: on the chain from the root through, at each level, the
+	// child whose subtree ended last: the one that held its parent up.
+	Critical bool
+}
+
+// Spans reads the subtree rooted at id from the model, parent before
+// child, and marks its critical path. A session that never ran spans
+// nothing (Start 0).
+func Spans(st *model.State, id string) []Span {
+	ids := st.SubtreeIDs(id)
+	out := make([]Span, 0, len(ids))
+	depth := map[string]int{}
+	for _, sid := range ids {
+		ss := st.Session(sid)
+		d := 0
+		if sid != id {
+			d = depth[ss.ParentID] + 1
+		}
+		depth[sid] = d
+		sp := Span{ID: sid, Title: ss.Title, Depth: d, Kind: st.StateOf(sid).Kind}
+		if ss.RunStart != 0 || ss.RunEnd != 0 || ss.Running() {
+			sp.Start = ss.RunStart
+			if sp.Start == 0 {
+				sp.Start = ss.Created
+			}
+			if !ss.Running() {
+				sp.End = max(ss.RunEnd, sp.Start)
+			}
+		}
+		out = append(out, sp)
+	}
+	markCritical(st, out, id)
+	return out
+}
+
+// markCritical walks from the root down, each time to the child whose
+// subtree finishes last (a running one finishes "now", after all others).
+func markCritical(st *model.State, spans []Span, root string) {
+	idx := make(map[string]int, len(spans))
+	for i, s := range spans {
+		idx[s.ID] = i
+	}
+	var finish func(id string) int64
+	memo := map[string]int64{}
+	finish = func(id string) int64 {
+		if v, ok := memo[id]; ok {
+			return v
+		}
+		sp := spans[idx[id]]
+		end := sp.End
+		if sp.Start != 0 && sp.End == 0 {
+			end = 1<<62 - 1 // running: ends after everything that has
+		}
+		for _, c := range st.Session(id).Children {
+			end = max(end, finish(c))
+		}
+		memo[id] = end
+		return end
+	}
+	for id := root; id != ""; {
+		spans[idx[id]].Critical = true
+		next, best := "", int64(0)
+		for _, c := range st.Session(id).Children {
+			if f := finish(c); f > best {
+				next, best = c, f
+			}
+		}
+		id = next
+	}
+}
+
+// Bar is a span placed on the chart: columns [From, To) of the chart's
+// width, at least one column wide.
+type Bar struct {
+	Span
+	From, To int
+}
+
+// Tick is a scale mark at column Col.
+type Tick struct {
+	Col   int
+	Label string
+}
+
+// Chart is the laid-out timeline.
+type Chart struct {
+	Bars       []Bar
+	Ticks      []Tick
+	Start, End int64 // the time the chart's columns cover, Unix ms
+	Width      int
+}
+
+// steps are the round scale steps, in ms.
+var steps = []int64{1e3, 2e3, 5e3, 10e3, 15e3, 30e3, 60e3, 120e3, 300e3, 600e3, 900e3, 1800e3, 3600e3, 7200e3}
+
+// Layout places spans on width columns, running ones up to nowMS, and
+// picks the smallest round step that leaves at least 8 columns per tick.
+func Layout(spans []Span, nowMS int64, width int) Chart {
+	width = max(width, 1)
+	c := Chart{Width: width}
+	for _, s := range spans {
+		if s.Start == 0 {
+			continue
+		}
+		end := s.End
+		if end == 0 {
+			end = nowMS
+		}
+		if c.Start == 0 || s.Start < c.Start {
+			c.Start = s.Start
+		}
+		c.End = max(c.End, end)
+	}
+	total := max(c.End-c.Start, 1)
+	col := func(t int64) int { return int((t - c.Start) * int64(width) / total) }
+	for _, s := range spans {
+		b := Bar{Span: s}
+		if s.Start != 0 {
+			end := s.End
+			if end == 0 {
+				end = nowMS
+			}
+			b.From = min(col(s.Start), width-1)
+			b.To = max(min(col(end), width), b.From+1)
+		}
+		c.Bars = append(c.Bars, b)
+	}
+	step := steps[len(steps)-1]
+	for _, st := range steps {
+		if st*int64(width)/total >= 8 {
+			step = st
+			break
+		}
+	}
+	for t := int64(0); t <= total; t += step {
+		c.Ticks = append(c.Ticks, Tick{Col: col(c.Start + t), Label: label(t)})
+	}
+	return c
+}
+
+// label is a scale mark: "45s", "2m", "2m30s", "1h", "1h30m".
+func label(ms int64) string {
+	s := ms / 1000
+	switch {
+	case s < 60:
+		return fmt.Sprintf("%ds", s)
+	case s%3600 == 0:
+		return fmt.Sprintf("%dh", s/3600)
+	case s >= 3600 && s%60 == 0:
+		return fmt.Sprintf("%dh%dm", s/3600, s%3600/60)
+	case s%60 == 0:
+		return fmt.Sprintf("%dm", s/60)
+	case s >= 3600:
+		return fmt.Sprintf("%dh%dm%ds", s/3600, s%3600/60, s%60)
+	}
+	return fmt.Sprintf("%dm%02ds", s/60, s%60)
+}

@@ -1,0 +1,113 @@
+package timeline
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/wire"
+)
+
+func build(evs ...wire.Event) *model.State {
+	s := model.New()
+	for _, ev := range evs {
+		s.Apply(ev)
+	}
+	return s
+}
+
+func created(id, parent string, at int64) wire.Event {
+	return wire.SessionCreated{Info: wire.Session{ID: id, ParentID: parent, Title: id, Time: wire.SessionTime{Created: at, Updated: at}}}
+}
+
+// base keeps times away from 0, which means "never ran".
+const base = 1_000_000
+
+func run(id string, start, end int64) []wire.Event {
+	start += base
+	if end != 0 {
+		end += base
+	}
+	evs := []wire.Event{
+		wire.MessageUpdated{Info: wire.Message{ID: "u" + id, SessionID: id, Role: "user", Time: wire.MessageTime{Created: start}}},
+		wire.MessageUpdated{Info: wire.Message{ID: "v" + id, SessionID: id, Role: "assistant", Time: wire.MessageTime{Created: start, Completed: end}}},
+	}
+	if end == 0 {
+		return append(evs, wire.SessionStatusChanged{SessionID: id, Status: wire.SessionStatus{Type: "busy"}})
+	}
+	return append(evs, wire.SessionStatusChanged{SessionID: id, Status: wire.SessionStatus{Type: "idle"}})
+}
+
+// root runs 0-100 s; child a 10-40 s; child b 10-90 s with grandchild
+// b1 20-85 s; child c never ran.
+func fanout() *model.State {
+	evs := []wire.Event{created("r", "", 0), created("a", "r", 1), created("b", "r", 2), created("b1", "b", 3), created("c", "r", 4)}
+	evs = append(evs, run("r", 0, 100_000)...)
+	evs = append(evs, run("a", 10_000, 40_000)...)
+	evs = append(evs, run("b", 10_000, 90_000)...)
+	evs = append(evs, run("b1", 20_000, 85_000)...)
+	return build(evs...)
+}
+
+func draw(c Chart) string {
+	var b strings.Builder
+	for _, bar := range c.Bars {
+		mark := " "
+		if bar.Critical {
+			mark = "*"
+		}
+		line := []rune(strings.Repeat(" ", c.Width))
+		if bar.Start != 0 {
+			for i := bar.From; i < bar.To; i++ {
+				line[i] = '='
+			}
+		}
+		fmt.Fprintf(&b, "%s%-3s|%s|\n", mark, bar.ID, string(line))
+	}
+	scale := []rune(strings.Repeat(" ", c.Width+8))
+	for _, t := range c.Ticks {
+		copy(scale[t.Col+4:], []rune(t.Label))
+	}
+	b.WriteString(strings.TrimRight(string(scale), " ") + "\n")
+	return b.String()
+}
+
+func TestLayoutAndCriticalPath(t *testing.T) {
+	got := draw(Layout(Spans(fanout(), "r"), base+200_000, 20))
+	want := `*r  |====================|
+ a  |  ======            |
+*b  |  ================  |
+*b1 |    =============   |
+ c  |                    |
+    0s          1m
+`
+	if got != want {
+		t.Errorf("chart:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// A running child ends "now": it holds the parent up and its bar reaches
+// the right edge.
+func TestRunningChildIsCritical(t *testing.T) {
+	st := fanout()
+	for _, ev := range run("a", 10_000, 0) {
+		st.Apply(ev)
+	}
+	c := Layout(Spans(st, "r"), base+120_000, 12)
+	a := c.Bars[1]
+	if a.ID != "a" || !a.Critical || a.End != 0 || a.To != 12 {
+		t.Errorf("running child: %+v", a)
+	}
+	if c.Bars[2].Critical {
+		t.Errorf("b is on the critical path beside a running a: %+v", c.Bars[2])
+	}
+}
+
+func TestLabels(t *testing.T) {
+	for ms, want := range map[int64]string{0: "0s", 45_000: "45s", 120_000: "2m", 150_000: "2m30s", 3_600_000: "1h", 5_400_000: "1h30m"} {
+		if got := label(ms); got != want {
+			t.Errorf("label(%d) = %q, want %q", ms, got, want)
+		}
+	}
+}
