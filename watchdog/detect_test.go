@@ -11,7 +11,7 @@ import (
 )
 
 // start is a busy root ses_a at second 0.
-func start() step { return evs(0, created("ses_a", ""), busy("ses_a")) }
+func start() step { return evs(0, run1("ses_a", "")...) }
 
 func distinct(id string, first, n int) []wire.Event {
 	var out []wire.Event
@@ -151,7 +151,7 @@ func TestStall(t *testing.T) {
 			tick(1000),
 		}},
 		{name: "a subagent at work (its task call runs) is not a stall", steps: []step{
-			evs(1, call("ses_a", 1, "task", "review", wire.ToolRunning), created("ses_b", "ses_a"), busy("ses_b")),
+			evs(1, append(run1("ses_b", "ses_a"), call("ses_a", 1, "task", "review", wire.ToolRunning))...),
 			evs(500, text("ses_b", "prt_t", "...")),
 			tick(600),
 		}, want: []string{"session.started ses_b"}},
@@ -164,7 +164,7 @@ func TestStall(t *testing.T) {
 			evs(1, ask("ses_a", "per_1")), tick(1000),
 		}, want: []string{"session.waiting ses_a"}},
 		{name: "an idle session is never stalled", steps: []step{
-			evs(1, text("ses_a", "prt_t", "ok"), idle("ses_a")), tick(1000),
+			evs(1, finish("ses_a")...), tick(1000),
 		}, want: []string{"session.done ses_a"}},
 		{name: "no stall while disconnected; the clock restarts at the resync", steps: []step{
 			conn(1, wire.Connected), conn(2, wire.Disconnected), tick(300),
@@ -197,7 +197,7 @@ func TestBudget(t *testing.T) {
 			evs(3, spend("ses_c", "msg_0002", 600, 0)),
 		}, want: []string{"runaway.budget ses_a"}, marks: "budget"},
 		{name: "--abort-on budget: the child over its own cap, and the root over the tree's", cfg: Config{BudgetTokens: 1000, AbortOn: []Kind{Budget}}, steps: []step{
-			evs(1, created("ses_b", "ses_a"), busy("ses_b")),
+			evs(1, run1("ses_b", "ses_a")...),
 			evs(2, spend("ses_b", "msg_0002", 1200, 0)),
 		}, want: []string{"session.started ses_b", "runaway.budget ses_b", "runaway.budget ses_a",
 			"abort ses_b budget", "abort ses_a budget"}, marks: "budget"},
@@ -208,8 +208,7 @@ func TestBudget(t *testing.T) {
 // sibling and its parent are left alone, and the end says why.
 func TestAbortExactlyTheChild(t *testing.T) {
 	st, w, got := run(t, Config{AbortOn: []Kind{Loop}}, []step{
-		evs(1, created("ses_r", ""), busy("ses_r"), created("ses_x", "ses_r"), busy("ses_x"),
-			created("ses_y", "ses_r"), busy("ses_y")),
+		evs(1, join(run1("ses_r", ""), run1("ses_x", "ses_r"), run1("ses_y", "ses_r"))...),
 		evs(2, calls("ses_x", 1, 5, "grep -r foo")...),
 		evs(3, sessErr("ses_x", abortedError), idle("ses_x")),
 	})

@@ -40,7 +40,9 @@
 // emits only what truly changed: a session that ended while the stream
 // was down gets its end event after the resync, once. A session that ran
 // and ended between two looks gets session.started then its end.
-// Until model's own end-state derivation lands, the phase is read from
-// model.Display, the session's error (MessageAbortedError is an abort) and
-// its interrupted tool calls.
+// The phase is model.StateOf's kind (denied is reported as
+// session.failed with status "denied"); for an idle session whose history
+// is not loaded it is guessed from the error (MessageAbortedError is an
+// abort) and interrupted calls. An end read before any status is known is
+// not trusted.
 package watchdog

@@ -70,6 +70,26 @@ func created(id, parent string) wire.Event {
 		Time: wire.SessionTime{Created: 1, Updated: 1}}}
 }
 
+// msg is a message of session id: n 1 is the prompt, 2 the reply.
+func msg(id string, n int, done bool) wire.Event {
+	m := wire.Message{ID: fmt.Sprintf("msg_%04d", n), SessionID: id, Role: "user", Time: wire.MessageTime{Created: int64(n)}}
+	if n > 1 {
+		m.Role = "assistant"
+	}
+	if done {
+		m.Time.Completed, m.Finish = int64(n)+1, "stop"
+	}
+	return wire.MessageUpdated{Info: m}
+}
+
+// run1 is a session created and running: its prompt, busy, a reply begun.
+func run1(id, parent string) []wire.Event {
+	return []wire.Event{created(id, parent), msg(id, 1, false), busy(id), msg(id, 2, false)}
+}
+
+// finish is the reply completing and the session going idle.
+func finish(id string) []wire.Event { return []wire.Event{msg(id, 2, true), idle(id)} }
+
 func busy(id string) wire.Event {
 	return wire.SessionStatusChanged{SessionID: id, Status: wire.SessionStatus{Type: wire.StatusBusy}}
 }
@@ -89,7 +109,7 @@ func call(id string, n int, tool, command, status string) wire.Event {
 	if status == wire.ToolError {
 		st.Error = "exit status 1"
 	}
-	return wire.PartUpdated{Part: wire.Part{ID: fmt.Sprintf("prt_%04d", n), SessionID: id, MessageID: "msg_0001",
+	return wire.PartUpdated{Part: wire.Part{ID: fmt.Sprintf("prt_%04d", n), SessionID: id, MessageID: "msg_0002",
 		Type: wire.PartTool, Tool: tool, CallID: fmt.Sprint("c", n), State: st}}
 }
 
@@ -112,7 +132,7 @@ func delta(id, part string) wire.Event {
 
 func spend(id, msg string, tokens, cost float64) wire.Event {
 	return wire.MessageUpdated{Info: wire.Message{ID: msg, SessionID: id, Role: "assistant", Cost: cost,
-		Tokens: wire.Tokens{Input: tokens}, Time: wire.MessageTime{Created: 2}}}
+		Tokens: wire.Tokens{Input: tokens}, Time: wire.MessageTime{Created: 2, Completed: 3}}}
 }
 
 func ask(id, req string) wire.Event {

@@ -57,12 +57,14 @@ func (w *Watchdog) event(st *model.State, ss *model.Session, name string, p phas
 		if e.Reason == "" && ss.Err != nil {
 			e.Reason = errText(ss.Err)
 		}
-	case SessionFailed:
-		if ss.Err != nil {
+	case SessionFailed, SessionInterrupted:
+		e.Reason = model.StateOf(ss).Detail
+		if e.Reason == "" && ss.Err != nil {
 			e.Reason = errText(ss.Err)
 		}
-	case SessionInterrupted:
-		e.Reason = "tool calls left running"
+		if e.Reason == "" && name == SessionInterrupted {
+			e.Reason = "tool calls left running"
+		}
 	}
 	return e
 }

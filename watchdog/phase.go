@@ -12,10 +12,11 @@ const (
 	phaseDone                     // its last run completed
 	phaseFailed                   // its last run ended in an error
 	phaseAborted                  // its last run was aborted
-	phaseInterrupted              // idle with tool calls left open (a crash, a restart)
+	phaseInterrupted              // stopped without finishing (a crash, a restart)
+	phaseDenied                   // ended on a rejected permission or a dismissed question
 )
 
-var phaseNames = [...]string{"idle", "busy", "waiting", "done", "failed", "aborted", "interrupted"}
+var phaseNames = [...]string{"idle", "busy", "waiting", "done", "failed", "aborted", "interrupted", "denied"}
 
 func (p phase) String() string { return phaseNames[p] }
 
@@ -24,7 +25,7 @@ func (p phase) ended() bool { return p >= phaseDone }
 // endEvent is the event a run ending in p emits.
 func (p phase) endEvent() string {
 	switch p {
-	case phaseFailed:
+	case phaseFailed, phaseDenied:
 		return SessionFailed
 	case phaseAborted:
 		return SessionAborted
@@ -37,14 +38,38 @@ func (p phase) endEvent() string {
 // abortedError is the error name OpenCode gives a run stopped by abort.
 const abortedError = "MessageAbortedError"
 
-// phaseOf derives a session's phase from the model.
+// phaseOf derives a session's phase from model.StateOf, the one
+// derivation of a session's state. Where that cannot tell yet (an idle
+// session whose messages were not read), it falls back on the run state,
+// the session's error and its interrupted calls.
 func phaseOf(st *model.State, ss *model.Session) phase {
-	switch st.Display(ss.ID) {
-	case model.DisplayWaiting:
-		return phaseWaiting
-	case model.DisplayBusy, model.DisplayRetry:
-		return phaseBusy
+	k := model.StateOf(ss).Kind
+	if !ss.StatusKnown && !k.Live() {
+		return phaseNone // no status yet: an end read from messages alone may be stale
 	}
+	switch k {
+	case model.KindWaiting:
+		return phaseWaiting
+	case model.KindRunning, model.KindRetrying:
+		return phaseBusy
+	case model.KindIdle:
+		return phaseNone
+	case model.KindComplete:
+		return phaseDone
+	case model.KindFailed:
+		return phaseFailed
+	case model.KindAborted:
+		return phaseAborted
+	case model.KindInterrupted:
+		return phaseInterrupted
+	case model.KindDenied:
+		return phaseDenied
+	}
+	return guessPhase(st, ss)
+}
+
+// guessPhase is phaseOf for a session whose history is not loaded.
+func guessPhase(st *model.State, ss *model.Session) phase {
 	switch {
 	case !ss.StatusKnown:
 		return phaseNone // no status yet: it may not have started

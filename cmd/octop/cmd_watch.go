@@ -226,6 +226,7 @@ func (w *watcher) emit(ctx context.Context, out watchdog.Out) {
 		}
 	}
 	for _, a := range out.Aborts {
+		w.st.NoteAbortedBy(a.ID, "octop: "+string(a.Kind))
 		go func() {
 			actx, cancel := context.WithTimeout(ctx, snapshotTimeout)
 			defer cancel()
