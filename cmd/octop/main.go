@@ -16,6 +16,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/octop-dev/octop/internal/frametrace"
 	"io"
 	"os"
 	"runtime/debug"
@@ -127,19 +128,53 @@ func runLive(g globalFlags, stderr io.Writer) int {
 	if newActions != nil {
 		opts.Actions = newActions(c)
 	}
-	p := tea.NewProgram(ui.New(opts))
+	tr, err := openTrace()
+	if err != nil {
+		fmt.Fprintln(stderr, "octop:", err)
+		return 2
+	}
+	var root tea.Model = ui.New(opts)
+	var progOpts []tea.ProgramOption
+	if tr != nil {
+		defer tr.Close()
+		root = tr.Model(root, eventCount)
+		progOpts = append(progOpts, tea.WithOutput(tr.Output(os.Stdout)))
+	}
+	p := tea.NewProgram(root, progOpts...)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	b := ui.NewBatcher(p.Send, ui.FrameInterval)
+	send := b.Send
+	if tr != nil {
+		send = tr.Send(send)
+	}
 	go func() {
 		// Stream reconnects on its own; it returns only when cancelled or
 		// on an error retrying cannot fix, which it has already reported
 		// to the screen as a ConnState.
-		_ = c.Stream(ctx, rec.send(b.Send))
+		_ = c.Stream(ctx, rec.send(send))
 	}()
 	if _, err := p.Run(); err != nil {
 		fmt.Fprintln(stderr, "octop:", err)
 		return 1
+	}
+	return 0
+}
+
+// openTrace starts the latency trace when OCTOP_TRACE names a file
+// (make bench-live sets it); nil when unset.
+func openTrace() (*frametrace.Trace, error) {
+	path := os.Getenv("OCTOP_TRACE")
+	if path == "" {
+		return nil, nil
+	}
+	return frametrace.Open(path)
+}
+
+// eventCount is how many stream events a message carries, for the trace.
+func eventCount(msg tea.Msg) int {
+	if e, ok := msg.(ui.EventsMsg); ok {
+		return len(e)
 	}
 	return 0
 }
