@@ -51,13 +51,19 @@ type cachedRow struct {
 	s   string
 }
 
+// rowKey is everything a row is drawn from. The session's own version
+// covers its data; what other sessions add is the running count a folded
+// row shows. Only a running session's elapsed time and countdown move with
+// the clock, and only a busy one spins, so an idle row is drawn once.
 type rowKey struct {
 	width    int
-	version  uint64
-	second   int64
-	spin     string
+	version  uint64 // model.State.SessionVersion
+	below    int    // Counts.RunningBelow
+	second   int64  // the clock's second, for a running session only
+	spin     string // the spinner frame, for a busy session only
 	selected bool
 	focused  bool
+	project  bool
 	row      model.Row // depth, guides, expansion: the shape of the line
 }
 
@@ -399,10 +405,14 @@ func (m Model) row(i int) string {
 	r := m.rows[i]
 	k := rowKey{
 		width:    m.width,
-		version:  m.state.Version(),
-		second:   m.now / 1000,
+		version:  m.state.SessionVersion(r.ID),
+		below:    m.state.Counts(r.ID).RunningBelow,
 		selected: i == m.cursor,
 		focused:  m.focused,
+		project:  m.byDirectory,
+	}
+	if s := m.state.Session(r.ID); s != nil && s.Running() {
+		k.second = m.now / 1000
 	}
 	if m.state.StateOf(r.ID).Kind == model.KindRunning {
 		k.spin = m.spin
@@ -425,8 +435,8 @@ func (m Model) row(i int) string {
 }
 
 func (k rowKey) sameAs(o rowKey, r model.Row) bool {
-	if k.width != o.width || k.version != o.version || k.second != o.second || k.spin != o.spin ||
-		k.selected != o.selected || k.focused != o.focused {
+	if k.width != o.width || k.version != o.version || k.below != o.below || k.second != o.second ||
+		k.spin != o.spin || k.selected != o.selected || k.focused != o.focused || k.project != o.project {
 		return false
 	}
 	a := k.row
