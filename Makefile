@@ -10,7 +10,7 @@ export OCTOP_E2E := 1
 export OCTOP_OPENCODE_1_18 := $(call OPENCODE_BIN,1.18.33)
 export OCTOP_OPENCODE_1_1 := $(call OPENCODE_BIN,1.1.65)
 
-.PHONY: test deps opencode tmux unit bench build
+.PHONY: test deps opencode tmux unit bench build bench-live bench-soak
 
 test: deps
 	go vet ./...
@@ -39,3 +39,10 @@ bench:
 
 build:
 	go build -o bin/octop ./cmd/octop
+
+# bench-live runs octop beside `opencode attach` and `curl -N /event` on one
+# live fan-out (8 children x 10 tool calls) and prints CPU-s, peak RSS, the
+# ratios and octop's latencies. Not part of make test: it takes minutes.
+# BASELINE=path/to/octop measures a second octop in the same run.
+bench-live: deps build
+	go run ./e2e/cmd/benchlive -octop bin/octop $(if $(BASELINE),-baseline $(BASELINE)) $(BENCHLIVE_FLAGS)

@@ -1,8 +1,10 @@
 // Command benchlive measures octop beside `opencode attach` and a bare
 // `curl -N /event` on the same live fan-out (make bench-live):
 //
-//	go run ./e2e/cmd/benchlive -octop bin/octop [-runs 2] [-children 8] [-steps 10]
+//	go run ./e2e/cmd/benchlive -octop bin/octop [-baseline old/octop] [-runs 2] [-children 8] [-steps 10]
 //
+// With -baseline, a second octop runs in a third pane of the same run, so
+// a change is measured before and after under the same load.
 // Each run starts a real OpenCode 1.18.33 with the fake model (e2e/harness),
 // creates a root session, and starts octop and `opencode attach --session
 // ROOT` in their own 200x50 tmux panes and curl on the event stream. Once
@@ -26,19 +28,20 @@ import (
 )
 
 type config struct {
-	octop         string
-	runs          int
-	children      int
-	steps         int
-	sleep         float64
-	width, height int
-	keyEvery      time.Duration
-	timeout       time.Duration
+	octop, baseline string
+	runs            int
+	children        int
+	steps           int
+	sleep           float64
+	width, height   int
+	keyEvery        time.Duration
+	timeout         time.Duration
 }
 
 func main() {
 	var c config
 	flag.StringVar(&c.octop, "octop", "bin/octop", "the octop binary to measure")
+	flag.StringVar(&c.baseline, "baseline", "", "a second octop binary measured in the same run, e.g. the one before a change")
 	flag.IntVar(&c.runs, "runs", 2, "how many runs, each on a fresh server")
 	flag.IntVar(&c.children, "children", 8, "children of the fan-out")
 	flag.IntVar(&c.steps, "steps", 10, "tool calls (bash) per child")
@@ -46,7 +49,7 @@ func main() {
 	flag.IntVar(&c.width, "width", 200, "pane width")
 	flag.IntVar(&c.height, "height", 50, "pane height")
 	flag.DurationVar(&c.keyEvery, "keys", 300*time.Millisecond, "how often a key (j or k) is pressed in octop's pane")
-	flag.DurationVar(&c.timeout, "timeout", 5*time.Minute, "limit for one run's fan-out")
+	flag.DurationVar(&c.timeout, "timeout", 20*time.Minute, "limit for one run's fan-out")
 	flag.Parse()
 	if _, err := os.Stat(c.octop); err != nil {
 		fmt.Fprintf(os.Stderr, "benchlive: no octop binary at %s; build it with `go build -o %s ./cmd/octop`\n", c.octop, c.octop)

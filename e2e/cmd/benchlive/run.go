@@ -14,12 +14,22 @@ import (
 	"github.com/octop-dev/octop/e2e/harness"
 )
 
+// proc is one measured process: a pane's program or curl.
+type proc struct {
+	name  string
+	pane  string // tmux session, "" for curl
+	pid   int
+	trace string // octop's OCTOP_TRACE file
+	sent  []int64
+	use   usage
+	lat   latencies
+}
+
 // result is one run's figures.
 type result struct {
-	octop, attach, curl usage
-	wall                time.Duration
-	events              int
-	lat                 latencies
+	procs  []*proc // octop, [octop baseline], attach, curl
+	wall   time.Duration
+	events int
 }
 
 const rootTitle = "benchlive fan-out"
@@ -27,7 +37,7 @@ const rootTitle = "benchlive fan-out"
 // runOnce does one measured run on a fresh server.
 func runOnce(c config) (result, error) {
 	var r result
-	srv, err := harness.New(harness.Config{Version: harness.V118})
+	srv, err := harness.New(harness.Config{Version: harness.V118, StartTimeout: 3 * time.Minute})
 	if err != nil {
 		return r, err
 	}
@@ -50,117 +60,136 @@ func runOnce(c config) (result, error) {
 	defer os.RemoveAll(dir)
 	tm := tmux{socket: fmt.Sprintf("benchlive-%d-%d", os.Getpid(), time.Now().UnixNano())}
 	defer tm.kill()
-	pids, curlOut, stopCurl, err := startAll(c, srv, root.ID, dir, tm)
+	procs, curlOut, stopCurl, err := startAll(c, srv, root.ID, dir, tm)
 	if err != nil {
 		return r, err
 	}
 	defer stopCurl()
-	if err := waitReady(ctx, tm, curlOut, pids); err != nil {
+	r.procs = procs
+	if err := waitReady(ctx, tm, curlOut, procs); err != nil {
 		return r, err
 	}
 
-	for _, pid := range pids {
-		if err := resetPeak(pid); err != nil {
+	for _, p := range procs {
+		if err := resetPeak(p.pid); err != nil {
 			return r, err
 		}
+		p.use = measure(p.pid)
 	}
-	before := [3]usage{measure(pids[0]), measure(pids[1]), measure(pids[2])}
 	eventsBefore := countEvents(curlOut)
 	t0 := time.Now()
 	script := fmt.Sprintf(`FANOUT k=%d agent=general desc=worker child="LEAF steps=%d sleep=%g"`, c.children, c.steps, c.sleep)
 	if err := cl.PromptAsync(ctx, root.ID, client.PromptRequest{Parts: []client.TextPartInput{{Text: script}}}); err != nil {
 		return r, err
 	}
-	keysDone := make(chan []int64)
+	keysDone := make(chan struct{})
 	stopKeys := make(chan struct{})
-	go func() { keysDone <- pressKeys(tm, c.keyEvery, stopKeys) }()
+	go func() { pressKeys(tm, procs, c.keyEvery, stopKeys); close(keysDone) }()
 	err = waitFanOut(ctx, srv)
 	close(stopKeys)
-	sent := <-keysDone
+	<-keysDone
 	if err != nil {
 		return r, err
 	}
 	r.wall = time.Since(t0)
-	after := [3]usage{measure(pids[0]), measure(pids[1]), measure(pids[2])}
-	r.events = countEvents(curlOut) - eventsBefore
-	r.octop, r.attach, r.curl = diff(before[0], after[0]), diff(before[1], after[1]), diff(before[2], after[2])
-
-	trace := filepath.Join(dir, "trace")
-	if err := quitOctop(ctx, tm, trace); err != nil {
-		return r, err
+	for _, p := range procs {
+		u := measure(p.pid)
+		p.use = usage{cpu: u.cpu - p.use.cpu, hwmKB: u.hwmKB}
 	}
-	r.lat, err = readTrace(trace, sent)
-	return r, err
+	r.events = countEvents(curlOut) - eventsBefore
+
+	for _, p := range procs {
+		if p.trace == "" {
+			continue
+		}
+		if err := quitOctop(ctx, tm, p.pane, p.trace); err != nil {
+			return r, err
+		}
+		if p.lat, err = readTrace(p.trace, p.sent); err != nil {
+			return r, err
+		}
+	}
+	return r, nil
 }
 
-func diff(a, b usage) usage { return usage{cpu: b.cpu - a.cpu, hwmKB: b.hwmKB} }
-
-// startAll starts octop and attach in tmux panes and curl on the stream;
-// pids are octop's, attach's and curl's.
-func startAll(c config, srv *harness.Server, rootID, dir string, tm tmux) (pids [3]int, curlOut string, stop func(), err error) {
+// startAll starts octop (and the baseline octop) and attach in tmux panes
+// and curl on the stream.
+func startAll(c config, srv *harness.Server, rootID, dir string, tm tmux) (procs []*proc, curlOut string, stop func(), err error) {
 	stop = func() {}
-	octop, err := filepath.Abs(c.octop)
-	if err != nil {
-		return pids, "", stop, err
+	octops := []*proc{{name: "octop", pane: "octop", trace: filepath.Join(dir, "trace")}}
+	if c.baseline != "" {
+		octops = append(octops, &proc{name: "octop baseline", pane: "base", trace: filepath.Join(dir, "trace-base")})
 	}
-	pids[0], err = tm.start("octop", c.width, c.height, fmt.Sprintf("env TERM=xterm-256color OCTOP_TRACE=%s %s --server %s",
-		filepath.Join(dir, "trace"), octop, srv.URL))
-	if err != nil {
-		return pids, "", stop, err
+	for i, p := range octops {
+		bin, err := filepath.Abs([]string{c.octop, c.baseline}[i])
+		if err != nil {
+			return nil, "", stop, err
+		}
+		p.pid, err = tm.start(p.pane, c.width, c.height, fmt.Sprintf("env TERM=xterm-256color OCTOP_TRACE=%s %s --server %s",
+			p.trace, bin, srv.URL))
+		if err != nil {
+			return nil, "", stop, err
+		}
+		procs = append(procs, p)
 	}
 	bin, err := harness.Binary(harness.V118)
 	if err != nil {
-		return pids, "", stop, err
+		return nil, "", stop, err
 	}
 	// attach runs as the server's user would: same home and XDG dirs.
 	d := srv.DataDir
-	pids[1], err = tm.start("attach", c.width, c.height, fmt.Sprintf(
+	attach := &proc{name: "opencode attach", pane: "attach"}
+	attach.pid, err = tm.start("attach", c.width, c.height, fmt.Sprintf(
 		"env TERM=xterm-256color HOME=%s XDG_CONFIG_HOME=%s XDG_DATA_HOME=%s XDG_CACHE_HOME=%s XDG_STATE_HOME=%s %s attach %s --session %s --dir %s",
 		filepath.Join(d, "home"), filepath.Join(d, "config"), filepath.Join(d, "data"), filepath.Join(d, "cache"),
 		filepath.Join(d, "state"), bin, srv.URL, rootID, srv.Dir))
 	if err != nil {
-		return pids, "", stop, err
+		return nil, "", stop, err
 	}
+	procs = append(procs, attach)
 	curlOut = filepath.Join(dir, "curl.out")
 	out, err := os.Create(curlOut)
 	if err != nil {
-		return pids, "", stop, err
+		return nil, "", stop, err
 	}
 	cmd := exec.Command("curl", "-sN", srv.URL+"/event")
 	cmd.Stdout = out
 	if err := cmd.Start(); err != nil {
 		out.Close()
-		return pids, "", stop, fmt.Errorf("start curl: %w", err)
+		return nil, "", stop, fmt.Errorf("start curl: %w", err)
 	}
-	pids[2] = cmd.Process.Pid
+	procs = append(procs, &proc{name: "curl -N /event", pid: cmd.Process.Pid})
 	stop = func() {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
 		out.Close()
 	}
-	return pids, curlOut, stop, nil
+	return procs, curlOut, stop, nil
 }
 
-// waitReady waits until octop shows the root, attach shows its screen,
-// curl has the stream, and all three have gone quiet (attach spends
+// waitReady waits until each octop shows the root, attach shows its
+// screen, curl has the stream, and all have gone quiet (attach spends
 // seconds starting up; that is not what is measured).
-func waitReady(ctx context.Context, tm tmux, curlOut string, pids [3]int) error {
+func waitReady(ctx context.Context, tm tmux, curlOut string, procs []*proc) error {
 	ready := func() bool {
+		for _, p := range procs {
+			if p.trace != "" && !strings.Contains(tm.screen(p.pane), rootTitle) {
+				return false
+			}
+		}
 		b, _ := os.ReadFile(curlOut)
-		return strings.Contains(tm.screen("octop"), rootTitle) &&
-			len(strings.TrimSpace(tm.screen("attach"))) > 0 &&
-			strings.Contains(string(b), "server.connected")
+		return len(strings.TrimSpace(tm.screen("attach"))) > 0 && strings.Contains(string(b), "server.connected")
 	}
 	if err := poll(ctx, 100*time.Millisecond, ready); err != nil {
 		return fmt.Errorf("waiting for octop, attach and curl to start: %w\noctop:\n%s\nattach:\n%s",
 			err, tm.screen("octop"), tm.screen("attach"))
 	}
-	last := [3]float64{}
+	last := make([]float64, len(procs))
 	quiet := 0
 	return poll(ctx, 500*time.Millisecond, func() bool {
 		busy := false
-		for i, pid := range pids {
-			u := measure(pid).cpu
+		for i, p := range procs {
+			u := measure(p.pid).cpu
 			if u-last[i] > 0.02 {
 				busy = true
 			}
@@ -200,25 +229,28 @@ func waitFanOut(ctx context.Context, srv *harness.Server) error {
 	return srv.WaitIdle(ctx)
 }
 
-// pressKeys presses j and k in turn in octop's pane until stop closes and
-// returns when each was sent (Unix ns, taken just before send-keys).
-func pressKeys(tm tmux, every time.Duration, stop <-chan struct{}) []int64 {
-	var sent []int64
+// pressKeys presses j and k in turn in each octop's pane until stop
+// closes, noting when each was sent (Unix ns, just before send-keys).
+func pressKeys(tm tmux, procs []*proc, every time.Duration, stop <-chan struct{}) {
 	keys := []string{"j", "k"}
 	for i := 0; ; i++ {
 		select {
 		case <-stop:
-			return sent
+			return
 		case <-time.After(every):
 		}
-		sent = append(sent, time.Now().UnixNano())
-		_ = tm.keys("octop", keys[i%2])
+		for _, p := range procs {
+			if p.trace != "" {
+				p.sent = append(p.sent, time.Now().UnixNano())
+				_ = tm.keys(p.pane, keys[i%2])
+			}
+		}
 	}
 }
 
 // quitOctop presses q and waits for the trace's last line.
-func quitOctop(ctx context.Context, tm tmux, trace string) error {
-	if err := tm.keys("octop", "q"); err != nil {
+func quitOctop(ctx context.Context, tm tmux, pane, trace string) error {
+	if err := tm.keys(pane, "q"); err != nil {
 		return err
 	}
 	err := poll(ctx, 100*time.Millisecond, func() bool {
@@ -226,7 +258,7 @@ func quitOctop(ctx context.Context, tm tmux, trace string) error {
 		return strings.Contains(string(b), "unseen ")
 	})
 	if err != nil {
-		return fmt.Errorf("octop did not write its trace after q: %w", err)
+		return fmt.Errorf("%s did not write its trace after q: %w", pane, err)
 	}
 	return nil
 }
@@ -247,12 +279,9 @@ func boolInt(b bool) int {
 func (r result) print(w io.Writer, run int) {
 	mb := func(kb int) float64 { return float64(kb) / 1024 }
 	fmt.Fprintf(w, "\nrun %d: %d events in %.1f s\n", run, r.events, r.wall.Seconds())
-	fmt.Fprintf(w, "  %-18s %8s %10s\n", "", "CPU-s", "peak RSS")
-	for _, x := range []struct {
-		name string
-		u    usage
-	}{{"octop", r.octop}, {"opencode attach", r.attach}, {"curl -N /event", r.curl}} {
-		fmt.Fprintf(w, "  %-18s %8.2f %7.1f MB\n", x.name, x.u.cpu, mb(x.u.hwmKB))
+	fmt.Fprintf(w, "  %-22s %8s %10s\n", "", "CPU-s", "peak RSS")
+	for _, p := range r.procs {
+		fmt.Fprintf(w, "  %-22s %8.2f %7.1f MB\n", p.name, p.use.cpu, mb(p.use.hwmKB))
 	}
 	ratio := func(a, b float64) string {
 		if b == 0 {
@@ -260,9 +289,15 @@ func (r result) print(w io.Writer, run int) {
 		}
 		return fmt.Sprintf("%.3f", a/b)
 	}
-	fmt.Fprintf(w, "  %-18s %8s %10s\n", "octop/attach", ratio(r.octop.cpu, r.attach.cpu), ratio(float64(r.octop.hwmKB), float64(r.attach.hwmKB)))
-	fmt.Fprintf(w, "  %-18s %8s %10s\n", "octop/curl", ratio(r.octop.cpu, r.curl.cpu), ratio(float64(r.octop.hwmKB), float64(r.curl.hwmKB)))
-	fmt.Fprintf(w, "  event -> screen  %s\n", summary(r.lat.events))
-	fmt.Fprintf(w, "  key -> screen    %s\n", summary(r.lat.keys))
-	fmt.Fprintf(w, "  (%d events and keys changed nothing on screen; not timed)\n", r.lat.unseen)
+	n := len(r.procs)
+	attach, curl := r.procs[n-2], r.procs[n-1]
+	for _, p := range r.procs[:n-2] {
+		fmt.Fprintf(w, "  %-22s %8s %10s\n", p.name+"/attach", ratio(p.use.cpu, attach.use.cpu), ratio(float64(p.use.hwmKB), float64(attach.use.hwmKB)))
+		fmt.Fprintf(w, "  %-22s %8s %10s\n", p.name+"/curl", ratio(p.use.cpu, curl.use.cpu), ratio(float64(p.use.hwmKB), float64(curl.use.hwmKB)))
+	}
+	for _, p := range r.procs[:n-2] {
+		fmt.Fprintf(w, "  %s: event -> screen  %s\n", p.name, summary(p.lat.events))
+		fmt.Fprintf(w, "  %s: key -> screen    %s\n", p.name, summary(p.lat.keys))
+		fmt.Fprintf(w, "  %s: %d events and keys changed nothing on screen (not timed)\n", p.name, p.lat.unseen)
+	}
 }
