@@ -1,0 +1,179 @@
+package transcript
+
+import (
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/octop-dev/octop/transcript"
+	"github.com/octop-dev/octop/ui/styles"
+	"github.com/octop-dev/octop/wire"
+)
+
+// Loaded is the root's reply to opening a transcript: the session's
+// messages, or why they could not be read.
+type Loaded struct {
+	ID   string
+	Msgs []wire.MessageWithParts
+	Err  error
+}
+
+// Close asks the root to leave the transcript.
+type Close struct{}
+
+// OpenChild asks the root to open the transcript of the child session a
+// task call started.
+type OpenChild struct{ ID string }
+
+// Model is the transcript room.
+type Model struct {
+	id, title string
+	st        *styles.Styles
+	keys      KeyMap
+	r         *renderer
+	live      *transcript.Live
+	entries   []transcript.Entry
+	err       error
+	running   bool
+
+	width, height int
+	top, topLine  int // the first entry on screen, and its first line shown
+	cursor        int
+	follow        bool // stay at the bottom as entries arrive
+	expanded      map[string]bool
+
+	search    textinput.Model
+	searching bool
+	query     string
+	notFound  bool
+}
+
+// New opens the transcript of session id (title shown in its header),
+// tailing it from the bottom. md renders markdown for a width (nil: plain
+// wrapped text). The root then sends Loaded.
+func New(id, title string, st *styles.Styles, md func(string, int) string) Model {
+	ti := textinput.New()
+	ti.Prompt = "/"
+	return Model{id: id, title: title, st: st, keys: DefaultKeyMap(), r: newRenderer(st, md),
+		follow: true, expanded: map[string]bool{}, search: ti}
+}
+
+// ID is the session shown.
+func (m Model) ID() string { return m.id }
+
+// Keys is the room's key map, for the root's help.
+func (m Model) Keys() KeyMap { return m.keys }
+
+// Searching says the search line has the keys (the root must not act on
+// them).
+func (m Model) Searching() bool { return m.searching }
+
+// SetSize sets the room's size in cells.
+func (m *Model) SetSize(w, h int) { m.width, m.height = w, h }
+
+// SetRunning says whether the session still runs (the header says "live").
+func (m *Model) SetRunning(r bool) { m.running = r }
+
+// ApplyEvents folds the stream's events about this session in.
+func (m *Model) ApplyEvents(evs []wire.Event) {
+	if m.live == nil {
+		return
+	}
+	changed := false
+	for _, ev := range evs {
+		changed = m.live.Apply(ev) || changed
+	}
+	if changed {
+		m.entries = m.live.Entries()
+		m.clamp()
+	}
+}
+
+// Update handles keys and Loaded; it returns intents as commands.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case Loaded:
+		if msg.ID != m.id {
+			return m, nil
+		}
+		m.err = msg.Err
+		if msg.Err == nil {
+			m.live = transcript.NewLive(m.id, msg.Msgs)
+			m.entries = m.live.Entries()
+			m.clamp()
+		}
+	case tea.KeyPressMsg:
+		if m.searching {
+			return m.searchKey(msg)
+		}
+		return m.key(msg)
+	}
+	return m, nil
+}
+
+func intent(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
+
+func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Close):
+		return m, intent(Close{})
+	case key.Matches(msg, k.Down):
+		m.moveCursor(1)
+	case key.Matches(msg, k.Up):
+		m.moveCursor(-1)
+	case key.Matches(msg, k.PageDown):
+		m.page(1)
+	case key.Matches(msg, k.PageUp):
+		m.page(-1)
+	case key.Matches(msg, k.Top):
+		m.follow, m.cursor, m.top, m.topLine = false, 0, 0, 0
+	case key.Matches(msg, k.Bottom):
+		m.follow = true
+	case key.Matches(msg, k.Enter):
+		return m.enter()
+	case key.Matches(msg, k.Search):
+		m.searching, m.notFound = true, false
+		m.search.SetValue("")
+		return m, m.search.Focus()
+	case key.Matches(msg, k.Next):
+		m.find(m.query, 1)
+	case key.Matches(msg, k.Prev):
+		m.find(m.query, -1)
+	}
+	return m, nil
+}
+
+// enter opens a task call's child, or folds and unfolds the entry.
+func (m Model) enter() (Model, tea.Cmd) {
+	if m.cursor >= len(m.entries) {
+		return m, nil
+	}
+	e := &m.entries[m.cursor]
+	if e.ChildID != "" {
+		return m, intent(OpenChild{ID: e.ChildID})
+	}
+	k := entryKey(e)
+	m.expanded[k] = !m.expanded[k]
+	m.follow = false
+	m.ensureVisible()
+	return m, nil
+}
+
+func (m Model) searchKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	switch msg.String() {
+	case "esc":
+		m.searching = false
+		m.search.Blur()
+		return m, nil
+	case "enter":
+		m.searching = false
+		m.search.Blur()
+		m.query = m.search.Value()
+		m.find(m.query, 1)
+		return m, nil
+	}
+	var cmd tea.Cmd
+	m.search, cmd = m.search.Update(msg)
+	return m, cmd
+}

@@ -1,0 +1,151 @@
+package transcript
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/octop-dev/octop/ui/styles"
+	"github.com/octop-dev/octop/wire"
+)
+
+func toolPart(id, name, status, input, output string) wire.Part {
+	return wire.Part{ID: id, SessionID: "ses_p", Type: wire.PartTool, Tool: name, State: &wire.ToolState{
+		Status: status, Input: json.RawMessage(input), Output: output}}
+}
+
+// fixture: a parent that reasons, runs bash (long output), fails a read,
+// starts a child, answers in markdown and is then aborted.
+func fixture() []wire.MessageWithParts {
+	failed := toolPart("p5", "read", wire.ToolError, `{"filePath":"/repo/missing.txt"}`, "")
+	failed.State.Error = "File not found: /repo/missing.txt"
+	task := toolPart("p6", "task", wire.ToolCompleted, `{"description":"find callers","prompt":"go","subagent_type":"general"}`,
+		"<task id=\"ses_child\" state=\"completed\">\n<task_result>\n3 callers\n</task_result>\n</task>")
+	var out strings.Builder
+	for i := 1; i <= 9; i++ {
+		fmt.Fprintf(&out, "ok  \tgithub.com/x/pkg%d\t0.0%ds\n", i, i)
+	}
+	return []wire.MessageWithParts{
+		{Info: wire.Message{ID: "m1", SessionID: "ses_p", Role: "user"}, Parts: []wire.Part{
+			{ID: "p1", Type: wire.PartText, Text: "Find the callers of Parse and fix them."}}},
+		{Info: wire.Message{ID: "m2", SessionID: "ses_p", Role: "assistant", Time: wire.MessageTime{Completed: 9}}, Parts: []wire.Part{
+			{ID: "p2", Type: wire.PartReasoning, Text: "The callers are in cmd/ and actions/.\nI should grep first, then run the tests."},
+			toolPart("p3", "bash", wire.ToolCompleted, `{"command":"go test ./..."}`, out.String()),
+			failed, task,
+			{ID: "p7", Type: wire.PartText, Text: "## Done\n\n- fixed **3** callers\n- tests pass"},
+		}},
+		{Info: wire.Message{ID: "m3", SessionID: "ses_p", Role: "assistant",
+			Error: &wire.ErrorInfo{Name: "MessageAbortedError", Data: wire.ErrorInfoData{Message: "Aborted"}}}},
+	}
+}
+
+func open(w, h int, noColor bool) Model {
+	m := New("ses_p", "refactor Parse", styles.New(true, noColor), nil)
+	m.SetSize(w, h)
+	m, _ = m.Update(Loaded{ID: "ses_p", Msgs: fixture()})
+	return m
+}
+
+func press(m Model, keys ...string) (Model, []tea.Msg) {
+	var intents []tea.Msg
+	for _, k := range keys {
+		var msg tea.KeyPressMsg
+		switch k {
+		case "enter":
+			msg = tea.KeyPressMsg{Code: tea.KeyEnter}
+		case "esc":
+			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
+		default:
+			msg = tea.KeyPressMsg{Code: rune(k[0]), Text: k}
+		}
+		var cmd tea.Cmd
+		m, cmd = m.Update(msg)
+		if cmd != nil {
+			if out := cmd(); out != nil {
+				intents = append(intents, out)
+			}
+		}
+	}
+	return m, intents
+}
+
+func TestTranscriptGolden(t *testing.T) {
+	for _, w := range []int{80, 200} {
+		for _, noColor := range []bool{false, true} {
+			name := fmt.Sprintf("w%d/%s", w, map[bool]string{false: "color", true: "nocolor"}[noColor])
+			t.Run(name, func(t *testing.T) {
+				m := open(w, 30, noColor)
+				m, _ = press(m, "g", "j", "j") // the cursor on the bash call
+				out := m.View()
+				if noColor && strings.Contains(out, "\x1b[3") {
+					t.Fatalf("NO_COLOR output has a colour escape:\n%q", out)
+				}
+				for i, l := range strings.Split(out, "\n") {
+					if ansi.StringWidth(l) > w {
+						t.Errorf("line %d is %d cells wide, over %d: %q", i, ansi.StringWidth(l), w, l)
+					}
+				}
+				golden.RequireEqual(t, []byte(out))
+			})
+		}
+	}
+}
+
+func TestTranscriptKeys(t *testing.T) {
+	m := open(80, 30, true)
+	view := ansi.Strip(m.View())
+	for _, want := range []string{"» Find the callers", "~ The callers are in cmd/ and actions/. (+1 line, enter)",
+		"⟩ bash: go test ./...", "… 5 more lines (enter)", "⟩ read: /repo/missing.txt  (failed)",
+		"✗ File not found", "⟩ task: find callers → ses_child  (enter opens it)", "✗ MessageAbortedError: Aborted"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("transcript lacks %q:\n%s", want, view)
+		}
+	}
+	// enter on the bash call shows its whole output; on the task call it
+	// asks to open the child; esc asks to close.
+	m, _ = press(m, "g", "j", "j", "enter")
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "pkg9") || strings.Contains(v, "5 more lines") {
+		t.Errorf("expanded output:\n%s", v)
+	}
+	m, intents := press(m, "j", "j", "enter", "esc")
+	if len(intents) != 2 || intents[0] != (OpenChild{ID: "ses_child"}) || intents[1] != (Close{}) {
+		t.Errorf("intents %#v, want OpenChild{ses_child} then Close", intents)
+	}
+	// Search finds the read call; n wraps around to it again.
+	m, _ = press(m, "/", "m", "i", "s", "s", "enter")
+	if m.cursor != 3 {
+		t.Errorf("search for 'miss': cursor on entry %d, want 3", m.cursor)
+	}
+	m, _ = press(m, "n")
+	if m.cursor != 3 {
+		t.Errorf("n with one match: cursor on %d", m.cursor)
+	}
+}
+
+// The tail: new parts show at the bottom while following; moving up stops
+// it (new parts do not move the view); G resumes.
+func TestTranscriptTail(t *testing.T) {
+	m := open(80, 12, true)
+	m.SetRunning(true)
+	add := func(id, text string) {
+		m.ApplyEvents([]wire.Event{wire.PartUpdated{Part: wire.Part{ID: id, SessionID: "ses_p", MessageID: "m4", Type: wire.PartText, Text: text}}})
+	}
+	add("q1", "first streamed line")
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "first streamed line") || !strings.Contains(v, "● live") {
+		t.Fatalf("tailing view lacks the new part:\n%s", v)
+	}
+	m, _ = press(m, "k", "k", "k")
+	add("q2", "second streamed line")
+	if v := ansi.Strip(m.View()); strings.Contains(v, "second streamed line") || !strings.Contains(v, "paused") {
+		t.Errorf("scrolled up, yet the view followed:\n%s", v)
+	}
+	m, _ = press(m, "G")
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "second streamed line") {
+		t.Errorf("G did not resume the tail:\n%s", v)
+	}
+}
