@@ -10,7 +10,7 @@ import (
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/e2e/harness"
-	"github.com/octop-dev/octop/ui"
+	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/wire"
 )
 
@@ -39,7 +39,7 @@ func TestAllProjectsSnapshot(t *testing.T) {
 			global := newClientWith(t, client.Options{BaseURL: s.URL, Global: true})
 			var snapIDs map[string]bool
 			waitREST(t, 45*time.Second, "a snapshot listing both projects with the runaway busy", func(ctx context.Context) (bool, error) {
-				snap, err := ui.ClientBackend(global).Snapshot(ctx)
+				snap, err := ops.New(global).Snapshot(ctx)
 				if err != nil {
 					return false, err
 				}
@@ -51,7 +51,7 @@ func TestAllProjectsSnapshot(t *testing.T) {
 			})
 
 			// The one-project view still lists only its own project.
-			snap, err := ui.ClientBackend(own).Snapshot(ctx)
+			snap, err := ops.New(own).Snapshot(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,7 +9,7 @@ import (
 	"github.com/octop-dev/octop/wire"
 )
 
-// Backend is how a screen reads a server (ui.Backend has the same
+// Backend is how a screen reads a server (ui.Ops has these and more
 // methods). Tap.Backend wraps one to record what it reads.
 type Backend interface {
 	Snapshot(ctx context.Context) (model.Snapshot, error)

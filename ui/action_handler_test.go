@@ -13,6 +13,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/ops"
+	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/wire"
 )
 
@@ -124,7 +126,7 @@ func (f *fakeOpenCode) add(id, parent, title string, st string) {
 // described by evs.
 func actionModel(t *testing.T, f *fakeOpenCode, c *client.Client, evs ...wire.Event) Model {
 	t.Helper()
-	m := newTestModel(t, 120, 40, func(o *Options) { o.Actions = NewActionHandler(c) })
+	m := newTestModel(t, 120, 40, func(o *Options) { o.Ops = ops.New(c) })
 	m = send(t, m, events(evs...))
 	for _, e := range evs {
 		if sc, ok := e.(wire.SessionCreated); ok {
@@ -163,9 +165,13 @@ func do(t *testing.T, m Model, msg tea.Msg) (Model, []tea.Msg) {
 		seen = append(seen, reply)
 		nm, next := m.Update(reply)
 		m = nm.(Model)
-		switch reply.(type) {
-		case FlashMsg, SelectMsg, resultMsg:
-			next = nil // the root's own timers and the result view's refresh
+		switch r := reply.(type) {
+		case FlashMsg, SelectMsg:
+			next = nil // the root's own timers
+		case replyMsg:
+			if _, ok := r.msg.(intent.ResultLoaded); ok {
+				next = nil // the result view's refresh
+			}
 		}
 		queue = append(queue, next)
 	}

@@ -1,13 +1,17 @@
 package ui
 
 import (
+	"fmt"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/octop-dev/octop/model"
-	"github.com/octop-dev/octop/ui/styles"
+	"github.com/octop-dev/octop/ui/dialog"
+	"github.com/octop-dev/octop/ui/inbox"
+	"github.com/octop-dev/octop/ui/intent"
+	"github.com/octop-dev/octop/ui/result"
 )
 
-// Action is what one of the reserved keys asks for. The tree screen only
-// routes them; the actions package (wired in by cmd/octop) carries them out.
+// Action is what one of the reserved keys asks for.
 type Action int
 
 // The reserved actions, one per key.
@@ -33,63 +37,92 @@ func (a Action) String() string {
 	return "action"
 }
 
-// ReadOnly reports whether the action leaves the server alone, so that it
-// may run in demo mode too.
+// ReadOnly reports whether the action leaves the server alone.
 func (a Action) ReadOnly() bool {
 	return a == ActionOpen || a == ActionCopyID || a == ActionInbox
 }
 
-// ActionRequest is what an action starts from: plain values the root holds
-// at the moment the key was pressed.
-type ActionRequest struct {
-	Action Action
-	// Selected is the selected session's id, "" when the tree is empty.
-	Selected string
-	// State is the live tree. Read it, never change it: the change an
-	// action makes comes back as server events.
-	State *model.State
-	// Width and Height are the screen's size, for sizing a dialog.
-	Width, Height int
-	Demo          bool
-	// Styles are the screen's styles, for drawing a dialog to match.
-	Styles *styles.Styles
-}
-
-// Actions carries out the reserved keys. Start runs in Update, so it must
-// not block or do I/O itself: it returns a Dialog to show (or nil) and a
-// Cmd for the work (or nil). Results come back as messages; FlashMsg shows
-// a one-line notice.
-type Actions interface {
-	Start(req ActionRequest) (Dialog, tea.Cmd)
-}
-
-// Dialog is a modal an action opens over the screen. While it is open it
-// receives every key, and every message the root does not handle itself
-// (so it sees its own Cmds' replies). Update returns nil to close it.
-type Dialog interface {
-	Update(msg tea.Msg) (Dialog, tea.Cmd)
-	View(width, height int) string
-}
-
-// startAction is the one place the reserved keys go through.
+// startAction is the one place the reserved keys go through: it opens the
+// action's room, or answers at once with a notice.
 func (m Model) startAction(a Action) (Model, tea.Cmd) {
 	// The demo has no server behind it: even reading a result or copying
 	// an id would act on a session that does not exist.
-	if m.opts.Demo && (!a.ReadOnly() || m.opts.Actions == nil) {
+	if m.opts.Demo {
 		return m.flash(FlashMsg{Text: "demo is read-only"})
 	}
-	if m.opts.Actions == nil {
+	if m.opts.Ops == nil {
 		return m.flash(FlashMsg{Text: a.String() + ": not available yet"})
 	}
-	d, cmd := m.opts.Actions.Start(ActionRequest{
-		Action:   a,
-		Selected: m.tree.Selected(),
-		State:    m.state,
-		Width:    m.width,
-		Height:   m.height,
-		Demo:     m.opts.Demo,
-		Styles:   m.styles,
-	})
+	d, cmd := m.room(a)
+	if d == nil {
+		return m, cmd
+	}
+	m.dialogGen++
 	m.dialog = d
-	return m, cmd
+	return m, stamp(m.dialogGen, cmd)
+}
+
+// closeDialog closes the dialog and cancels what it has in flight; an
+// intent of it still on its way is dropped by its generation.
+func (m *Model) closeDialog() {
+	m.dialog = nil
+	m.dialogGen++
+	m.cancelRequests(false)
+}
+
+// room builds the room an action opens, or the Cmd of an action that
+// needs none.
+func (m Model) room(a Action) (intent.Dialog, tea.Cmd) {
+	st, w, h := m.styles, m.width, m.height
+	sel := m.tree.Selected()
+	ss := m.state.Session(sel)
+	title := dialog.TitleOf(ss, sel)
+	if sel == "" && a != ActionLaunchRoot && a != ActionResumeByID && a != ActionInbox {
+		if a == ActionLaunch {
+			return nil, intent.Flash("select the session to launch under (N launches a new root)", true)
+		}
+		return nil, intent.Flash("select a session to "+map[Action]string{ActionResume: "resume",
+			ActionAbort: "abort", ActionAbortTree: "abort", ActionOpen: "open", ActionCopyID: "copy"}[a]+" first", true)
+	}
+	switch a {
+	case ActionLaunch:
+		return dialog.NewLaunch(st, sel, title, w, h)
+	case ActionLaunchRoot:
+		return dialog.NewLaunch(st, "", "", w, h)
+	case ActionResume:
+		if ss != nil && ss.Running() {
+			return dialog.NewBusy(st, sel, title, w, h), nil
+		}
+		return dialog.NewResume(st, sel, title, w, h)
+	case ActionResumeByID:
+		return dialog.NewFind(st, w, h)
+	case ActionAbort:
+		if ss == nil || !ss.Running() {
+			return nil, intent.Flash(fmt.Sprintf("%s is idle; nothing to abort", sel), false)
+		}
+		return dialog.NewAbort(st, m.state, sel, m.state.BusyDescendants(sel), w), nil
+	case ActionAbortTree:
+		plan := abortPlan(m.state, sel)
+		if len(plan) == 0 {
+			return nil, intent.Flash(fmt.Sprintf("nothing runs in the subtree of %s; nothing to abort", sel), false)
+		}
+		return dialog.NewAbortTree(st, m.state, plan, w), nil
+	case ActionOpen:
+		return result.New(st, sel, title, w, h)
+	case ActionCopyID:
+		return nil, tea.Batch(tea.SetClipboard(sel), intent.Flash("copied task_id "+sel, false))
+	case ActionInbox:
+		return inbox.New(st, m.state, w), nil
+	}
+	return nil, intent.Flash(a.String()+": not available yet", false)
+}
+
+// abortPlan is what X stops, from the live tree: the running descendants,
+// deepest first, then the session itself if it runs.
+func abortPlan(st *model.State, id string) []string {
+	plan := st.BusyDescendants(id)
+	if s := st.Session(id); s != nil && s.Running() {
+		plan = append(plan, id)
+	}
+	return plan
 }

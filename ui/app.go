@@ -15,10 +15,11 @@ import (
 	"github.com/octop-dev/octop/wire"
 )
 
-// Options configure the screen. Backend is required outside demo mode.
+// Options configure the screen. Ops is required outside demo mode.
 type Options struct {
-	// Backend reads the server; in demo mode it may be nil.
-	Backend Backend
+	// Ops carries out every server operation, reads and actions; in demo
+	// mode it is nil.
+	Ops Ops
 	// ServerURL is shown in the header.
 	ServerURL string
 	// Demo says the events come from the embedded recording: actions that
@@ -26,9 +27,6 @@ type Options struct {
 	Demo bool
 	// AllProjects groups the roots by project directory.
 	AllProjects bool
-	// Actions carries out the reserved keys (n r R x X o y i); nil answers
-	// "not available yet".
-	Actions Actions
 	// Clock is the time source for elapsed times and countdowns; nil means
 	// time.Now. The demo sets the recording's time, tests a fixed one.
 	Clock func() time.Time
@@ -74,6 +72,11 @@ type Model struct {
 	focus     pane
 	follow    bool
 	dialog    Dialog
+	// dialogGen numbers the dialogs opened, so an intent of one since
+	// closed is dropped; requests are the calls in flight by tag.
+	dialogGen int
+	reqTag    int
+	requests  map[int]request
 	// pendingSelect is a session an action asked to select before the
 	// stream brought it (see SelectMsg).
 	pendingSelect string
@@ -153,8 +156,8 @@ func New(opts Options) Model {
 // health probe and the tick loop.
 func (m Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, tick(slowTick)}
-	if m.opts.Backend != nil {
-		cmds = append(cmds, fetchSnapshot(m.opts.Backend, m.snapTag), probeHealth(m.opts.Backend, m.healthTag))
+	if m.opts.Ops != nil {
+		cmds = append(cmds, fetchSnapshot(m.opts.Ops, m.snapTag), probeHealth(m.opts.Ops, m.healthTag))
 	}
 	return tea.Batch(cmds...)
 }
@@ -167,7 +170,7 @@ func (m Model) Selected() string { return m.tree.Selected() }
 
 // fetchSnapshot reads the whole tree. It captures plain values only, so the
 // Cmd can run on any goroutine while Update goes on.
-func fetchSnapshot(b Backend, tag int) tea.Cmd {
+func fetchSnapshot(b Ops, tag int) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 		defer cancel()
@@ -177,7 +180,7 @@ func fetchSnapshot(b Backend, tag int) tea.Cmd {
 }
 
 // probeHealth asks the server for its version.
-func probeHealth(b Backend, tag int) tea.Cmd {
+func probeHealth(b Ops, tag int) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

@@ -1,23 +1,57 @@
-// Package ui is octop's Bubble Tea screen: a header, the session tree, the
-// selected session's detail and a help footer. One root Model owns them;
-// the panes (ui/tree, ui/detail) are small value components with their own
-// keys.go, and ui/styles holds the one style set.
+// Package ui is octop's Bubble Tea screen. Its top level holds only the
+// root Model (app.go), the layout (view.go), the message routing
+// (update.go, actions.go, ops.go) and the screen's keys (keys.go); every
+// view lives in a room of its own under ui/.
 //
-// Data comes in as messages: EventsMsg (a frame's worth of stream events,
-// gathered by a Batcher), wire.ConnState, wire.ResyncNeeded and the
-// replies of the Cmds the root starts (snapshots, health probes, each
-// tagged so a stale reply is dropped). Update never does I/O.
+// # Rooms
 //
-// # Actions
+//	ui/tree     the session tree pane: rows, folds, filter, selection
+//	ui/detail   the selected session's detail pane
+//	ui/header   the two header lines (connection, counts, selection)
+//	ui/dialog   the forms and confirmations: launch (n N), resume (r),
+//	            wait for a busy session, resume by task_id (R), abort (x X);
+//	            frame.go is the box every overlay is drawn in
+//	ui/inbox    the pending permissions and questions (i)
+//	ui/result   one session's outcome (o), markdown rendered
+//	ui/intent   what rooms and root exchange: the Dialog contract,
+//	            intents, their replies, FlashMsg and SelectMsg
+//	ui/format   pure string helpers; ui/styles the one style set
 //
-// The reserved keys (n N r R x X o y i) all go through Model.startAction,
-// which hands an ActionRequest to Options.Actions. The handler returns a
-// Dialog (shown centred over the screen; it gets every key and every
-// message the root does not know until its Update returns nil) and/or a
-// Cmd. Replies come back as the handler's own messages, FlashMsg (a footer
-// notice) or SelectMsg (select a session, now or once it arrives). With no
-// handler the keys say "not available yet"; in demo mode, "demo is
-// read-only".
+// # Rules of the house
+//
+//   - No I/O in Update or View. A room never calls the server: it returns
+//     an intent (intent.LaunchRequested, AbortRequested, AnswerPermission…)
+//     as a Cmd. The root turns each intent into a call on Options.Ops (the
+//     one interface of server operations; package ops implements it over
+//     the client, tests use a fake), run in a tea.Cmd with a context whose
+//     cancel the root keeps, and hands the reply (intent.Launched, …)
+//     back to the open dialog.
+//   - Keys always answer. ctrl+c quits from anywhere; esc closes every
+//     overlay (help included) at once, cancelling its request in flight.
+//     A reply whose request was cancelled is dropped by its tag, and an
+//     intent of a dialog since closed by the dialog's generation. Inbox
+//     answers are Detached: closing the inbox does not take them back.
+//   - No package under ui/ imports client, actions, ops or net/http, even
+//     indirectly (TestRoomsReachNoNetwork).
+//   - Data moves one way: server events come in as EventsMsg (a frame's
+//     worth, gathered by feed.Batcher), wire.ConnState, wire.ResyncNeeded
+//     and the tagged snapshot and health replies. Nothing changes the
+//     model.State by hand to predict an action: the server's events do.
+//   - Every room: a package with a doc comment saying what it owns, a
+//     keys.go (KeyMap, DefaultKeyMap, ShortHelp, FullHelp) when it takes
+//     keys, goldens in its own testdata/, a View for NO_COLOR with no
+//     colour escape.
+//
+// # Adding a room (a transcript, a diff, a timeline…)
+//
+//  1. Make ui/<room> with New(st *styles.Styles, …) (Model, tea.Cmd),
+//     Update(tea.Msg) (intent.Dialog, tea.Cmd) returning nil to close, and
+//     View(w, h int) string; draw it in dialog.Frame if it is an overlay.
+//  2. If it needs the server, add an intent and its reply to ui/intent, a
+//     method to Ops, a case to call in ops.go, and the method to package
+//     ops. The room returns intent.Send(YourRequest{…}) and handles the
+//     reply in Update.
+//  3. Give it a key in keys.go and an Action, and build it in Model.room.
 //
 // # Cost
 //

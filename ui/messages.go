@@ -1,24 +1,26 @@
 package ui
 
 import (
+	"github.com/octop-dev/octop/feed"
 	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/wire"
 )
 
-// EventsMsg is a batch of stream events, in arrival order. The Batcher
-// sends one per frame at most, so a burst costs one render.
-type EventsMsg []wire.Envelope
+// EventsMsg is a batch of stream events, in arrival order (see feed).
+type EventsMsg = feed.EventsMsg
 
-// ResetMsg empties the tree. The demo sends it when its recording starts
-// over.
-type ResetMsg struct{}
+// ResetMsg empties the tree: the demo's recording starts over.
+type ResetMsg = feed.ResetMsg
 
-// FlashMsg shows a one-line notice in the footer for a few seconds: an
-// action's result, or why it cannot run.
-type FlashMsg struct {
-	Text  string
-	Error bool
-}
+// FlashMsg shows a one-line notice in the footer for a few seconds.
+type FlashMsg = intent.FlashMsg
+
+// SelectMsg asks the screen to select a session, now or once it arrives.
+type SelectMsg = intent.SelectMsg
+
+// Dialog is a room shown over the screen (see intent.Dialog).
+type Dialog = intent.Dialog
 
 // snapshotMsg is the reply to a snapshot fetch. tag is the fetch's number:
 // a reply older than the newest fetch is dropped.
@@ -40,3 +42,23 @@ type tickMsg struct{}
 
 // flashExpiredMsg clears the flash it was scheduled for (and no later one).
 type flashExpiredMsg struct{ tag int }
+
+// selectSession selects msg.ID now if the tree has it, else remembers it.
+func (m Model) selectSession(msg SelectMsg) Model {
+	m.pendingSelect = msg.ID
+	m.applyPendingSelect()
+	return m
+}
+
+// applyPendingSelect selects the remembered session once the tree shows
+// it. Follow mode is switched off: the person asked to look at this one.
+func (m *Model) applyPendingSelect() {
+	if m.pendingSelect == "" || m.state.Session(m.pendingSelect) == nil {
+		return
+	}
+	if m.tree.Select(m.pendingSelect) {
+		m.pendingSelect = ""
+		m.follow = false
+		m.syncDetail()
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/wire"
 )
 
@@ -36,7 +37,7 @@ func TestUpdateMakesNoServerCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := New(Options{Backend: ClientBackend(c), ServerURL: srv.URL, Clock: fixedClock})
+	m := New(Options{Ops: ops.New(c), ServerURL: srv.URL, Clock: fixedClock})
 	_ = m.Init() // builds the Cmds, runs none
 
 	var fetches []tea.Cmd

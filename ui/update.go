@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/ui/styles"
 	"github.com/octop-dev/octop/wire"
 )
@@ -51,6 +52,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.flashMsg = FlashMsg{}
 		}
 		return m, nil
+	case stampedMsg:
+		return m.startRequest(msg)
+	case intent.Request:
+		return m.startRequest(stampedMsg{gen: m.dialogGen, req: msg})
+	case replyMsg:
+		return m.updateReply(msg)
 	}
 	// Anything else is an action's own reply, which belongs to the open
 	// dialog, or the filter input's cursor blinking.
@@ -65,15 +72,27 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// updateKey handles a key press. An open dialog takes every key; then the
-// filter input while it is being typed; then the screen's keys; then the
-// focused pane's.
+// updateKey handles a key press. ctrl+c quits from anywhere; esc closes
+// an overlay at once, cancelling its request in flight. Then an open
+// dialog takes every key; then the filter input while it is being typed;
+// then the screen's keys; then the focused pane's.
 func (m Model) updateKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	if m.dialog != nil {
+	esc := msg.String() == "esc"
+	switch {
+	case msg.String() == "ctrl+c":
+		m.cancelRequests(true)
+		return m, tea.Quit
+	case m.dialog != nil && esc && m.dialogBusy():
+		m.closeDialog() // whatever the dialog would do, it must not wait
+		return m, nil
+	case m.dialog != nil:
 		return m.updateDialog(msg)
-	}
-	if m.filtering {
+	case m.filtering:
 		return m.updateFilter(msg)
+	case m.help.ShowAll && esc:
+		m.help.ShowAll = false
+		m.layout()
+		return m, nil
 	}
 	k := m.keys
 	switch {
@@ -142,8 +161,6 @@ func (m Model) updateFilter(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.filter.Blur()
 			m.layout()
 			return m, nil
-		case "ctrl+c":
-			return m, tea.Quit
 		}
 	}
 	var cmd tea.Cmd
@@ -162,10 +179,16 @@ func (m *Model) setFilter(f string) {
 	m.syncDetail()
 }
 
-func (m Model) updateDialog(msg tea.Msg) (tea.Model, tea.Cmd) {
-	var cmd tea.Cmd
-	m.dialog, cmd = m.dialog.Update(msg)
-	return m, cmd
+// updateDialog hands msg to the open dialog. Its intents are stamped with
+// the dialog's generation; if it closed, its requests are cancelled.
+func (m Model) updateDialog(msg tea.Msg) (Model, tea.Cmd) {
+	d, cmd := m.dialog.Update(msg)
+	if d == nil {
+		m.closeDialog()
+		return m, cmd
+	}
+	m.dialog = d
+	return m, stamp(m.dialogGen, cmd)
 }
 
 // updateClick selects the row under the pointer and focuses its pane.
@@ -256,19 +279,19 @@ func (m Model) updateServer(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.stateChanged()
 	case wire.ConnState:
 		m.conn, m.connKnown = msg, true
-		if msg.State == wire.Connected && m.opts.Backend != nil {
+		if msg.State == wire.Connected && m.opts.Ops != nil {
 			// The server may have been restarted, as another version.
 			m.healthTag++
-			return m, probeHealth(m.opts.Backend, m.healthTag)
+			return m, probeHealth(m.opts.Ops, m.healthTag)
 		}
 	case wire.ResyncNeeded:
-		if m.opts.Backend == nil {
+		if m.opts.Ops == nil {
 			return m, nil
 		}
 		m.snapTag++
 		m.snapRaced = false
 		m.snapPending, m.snapEvents = true, nil
-		return m, fetchSnapshot(m.opts.Backend, m.snapTag)
+		return m, fetchSnapshot(m.opts.Ops, m.snapTag)
 	case snapshotMsg:
 		if msg.tag != m.snapTag {
 			return m, nil // a newer fetch is on its way; this one is stale

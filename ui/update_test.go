@@ -194,15 +194,7 @@ func TestReservedKeysInDemo(t *testing.T) {
 	}
 }
 
-// fakeActions records what the hook was asked and opens a dialog that
-// closes on esc.
-type fakeActions struct{ got []ActionRequest }
-
-func (f *fakeActions) Start(req ActionRequest) (Dialog, tea.Cmd) {
-	f.got = append(f.got, req)
-	return fakeDialog{}, nil
-}
-
+// fakeDialog is a dialog that closes on esc with a notice.
 type fakeDialog struct{}
 
 func (d fakeDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
@@ -216,13 +208,12 @@ func (fakeDialog) View(w, h int) string {
 	return "╭─────────╮\n│ DIALOG! │\n╰─────────╯"
 }
 
-func TestActionHook(t *testing.T) {
-	fa := &fakeActions{}
-	m := send(t, newTestModel(t, 160, 48, func(o *Options) { o.Actions = fa }), fanOut())
-	m = press(t, m, "j", "X")
-	if len(fa.got) != 1 || fa.got[0].Action != ActionAbortTree || fa.got[0].Selected != "ses_c1" || fa.got[0].State == nil {
-		t.Fatalf("hook got %+v, want abort subtree of ses_c1 with the state", fa.got)
-	}
+// TestDialogTakesEveryKey: an open dialog is drawn over the screen, gets
+// every key, and its notice shows once it closes.
+func TestDialogTakesEveryKey(t *testing.T) {
+	m := send(t, newTestModel(t, 160, 48), fanOut())
+	m = press(t, m, "j")
+	m.dialog, m.dialogGen = fakeDialog{}, m.dialogGen+1
 	if !strings.Contains(screen(m), "DIALOG!") {
 		t.Fatal("the dialog is not drawn")
 	}
@@ -242,8 +233,10 @@ func TestActionHook(t *testing.T) {
 	}
 }
 
-// fakeBackend answers snapshots from a function.
+// fakeBackend answers snapshots from a function; the other operations
+// are not called by the tests that use it.
 type fakeBackend struct {
+	Ops
 	snap func() model.Snapshot
 }
 
@@ -259,7 +252,7 @@ func TestResyncKeepsSelectionAndFolds(t *testing.T) {
 			snap.Sessions = append(snap.Sessions, c.Info)
 		}
 	}
-	m := newTestModel(t, 160, 48, func(o *Options) { o.Backend = fakeBackend{func() model.Snapshot { return snap }} })
+	m := newTestModel(t, 160, 48, func(o *Options) { o.Ops = fakeBackend{snap: func() model.Snapshot { return snap }} })
 	m = send(t, m, nested())
 	m = press(t, m, "j", "h", "j", "j") // fold ses_m0, select ses_m1l0
 	if m.Selected() != "ses_m1l0" {
@@ -281,7 +274,7 @@ func TestResyncKeepsSelectionAndFolds(t *testing.T) {
 
 func TestStaleSnapshotDropped(t *testing.T) {
 	m := newTestModel(t, 80, 24, func(o *Options) {
-		o.Backend = fakeBackend{func() model.Snapshot { return model.Snapshot{} }}
+		o.Ops = fakeBackend{snap: func() model.Snapshot { return model.Snapshot{} }}
 	})
 	m = send(t, m, wire.ResyncNeeded{})
 	old := m.snapTag
@@ -372,7 +365,7 @@ func isQuit(cmd tea.Cmd) bool {
 // that snapshot's listing; it must not be dropped as deleted.
 func TestSnapshotRaceKeepsNewSessions(t *testing.T) {
 	m := newTestModel(t, 80, 24, func(o *Options) {
-		o.Backend = fakeBackend{func() model.Snapshot { return model.Snapshot{} }}
+		o.Ops = fakeBackend{snap: func() model.Snapshot { return model.Snapshot{} }}
 	})
 	m = send(t, m, wire.ResyncNeeded{})
 	m = send(t, m, events(created("ses_new", "", "made during the fetch", 1)))
@@ -419,7 +412,7 @@ func TestBackgroundPicksTheStyles(t *testing.T) {
 // the fetch, and that the snapshot still lists as idle, stays busy.
 func TestSnapshotDoesNotRollBackNewerStatus(t *testing.T) {
 	m := newTestModel(t, 80, 24, func(o *Options) {
-		o.Backend = fakeBackend{func() model.Snapshot { return model.Snapshot{} }}
+		o.Ops = fakeBackend{snap: func() model.Snapshot { return model.Snapshot{} }}
 	})
 	m = send(t, m, events(created("ses_a", "", "root", 1)))
 	m = send(t, m, wire.ResyncNeeded{})

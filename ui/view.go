@@ -3,18 +3,17 @@ package ui
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/octop-dev/octop/ui/format"
-	"github.com/octop-dev/octop/ui/styles"
+	"github.com/octop-dev/octop/ui/header"
 	"github.com/octop-dev/octop/wire"
 )
 
 // headerHeight is the header's two lines: where, and what is selected.
-const headerHeight = 2
+const headerHeight = header.Height
 
 // rect is a screen area in cells.
 type rect struct{ x, y, w, h int }
@@ -82,7 +81,7 @@ func (m Model) render() string {
 	a := m.areas()
 	lines := make([]string, 0, m.height)
 	for _, l := range m.headerLines() {
-		lines = append(lines, fitLine(l, m.width))
+		lines = append(lines, format.Fit(l, m.width))
 	}
 	// The panes draw every line at exactly their width already: no second
 	// measuring pass here, it would cost as much as drawing them.
@@ -142,8 +141,8 @@ func (m Model) overlay(screen string) string {
 		if y+i >= len(lines) {
 			break
 		}
-		bg := fitLine(lines[y+i], m.width)
-		lines[y+i] = ansi.Truncate(bg, x, "") + reset + fitLine(b, w) + reset + ansi.Cut(bg, x+w, m.width)
+		bg := format.Fit(lines[y+i], m.width)
+		lines[y+i] = ansi.Truncate(bg, x, "") + reset + format.Fit(b, w) + reset + ansi.Cut(bg, x+w, m.width)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -157,7 +156,7 @@ func (m Model) rule() string {
 		name = " detail (tab: back to tree) "
 		st = m.styles.Ink.Focused
 	}
-	return st.Render(fitLine("──"+name+strings.Repeat("─", max(m.width-2-ansi.StringWidth(name), 0)), m.width))
+	return st.Render(format.Fit("──"+name+strings.Repeat("─", max(m.width-2-ansi.StringWidth(name), 0)), m.width))
 }
 
 // treeView is the tree pane, or a hint in its place when it has no rows.
@@ -180,110 +179,17 @@ func (m Model) treeView() string {
 	default:
 		hint = "waiting for the server at " + m.opts.ServerURL + "…"
 	}
-	return fitLine(" "+m.styles.Ink.Dim.Render(hint), m.tree.Width())
+	return format.Fit(" "+m.styles.Ink.Dim.Render(hint), m.tree.Width())
 }
 
 // headerLines is the two header lines.
 func (m Model) headerLines() []string {
-	st := m.styles
-	// Line 1: where we are connected, and the counts on the right.
-	parts := []string{st.Ink.App.Render("octop")}
-	if m.opts.Demo {
-		parts = append(parts, st.Ink.URL.Render("demo"))
-	} else {
-		parts = append(parts, st.Ink.URL.Render(m.opts.ServerURL))
-	}
-	if m.version != "" {
-		parts = append(parts, st.Ink.Dim.Render("OpenCode "+m.version))
-	}
-	parts = append(parts, m.connText())
-	var right1 string
-	if m.follow {
-		right1 = st.Ink.Busy.Render("[follow]")
-	}
-	line1 := spread(strings.Join(parts, "  "), right1, m.width)
-
-	// Line 2: an error if there is one, else the selection's roll-up; the
-	// counts on the right, which an ellipsis never eats.
-	var line2 string
-	switch {
-	case m.conn.State == wire.Disconnected && m.conn.Err != nil:
-		// Counts are stale while disconnected; the reason gets the line.
-		return []string{line1, fitLine(st.Ink.Failed.Render("error: ")+format.OneLine(m.conn.Err.Error()), m.width)}
-	case m.snapErr != nil:
-		line2 = st.Ink.Failed.Render("could not read the sessions: ") + format.OneLine(m.snapErr.Error())
-	default:
-		counts := m.countsText()
-		line2 = m.selectionText(m.width - ansi.StringWidth(counts) - 1)
-		return []string{line1, spread(line2, counts, m.width)}
-	}
-	return []string{line1, spread(line2, m.countsText(), m.width)}
-}
-
-// connText is the connection state: connected, connecting, or the
-// countdown to the next attempt.
-func (m Model) connText() string {
-	st := m.styles
-	if m.opts.Demo {
-		return st.Ink.Connected.Render("▶ replaying a recording")
-	}
-	if !m.connKnown {
-		return st.Ink.Dim.Render("○ connecting…")
-	}
-	switch m.conn.State {
-	case wire.Connected:
-		return st.Ink.Connected.Render("● connected")
-	case wire.Connecting:
-		if m.conn.Attempt > 1 {
-			return st.Ink.Retry.Render(fmt.Sprintf("○ connecting (attempt %d)…", m.conn.Attempt))
-		}
-		return st.Ink.Dim.Render("○ connecting…")
-	}
-	if m.conn.RetryAt.IsZero() {
-		if m.conn.Err != nil {
-			return st.Ink.Disconnected.Render("✗ error, not retrying")
-		}
-		return st.Ink.Disconnected.Render("✗ disconnected")
-	}
-	wait := max(m.conn.RetryAt.Sub(m.now), 0)
-	secs := int((wait + time.Second - 1) / time.Second)
-	return st.Ink.Disconnected.Render(fmt.Sprintf("✗ reconnecting in %ds", secs))
-}
-
-// countsText is "2 running  1 waiting  1 failed".
-func (m Model) countsText() string {
-	st := m.styles
-	c := m.counts
-	item := func(n int, word string, s styles.Ink) string {
-		if n == 0 {
-			return st.Ink.Dim.Render(fmt.Sprintf("%d %s", n, word))
-		}
-		return s.Render(fmt.Sprintf("%d %s", n, word))
-	}
-	return item(c.running, "running", st.Ink.Busy) + "  " + item(c.waiting, "waiting", st.Ink.Waiting) + "  " + item(c.failed, "failed", st.Ink.Failed)
-}
-
-// selectionText is the selected session and its subtree's tokens and cost.
-// selectionText is the selected session's title and its subtree's tokens
-// and cost, in room cells. The title gives way first: the figures are what
-// the line is for.
-func (m Model) selectionText(room int) string {
-	st := m.styles
-	id := m.tree.Selected()
-	s := m.state.Session(id)
-	if s == nil {
-		return st.Ink.Dim.Render("nothing selected")
-	}
-	title, _ := format.SplitTitle(s.Title)
-	if title == "" {
-		title = s.ID
-	}
-	rollup := fmt.Sprintf("  subtree: %s tokens · %s", format.Tokens(m.totals.Tokens), format.Cost(m.totals.Cost))
-	title = format.OneLine(title)
-	if keep := room - ansi.StringWidth(rollup); keep >= 8 && ansi.StringWidth(title) > keep {
-		title = ansi.Truncate(title, keep, "…")
-	}
-	return st.Ink.Title.Render(title) + st.Ink.Dim.Render(rollup)
+	return header.Lines(m.styles, header.Data{
+		Demo: m.opts.Demo, ServerURL: m.opts.ServerURL, Version: m.version,
+		Conn: m.conn, ConnKnown: m.connKnown, Follow: m.follow, SnapErr: m.snapErr, Now: m.now,
+		Running: m.counts.running, Waiting: m.counts.waiting, Failed: m.counts.failed,
+		Selected: m.state.Session(m.tree.Selected()), Totals: m.totals,
+	}, m.width)
 }
 
 // footer is the help line (or the full help), the filter being typed, or a
@@ -292,13 +198,13 @@ func (m Model) footer() string {
 	st := m.styles
 	switch {
 	case m.filtering:
-		return fitLine(m.filter.View(), m.width)
+		return format.Fit(m.filter.View(), m.width)
 	case m.flashMsg.Text != "":
 		s := st.Ink.Flash
 		if m.flashMsg.Error {
 			s = st.Ink.Failed
 		}
-		return fitLine(s.Render(m.flashMsg.Text), m.width)
+		return format.Fit(s.Render(m.flashMsg.Text), m.width)
 	}
 	return m.helpView
 }
@@ -319,36 +225,13 @@ func (m Model) renderHelp() string {
 		prefix := st.Ink.Busy.Render("filter: "+f) + "  "
 		h := m.help
 		h.SetWidth(max(m.width-ansi.StringWidth(prefix), 0))
-		return fitLine(prefix+h.View(keys), m.width)
+		return format.Fit(prefix+h.View(keys), m.width)
 	}
 	lines := strings.Split(m.help.View(keys), "\n")
 	for i, l := range lines {
-		lines[i] = fitLine(l, m.width)
+		lines[i] = format.Fit(l, m.width)
 	}
 	return strings.Join(lines, "\n")
-}
-
-// spread puts left and right on one line of width cells, cutting left
-// with an ellipsis when both do not fit.
-func spread(left, right string, width int) string {
-	rw := ansi.StringWidth(right)
-	if rw >= width {
-		return fitLine(left, width)
-	}
-	room := width - rw - 1
-	if ansi.StringWidth(left) > room {
-		left = ansi.Truncate(left, room, "…")
-	}
-	return left + strings.Repeat(" ", width-ansi.StringWidth(left)-rw) + right
-}
-
-// fitLine cuts or pads a line to exactly width cells.
-func fitLine(s string, width int) string {
-	w := ansi.StringWidth(s)
-	if w > width {
-		return ansi.Truncate(s, width, "…")
-	}
-	return s + strings.Repeat(" ", width-w)
 }
 
 // at is line i of a pane (already exactly width cells), or a blank line.

@@ -12,7 +12,7 @@ import (
 	"github.com/octop-dev/octop/alert"
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/model"
-	"github.com/octop-dev/octop/ui"
+	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/watchdog"
 	"github.com/octop-dev/octop/wire"
 )
@@ -183,7 +183,7 @@ func (w *watcher) handle(ctx context.Context, m any) (watchdog.Out, error) {
 	case wire.ResyncNeeded:
 		sctx, cancel := context.WithTimeout(ctx, snapshotTimeout)
 		defer cancel()
-		snap, err := ui.ClientBackend(w.c).Snapshot(sctx)
+		snap, err := ops.New(w.c).Snapshot(sctx)
 		if err != nil {
 			// The stream goes on; the next reconnect reads again.
 			fmt.Fprintf(w.cmd.stdio.err, "octop watch: could not read the sessions after connecting: %s\n", squashSpaces(err.Error()))

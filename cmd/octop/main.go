@@ -6,9 +6,8 @@
 //
 // Extending it: subcommands (octop launch, …) live in subcommands.go and
 // cmd_*.go and are tried first, through runSubcommand. The screen's
-// reserved keys get their handler from a cmd_*.go file's init():
-//
-//	func init() { newActions = func(c *client.Client) ui.Actions { return … } }
+// reserved keys open the ui's rooms, whose intents the ops package carries
+// out on the server.
 package main
 
 import (
@@ -16,25 +15,23 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/octop-dev/octop/internal/frametrace"
 	"io"
 	"os"
 	"runtime/debug"
 	"strings"
 
+	"github.com/octop-dev/octop/internal/frametrace"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/feed"
+	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/ui"
 )
 
 // version is octop's version; release builds set it with
 // -ldflags "-X main.version=v1.2.3".
 var version = ""
-
-// newActions builds the handler of the screen's reserved keys (n r R x X o
-// y i). A cmd_*.go file sets it from init(); while it is nil the keys say
-// "not available yet".
-var newActions func(c *client.Client) ui.Actions
 
 // globalFlags are the screen's flags: the connection flags every command
 // shares, plus --all-projects.
@@ -120,13 +117,10 @@ func runLive(g globalFlags, stderr io.Writer) int {
 		return 2
 	}
 	opts := ui.Options{
-		Backend:     rec.backend(ui.ClientBackend(c)),
+		Ops:         rec.ops(ops.New(c)),
 		ServerURL:   c.BaseURL(),
 		AllProjects: g.AllProjects,
 		NoColor:     noColor(),
-	}
-	if newActions != nil {
-		opts.Actions = newActions(c)
 	}
 	tr, err := openTrace()
 	if err != nil {
@@ -143,7 +137,7 @@ func runLive(g globalFlags, stderr io.Writer) int {
 	p := tea.NewProgram(root, progOpts...)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	b := ui.NewBatcher(p.Send, ui.FrameInterval)
+	b := feed.NewBatcher(p.Send, feed.FrameInterval)
 	send := b.Send
 	if tr != nil {
 		send = tr.Send(send)

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/record"
 	"github.com/octop-dev/octop/ui"
+	"github.com/octop-dev/octop/wire"
 )
 
 // recorder wires --record between the client and the screen: the stream's
@@ -34,12 +37,24 @@ func startRecording(path string, o *client.Options) (*recorder, error) {
 	return r, nil
 }
 
-func (r *recorder) backend(b ui.Backend) ui.Backend {
+// ops records the screen's snapshot and health reads of o.
+func (r *recorder) ops(o ui.Ops) ui.Ops {
 	if r == nil {
-		return b
+		return o
 	}
-	return r.tap.Backend(b)
+	return tappedOps{Ops: o, reads: r.tap.Backend(o)}
 }
+
+// tappedOps is o with its reads going through the recording's tap.
+type tappedOps struct {
+	ui.Ops
+	reads record.Backend
+}
+
+func (t tappedOps) Snapshot(ctx context.Context) (model.Snapshot, error) {
+	return t.reads.Snapshot(ctx)
+}
+func (t tappedOps) Health(ctx context.Context) (wire.Health, error) { return t.reads.Health(ctx) }
 
 func (r *recorder) send(next func(any)) func(any) {
 	if r == nil {

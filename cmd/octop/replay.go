@@ -8,6 +8,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/octop-dev/octop/feed"
+	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/record"
 	"github.com/octop-dev/octop/replay"
 	"github.com/octop-dev/octop/ui"
@@ -48,16 +50,16 @@ func runDemo(stderr io.Writer) int {
 
 // play shows rec in the screen, read-only, through a replay.Player.
 func play(rec record.Recording, opts replay.Options, label string, stderr io.Writer) int {
-	var b *ui.Batcher
-	opts.OnLoop = func() { b.Send(ui.ResetMsg{}) }
+	var b *feed.Batcher
+	opts.OnLoop = func() { b.Send(feed.ResetMsg{}) }
 	p, err := replay.New(rec, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "octop: --%s: %v\n", label, err)
 		return 2
 	}
-	root := ui.New(ui.Options{Demo: true, Backend: p.Backend(), Clock: p.Clock, NoColor: noColor()})
+	root := ui.New(ui.Options{Demo: true, Ops: ops.ReadOnly(p.Backend()), Clock: p.Clock, NoColor: noColor()})
 	prog := tea.NewProgram(replay.NewScreen(root, p, label))
-	b = ui.NewBatcher(prog.Send, ui.FrameInterval)
+	b = feed.NewBatcher(prog.Send, feed.FrameInterval)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go p.Run(ctx, b.Send)

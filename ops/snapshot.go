@@ -1,0 +1,114 @@
+package ops
+
+import (
+	"context"
+	"sort"
+	"sync"
+
+	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/wire"
+	"golang.org/x/sync/errgroup"
+)
+
+// A snapshot reads the messages of every running session plus the most
+// recently updated others, so the detail pane has tool calls to show
+// without reading the whole history.
+const (
+	snapshotRecent     = 20
+	snapshotMessageCap = 50 // messages per session
+	snapshotParallel   = 4
+)
+
+// Snapshot reads the whole tree over REST: sessions and their status, then
+// the messages of the sessions worth showing in detail, a few at a time.
+// Pending permissions and questions are best effort: older servers lack
+// the endpoints.
+func (s *Server) Snapshot(ctx context.Context) (model.Snapshot, error) {
+	c := s.c
+	sessions, status, complete, err := listing(ctx, c)
+	if err != nil {
+		return model.Snapshot{}, err
+	}
+	snap := model.Snapshot{Sessions: sessions, Complete: complete, Status: status, Messages: map[string][]wire.MessageWithParts{}}
+	snap.Permissions, _ = c.Permissions(ctx)
+	snap.Questions, _ = c.Questions(ctx)
+
+	// A session's messages live with its project: ask its own directory
+	// (with --all-projects it may not be the one octop was started in).
+	dirOf := map[string]string{}
+	global := c.StreamPath() == "/global/event"
+	for _, ses := range sessions {
+		dirOf[ses.ID] = c.Directory()
+		if global {
+			dirOf[ses.ID] = ses.Directory
+		}
+	}
+	var mu sync.Mutex
+	var g errgroup.Group
+	g.SetLimit(snapshotParallel)
+	for _, id := range worthReading(sessions, status) {
+		g.Go(func() error {
+			msgs, err := c.WithDirectory(dirOf[id]).Messages(ctx, id, snapshotMessageCap)
+			if err != nil {
+				return nil // the session may have been deleted meanwhile; the rest still helps
+			}
+			mu.Lock()
+			snap.Messages[id] = msgs
+			mu.Unlock()
+			return nil
+		})
+	}
+	_ = g.Wait()
+	return snap, ctx.Err()
+}
+
+// listing reads the sessions and their status. With --all-projects it
+// lists across projects and asks each active directory for its status;
+// complete is true only when nothing could have been left out, since a
+// complete snapshot drops what it does not list.
+func listing(ctx context.Context, c *client.Client) (sessions []wire.Session, status map[string]wire.SessionStatus, complete bool, err error) {
+	if c.StreamPath() != "/global/event" {
+		if sessions, err = c.Sessions(ctx); err != nil {
+			return nil, nil, false, err
+		}
+		status, err = c.Status(ctx)
+		return sessions, status, err == nil, err
+	}
+	sessions, complete, err = c.AllSessions(ctx)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	status, _, err = c.AllStatus(ctx, sessions)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	// Sessions of directories not asked (beyond the most recently active
+	// ones) count as idle: nothing has touched them for longer than every
+	// directory that was asked.
+	return sessions, status, complete, nil
+}
+
+// worthReading picks the sessions whose messages a snapshot reads.
+func worthReading(sessions []wire.Session, status map[string]wire.SessionStatus) []string {
+	var ids []string
+	seen := map[string]bool{}
+	for id, st := range status {
+		if st.Type != wire.StatusIdle {
+			ids = append(ids, id)
+			seen[id] = true
+		}
+	}
+	recent := make([]wire.Session, 0, len(sessions))
+	for _, s := range sessions {
+		if !seen[s.ID] {
+			recent = append(recent, s)
+		}
+	}
+	sort.Slice(recent, func(i, j int) bool { return recent[i].Time.Updated > recent[j].Time.Updated })
+	for _, s := range recent[:min(len(recent), snapshotRecent)] {
+		ids = append(ids, s.ID)
+	}
+	sort.Strings(ids)
+	return ids
+}

@@ -1,0 +1,70 @@
+package dialog
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/octop-dev/octop/ui/intent"
+	"github.com/octop-dev/octop/ui/styles"
+)
+
+// Busy is what `r` opens on a running session: a second prompt now would
+// race the first, so it offers to wait for the run to end (or to cancel)
+// instead of ever sending two at once. Closing it stops the wait: the
+// root cancels the request.
+type Busy struct {
+	st      *styles.Styles
+	keys    BusyKeyMap
+	id      string
+	title   string
+	draft   string
+	waiting bool
+	err     string
+	w, h    int
+}
+
+// NewBusy opens the busy dialog for session id on a w×h screen.
+func NewBusy(st *styles.Styles, id, title string, w, h int) Busy {
+	return Busy{st: st, keys: DefaultBusyKeyMap(), id: id, title: title, w: w, h: h}
+}
+
+// Update handles the wait's end and the dialog's keys.
+func (d Busy) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
+	switch msg := msg.(type) {
+	case intent.Waited:
+		d.waiting = false
+		if msg.Err != nil {
+			d.err = ErrText(msg.Err)
+			return d, nil
+		}
+		return newResumeDraft(d.st, d.id, d.title, d.draft, d.w, d.h)
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, d.keys.Cancel):
+			return nil, nil
+		case key.Matches(msg, d.keys.Wait) && !d.waiting:
+			d.waiting, d.err = true, ""
+			return d, intent.Send(intent.WaitRequested{ID: d.id})
+		}
+	}
+	return d, nil
+}
+
+// View draws the dialog for a w×h screen.
+func (d Busy) View(w, h int) string {
+	width := Width(w, 72)
+	inner := width - 4
+	var b strings.Builder
+	b.WriteString(ansi.Wrap(d.id+" is still running. A prompt sent now would race the run in progress.", inner, " "))
+	keys := Hint(d.keys.ShortHelp()...)
+	switch {
+	case d.waiting:
+		b.WriteString("\n\n" + d.st.Busy.Render("waiting for it to finish…"))
+		keys = "esc stop waiting"
+	case d.err != "":
+		b.WriteString("\n\n" + ErrorLine(d.st, inner, d.err))
+	}
+	return Frame(d.st, width, "Resume "+d.title, b.String(), keys)
+}

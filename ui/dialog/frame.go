@@ -1,0 +1,115 @@
+package dialog
+
+import (
+	"image/color"
+	"strings"
+
+	"charm.land/bubbles/v2/list"
+	"charm.land/bubbles/v2/textarea"
+	"charm.land/bubbles/v2/textinput"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ui/intent"
+	"github.com/octop-dev/octop/ui/styles"
+)
+
+// Width is the width of a dialog box on a screen of width w: room to
+// read, never wider than the screen.
+func Width(w, want int) int {
+	if w <= 0 {
+		w = 80
+	}
+	return max(min(want, w-2), 20)
+}
+
+// Frame draws a dialog: a bordered box with a bold title, the body, and a
+// hint line of keys at the bottom. width is the box's outer width.
+func Frame(st *styles.Styles, width int, title, body, hint string) string {
+	inner := width - 4 // border and one cell of padding each side
+	var b strings.Builder
+	b.WriteString(st.Focused.Render(ansi.Truncate(title, inner, "…")))
+	b.WriteString("\n\n")
+	b.WriteString(body)
+	if hint != "" {
+		b.WriteString("\n\n")
+		b.WriteString(st.Dim.Render(ansi.Wrap(hint, inner, " ")))
+	}
+	box := lipgloss.NewStyle().
+		Border(lipgloss.RoundedBorder()).
+		BorderForeground(borderColor(st)).
+		Padding(0, 1).
+		Width(width)
+	return box.Render(b.String())
+}
+
+func borderColor(st *styles.Styles) color.Color {
+	if st.NoColor {
+		return lipgloss.NoColor{}
+	}
+	return st.Focused.GetForeground()
+}
+
+// ErrorLine draws a dialog's error, wrapped to the box.
+func ErrorLine(st *styles.Styles, inner int, msg string) string {
+	if msg == "" {
+		return ""
+	}
+	return st.Failed.Render(ansi.Wrap("✗ "+msg, inner, " "))
+}
+
+// SessionLabel is "title  ses_…" cut to n cells.
+func SessionLabel(st *model.State, id string, n int) string {
+	t := id
+	if st != nil {
+		if s := st.Session(id); s != nil && s.Title != "" {
+			t = s.Title + "  " + id
+		}
+	}
+	return ansi.Truncate(t, n, "…")
+}
+
+// TitleOf is a session's title, or its id when it has none.
+func TitleOf(s *model.Session, id string) string {
+	if s == nil || s.Title == "" {
+		return id
+	}
+	return s.Title
+}
+
+// ErrText is an error as one line for a dialog or a notice.
+func ErrText(err error) string { return intent.OneLine(err.Error()) }
+
+// InputStyles are a text input's styles; none without colour.
+func InputStyles(st *styles.Styles) textinput.Styles {
+	if st.NoColor {
+		return textinput.Styles{}
+	}
+	return textinput.DefaultStyles(st.IsDark)
+}
+
+// AreaStyles are a text area's styles; none without colour.
+func AreaStyles(st *styles.Styles) textarea.Styles {
+	if st.NoColor {
+		return textarea.Styles{}
+	}
+	return textarea.DefaultStyles(st.IsDark)
+}
+
+// PickerStyles draw a list with the screen's colours; without colour the
+// chosen item keeps the default delegate's left bar, so it still shows.
+func PickerStyles(st *styles.Styles) list.DefaultItemStyles {
+	if !st.NoColor {
+		return list.NewDefaultItemStyles(st.IsDark)
+	}
+	plain := lipgloss.NewStyle()
+	chosen := plain.Border(lipgloss.NormalBorder(), false, false, false, true).PaddingLeft(1)
+	return list.DefaultItemStyles{
+		NormalTitle:   plain.PaddingLeft(2),
+		NormalDesc:    plain.PaddingLeft(2),
+		SelectedTitle: chosen.Bold(true),
+		SelectedDesc:  chosen,
+		DimmedTitle:   plain.PaddingLeft(2),
+		DimmedDesc:    plain.PaddingLeft(2),
+	}
+}

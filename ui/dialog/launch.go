@@ -1,0 +1,272 @@
+package dialog
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/list"
+	"charm.land/bubbles/v2/textarea"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/octop-dev/octop/ui/intent"
+	"github.com/octop-dev/octop/ui/styles"
+	"github.com/octop-dev/octop/wire"
+)
+
+// The launch form's fields, in focus order.
+const (
+	fieldAgent = iota
+	fieldDescription
+	fieldPrompt
+	fieldCount
+)
+
+// agentItem is one agent in the picker.
+type agentItem struct{ a wire.Agent }
+
+func (i agentItem) Title() string       { return i.a.Name }
+func (i agentItem) Description() string { return strings.Join(strings.Fields(i.a.Description), " ") }
+func (i agentItem) FilterValue() string { return i.a.Name }
+
+// Launch is the `n` / `N` dialog: pick an agent, describe the task, write
+// the prompt, and launch it as an async task.
+type Launch struct {
+	st     *styles.Styles
+	keys   FormKeyMap
+	parent string // "" launches a new root
+	title  string // the parent's title
+
+	agents     list.Model
+	agentsErr  string
+	agentsWait bool
+	desc       textinput.Model
+	prompt     textarea.Model
+	focus      int
+
+	launching bool
+	err       string
+	width     int
+	height    int // the screen's, to keep the form on it
+}
+
+// NewLaunch opens the launch form under parent ("" for a new root) on a
+// screen w×h. Its Cmd asks for the agents.
+func NewLaunch(st *styles.Styles, parent, parentTitle string, w, h int) (Launch, tea.Cmd) {
+	f := Launch{
+		st: st, keys: DefaultFormKeyMap(),
+		parent: parent, title: parentTitle, agentsWait: true,
+		width: Width(w, 84), height: h,
+	}
+	inner := f.width - 4
+
+	d := list.NewDefaultDelegate()
+	d.SetSpacing(0)
+	d.Styles = PickerStyles(st)
+	f.agents = list.New(nil, d, inner, 2)
+	f.agents.SetShowTitle(false)
+	f.agents.SetShowStatusBar(false)
+	f.agents.SetShowHelp(false)
+	f.agents.SetShowPagination(false)
+	f.agents.SetFilteringEnabled(false)
+	f.agents.DisableQuitKeybindings()
+
+	f.desc = textinput.New()
+	f.desc.Prompt = "› "
+	f.desc.Placeholder = "a few words: what the task does"
+	f.desc.CharLimit = 200
+	f.desc.SetWidth(inner - 2)
+	f.desc.SetVirtualCursor(true)
+	f.desc.SetStyles(InputStyles(st))
+
+	f.prompt = textarea.New()
+	f.prompt.Placeholder = "the task's instructions (enter for a new line, paste works)"
+	f.prompt.ShowLineNumbers = false
+	f.prompt.SetWidth(inner)
+	f.prompt.SetHeight(max(min(8, h-22), 3))
+	f.prompt.SetVirtualCursor(true)
+	f.prompt.SetStyles(AreaStyles(st))
+	return f, intent.Send(intent.AgentsRequested{})
+}
+
+// taskAgents returns the agents a task can run as: mode subagent or all,
+// and not hidden, in the server's order.
+func taskAgents(agents []wire.Agent) []wire.Agent {
+	var out []wire.Agent
+	for _, a := range agents {
+		if (a.Mode == "subagent" || a.Mode == "all") && !a.Hidden {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// Update handles the replies to the form's intents and its keys.
+func (f Launch) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
+	switch msg := msg.(type) {
+	case intent.AgentsLoaded:
+		return f.setAgents(msg), nil
+	case intent.Launched:
+		f.launching = false
+		if msg.Err != nil {
+			f.err = ErrText(msg.Err)
+			return f, nil
+		}
+		notice := fmt.Sprintf("launched task_id %s  @%s: %s", msg.Session.ID, msg.Req.Agent, msg.Req.Description)
+		return nil, tea.Batch(intent.Select(msg.Session.ID), intent.Flash(notice, false))
+	case tea.KeyPressMsg:
+		if key.Matches(msg, f.keys.Cancel) {
+			return nil, nil
+		}
+		if f.launching {
+			return f, nil // the reply closes the form; a second launch must not start
+		}
+		switch {
+		case key.Matches(msg, f.keys.Submit):
+			return f.submit()
+		case key.Matches(msg, f.keys.Next):
+			return f.setFocus((f.focus + 1) % fieldCount)
+		case key.Matches(msg, f.keys.Prev):
+			return f.setFocus((f.focus + fieldCount - 1) % fieldCount)
+		case msg.String() == "enter" && f.focus != fieldPrompt:
+			// Enter moves on from the single-line steps; on the last one
+			// it would be a new line, so only ctrl+s launches.
+			return f.setFocus(f.focus + 1)
+		}
+	}
+	var cmd tea.Cmd
+	switch f.focus {
+	case fieldAgent:
+		if _, isKey := msg.(tea.KeyPressMsg); isKey {
+			f.agents, cmd = f.agents.Update(msg)
+		}
+	case fieldDescription:
+		f.desc, cmd = f.desc.Update(msg)
+	case fieldPrompt:
+		f.prompt, cmd = f.prompt.Update(msg)
+	}
+	return f, cmd
+}
+
+// setAgents fills the picker from the server's answer.
+func (f Launch) setAgents(msg intent.AgentsLoaded) Launch {
+	f.agentsWait = false
+	if msg.Err != nil {
+		f.agentsErr = "cannot list the agents: " + ErrText(msg.Err)
+		return f
+	}
+	usable := taskAgents(msg.Agents)
+	if len(usable) == 0 {
+		f.agentsErr = "the server has no agent that can run as a task (mode subagent or all, not hidden)"
+		return f
+	}
+	items := make([]list.Item, len(usable))
+	pick := 0
+	for i, a := range usable {
+		items[i] = agentItem{a}
+		if a.Name == "general" {
+			pick = i
+		}
+	}
+	f.agents.SetItems(items)
+	// Two lines an agent; on a short screen the list scrolls instead of
+	// pushing the form off it.
+	f.agents.SetHeight(max(min(2*len(items), 8, f.height-20), 2))
+	f.agents.Select(pick)
+	return f
+}
+
+func (f Launch) setFocus(i int) (intent.Dialog, tea.Cmd) {
+	f.focus = i
+	f.desc.Blur()
+	f.prompt.Blur()
+	switch i {
+	case fieldDescription:
+		return f, f.desc.Focus()
+	case fieldPrompt:
+		return f, f.prompt.Focus()
+	}
+	return f, nil
+}
+
+// submit checks the form and asks for the launch. The actions package
+// checks again (and the server's side); this is only to point at the
+// empty field.
+func (f Launch) submit() (intent.Dialog, tea.Cmd) {
+	agent := ""
+	if it, ok := f.agents.SelectedItem().(agentItem); ok {
+		agent = it.a.Name
+	}
+	switch {
+	case agent == "":
+		f.err = "no agent to run the task; " + firstNonEmpty(f.agentsErr, "the agent list is still loading")
+		return f.setFocus(fieldAgent)
+	case strings.TrimSpace(f.desc.Value()) == "":
+		f.err = "the description is empty; give a few words saying what the task does"
+		return f.setFocus(fieldDescription)
+	case strings.TrimSpace(f.prompt.Value()) == "":
+		f.err = "the prompt is empty"
+		return f.setFocus(fieldPrompt)
+	}
+	f.err = ""
+	f.launching = true
+	return f, intent.Send(intent.LaunchRequested{
+		Parent: f.parent, Agent: agent, Prompt: f.prompt.Value(),
+		Description: strings.Join(strings.Fields(f.desc.Value()), " "),
+	})
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+// View draws the form for a w×h screen.
+func (f Launch) View(w, h int) string {
+	width := Width(w, 84)
+	inner := width - 4
+	title := "Launch a task under " + f.title
+	if f.parent == "" {
+		title = "Launch a task as a new root session"
+	}
+	label := func(i int, s string) string {
+		if f.focus == i {
+			return f.st.Focused.Render("▸ " + s)
+		}
+		return f.st.Label.Render("  " + s)
+	}
+	var b strings.Builder
+	if f.parent != "" {
+		b.WriteString(f.st.Dim.Render(ansi.Truncate("parent "+f.parent, inner, "…")) + "\n\n")
+	}
+	b.WriteString(label(fieldAgent, "Agent") + "\n")
+	switch {
+	case f.agentsWait:
+		b.WriteString(f.st.Dim.Render("  loading agents…"))
+	case f.agentsErr != "":
+		b.WriteString(ErrorLine(f.st, inner, f.agentsErr))
+	default:
+		b.WriteString(f.agents.View())
+	}
+	b.WriteString("\n\n" + label(fieldDescription, "Description") + "\n")
+	b.WriteString(f.desc.View())
+	b.WriteString("\n\n" + label(fieldPrompt, "Prompt") + "\n")
+	b.WriteString(f.prompt.View())
+	if f.launching {
+		b.WriteString("\n\n" + f.st.Busy.Render("launching…"))
+	} else if f.err != "" {
+		b.WriteString("\n\n" + ErrorLine(f.st, inner, f.err))
+	}
+	keys := Hint(f.keys.ShortHelp()...)
+	if f.focus == fieldAgent {
+		keys = "↑/↓ choose · enter next · " + keys
+	} else if f.focus == fieldDescription {
+		keys = "enter next · " + keys
+	}
+	return Frame(f.st, width, title, b.String(), keys)
+}

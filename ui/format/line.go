@@ -1,0 +1,30 @@
+package format
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Fit cuts or pads a line to exactly width cells.
+func Fit(s string, width int) string {
+	w := ansi.StringWidth(s)
+	if w > width {
+		return ansi.Truncate(s, width, "…")
+	}
+	return s + strings.Repeat(" ", width-w)
+}
+
+// Spread puts left and right on one line of width cells, cutting left
+// with an ellipsis when both do not fit.
+func Spread(left, right string, width int) string {
+	rw := ansi.StringWidth(right)
+	if rw >= width {
+		return Fit(left, width)
+	}
+	room := width - rw - 1
+	if ansi.StringWidth(left) > room {
+		left = ansi.Truncate(left, room, "…")
+	}
+	return left + strings.Repeat(" ", width-ansi.StringWidth(left)-rw) + right
+}

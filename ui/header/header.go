@@ -1,0 +1,135 @@
+// Package header draws the screen's two header lines: where octop is
+// connected (server, OpenCode version, connection state or the countdown
+// to the next attempt, follow), then an error, or the selected session
+// with its subtree's tokens and cost, and the counts of running, waiting
+// and failed sessions. It has no keys and no state of its own: the root
+// hands it a Data each frame.
+package header
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ui/format"
+	"github.com/octop-dev/octop/ui/styles"
+	"github.com/octop-dev/octop/wire"
+)
+
+// Height is the header's two lines.
+const Height = 2
+
+// Data is what the header shows.
+type Data struct {
+	Demo      bool
+	ServerURL string
+	Version   string // the server's OpenCode version, "" until known
+	Conn      wire.ConnState
+	ConnKnown bool
+	Follow    bool
+	SnapErr   error // the last snapshot's failure
+	Now       time.Time
+
+	Running, Waiting, Failed int
+
+	// Selected is the selected session (nil for none) and Totals its
+	// subtree's roll-up.
+	Selected *model.Session
+	Totals   model.Totals
+}
+
+// Lines is the two header lines, each exactly width cells.
+func Lines(st *styles.Styles, d Data, width int) []string {
+	// Line 1: where we are connected, and follow on the right.
+	parts := []string{st.Ink.App.Render("octop")}
+	if d.Demo {
+		parts = append(parts, st.Ink.URL.Render("demo"))
+	} else {
+		parts = append(parts, st.Ink.URL.Render(d.ServerURL))
+	}
+	if d.Version != "" {
+		parts = append(parts, st.Ink.Dim.Render("OpenCode "+d.Version))
+	}
+	parts = append(parts, connText(st, d))
+	var right1 string
+	if d.Follow {
+		right1 = st.Ink.Busy.Render("[follow]")
+	}
+	line1 := format.Spread(strings.Join(parts, "  "), right1, width)
+
+	// Line 2: an error if there is one, else the selection's roll-up; the
+	// counts on the right, which an ellipsis never eats.
+	counts := countsText(st, d)
+	switch {
+	case d.Conn.State == wire.Disconnected && d.Conn.Err != nil:
+		// Counts are stale while disconnected; the reason gets the line.
+		return []string{format.Fit(line1, width), format.Fit(st.Ink.Failed.Render("error: ")+format.OneLine(d.Conn.Err.Error()), width)}
+	case d.SnapErr != nil:
+		line2 := st.Ink.Failed.Render("could not read the sessions: ") + format.OneLine(d.SnapErr.Error())
+		return []string{format.Fit(line1, width), format.Spread(line2, counts, width)}
+	}
+	line2 := selectionText(st, d, width-ansi.StringWidth(counts)-1)
+	return []string{format.Fit(line1, width), format.Spread(line2, counts, width)}
+}
+
+// connText is the connection state: connected, connecting, or the
+// countdown to the next attempt.
+func connText(st *styles.Styles, d Data) string {
+	if d.Demo {
+		return st.Ink.Connected.Render("▶ replaying a recording")
+	}
+	if !d.ConnKnown {
+		return st.Ink.Dim.Render("○ connecting…")
+	}
+	switch d.Conn.State {
+	case wire.Connected:
+		return st.Ink.Connected.Render("● connected")
+	case wire.Connecting:
+		if d.Conn.Attempt > 1 {
+			return st.Ink.Retry.Render(fmt.Sprintf("○ connecting (attempt %d)…", d.Conn.Attempt))
+		}
+		return st.Ink.Dim.Render("○ connecting…")
+	}
+	if d.Conn.RetryAt.IsZero() {
+		if d.Conn.Err != nil {
+			return st.Ink.Disconnected.Render("✗ error, not retrying")
+		}
+		return st.Ink.Disconnected.Render("✗ disconnected")
+	}
+	wait := max(d.Conn.RetryAt.Sub(d.Now), 0)
+	secs := int((wait + time.Second - 1) / time.Second)
+	return st.Ink.Disconnected.Render(fmt.Sprintf("✗ reconnecting in %ds", secs))
+}
+
+// countsText is "2 running  1 waiting  1 failed".
+func countsText(st *styles.Styles, d Data) string {
+	item := func(n int, word string, s styles.Ink) string {
+		if n == 0 {
+			return st.Ink.Dim.Render(fmt.Sprintf("%d %s", n, word))
+		}
+		return s.Render(fmt.Sprintf("%d %s", n, word))
+	}
+	return item(d.Running, "running", st.Ink.Busy) + "  " + item(d.Waiting, "waiting", st.Ink.Waiting) + "  " + item(d.Failed, "failed", st.Ink.Failed)
+}
+
+// selectionText is the selected session's title and its subtree's tokens
+// and cost, in room cells. The title gives way first: the figures are what
+// the line is for.
+func selectionText(st *styles.Styles, d Data, room int) string {
+	s := d.Selected
+	if s == nil {
+		return st.Ink.Dim.Render("nothing selected")
+	}
+	title, _ := format.SplitTitle(s.Title)
+	if title == "" {
+		title = s.ID
+	}
+	rollup := fmt.Sprintf("  subtree: %s tokens · %s", format.Tokens(d.Totals.Tokens), format.Cost(d.Totals.Cost))
+	title = format.OneLine(title)
+	if keep := room - ansi.StringWidth(rollup); keep >= 8 && ansi.StringWidth(title) > keep {
+		title = ansi.Truncate(title, keep, "…")
+	}
+	return st.Ink.Title.Render(title) + st.Ink.Dim.Render(rollup)
+}

@@ -1,0 +1,222 @@
+package ui
+
+import (
+	"context"
+	"maps"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ui/intent"
+	"github.com/octop-dev/octop/wire"
+)
+
+// Ops is every server operation the screen asks for: the root's reads
+// (Snapshot, Health) and what the rooms' intents turn into. The root calls
+// it only inside a tea.Cmd, with a context it can cancel. The ops package
+// implements it over a client; tests use a fake.
+type Ops interface {
+	Snapshot(ctx context.Context) (model.Snapshot, error)
+	Health(ctx context.Context) (wire.Health, error)
+	Agents(ctx context.Context) ([]wire.Agent, error)
+	Launch(ctx context.Context, r intent.LaunchRequested) (wire.Session, error)
+	// Resume returns the agent the prompt went to.
+	Resume(ctx context.Context, id, prompt, agent string) (string, error)
+	Wait(ctx context.Context, id string) error
+	// Find returns the session and whether it runs.
+	Find(ctx context.Context, id string) (wire.Session, bool, error)
+	Abort(ctx context.Context, id string) error
+	AbortSessions(ctx context.Context, ids []string) ([]string, error)
+	Result(ctx context.Context, id string) (intent.Result, error)
+	ReplyPermission(ctx context.Context, id, reply string) error
+	ReplyQuestion(ctx context.Context, id string, answers [][]string) error
+	RejectQuestion(ctx context.Context, id string) error
+}
+
+const (
+	// requestTimeout bounds one request (a launch makes four calls).
+	requestTimeout = 30 * time.Second
+	// waitLimit bounds waiting for a busy session before a resume; esc
+	// stops it sooner.
+	waitLimit = 2 * time.Hour
+)
+
+// call turns an intent into the call that carries it out and the reply
+// it hands back to the room.
+func call(o Ops, r intent.Request) func(ctx context.Context) tea.Msg {
+	switch r := r.(type) {
+	case intent.AgentsRequested:
+		return func(ctx context.Context) tea.Msg {
+			a, err := o.Agents(ctx)
+			return intent.AgentsLoaded{Agents: a, Err: err}
+		}
+	case intent.LaunchRequested:
+		return func(ctx context.Context) tea.Msg {
+			s, err := o.Launch(ctx, r)
+			return intent.Launched{Session: s, Req: r, Err: err}
+		}
+	case intent.ResumeRequested:
+		return func(ctx context.Context) tea.Msg {
+			agent, err := o.Resume(ctx, r.ID, r.Prompt, r.Agent)
+			return intent.Resumed{ID: r.ID, Agent: agent, Err: err}
+		}
+	case intent.WaitRequested:
+		return func(ctx context.Context) tea.Msg { return intent.Waited{Err: o.Wait(ctx, r.ID)} }
+	case intent.FindRequested:
+		return func(ctx context.Context) tea.Msg {
+			s, running, err := o.Find(ctx, r.ID)
+			return intent.Found{Session: s, Running: running, Err: err}
+		}
+	case intent.AbortRequested:
+		return func(ctx context.Context) tea.Msg { return abort(ctx, o, r) }
+	case intent.ResultRequested:
+		return func(ctx context.Context) tea.Msg {
+			res, err := o.Result(ctx, r.ID)
+			return intent.ResultLoaded{Result: res, Err: err}
+		}
+	case intent.AnswerPermission:
+		return answer(r.RequestID, r.Done, r.Failed, func(ctx context.Context) error { return o.ReplyPermission(ctx, r.RequestID, r.Reply) })
+	case intent.AnswerQuestion:
+		return answer(r.RequestID, r.Done, r.Failed, func(ctx context.Context) error { return o.ReplyQuestion(ctx, r.RequestID, r.Answers) })
+	case intent.RejectQuestion:
+		return answer(r.RequestID, r.Done, r.Failed, func(ctx context.Context) error { return o.RejectQuestion(ctx, r.RequestID) })
+	}
+	return func(context.Context) tea.Msg { return nil }
+}
+
+// abort stops one session (checked to still run) or exactly a subtree's.
+func abort(ctx context.Context, o Ops, r intent.AbortRequested) tea.Msg {
+	if !r.Tree {
+		if err := o.Abort(ctx, r.IDs[0]); err != nil {
+			return intent.Aborted{Err: err}
+		}
+		return intent.Aborted{IDs: r.IDs[:1]}
+	}
+	ids, err := o.AbortSessions(ctx, r.IDs)
+	return intent.Aborted{IDs: ids, Err: err}
+}
+
+func answer(id, done, failed string, f func(ctx context.Context) error) func(ctx context.Context) tea.Msg {
+	return func(ctx context.Context) tea.Msg {
+		return intent.Answered{RequestID: id, Done: done, Failed: failed, Err: f(ctx)}
+	}
+}
+
+// request is one call in flight: its cancel, and whether it outlives the
+// dialog that asked (see intent.Detached).
+type request struct {
+	cancel   context.CancelFunc
+	detached bool
+}
+
+// replyMsg is a request's reply, tagged so that the reply of a cancelled
+// request is dropped.
+type replyMsg struct {
+	tag int
+	msg tea.Msg
+}
+
+// stampedMsg is an intent with the dialog that made it: one from a dialog
+// since closed is dropped.
+type stampedMsg struct {
+	gen int
+	req intent.Request
+}
+
+// stamp marks the intents cmd yields with the dialog generation gen.
+func stamp(gen int, cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		switch msg := cmd().(type) {
+		case intent.Request:
+			return stampedMsg{gen: gen, req: msg}
+		case tea.BatchMsg:
+			out := make(tea.BatchMsg, len(msg))
+			for i, c := range msg {
+				out[i] = stamp(gen, c)
+			}
+			return out
+		default:
+			return msg
+		}
+	}
+}
+
+// startRequest runs an intent as a Cmd with a context the root keeps the
+// cancel of. Nothing here waits: the call happens in the Cmd.
+func (m Model) startRequest(s stampedMsg) (Model, tea.Cmd) {
+	detached := false
+	if d, ok := s.req.(intent.Detached); ok {
+		detached = d.Detached()
+	}
+	if m.opts.Ops == nil || (!detached && (m.dialog == nil || s.gen != m.dialogGen)) {
+		return m, nil // its dialog was closed before the intent arrived
+	}
+	timeout := requestTimeout
+	if _, ok := s.req.(intent.WaitRequested); ok {
+		timeout = waitLimit
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	m.reqTag++
+	tag := m.reqTag
+	m.requests = maps.Clone(m.requests)
+	if m.requests == nil {
+		m.requests = map[int]request{}
+	}
+	m.requests[tag] = request{cancel: cancel, detached: detached}
+	run := call(m.opts.Ops, s.req)
+	return m, func() tea.Msg {
+		defer cancel()
+		return replyMsg{tag: tag, msg: run(ctx)}
+	}
+}
+
+// updateReply hands a reply to the dialog that asked, and shows a
+// detached request's notice; a cancelled request's reply is dropped.
+func (m Model) updateReply(r replyMsg) (tea.Model, tea.Cmd) {
+	req, ok := m.requests[r.tag]
+	if !ok {
+		return m, nil
+	}
+	m.requests = maps.Clone(m.requests)
+	delete(m.requests, r.tag)
+	var flash tea.Cmd
+	if f, ok := r.msg.(interface{ Flash() intent.FlashMsg }); ok && req.detached {
+		notice := f.Flash()
+		flash = func() tea.Msg { return notice }
+	}
+	if m.dialog == nil {
+		return m, flash
+	}
+	nm, cmd := m.updateDialog(r.msg)
+	return nm, tea.Batch(flash, cmd)
+}
+
+// cancelRequests cancels the requests in flight: all of them, or only
+// those bound to the dialog.
+func (m *Model) cancelRequests(all bool) {
+	if len(m.requests) == 0 {
+		return
+	}
+	keep := map[int]request{}
+	for tag, r := range m.requests {
+		if r.detached && !all {
+			keep[tag] = r
+			continue
+		}
+		r.cancel()
+	}
+	m.requests = keep
+}
+
+// dialogBusy says the open dialog waits on a request of its own.
+func (m Model) dialogBusy() bool {
+	for _, r := range m.requests {
+		if !r.detached {
+			return true
+		}
+	}
+	return false
+}
