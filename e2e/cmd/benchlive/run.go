@@ -12,6 +12,7 @@ import (
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/e2e/harness"
+	"github.com/octop-dev/octop/wire"
 )
 
 // proc is one measured process: a pane's program or curl.
@@ -48,7 +49,13 @@ func runOnce(c config) (result, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
 	defer cancel()
-	root, err := cl.CreateSession(ctx, client.CreateSessionRequest{Title: rootTitle})
+	// A server on a loaded machine can take longer than the client's
+	// timeout to answer its first requests: ask again until the deadline.
+	var root wire.Session
+	err = retry(ctx, func() (err error) {
+		root, err = cl.CreateSession(ctx, client.CreateSessionRequest{Title: rootTitle})
+		return err
+	})
 	if err != nil {
 		return r, err
 	}
@@ -79,7 +86,9 @@ func runOnce(c config) (result, error) {
 	eventsBefore := countEvents(curlOut)
 	t0 := time.Now()
 	script := fmt.Sprintf(`FANOUT k=%d agent=general desc=worker child="LEAF steps=%d sleep=%g"`, c.children, c.steps, c.sleep)
-	if err := cl.PromptAsync(ctx, root.ID, client.PromptRequest{Parts: []client.TextPartInput{{Text: script}}}); err != nil {
+	if err := retry(ctx, func() error {
+		return cl.PromptAsync(ctx, root.ID, client.PromptRequest{Parts: []client.TextPartInput{{Text: script}}})
+	}); err != nil {
 		return r, err
 	}
 	keysDone := make(chan struct{})
@@ -202,6 +211,19 @@ func waitReady(ctx context.Context, tm tmux, curlOut string, procs []*proc) erro
 		}
 		return quiet >= 3
 	})
+}
+
+// retry calls f until it succeeds or ctx ends, returning its last error.
+func retry(ctx context.Context, f func() error) error {
+	var last error
+	err := poll(ctx, time.Second, func() bool {
+		last = f()
+		return last == nil
+	})
+	if err != nil {
+		return fmt.Errorf("%w (last error: %v)", err, last)
+	}
+	return nil
 }
 
 // poll checks cond every interval until it holds or ctx ends.
