@@ -46,3 +46,10 @@ build:
 # BASELINE=path/to/octop measures a second octop in the same run.
 bench-live: deps build
 	go run ./e2e/cmd/benchlive -octop bin/octop $(if $(BASELINE),-baseline $(BASELINE)) $(BENCHLIVE_FLAGS)
+
+# bench-soak replays 30 minutes of a steady synthetic fan-out workload into
+# the model and the tree pane and fails if the live heap at minute 30 is
+# more than 10% over minute 5; it also reports the heap at 10,000 sessions.
+bench-soak:
+	go test -run '^$$' -bench 'Soak' -benchtime 1x ./ui/tree/
+	go test -run '^$$' -bench 'Memory' -benchtime 1x ./model/

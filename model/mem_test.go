@@ -37,3 +37,18 @@ func liveHeap() uint64 {
 	runtime.ReadMemStats(&m)
 	return m.HeapAlloc
 }
+
+// BenchmarkMemory reports the live heap of 10,000 sessions with 100,000
+// tool calls (the figure TestMemoryBound bounds at 100 MB):
+//
+//	go test -run '^$' -bench Memory -benchtime 1x ./model/
+func BenchmarkMemory(b *testing.B) {
+	for b.Loop() {
+		before := liveHeap()
+		s, _ := bigState(10000, 10)
+		used := float64(int64(liveHeap()) - int64(before))
+		runtime.KeepAlive(s)
+		b.ReportMetric(used/(1<<20), "heap-MB")
+		b.ReportMetric(used/100000, "bytes/call")
+	}
+}
