@@ -19,7 +19,8 @@ type Span struct {
 	End       int64 // Unix ms; 0 while it runs
 	Kind      model.Kind
 	// Critical: on the chain from the root through, at each level, the
-	// child whose subtree ended last: the one that held its parent up.
+	// child whose subtree ended last, as long as the parent was still
+	// waiting on it (see heldUp): the one that held its parent up.
 	Critical bool
 }
 
@@ -85,8 +86,26 @@ func markCritical(st *model.State, spans []Span, root string) {
 				next, best = c, f
 			}
 		}
+		if next != "" && !heldUp(spans[idx[id]], best) {
+			next = ""
+		}
 		id = next
 	}
+}
+
+// heldUp says whether a parent was still waiting on a child that finished
+// at childEnd: the child ran until the parent's own end or nearly (the
+// parent's last tenth: its wrap-up after the results came back). A running
+// parent waits only on running children.
+func heldUp(parent Span, childEnd int64) bool {
+	const running = 1<<62 - 1
+	if parent.Start == 0 || childEnd == running {
+		return true
+	}
+	if parent.End == 0 {
+		return false
+	}
+	return childEnd >= parent.End-(parent.End-parent.Start)/10
 }
 
 // Bar is a span placed on the chart: columns [From, To) of the chart's
