@@ -10,11 +10,27 @@ export OCTOP_E2E := 1
 export OCTOP_OPENCODE_1_18 := $(call OPENCODE_BIN,1.18.33)
 export OCTOP_OPENCODE_1_1 := $(call OPENCODE_BIN,1.1.65)
 
-.PHONY: test deps opencode tmux unit bench build bench-live bench-soak
+.PHONY: test deps opencode tmux unit bench build bench-live bench-soak fuzz
 
 test: deps
 	go vet ./...
 	go test -count=1 -timeout 20m ./...
+	$(MAKE) --no-print-directory fuzz FUZZTIME=3s
+
+# fuzz runs every Fuzz test of the module (found by name, so a new one is
+# included) for FUZZTIME each, from its seeds in testdata/fuzz. An input
+# that fails is written there too: check it in with the fix.
+FUZZTIME ?= 60s
+FUZZMINIMIZETIME ?= 5s
+fuzz:
+	@set -e; log=$$(mktemp); for f in $$(grep -rl --include='*_test.go' '^func Fuzz' . | sort); do \
+	  for n in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\).*/\1/p' $$f); do \
+	    echo "fuzz $$n in $$(dirname $$f) for $(FUZZTIME)"; \
+	    go test -run '^$$' -fuzz "^$$n\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZETIME) \
+	      $$(dirname $$f) >$$log 2>&1 || { cat $$log; rm -f $$log; exit 1; }; \
+	    grep -o 'execs: [0-9]*' $$log | tail -1; \
+	  done; \
+	done; rm -f $$log
 
 deps: opencode tmux
 
