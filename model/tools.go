@@ -178,11 +178,14 @@ func (s *State) removePart(ss *Session, partID string) {
 	}
 }
 
-// Where each server version names the child session of a task call.
+// Where each server version names the child session of a task call: at
+// the start of the output (1.1.x, 1.18.x) or in the block that ends it
+// (older). Only there: the subagent's answer, which comes between or
+// before, may quote other task outputs and their ids.
 var (
-	reTaskID     = regexp.MustCompile(`task_id: (ses_[0-9A-Za-z]+)`)    // 1.1.x
-	reTaskTag    = regexp.MustCompile(`<task id="(ses_[0-9A-Za-z]+)"`)  // 1.18.x
-	reTaskMetaID = regexp.MustCompile(`session_id: (ses_[0-9A-Za-z]+)`) // older <task_metadata>
+	reTaskID     = regexp.MustCompile(`^task_id: (ses_[0-9A-Za-z]+)`)   // 1.1.x
+	reTaskTag    = regexp.MustCompile(`^<task id="(ses_[0-9A-Za-z]+)"`) // 1.18.x
+	reTaskMetaID = regexp.MustCompile(`session_id: (ses_[0-9A-Za-z]+)`) // older, in the last <task_metadata>
 )
 
 // taskChild finds the child session id of a task call from whichever the
@@ -199,8 +202,24 @@ func taskChild(st *wire.ToolState) string {
 	if st.Output == "" || !strings.Contains(st.Output, "ses_") {
 		return ""
 	}
-	for _, re := range []*regexp.Regexp{reTaskTag, reTaskID, reTaskMetaID} {
-		if m := re.FindStringSubmatch(st.Output); m != nil {
+	out := strings.TrimSpace(st.Output)
+	// The older format starts with the answer, so only its end says it is
+	// that format; the newer ones start with their id.
+	if strings.HasSuffix(out, "</task_metadata>") {
+		return taskMetadataID(out)
+	}
+	for _, re := range []*regexp.Regexp{reTaskTag, reTaskID} {
+		if m := re.FindStringSubmatch(out); m != nil {
+			return m[1]
+		}
+	}
+	return taskMetadataID(out)
+}
+
+// taskMetadataID is the session_id in the last <task_metadata> block.
+func taskMetadataID(out string) string {
+	if i := strings.LastIndex(out, "<task_metadata>"); i >= 0 {
+		if m := reTaskMetaID.FindStringSubmatch(out[i:]); m != nil {
 			return m[1]
 		}
 	}
