@@ -10,7 +10,7 @@ export OCTOP_E2E := 1
 export OCTOP_OPENCODE_1_18 := $(call OPENCODE_BIN,1.18.33)
 export OCTOP_OPENCODE_1_1 := $(call OPENCODE_BIN,1.1.65)
 
-.PHONY: test deps opencode tmux unit bench build bench-live bench-soak fuzz
+.PHONY: test deps opencode tmux unit bench build bench-live bench-soak fuzz dist
 
 test: deps
 	go vet ./...
@@ -69,3 +69,19 @@ bench-live: deps build
 bench-soak:
 	go test -run '^$$' -bench 'Soak' -benchtime 1x ./ui/tree/
 	go test -run '^$$' -bench 'Memory' -benchtime 1x ./model/
+
+# dist cross-compiles static binaries (no cgo) into dist/, with the version
+# and commit stamped into --version. VERSION=v1.2.3 make dist names a release.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)
+DIST_PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+DIST_LDFLAGS := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)
+
+dist:
+	rm -rf dist && mkdir -p dist
+	@for p in $(DIST_PLATFORMS); do \
+	  os=$${p%/*}; arch=$${p#*/}; \
+	  echo "dist/octop-$$os-$$arch"; \
+	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch go build -trimpath -ldflags "$(DIST_LDFLAGS)" \
+	    -o dist/octop-$$os-$$arch ./cmd/octop || exit 1; \
+	done

@@ -29,9 +29,13 @@ import (
 	"github.com/octop-dev/octop/ui"
 )
 
-// version is octop's version; release builds set it with
-// -ldflags "-X main.version=v1.2.3".
-var version = ""
+// version and commit are stamped into release builds by `make dist`:
+// -ldflags "-X main.version=v1.2.3 -X main.commit=abc1234". Link-time
+// constants in effect: nothing writes them at run time.
+var (
+	version = ""
+	commit  = ""
+)
 
 // globalFlags are the screen's flags: the connection flags every command
 // shares, plus --all-projects.
@@ -86,7 +90,7 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if *showVersion {
-		fmt.Fprintln(stdout, "octop", octopVersion())
+		fmt.Fprintln(stdout, versionLine())
 		return 0
 	}
 	if rest := fs.Args(); len(rest) > 0 {
@@ -176,6 +180,8 @@ func eventCount(msg tea.Msg) int {
 // noColor honours https://no-color.org: any non-empty NO_COLOR.
 func noColor() bool { return os.Getenv("NO_COLOR") != "" }
 
+// octopVersion is the version: stamped by make dist, else the module
+// version go install recorded, else "dev".
 func octopVersion() string {
 	if version != "" {
 		return version
@@ -184,6 +190,30 @@ func octopVersion() string {
 		return bi.Main.Version
 	}
 	return "dev"
+}
+
+// octopCommit is the commit built from: stamped by make dist, else the
+// one go build recorded from the checkout, else "".
+func octopCommit() string {
+	if commit != "" {
+		return commit
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" {
+				return s.Value[:min(len(s.Value), 12)]
+			}
+		}
+	}
+	return ""
+}
+
+// versionLine is what --version prints.
+func versionLine() string {
+	if c := octopCommit(); c != "" {
+		return "octop " + octopVersion() + " (commit " + c + ")"
+	}
+	return "octop " + octopVersion()
 }
 
 func usage(fs *flag.FlagSet, w io.Writer) {
