@@ -17,8 +17,12 @@ const (
 	Errors Kind = "errors" // failed tool calls in a row
 )
 
-// Kinds lists every Kind in display order.
-var Kinds = [...]Kind{Loop, Stall, Budget, Errors}
+// kinds lists every Kind in display order; a track's marks use the same
+// indexes.
+var kinds = [...]Kind{Loop, Stall, Budget, Errors}
+
+// AllKinds lists every Kind in display order.
+func AllKinds() []Kind { return kinds[:] }
 
 // Defaults of Config.
 const (
@@ -87,7 +91,7 @@ func ParseKinds(s string) ([]Kind, error) {
 			continue
 		}
 		ok := false
-		for _, k := range Kinds {
+		for _, k := range kinds {
 			if Kind(f) == k {
 				out = append(out, k)
 				ok = true

@@ -22,8 +22,10 @@ type callKey struct{ tool, input string }
 
 // detectLoop looks at the last window calls whose input is known: the
 // same call n times in a row at the end, or n times anywhere in the window.
+// The window is small, so counting by comparison beats a map.
 func detectLoop(tools []model.ToolCall, n, window int) (string, bool) {
-	keys := make([]callKey, 0, window)
+	var buf [32]callKey
+	keys := buf[:0]
 	for i := len(tools) - 1; i >= 0 && len(keys) < window; i-- {
 		t := &tools[i]
 		if t.Input == "" && t.Status == model.ToolPending {
@@ -41,16 +43,16 @@ func detectLoop(tools []model.ToolCall, n, window int) (string, bool) {
 	if run >= n {
 		return fmt.Sprintf("%s %s %d times in a row", keys[0].tool, quoteInput(keys[0].input), run), true
 	}
-	counts := map[callKey]int{}
-	best, bestN := callKey{}, 0
-	for _, k := range keys {
-		counts[k]++
-		if counts[k] > bestN {
-			best, bestN = k, counts[k]
+	for i := 0; i+n <= len(keys); i++ {
+		c := 1
+		for j := i + 1; j < len(keys); j++ {
+			if keys[j] == keys[i] {
+				c++
+			}
 		}
-	}
-	if bestN >= n {
-		return fmt.Sprintf("%s %s %d times in the last %d calls", best.tool, quoteInput(best.input), bestN, len(keys)), true
+		if c >= n {
+			return fmt.Sprintf("%s %s %d times in the last %d calls", keys[i].tool, quoteInput(keys[i].input), c, len(keys)), true
+		}
 	}
 	return "", false
 }

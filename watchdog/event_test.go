@@ -54,3 +54,11 @@ func TestParseKinds(t *testing.T) {
 		t.Errorf("bad kind: %v", err)
 	}
 }
+
+func TestKindIndexes(t *testing.T) {
+	for i, k := range map[int]Kind{loopIdx: Loop, stallIdx: Stall, budgetIdx: Budget, errorsIdx: Errors} {
+		if kinds[i] != k {
+			t.Errorf("kinds[%d] = %s, want %s", i, kinds[i], k)
+		}
+	}
+}

@@ -8,6 +8,13 @@ import (
 // look compares a session with what was last seen of it and emits the
 // transitions: its lifecycle, then its marks.
 func (w *Watchdog) look(out *Out, st *model.State, ss *model.Session, t *track, nowMS int64) {
+	w.lookLifecycle(out, st, ss, t, nowMS)
+	w.mark(out, st, ss, t, allKinds, nowMS)
+}
+
+// lookLifecycle emits the session's lifecycle transitions since the last
+// look.
+func (w *Watchdog) lookLifecycle(out *Out, st *model.State, ss *model.Session, t *track, nowMS int64) {
 	cur := phaseOf(st, ss)
 	prev, prevStart := t.phase, t.runStart
 	t.phase, t.runStart = cur, ss.RunStart
@@ -16,7 +23,6 @@ func (w *Watchdog) look(out *Out, st *model.State, ss *model.Session, t *track, 
 			out.add(w.event(st, ss, name, cur, nowMS))
 		}
 	}
-	w.mark(out, st, ss, t, cur, nowMS)
 }
 
 // transitions lists the events a change from prev to cur means. newRun
@@ -76,30 +82,44 @@ func errText(e *wire.ErrorInfo) string {
 	return e.Name
 }
 
-// mark sets and clears the session's runaway marks, emits runaway.KIND
-// for each new one, and asks for an abort where the config says so.
-func (w *Watchdog) mark(out *Out, st *model.State, ss *model.Session, t *track, cur phase, nowMS int64) {
-	for i, k := range Kinds {
-		msg, on := w.detect(k, st, ss, t, nowMS)
-		if !on {
-			t.marks[i] = nil
-			continue
+// Indexes of the kinds in kinds and in a track's marks, for masks.
+const (
+	loopIdx, stallIdx, budgetIdx, errorsIdx = 0, 1, 2, 3
+	allKinds                                = 1<<len(kinds) - 1
+)
+
+// mark sets and clears the session's runaway marks of the kinds in mask,
+// emits runaway.KIND for each new one, and asks for an abort where the
+// config says so.
+func (w *Watchdog) mark(out *Out, st *model.State, ss *model.Session, t *track, mask uint8, nowMS int64) {
+	for i := range kinds {
+		if mask&(1<<i) != 0 {
+			w.markOne(out, st, ss, t, i, nowMS)
 		}
-		if t.marks[i] != nil {
-			t.marks[i].Evidence = msg
-			continue
-		}
-		t.marks[i] = &Mark{Kind: k, Since: nowMS, Evidence: msg}
-		live := cur == phaseBusy || cur == phaseWaiting
-		if !w.primed && !live {
-			continue // history found at start: marked, not news
-		}
-		e := w.event(st, ss, RunawayPrefix+string(k), cur, nowMS)
-		e.Reason = msg
-		out.add(e)
-		if live && w.cfg.aborts(k) {
-			w.requestAbort(out, st, ss, k)
-		}
+	}
+}
+
+func (w *Watchdog) markOne(out *Out, st *model.State, ss *model.Session, t *track, i int, nowMS int64) {
+	k := kinds[i]
+	msg, on := w.detect(k, st, ss, t, nowMS)
+	if !on {
+		t.marks[i] = nil
+		return
+	}
+	if t.marks[i] != nil {
+		t.marks[i].Evidence = msg
+		return
+	}
+	t.marks[i] = &Mark{Kind: k, Since: nowMS, Evidence: msg}
+	live := t.phase == phaseBusy || t.phase == phaseWaiting
+	if !w.primed && !live {
+		return // history found at start: marked, not news
+	}
+	e := w.event(st, ss, RunawayPrefix+string(k), t.phase, nowMS)
+	e.Reason = msg
+	out.add(e)
+	if live && w.cfg.aborts(k) {
+		w.requestAbort(out, st, ss, k)
 	}
 }
 

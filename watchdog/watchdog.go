@@ -25,7 +25,7 @@ type track struct {
 	phase    phase
 	runStart int64
 	heard    int64 // Unix ms an event last named this session
-	marks    [len(Kinds)]*Mark
+	marks    [len(kinds)]*Mark
 }
 
 // Abort asks the caller to abort a session and its subtree, once.
@@ -55,20 +55,24 @@ func (w *Watchdog) Config() Config { return w.cfg }
 // evs to st; nowMS is when they arrived. Before the first Resync it only
 // records, so the sessions found at start are a baseline, not news.
 func (w *Watchdog) Events(st *model.State, evs []wire.Event, nowMS int64) Out {
-	var ids []string
+	type touch struct {
+		id   string
+		mask uint8
+	}
+	var touched []touch
 	for _, ev := range evs {
 		if id := SessionOf(ev); id != "" {
-			ids = append(ids, id)
+			touched = append(touched, touch{id, kindsTouched(ev)})
 		}
 	}
-	sort.Strings(ids)
+	sort.SliceStable(touched, func(i, j int) bool { return touched[i].id < touched[j].id })
 	var out Out
-	prev := ""
-	for _, id := range ids {
-		if id == prev {
-			continue
+	for i := 0; i < len(touched); i++ {
+		id, mask := touched[i].id, touched[i].mask
+		for i+1 < len(touched) && touched[i+1].id == id {
+			i++
+			mask |= touched[i].mask
 		}
-		prev = id
 		ss := st.Session(id)
 		if ss == nil {
 			delete(w.tracks, id)
@@ -76,19 +80,50 @@ func (w *Watchdog) Events(st *model.State, evs []wire.Event, nowMS int64) Out {
 		}
 		t := w.track(ss, nowMS)
 		t.heard = nowMS
-		w.look(&out, st, ss, t, nowMS)
+		w.lookLifecycle(&out, st, ss, t, nowMS)
+		w.mark(&out, st, ss, t, mask|1<<stallIdx, nowMS)
 		// A child's spend counts against its root's tree budget.
-		if r := rootOf(st, ss); r != ss {
-			w.look(&out, st, r, w.track(r, nowMS), nowMS)
+		if r := rootOf(st, ss); r != ss && mask&(1<<budgetIdx) != 0 {
+			w.mark(&out, st, r, w.track(r, nowMS), 1<<budgetIdx, nowMS)
 		}
 	}
 	return out
 }
 
-// Tick looks at every session, for what time alone brings: a stall.
+// kindsTouched is the detectors an event can change, as a mask of kinds
+// indexes: streamed text changes none of loop, errors or budget, so the
+// most frequent event costs least.
+func kindsTouched(ev wire.Event) uint8 {
+	switch e := ev.(type) {
+	case wire.PartDelta:
+		return 0
+	case wire.PartUpdated:
+		if e.Part.Type == wire.PartTool {
+			return 1<<loopIdx | 1<<errorsIdx
+		}
+		if e.Part.Type == wire.PartStepFinish {
+			return 1 << budgetIdx
+		}
+		return 0
+	case wire.MessageUpdated, wire.SessionUpdated:
+		return 1 << budgetIdx
+	}
+	return allKinds
+}
+
+// Tick checks the busy sessions for what time alone brings: a stall.
+// Everything else changes only with events.
 func (w *Watchdog) Tick(st *model.State, nowMS int64) Out {
 	var out Out
-	w.lookAll(&out, st, nowMS)
+	for id, t := range w.tracks {
+		if t.phase != phaseBusy && t.marks[stallIdx] == nil {
+			continue
+		}
+		if ss := st.Session(id); ss != nil {
+			w.mark(&out, st, ss, t, 1<<stallIdx, nowMS)
+		}
+	}
+	sortOut(&out)
 	return out
 }
 
@@ -133,6 +168,13 @@ func (w *Watchdog) Conn(cs wire.ConnState, nowMS int64) Out {
 	return out
 }
 
+// sortOut orders what a map walk produced by session id, so the same
+// input always gives the same output.
+func sortOut(out *Out) {
+	sort.SliceStable(out.Events, func(i, j int) bool { return out.Events[i].ID < out.Events[j].ID })
+	sort.SliceStable(out.Aborts, func(i, j int) bool { return out.Aborts[i].ID < out.Aborts[j].ID })
+}
+
 func (w *Watchdog) lookAll(out *Out, st *model.State, nowMS int64) {
 	for _, r := range st.Roots() {
 		for _, id := range st.SubtreeIDs(r) {
@@ -160,7 +202,7 @@ func (w *Watchdog) Status(id string) string {
 	return ""
 }
 
-// Marks returns the session's current marks, in Kinds order.
+// Marks returns the session's current marks, in kinds order.
 func (w *Watchdog) Marks(id string) []Mark {
 	t := w.tracks[id]
 	if t == nil {
