@@ -45,8 +45,10 @@
 // is not loaded it is guessed from the error (MessageAbortedError is an
 // abort) and interrupted calls. An end read before any status is known is
 // not trusted.
-
-// Cost, over 10,000 sessions of 20 calls each (a tenth busy), on 2 cores
+//
+// # Cost
+//
+// Over over 10,000 sessions of 20 calls each (a tenth busy), on 2 cores
 // under a load average of about 30 (so the figures are loose), medians of 3:
 //
 //	go test -run '^$' -bench . -benchtime 1s -count 3 ./watchdog/
