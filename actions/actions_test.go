@@ -2,104 +2,65 @@ package actions
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/opencodetest"
 	"github.com/octop-dev/octop/wire"
 )
 
-// fakeServer is a minimal OpenCode stand-in that records every request, so
-// tests can check what was (not) sent. The real server is exercised in e2e.
-type fakeServer struct {
-	mu         sync.Mutex
-	calls      []string
-	sessions   map[string]wire.Session
-	status     map[string]wire.SessionStatus
-	promptCode int // status for prompt_async; 0 means 204
-	created    []client.CreateSessionRequest
-	prompts    []client.PromptRequest
-}
+// fake is the shared fake server holding a root, ses_parent, whose
+// sessions all answer one user and one assistant message of agent
+// general. The real server is exercised in e2e.
+type fake struct{ *opencodetest.Server }
 
-func newFake(t *testing.T) (*fakeServer, *client.Client) {
-	f := &fakeServer{
-		sessions: map[string]wire.Session{"ses_parent": {ID: "ses_parent", Title: "root", Agent: "build"}},
-		status:   map[string]wire.SessionStatus{},
-	}
-	srv := httptest.NewServer(f)
-	t.Cleanup(srv.Close)
-	c, err := client.New(client.Options{BaseURL: srv.URL, Timeout: 5 * time.Second})
+func newFake(t *testing.T) (fake, *client.Client) {
+	srv := opencodetest.New(t, opencodetest.Options{})
+	srv.SetAgents([]wire.Agent{{Name: "build", Mode: "primary"}, {Name: "general", Mode: "subagent"}, {Name: "hid", Mode: "subagent", Hidden: true}})
+	f := fake{srv}
+	f.add(wire.Session{ID: "ses_parent", Title: "root", Agent: "build"})
+	c, err := client.New(client.Options{BaseURL: srv.URL(), Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return f, c
 }
 
-func (f *fakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.calls = append(f.calls, r.Method+" "+r.URL.Path)
-	w.Header().Set("Content-Type", "application/json")
-	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
-	switch {
-	case r.Method == "GET" && r.URL.Path == "/agent":
-		json.NewEncoder(w).Encode([]wire.Agent{{Name: "build", Mode: "primary"}, {Name: "general", Mode: "subagent"}, {Name: "hid", Mode: "subagent", Hidden: true}})
-	case r.Method == "GET" && r.URL.Path == "/session/status":
-		json.NewEncoder(w).Encode(f.status)
-	case r.Method == "POST" && r.URL.Path == "/session":
-		var req client.CreateSessionRequest
-		json.NewDecoder(r.Body).Decode(&req)
-		f.created = append(f.created, req)
-		s := wire.Session{ID: "ses_new", ParentID: req.ParentID, Title: req.Title}
-		f.sessions[s.ID] = s
-		json.NewEncoder(w).Encode(s)
-	case len(parts) >= 2 && parts[0] == "session":
-		s, ok := f.sessions[parts[1]]
-		if !ok {
-			w.WriteHeader(404)
-			w.Write([]byte(`{"name":"NotFoundError","data":{"message":"Session not found"}}`))
-			return
-		}
-		switch {
-		case r.Method == "GET" && len(parts) == 2:
-			json.NewEncoder(w).Encode(s)
-		case r.Method == "GET" && parts[2] == "message":
-			w.Write([]byte(`[{"info":{"role":"user","agent":"general"},"parts":[]},{"info":{"role":"assistant","agent":"general"},"parts":[]}]`))
-		case r.Method == "POST" && parts[2] == "prompt_async":
-			var req client.PromptRequest
-			json.NewDecoder(r.Body).Decode(&req)
-			f.prompts = append(f.prompts, req)
-			if f.promptCode != 0 {
-				w.WriteHeader(f.promptCode)
-				w.Write([]byte(`{"name":"UnknownError","data":{"message":"boom"}}`))
-				return
-			}
-			w.WriteHeader(204)
-		case r.Method == "POST" && parts[2] == "abort":
-			w.Write([]byte("true"))
-		case r.Method == "DELETE":
-			delete(f.sessions, s.ID)
-			w.Write([]byte("true"))
-		}
-	default:
-		w.WriteHeader(404)
-	}
+// add stores a session with the two messages every test session has.
+func (f fake) add(s wire.Session) {
+	f.AddSession(s)
+	f.SetMessages(s.ID, []wire.MessageWithParts{
+		{Info: wire.Message{ID: "msg_1", SessionID: s.ID, Role: "user", Agent: "general"}},
+		{Info: wire.Message{ID: "msg_2", SessionID: s.ID, Role: "assistant", Agent: "general"}},
+	})
 }
 
-// mutations are the calls that change the server.
-func (f *fakeServer) mutations() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	var out []string
-	for _, c := range f.calls {
-		if !strings.HasPrefix(c, "GET ") {
-			out = append(out, c)
+// created is the bodies of POST /session, oldest first.
+func (f fake) created(t *testing.T) []client.CreateSessionRequest {
+	var out []client.CreateSessionRequest
+	for _, r := range f.RequestsTo("POST /session") {
+		var req client.CreateSessionRequest
+		if err := r.Decode(&req); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, req)
+	}
+	return out
+}
+
+// prompts is the bodies of every prompt_async, oldest first.
+func (f fake) prompts(t *testing.T) []client.PromptRequest {
+	var out []client.PromptRequest
+	for _, r := range f.Requests() {
+		if r.Method == "POST" && strings.HasSuffix(r.Path, "/prompt_async") {
+			var req client.PromptRequest
+			if err := r.Decode(&req); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, req)
 		}
 	}
 	return out
@@ -131,7 +92,7 @@ func TestLaunchRefusesBadInputWithoutMutating(t *testing.T) {
 			if !errors.Is(err, tt.kind) || !strings.Contains(err.Error(), tt.msg) {
 				t.Fatalf("err = %v, want %v containing %q", err, tt.kind, tt.msg)
 			}
-			if m := f.mutations(); len(m) != 0 {
+			if m := f.Mutations(); len(m) != 0 {
 				t.Errorf("sent %v for bad input", m)
 			}
 		})
@@ -144,13 +105,14 @@ func TestLaunchSendsTitleRulesAndTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.ID != "ses_new" {
-		t.Errorf("id %q", s.ID)
+	if stored, ok := f.Session(s.ID); !ok || stored.ParentID != "ses_parent" {
+		t.Errorf("launched %q, stored %+v", s.ID, stored)
 	}
-	if len(f.created) != 1 || f.created[0].Title != "count files (@general subagent)" || f.created[0].ParentID != "ses_parent" || len(f.created[0].Permission) != 4 {
-		t.Errorf("created %+v", f.created)
+	created := f.created(t)
+	if len(created) != 1 || created[0].Title != "count files (@general subagent)" || created[0].ParentID != "ses_parent" || len(created[0].Permission) != 4 {
+		t.Errorf("created %+v", created)
 	}
-	p := f.prompts[0]
+	p := f.prompts(t)[0]
 	if p.Agent != "general" || p.Parts[0].Text != "LEAF" || len(p.Tools) != 4 || p.Tools["task"] || p.Tools["question"] {
 		t.Errorf("prompt %+v", p)
 	}
@@ -158,23 +120,30 @@ func TestLaunchSendsTitleRulesAndTools(t *testing.T) {
 
 func TestLaunchDeletesTheSessionWhenThePromptFails(t *testing.T) {
 	f, c := newFake(t)
-	f.promptCode = 500
+	f.Fail("POST /session/{id}/prompt_async", 500, "boom")
 	s, err := Launch(context.Background(), c, LaunchRequest{ParentID: "ses_parent", Agent: "general", Description: "d", Prompt: "p"})
 	if !errors.Is(err, ErrPromptFailed) || s.ID != "" {
 		t.Fatalf("Launch = %+v, %v; want no session and ErrPromptFailed", s, err)
 	}
-	if !strings.Contains(err.Error(), "ses_new was deleted") {
-		t.Errorf("error %q does not say the session was deleted", err)
+	// The session the prompt went to: /session/{id}/prompt_async.
+	var created string
+	for _, r := range f.Requests() {
+		if id, ok := strings.CutSuffix(strings.TrimPrefix(r.Path, "/session/"), "/prompt_async"); ok {
+			created = id
+		}
 	}
-	if _, left := f.sessions["ses_new"]; left {
+	if !strings.Contains(err.Error(), created+" was deleted") {
+		t.Errorf("error %q does not say %s was deleted", err, created)
+	}
+	if _, left := f.Session(created); left || len(f.RequestsTo("DELETE /session/"+created)) != 1 {
 		t.Error("the dead session is still on the server")
 	}
 }
 
 func TestResumeAndAbortRefuse(t *testing.T) {
 	f, c := newFake(t)
-	f.sessions["ses_child"] = wire.Session{ID: "ses_child", ParentID: "ses_parent"}
-	f.status["ses_child"] = wire.SessionStatus{Type: wire.StatusBusy}
+	f.add(wire.Session{ID: "ses_child", ParentID: "ses_parent"})
+	f.SetStatus("ses_child", wire.SessionStatus{Type: wire.StatusBusy})
 	ctx := context.Background()
 	if _, err := Resume(ctx, c, "ses_child", "more", ""); !errors.Is(err, ErrBusy) {
 		t.Errorf("Resume busy: %v, want ErrBusy", err)
@@ -191,11 +160,11 @@ func TestResumeAndAbortRefuse(t *testing.T) {
 	if _, err := AbortTree(ctx, c, "nonsense"); !errors.Is(err, ErrInvalid) {
 		t.Errorf("AbortTree malformed: %v, want ErrInvalid", err)
 	}
-	if m := f.mutations(); len(m) != 0 {
+	if m := f.Mutations(); len(m) != 0 {
 		t.Errorf("refused calls sent %v", m)
 	}
 	// The agent defaults to the session's own (its last message's).
-	delete(f.status, "ses_child")
+	f.SetStatus("ses_child", wire.SessionStatus{Type: wire.StatusIdle})
 	// A child resumes only as a subagent; a root may run a primary agent.
 	if _, err := Resume(ctx, c, "ses_child", "more", "build"); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "mode primary") {
 		t.Errorf("Resume child as build: %v, want ErrInvalid mode primary", err)
@@ -203,13 +172,13 @@ func TestResumeAndAbortRefuse(t *testing.T) {
 	if r, err := Resume(ctx, c, "ses_parent", "more", "build"); err != nil || r.Agent != "build" {
 		t.Errorf("Resume root as build: %+v, %v", r, err)
 	}
-	f.prompts = nil
 	r, err := Resume(ctx, c, "ses_child", "more", "")
 	if err != nil || r.Agent != "general" || r.Before != 2 {
 		t.Fatalf("Resume = %+v, %v; want agent general, before 2", r, err)
 	}
-	if len(f.prompts) != 1 || f.prompts[0].Tools["task"] || len(f.prompts[0].Tools) != 4 {
-		t.Errorf("resume of a child must keep the four tools off: %+v", f.prompts)
+	prompts := f.prompts(t)
+	if last := prompts[len(prompts)-1]; len(prompts) != 2 || last.Tools["task"] || len(last.Tools) != 4 {
+		t.Errorf("resume of a child must keep the four tools off: %+v", prompts)
 	}
 }
 
@@ -223,17 +192,18 @@ func TestLaunchRootAgents(t *testing.T) {
 	if _, err := Launch(context.Background(), c, LaunchRequest{Agent: "general", Description: "look around", Prompt: "go"}); err != nil {
 		t.Fatal(err)
 	}
-	if len(f.created) != 2 || f.created[0].Title != "fix the build" || f.created[0].ParentID != "" ||
-		f.created[1].Title != "look around (@general subagent)" {
-		t.Fatalf("created %+v", f.created)
+	created := f.created(t)
+	if len(created) != 2 || created[0].Title != "fix the build" || created[0].ParentID != "" ||
+		created[1].Title != "look around (@general subagent)" {
+		t.Fatalf("created %+v", created)
 	}
 	// A root may delegate: only question is denied, in the rules and the
 	// tools offered.
-	for i, cr := range f.created {
+	for i, cr := range created {
 		if len(cr.Permission) != 1 || cr.Permission[0].Permission != "question" || cr.Permission[0].Action != "deny" {
 			t.Errorf("root %d rules %+v, want question denied only", i, cr.Permission)
 		}
-		if tools := f.prompts[i].Tools; len(tools) != 1 || tools["question"] {
+		if tools := f.prompts(t)[i].Tools; len(tools) != 1 || tools["question"] {
 			t.Errorf("root %d tools %+v, want question off only", i, tools)
 		}
 	}

@@ -45,10 +45,10 @@ func (s *Server) emitLocked(typ string, props any, dir string) {
 	if dir == "" {
 		dir = s.opts.Directory
 	}
-	s.st.seq++
+	s.st.events++
 	ev := map[string]any{"type": typ, "properties": props}
 	if s.opts.Version != V11 {
-		ev["id"] = fmt.Sprintf("evt_fake%06d", s.st.seq)
+		ev["id"] = fmt.Sprintf("evt_fake%06d", s.st.events)
 	}
 	local, _ := json.Marshal(ev)
 	global, _ := json.Marshal(map[string]any{"directory": dir, "payload": ev})
@@ -131,8 +131,8 @@ func (s *Server) encodeOne(typ string, global bool) []byte {
 	ev := map[string]any{"type": typ, "properties": map[string]any{}}
 	if s.opts.Version != V11 {
 		s.mu.Lock()
-		s.st.seq++
-		ev["id"] = fmt.Sprintf("evt_fake%06d", s.st.seq)
+		s.st.events++
+		ev["id"] = fmt.Sprintf("evt_fake%06d", s.st.events)
 		s.mu.Unlock()
 	}
 	var b []byte

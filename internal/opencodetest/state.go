@@ -26,7 +26,8 @@ type state struct {
 	permissions []wire.PermissionRequest
 	questions   []wire.QuestionRequest
 	clock       int64 // Unix ms, advanced by every change
-	seq         int   // numbers new sessions and events
+	seq         int   // numbers new sessions
+	events      int   // numbers events
 }
 
 // DefaultAgents is what GET /agent lists unless SetAgents says otherwise:
