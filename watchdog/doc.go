@@ -48,7 +48,7 @@
 //
 // # Cost
 //
-// Over over 10,000 sessions of 20 calls each (a tenth busy), on 2 cores
+// Over 10,000 sessions of 20 calls each (a tenth busy), on 2 cores
 // under a load average of about 30 (so the figures are loose), medians of 3:
 //
 //	go test -run '^$' -bench . -benchtime 1s -count 3 ./watchdog/
