@@ -24,6 +24,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/config"
 	"github.com/octop-dev/octop/feed"
 	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/ui"
@@ -56,11 +57,11 @@ func (g *globalFlags) register(fs *flag.FlagSet) {
 }
 
 // options are the client options the flags describe, over the
-// environment's settings.
-func (g globalFlags) options() client.Options {
-	o := g.conn.options(client.OptionsFromEnv())
+// environment's and the config file's settings.
+func (g globalFlags) options() (client.Options, error) {
+	o, err := g.conn.resolve(client.OptionsFromEnv())
 	o.Global = g.AllProjects
-	return o
+	return o, err
 }
 
 func main() {
@@ -76,6 +77,12 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("octop", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // problems are reported in one line below
 	g.register(fs)
+	cfg, err := config.Load()
+	if err != nil {
+		fmt.Fprintln(stderr, "octop:", err)
+		return 2
+	}
+	g.conn.cfg = cfg
 	demo := fs.Bool("demo", false, "replay a built-in recording; needs no server")
 	replayFile := fs.String("replay", "", "play back a recording made with --record `FILE`; needs no server")
 	speed := fs.Float64("speed", 1, "with --replay: start at this `SPEED` (0.25, 0.5, 1, 2, 4, 8, 16 or 32)")
@@ -108,7 +115,11 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // runLive watches a real server.
 func runLive(g globalFlags, stderr io.Writer) int {
-	o := g.options()
+	o, err := g.options()
+	if err != nil {
+		fmt.Fprintln(stderr, "octop:", err)
+		return 1
+	}
 	rec, err := startRecording(g.Record, &o)
 	if err != nil {
 		fmt.Fprintln(stderr, "octop:", err)

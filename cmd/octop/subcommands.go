@@ -14,6 +14,7 @@ import (
 
 	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/config"
 )
 
 // Exit codes of the subcommands, fixed so scripts can rely on them.
@@ -47,6 +48,7 @@ var subcommands = []subcommand{
 	{"tree", "print the session tree with statuses and tool-call counts", runTree},
 	{"watch", "print sessions starting, ending, waiting and running away, one line each", runWatch},
 	{"log", "print a session's transcript; --follow tails it while it runs", runLog},
+	{"config", "print the settings in effect (config file, flags, environment), secrets masked", runConfig},
 }
 
 func findSubcommand(name string) (subcommand, bool) {
@@ -105,6 +107,8 @@ func subcommandsHelp() string {
 // OPENCODE_SERVER_USERNAME) or the default.
 type connFlags struct {
 	server, password, username, directory string
+	// cfg is the config file, whose servers --server may name.
+	cfg config.File
 }
 
 var connFlagNames = []string{"server", "password", "username", "directory"}
@@ -119,7 +123,7 @@ func isConnFlag(name string) bool {
 }
 
 func (f *connFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.server, "server", "", "OpenCode server `URL` (env OPENCODE_SERVER_URL, default "+client.DefaultURL+")")
+	fs.StringVar(&f.server, "server", "", "OpenCode server `URL`, or the name of a server in the config file (env OPENCODE_SERVER_URL, default "+client.DefaultURL+")")
 	fs.StringVar(&f.password, "password", "", "basic-auth `PASSWORD` (env OPENCODE_SERVER_PASSWORD)")
 	fs.StringVar(&f.username, "username", "", "basic-auth `USER` (env OPENCODE_SERVER_USERNAME, default "+client.DefaultUsername+")")
 	fs.StringVar(&f.directory, "directory", "", "project `DIR` on the server (default: the server's own)")
@@ -165,6 +169,14 @@ func newCommand(name, usage, help string, stdio cmdIO) *command {
 // true when the command should exit at once with code: --help, or bad usage.
 func (c *command) parse(args []string) (pos []string, code int, done bool) {
 	c.conn.register(c.fs)
+	cfg, err := config.Load()
+	if err == nil {
+		err = applyConfig(c.fs, cfg)
+	}
+	if err != nil {
+		return nil, c.usageError(err.Error()), true
+	}
+	c.conn.cfg = cfg
 	for {
 		if err := c.fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
@@ -247,9 +259,14 @@ func (c *command) fail(err error) int {
 	return code
 }
 
-// client builds the client from the flags over the environment.
+// newClient builds the client from the flags over the environment and
+// the config file.
 func (c *command) newClient(base client.Options) (*client.Client, int, bool) {
-	cl, err := client.New(c.conn.options(base))
+	o, err := c.conn.resolve(base)
+	if err != nil {
+		return nil, c.fail(err), false
+	}
+	cl, err := client.New(o)
 	if err != nil {
 		return nil, c.usageError(err.Error()), false
 	}

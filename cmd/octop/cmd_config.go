@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"strings"
+
+	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/config"
+)
+
+const configHelp = `
+Print the settings octop would use: the config file it read, the server
+and how it signs in (passwords masked: only where they come from), the
+config file's servers, and the watchdog and notify settings. Flags given
+here override the file, as they do for every command, so this shows what
+they would change.
+
+The file is $XDG_CONFIG_HOME/octop/config.toml (~/.config/octop/...), or
+the file OCTOP_CONFIG names. README.md shows every setting.
+
+Examples:
+  octop config
+  octop config --server work --loop 8`
+
+func runConfig(_ context.Context, stdio cmdIO, _ client.Options, args []string) int {
+	cmd := newCommand("config", "config [flags]", configHelp, stdio)
+	var wd watchdogFlags
+	wd.register(cmd.fs)
+	notify := cmd.fs.String("notify", "none", "as `octop watch --notify`: `MODE` none, bell, osc or all")
+	pos, code, done := cmd.parse(args)
+	if done {
+		return code
+	}
+	if len(pos) > 0 {
+		return cmd.usageError("unexpected argument " + pos[0])
+	}
+	if _, err := wd.config(); err != nil {
+		return cmd.usageError(err.Error())
+	}
+	w := stdio.out
+	printConn(w, cmd.conn)
+	printServers(w, cmd.conn.cfg)
+	fmt.Fprintln(w, "watchdog:")
+	for _, n := range []string{"loop", "stall", "budget-tokens", "budget-cost", "errors", "abort-on"} {
+		fmt.Fprintf(w, "  %-14s %s\n", n, shown(cmd.fs.Lookup(n)))
+	}
+	fmt.Fprintln(w, "notify:")
+	fmt.Fprintf(w, "  %-14s %s\n", "notify", *notify)
+	for _, n := range []string{"exec", "exec-timeout"} {
+		fmt.Fprintf(w, "  %-14s %s\n", n, shown(cmd.fs.Lookup(n)))
+	}
+	return codeOK
+}
+
+// shown is a flag's value, or "-" when empty.
+func shown(f *flag.Flag) string {
+	if v := f.Value.String(); v != "" {
+		return v
+	}
+	return "-"
+}
+
+// printConn says where octop connects and how it signs in, with the
+// source of each setting and never a password.
+func printConn(w io.Writer, f connFlags) {
+	path := config.DefaultPath()
+	switch {
+	case f.cfg.Path != "":
+		fmt.Fprintf(w, "config file    %s\n", f.cfg.Path)
+	default:
+		fmt.Fprintf(w, "config file    none (%s does not exist)\n", path)
+	}
+	url, urlFrom := client.DefaultURL, "default"
+	user, userFrom := client.DefaultUsername, "default"
+	pw := "(none)"
+	if s, ok := f.confServer(); ok {
+		url, urlFrom = s.URL, fmt.Sprintf("config file, server %q", s.Name)
+		if s.Username != "" {
+			user, userFrom = s.Username, urlFrom
+		}
+		pw = s.PasswordSource()
+	}
+	for _, e := range []struct {
+		env       string
+		val, from *string
+		secret    bool
+	}{
+		{"OPENCODE_SERVER_URL", &url, &urlFrom, false},
+		{"OPENCODE_SERVER_USERNAME", &user, &userFrom, false},
+	} {
+		if v := os.Getenv(e.env); v != "" {
+			*e.val, *e.from = v, "$"+e.env
+		}
+	}
+	if os.Getenv("OPENCODE_SERVER_PASSWORD") != "" {
+		pw = "******** (from $OPENCODE_SERVER_PASSWORD)"
+	}
+	if _, named := f.cfg.Server(f.server); f.server != "" && !named {
+		url, urlFrom = f.server, "--server"
+	}
+	if f.username != "" {
+		user, userFrom = f.username, "--username"
+	}
+	if f.password != "" {
+		pw = "******** (from --password)"
+	}
+	fmt.Fprintf(w, "server         %s (%s)\n", redactURL(url), urlFrom)
+	fmt.Fprintf(w, "username       %s (%s)\n", user, userFrom)
+	fmt.Fprintf(w, "password       %s\n", pw)
+	if f.directory != "" {
+		fmt.Fprintf(w, "directory      %s\n", f.directory)
+	}
+}
+
+// printServers lists the config file's servers.
+func printServers(w io.Writer, cfg config.File) {
+	if len(cfg.Servers) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "servers in the config file:")
+	for _, s := range cfg.Servers {
+		name := s.Name
+		if name == "" {
+			name = "(no name)"
+		}
+		user := ""
+		if s.Username != "" {
+			user = "  user " + s.Username
+		}
+		fmt.Fprintf(w, "  %-10s %s%s  password %s\n", name, redactURL(s.URL), user, strings.TrimSpace(s.PasswordSource()))
+	}
+}
+
+// redactURL hides a password written into a URL.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	return u.Redacted()
+}

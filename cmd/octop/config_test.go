@@ -1,0 +1,105 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/config"
+)
+
+// withConfig points octop at a config file holding text.
+func withConfig(t *testing.T, text string) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("OCTOP_CONFIG", p)
+	for _, k := range []string{"OPENCODE_SERVER_URL", "OPENCODE_SERVER_PASSWORD", "OPENCODE_SERVER_USERNAME"} {
+		t.Setenv(k, "")
+	}
+}
+
+const testConfig = `[[server]]
+name = "work"
+url = "http://127.0.0.1:4097"
+username = "me"
+password_env = "OCTOP_TEST_WORK_PW"
+
+[[server]]
+name = "box"
+url = "http://box:4096"
+password_command = "echo from-cmd | tr a-z A-Z"
+
+[watchdog]
+loop = 7
+abort_on = ["loop"]
+`
+
+func TestConfigCommandMasksAndOverrides(t *testing.T) {
+	withConfig(t, testConfig)
+	t.Setenv("OCTOP_TEST_WORK_PW", "env-secret")
+	var out, errb stringsBuilder
+	if code := realMain([]string{"config", "--loop", "9"}, nil, &out, &errb); code != 0 {
+		t.Fatalf("octop config exited %d: %s", code, errb.String())
+	}
+	got := out.String()
+	for _, want := range []string{`http://127.0.0.1:4097 (config file, server "work")`, "me (config file", "******** (from $OCTOP_TEST_WORK_PW, set)", "loop           9", "abort-on       loop"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("octop config lacks %q:\n%s", want, got)
+		}
+	}
+	for _, secret := range []string{"env-secret", "FROM-CMD"} {
+		if strings.Contains(got, secret) {
+			t.Errorf("octop config printed a password %q", secret)
+		}
+	}
+}
+
+func TestConfigServerByName(t *testing.T) {
+	withConfig(t, testConfig)
+	f := connFlags{server: "box"}
+	f.cfg = mustLoad(t)
+	o, err := f.resolve(client.OptionsFromEnv())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.BaseURL != "http://box:4096" || o.Password != "FROM-CMD" {
+		t.Errorf("--server box gave %s with password %q", o.BaseURL, o.Password)
+	}
+	// A flag wins over the file; the environment over the file too.
+	t.Setenv("OPENCODE_SERVER_USERNAME", "envuser")
+	f = connFlags{password: "flagpw", cfg: f.cfg}
+	o, err = f.resolve(client.OptionsFromEnv())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.BaseURL != "http://127.0.0.1:4097" || o.Password != "flagpw" || o.Username != "envuser" {
+		t.Errorf("got %s user %q password %q", o.BaseURL, o.Username, o.Password)
+	}
+}
+
+func TestMalformedConfigIsOneLine(t *testing.T) {
+	withConfig(t, "[watchdog]\nloop = 5\nstall = 3m\n")
+	for _, args := range [][]string{{"config"}, {"tree"}, {"--demo"}} {
+		var out, errb stringsBuilder
+		if code := realMain(args, nil, &out, &errb); code != 2 {
+			t.Errorf("octop %v exited %d, want 2", args, code)
+		}
+		if errb.lines() != 1 || !strings.Contains(errb.String(), "line 3") {
+			t.Errorf("octop %v: stderr %q, want one line naming line 3", args, errb.String())
+		}
+	}
+}
+
+func mustLoad(t *testing.T) config.File {
+	t.Helper()
+	c, err := config.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}

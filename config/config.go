@@ -1,0 +1,224 @@
+package config
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Server is one [[server]] table.
+type Server struct {
+	Name     string `toml:"name"`
+	URL      string `toml:"url"`
+	Username string `toml:"username"`
+	// PasswordEnv names the environment variable holding the password.
+	PasswordEnv string `toml:"password_env"`
+	// PasswordCommand is run through the shell; its output, trimmed, is
+	// the password.
+	PasswordCommand string `toml:"password_command"`
+}
+
+// Watchdog is the [watchdog] table: the defaults of the flags of the
+// same names. Absent keys leave the flags' own defaults.
+type Watchdog struct {
+	Loop         *int     `toml:"loop"`
+	Stall        string   `toml:"stall"`
+	BudgetTokens *float64 `toml:"budget_tokens"`
+	BudgetCost   string   `toml:"budget_cost"`
+	Errors       *int     `toml:"errors"`
+	AbortOn      []string `toml:"abort_on"`
+}
+
+// Notify is the [notify] table.
+type Notify struct {
+	Notify      string `toml:"notify"`
+	Exec        string `toml:"exec"`
+	ExecTimeout string `toml:"exec_timeout"`
+}
+
+// File is the whole config file.
+type File struct {
+	// Path is where it was read from ("" when there was none).
+	Path     string
+	Servers  []Server `toml:"server"`
+	Watchdog Watchdog `toml:"watchdog"`
+	Notify   Notify   `toml:"notify"`
+}
+
+// DefaultPath is where the file is looked for.
+func DefaultPath() string {
+	if p := os.Getenv("OCTOP_CONFIG"); p != "" {
+		return p
+	}
+	dir := os.Getenv("XDG_CONFIG_HOME")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return ""
+		}
+		dir = filepath.Join(home, ".config")
+	}
+	return filepath.Join(dir, "octop", "config.toml")
+}
+
+// Load reads the file at DefaultPath. No file is no error: an empty File.
+func Load() (File, error) {
+	p := DefaultPath()
+	if p == "" {
+		return File{}, nil
+	}
+	data, err := os.ReadFile(p)
+	if errors.Is(err, os.ErrNotExist) && os.Getenv("OCTOP_CONFIG") == "" {
+		return File{}, nil
+	}
+	if err != nil {
+		return File{}, fmt.Errorf("config: %w", err)
+	}
+	f, err := Parse(data)
+	if err != nil {
+		return File{}, fmt.Errorf("%s: %w", p, err)
+	}
+	f.Path = p
+	return f, nil
+}
+
+// Parse reads a config file's text. Its error is one line, with the line
+// number when the text says where.
+func Parse(data []byte) (File, error) {
+	var f File
+	md, err := toml.Decode(string(data), &f)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return File{}, fmt.Errorf("line %d: %s", pe.Position.Line, oneLine(pe.Message))
+		}
+		return File{}, errors.New(oneLine(err.Error()))
+	}
+	for _, k := range md.Undecoded() {
+		name := k[len(k)-1]
+		where := lineOf(data, name)
+		if name == "password" {
+			return File{}, fmt.Errorf("%sa password is not kept in the config file; use password_env or password_command", where)
+		}
+		return File{}, fmt.Errorf("%sunknown setting %q", where, k.String())
+	}
+	return f, f.check(data)
+}
+
+// check validates what the types cannot say.
+func (f File) check(data []byte) error {
+	seen := map[string]bool{}
+	for i, s := range f.Servers {
+		switch {
+		case s.URL == "":
+			return fmt.Errorf("server %d (%q) has no url", i+1, s.Name)
+		case s.Name != "" && seen[s.Name]:
+			return fmt.Errorf("%stwo servers are named %q", lineOf(data, s.Name), s.Name)
+		case s.PasswordEnv != "" && s.PasswordCommand != "":
+			return fmt.Errorf("server %q: give password_env or password_command, not both", s.Name)
+		}
+		seen[s.Name] = true
+	}
+	for key, v := range map[string]string{"watchdog.stall": f.Watchdog.Stall, "notify.exec_timeout": f.Notify.ExecTimeout} {
+		if v == "" {
+			continue
+		}
+		if _, err := time.ParseDuration(v); err != nil {
+			return fmt.Errorf("%s%s = %q is not a duration like 3m or 10s", lineOf(data, v), key, v)
+		}
+	}
+	return nil
+}
+
+// lineOf finds the first line mentioning s, as "line N: ", or "".
+func lineOf(data []byte, s string) string {
+	for i, l := range bytes.Split(data, []byte("\n")) {
+		if bytes.Contains(l, []byte(s)) {
+			return "line " + strconv.Itoa(i+1) + ": "
+		}
+	}
+	return ""
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// FlagDefaults are the settings given as flag name → value, for the
+// flags of the same names (loop, stall, …, notify, exec).
+func (f File) FlagDefaults() map[string]string {
+	d := map[string]string{}
+	w, n := f.Watchdog, f.Notify
+	if w.Loop != nil {
+		d["loop"] = strconv.Itoa(*w.Loop)
+	}
+	if w.Errors != nil {
+		d["errors"] = strconv.Itoa(*w.Errors)
+	}
+	if w.BudgetTokens != nil {
+		d["budget-tokens"] = strconv.FormatFloat(*w.BudgetTokens, 'f', -1, 64)
+	}
+	for name, v := range map[string]string{"stall": w.Stall, "budget-cost": w.BudgetCost,
+		"abort-on": strings.Join(w.AbortOn, ","), "notify": n.Notify, "exec": n.Exec, "exec-timeout": n.ExecTimeout} {
+		if v != "" {
+			d[name] = v
+		}
+	}
+	return d
+}
+
+// Server finds the server named name.
+func (f File) Server(name string) (Server, bool) {
+	for _, s := range f.Servers {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Server{}, false
+}
+
+// passwordTimeout bounds a password_command.
+const passwordTimeout = 10 * time.Second
+
+// Password reads the server's password: from its environment variable or
+// by running its command. No source is an empty password.
+func (s Server) Password(ctx context.Context) (string, error) {
+	switch {
+	case s.PasswordEnv != "":
+		return os.Getenv(s.PasswordEnv), nil
+	case s.PasswordCommand != "":
+		ctx, cancel := context.WithTimeout(ctx, passwordTimeout)
+		defer cancel()
+		var stderr bytes.Buffer
+		cmd := exec.CommandContext(ctx, "sh", "-c", s.PasswordCommand)
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			return "", fmt.Errorf("server %q: password_command failed: %v %s", s.Name, err, oneLine(stderr.String()))
+		}
+		return strings.TrimSpace(string(out)), nil
+	}
+	return "", nil
+}
+
+// PasswordSource says where the password comes from, never what it is.
+func (s Server) PasswordSource() string {
+	switch {
+	case s.PasswordEnv != "":
+		state := "unset"
+		if os.Getenv(s.PasswordEnv) != "" {
+			state = "set"
+		}
+		return "******** (from $" + s.PasswordEnv + ", " + state + ")"
+	case s.PasswordCommand != "":
+		return "******** (from the command `" + s.PasswordCommand + "`)"
+	}
+	return "(none)"
+}
