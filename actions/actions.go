@@ -18,13 +18,29 @@ import (
 	"github.com/octop-dev/octop/wire"
 )
 
-// deniedTools are the tools an async task may not use: nobody is waiting on
-// the other end to answer its questions, keep its todo list, or watch it
-// spawn tasks of its own.
-var deniedTools = []string{"task", "todowrite", "todoread", "question"}
+// baseDeniedTools are the tools an async task may never use: nobody is
+// waiting on the other end to answer its questions or keep its todo list.
+var baseDeniedTools = []string{"todowrite", "todoread", "question"}
 
-// DenyRules are the permission rules every launched task is created with.
-func DenyRules() []wire.PermissionRule { return denyRules(deniedTools) }
+// TaskDeniedTools are the tools a task run by agent may not use: the
+// base ones, and "task" unless the agent's own permissions speak of it,
+// the rule the native task tool follows (an agent allowed to delegate
+// keeps that right as a task).
+func TaskDeniedTools(agent wire.Agent) []string {
+	for _, r := range agent.Permission {
+		if r.Permission == "task" {
+			return baseDeniedTools
+		}
+	}
+	return append([]string{"task"}, baseDeniedTools...)
+}
+
+// DenyRulesFor are the permission rules a task run by agent is created
+// with.
+func DenyRulesFor(agent wire.Agent) []wire.PermissionRule { return denyRules(TaskDeniedTools(agent)) }
+
+// DenyRules are the rules of a task whose agent says nothing of "task".
+func DenyRules() []wire.PermissionRule { return DenyRulesFor(wire.Agent{}) }
 
 // RootDenyRules are the rules of a new root session launched from octop.
 // A root is there to do the work, delegating included, so only question
@@ -109,6 +125,21 @@ func TaskAgents(agents []wire.Agent) []wire.Agent {
 // session: a task (a child) needs a subagent (mode subagent or all, not
 // hidden); a root session may also run a primary agent. Otherwise it says
 // which names would do.
+// agentNamed reads the agent called name; a zero Agent when the server
+// has none by that name.
+func agentNamed(ctx context.Context, c *client.Client, name string) (wire.Agent, error) {
+	agents, err := c.Agents(ctx)
+	if err != nil {
+		return wire.Agent{}, err
+	}
+	for _, a := range agents {
+		if a.Name == name {
+			return a, nil
+		}
+	}
+	return wire.Agent{}, nil
+}
+
 func checkAgent(ctx context.Context, c *client.Client, name string, root bool) (wire.Agent, error) {
 	agents, err := c.Agents(ctx)
 	if err != nil {

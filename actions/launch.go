@@ -21,7 +21,8 @@ type LaunchRequest struct {
 }
 
 // Launch starts an async task: it creates a child session of ParentID
-// titled like a native task, with the task, todo and question tools denied,
+// titled like a native task, with the todo and question tools denied, and
+// the task tool too unless the agent's own permissions speak of it,
 // and prompts it without waiting for the answer. It returns the new session,
 // whose id is the task_id.
 //
@@ -54,7 +55,7 @@ func Launch(ctx context.Context, c *client.Client, req LaunchRequest) (wire.Sess
 	if err != nil {
 		return wire.Session{}, err
 	}
-	title, denied := TaskTitle(req.Description, req.Agent), deniedTools
+	title, denied := TaskTitle(req.Description, req.Agent), TaskDeniedTools(agent)
 	if root {
 		denied = rootDeniedTools
 		if agent.Mode == "primary" {

@@ -115,6 +115,15 @@ func TestTaskTitleAndRules(t *testing.T) {
 	if strings.Join(got, ",") != "task,todowrite,todoread,question" {
 		t.Errorf("denied %v", got)
 	}
+	// An agent whose own permissions name task keeps it, as under the
+	// native task tool; whatever the action, the rule speaks of it.
+	for _, action := range []string{"allow", "ask", "deny"} {
+		delegating := wire.Agent{Name: "lead", Permission: []wire.PermissionRule{
+			{Permission: "*", Pattern: "*", Action: "allow"}, {Permission: "task", Pattern: "*", Action: action}}}
+		if got := strings.Join(TaskDeniedTools(delegating), ","); got != "todowrite,todoread,question" {
+			t.Errorf("task %s: denied %v", action, got)
+		}
+	}
 }
 
 func TestDeriveResultBetweenSteps(t *testing.T) {

@@ -48,16 +48,22 @@ func Resume(ctx context.Context, c *client.Client, id, prompt, agent string) (Re
 		return Resumed{}, err
 	}
 	agent = strings.TrimSpace(agent)
+	var info wire.Agent
 	if agent == "" {
 		agent = SessionAgent(s, msgs)
-	} else if _, err := checkAgent(ctx, c, agent, s.ParentID == ""); err != nil {
+		if s.ParentID != "" && agent != "" {
+			if info, err = agentNamed(ctx, c, agent); err != nil {
+				return Resumed{}, err
+			}
+		}
+	} else if info, err = checkAgent(ctx, c, agent, s.ParentID == ""); err != nil {
 		return Resumed{}, err
 	}
 	req := client.PromptRequest{Agent: agent, Parts: textParts(prompt)}
 	if s.ParentID != "" {
 		// A child is an async task: keep it from asking questions nobody
-		// answers, as at launch.
-		req.Tools = disabledTools(deniedTools)
+		// answers, as at launch, by the same rule.
+		req.Tools = disabledTools(TaskDeniedTools(info))
 	}
 	if err := c.PromptAsync(ctx, s.ID, req); err != nil {
 		if client.IsNotFound(err) {

@@ -178,6 +178,9 @@ type Agent struct {
 	Mode        string `json:"mode"` // primary, subagent, all
 	Hidden      bool   `json:"hidden,omitempty"`
 	Native      bool   `json:"native,omitempty"`
+	// Permission is the agent's own ruleset, defaults merged in. The
+	// native task tool lets a child spawn tasks only when it names "task".
+	Permission []PermissionRule `json:"permission,omitempty"`
 }
 
 // PermissionRequest is a pending permission ask (GET /permission,
