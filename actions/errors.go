@@ -19,6 +19,8 @@ var (
 	// ErrPromptFailed means a session was created but could not be started.
 	// The error's text says whether the dead session was deleted.
 	ErrPromptFailed = errors.New("prompt failed")
+	// ErrGaveUp means a wait reached its deadline while the task still ran.
+	ErrGaveUp = errors.New("gave up waiting")
 )
 
 // kindError is an error with one of the kinds above and a message that

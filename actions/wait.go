@@ -2,6 +2,7 @@ package actions
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -101,6 +102,10 @@ func WaitAfter(ctx context.Context, c *client.Client, id string, o WaitOptions) 
 		case <-ctx.Done():
 			if last.TaskID == "" {
 				last = TaskResult{TaskID: s.ID, Title: s.Title, State: StateRunning, Run: wire.StatusBusy}
+			}
+			msg := fmt.Sprintf("%s is still running; gave up waiting: %v", s.ID, ctx.Err())
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return last, newError(ErrGaveUp, msg, ctx.Err())
 			}
 			return last, fmt.Errorf("%s is still running; gave up waiting: %w", s.ID, ctx.Err())
 		case <-tick.C:

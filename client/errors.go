@@ -162,8 +162,13 @@ func (c *Client) statusError(op, missing string, resp *http.Response, body []byt
 	switch {
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
 		e.Kind = KindUnauthorized
-		if c.pass == "" {
+		switch {
+		case c.pass == "":
 			e.Msg = "OpenCode at " + c.baseStr + " wants a password; set OPENCODE_SERVER_PASSWORD"
+		case c.user != DefaultUsername:
+			// The name is as likely wrong as the password: say both.
+			e.Msg = fmt.Sprintf("the server rejected user %q with that password; check --username "+
+				"(OPENCODE_SERVER_USERNAME, usually %s) and --password (OPENCODE_SERVER_PASSWORD)", c.user, DefaultUsername)
 		}
 	case resp.StatusCode == http.StatusNotFound && missing != "":
 		e.Kind = KindNotFound

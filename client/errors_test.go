@@ -82,6 +82,13 @@ func TestErrorUnauthorized(t *testing.T) {
 		t.Errorf("kind %v, want unauthorized", ErrorKind(err))
 	}
 
+	// With another user name, the name may be what is wrong.
+	c = mustNew(t, Options{BaseURL: srv.URL, Username: "admin", Password: "wrong"})
+	_, err = c.Health(context.Background())
+	if msg := oneLineErr(t, err); !strings.Contains(msg, `rejected user "admin"`) || !strings.Contains(msg, "--username") {
+		t.Errorf("wrong user: got %q", msg)
+	}
+
 	// With no password at all, say that one is needed.
 	c = mustNew(t, Options{BaseURL: srv.URL})
 	_, err = c.Sessions(context.Background())

@@ -335,9 +335,9 @@ func TestActionsAbortOneOfThree(t *testing.T) {
 			t.Errorf("the refused resume sent a prompt: %d user messages, had %d", n, users)
 		}
 
-		// Waiting on a task that never ends gives up at --timeout, exit 1.
+		// Waiting on a task that never ends gives up at --timeout, exit 5.
 		code, out, errs := actOctop(t, s.URL, "", "result", ids[2], "--wait", "--timeout", "1s")
-		if code != 1 || !strings.Contains(errs, ids[2]+" is still running; gave up waiting") {
+		if code != 5 || !strings.Contains(errs, ids[2]+" is still running; gave up waiting") {
 			t.Errorf("result --wait --timeout 1s on a runaway: exit %d, stderr %q", code, errs)
 		}
 

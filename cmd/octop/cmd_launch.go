@@ -57,7 +57,7 @@ func runLaunch(ctx context.Context, stdio cmdIO, base client.Options, args []str
 	if len(pos) > 0 {
 		return cmd.usageError("unexpected argument " + pos[0] + "; the prompt goes in --prompt")
 	}
-	if missing := missingFlags(map[string]string{"agent": req.Agent, "description": req.Description, "prompt": req.Prompt}); len(missing) > 0 {
+	if missing := cmd.missing("agent", "description", "prompt"); len(missing) > 0 {
 		return cmd.usageError("missing " + strings.Join(missing, ", "))
 	}
 	prompt, err := cmd.readPrompt(req.Prompt)

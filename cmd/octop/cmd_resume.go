@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/octop-dev/octop/actions"
@@ -43,8 +44,11 @@ func runResume(ctx context.Context, stdio cmdIO, base client.Options, args []str
 	if !ok {
 		return code
 	}
-	if prompt == "" {
+	if missing := cmd.missing("prompt"); len(missing) > 0 {
 		return cmd.usageError("missing --prompt")
+	}
+	if strings.TrimSpace(prompt) == "" {
+		return cmd.usageError("the prompt is empty; say what the session should do next")
 	}
 	text, err := cmd.readPrompt(prompt)
 	if err != nil {

@@ -48,6 +48,9 @@ func runTree(ctx context.Context, stdio cmdIO, base client.Options, args []strin
 	if !ok {
 		return code
 	}
+	if err := actions.CheckDirectory(ctx, c); err != nil {
+		return cmd.fail(err)
+	}
 	roots, err := actions.Tree(ctx, c)
 	if err != nil {
 		return cmd.fail(err)

@@ -24,6 +24,7 @@ const (
 	codeUsage     = 2 // bad usage: a missing flag, a malformed id, an empty prompt, an unknown agent
 	codeNoSession = 3 // no such session on the server
 	codeTaskError = 4 // result, --wait, log --follow, watch --until-done: the task ended in an error
+	codeTimeout   = 5 // --wait --timeout: the time ran out while the task still ran
 )
 
 // cmdIO is where a subcommand reads and writes; tests pass buffers.
@@ -222,7 +223,8 @@ func (c *command) printHelp() {
 		fmt.Fprintf(w, "  %-*s  %s\n", width, l[0], l[1])
 	}
 	fmt.Fprint(w, "\nExit codes: 0 done, 1 server or request error, 2 bad usage, 3 no such session,\n"+
-		"4 the task ended in an error (result, --wait, log --follow, watch --until-done).\n")
+		"4 the task ended in an error (result, --wait, log --follow, watch --until-done),\n"+
+		"5 --wait --timeout ran out while the task still ran.\n")
 }
 
 // flagLine is "--name VALUE" and its description, as flag.UnquoteUsage
@@ -250,6 +252,8 @@ func (c *command) fail(err error) int {
 		code = codeUsage
 	case errors.Is(err, actions.ErrNoSession) || client.IsNotFound(err):
 		code = codeNoSession
+	case errors.Is(err, actions.ErrGaveUp):
+		code = codeTimeout
 	}
 	msg := err.Error()
 	if errors.Is(err, context.Canceled) {
@@ -319,12 +323,15 @@ func (c *command) printResult(r actions.TaskResult) int {
 	return codeOK
 }
 
-// missingFlags reports required flags not given, in a stable order. A
-// blank value counts as given: the action then says what is wrong with it.
-func missingFlags(vals map[string]string) []string {
+// missing reports the required flags not given on the command line, in a
+// stable order. A flag given blank (--prompt "") is given: the caller says
+// what is wrong with its value instead of calling it missing.
+func (c *command) missing(names ...string) []string {
+	set := map[string]bool{}
+	c.fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	var out []string
-	for name, v := range vals {
-		if v == "" {
+	for _, name := range names {
+		if !set[name] {
 			out = append(out, "--"+name)
 		}
 	}
