@@ -3,134 +3,77 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/opencodetest"
 	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/wire"
 )
 
-// fakeOpenCode is a small stand-in server for the action dialogs: it keeps
-// sessions and statuses, and records every request so tests can check
-// what was (and was not) sent. The real server is exercised in e2e.
-type fakeOpenCode struct {
-	mu       sync.Mutex
-	calls    []string
-	sessions map[string]wire.Session
-	status   map[string]wire.SessionStatus
-	messages map[string]string // raw JSON per session
-	created  []client.CreateSessionRequest
-	prompts  map[string][]client.PromptRequest
-}
+// fakeOpenCode is the shared fake server with the agents the action
+// dialogs offer, plus readers of what the dialogs sent. The real server is
+// exercised in e2e.
+type fakeOpenCode struct{ *opencodetest.Server }
 
-func newFakeOpenCode(t *testing.T) (*fakeOpenCode, *client.Client) {
-	f := &fakeOpenCode{
-		sessions: map[string]wire.Session{},
-		status:   map[string]wire.SessionStatus{},
-		messages: map[string]string{},
-		prompts:  map[string][]client.PromptRequest{},
-	}
-	srv := httptest.NewServer(f)
-	t.Cleanup(srv.Close)
-	c, err := client.New(client.Options{BaseURL: srv.URL, Timeout: 5 * time.Second})
+func newFakeOpenCode(t *testing.T) (fakeOpenCode, *client.Client) {
+	srv := opencodetest.New(t, opencodetest.Options{})
+	srv.SetAgents([]wire.Agent{{Name: "build", Mode: "primary"}, {Name: "explore", Mode: "subagent", Description: "Fast agent"},
+		{Name: "general", Mode: "subagent", Description: "General-purpose agent"}, {Name: "title", Mode: "primary", Hidden: true}})
+	c, err := client.New(client.Options{BaseURL: srv.URL(), Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return f, c
+	return fakeOpenCode{srv}, c
 }
 
-func (f *fakeOpenCode) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.calls = append(f.calls, r.Method+" "+r.URL.Path)
-	w.Header().Set("Content-Type", "application/json")
-	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
-	notFound := func() {
-		w.WriteHeader(404)
-		w.Write([]byte(`{"name":"NotFoundError","data":{"message":"Session not found"}}`))
-	}
-	switch {
-	case r.URL.Path == "/agent":
-		w.Write([]byte(`[{"name":"build","mode":"primary"},{"name":"explore","mode":"subagent","description":"Fast agent"},
-			{"name":"general","mode":"subagent","description":"General-purpose agent"},{"name":"title","mode":"primary","hidden":true}]`))
-	case r.URL.Path == "/session/status":
-		json.NewEncoder(w).Encode(f.status)
-	case r.Method == "POST" && r.URL.Path == "/session":
+// created is the bodies of POST /session, oldest first.
+func (f fakeOpenCode) created() []client.CreateSessionRequest {
+	var out []client.CreateSessionRequest
+	for _, r := range f.RequestsTo("POST /session") {
 		var req client.CreateSessionRequest
-		json.NewDecoder(r.Body).Decode(&req)
-		f.created = append(f.created, req)
-		s := wire.Session{ID: fmt.Sprintf("ses_new%d", len(f.created)), ParentID: req.ParentID, Title: req.Title}
-		f.sessions[s.ID] = s
-		json.NewEncoder(w).Encode(s)
-	case len(parts) >= 2 && parts[0] == "session":
-		s, ok := f.sessions[parts[1]]
-		if !ok {
-			notFound()
-			return
-		}
-		switch {
-		case len(parts) == 2 && r.Method == "GET":
-			json.NewEncoder(w).Encode(s)
-		case parts[2] == "message":
-			m := f.messages[s.ID]
-			if m == "" {
-				m = "[]"
-			}
-			w.Write([]byte(m))
-		case parts[2] == "prompt_async":
-			var req client.PromptRequest
-			json.NewDecoder(r.Body).Decode(&req)
-			f.prompts[s.ID] = append(f.prompts[s.ID], req)
-			w.WriteHeader(204)
-		case parts[2] == "abort":
-			w.Write([]byte("true"))
-		default:
-			notFound()
-		}
-	default:
-		notFound()
+		_ = r.Decode(&req)
+		out = append(out, req)
 	}
+	return out
 }
 
-// mutations are the requests that change the server.
-func (f *fakeOpenCode) mutations() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	var out []string
-	for _, c := range f.calls {
-		if !strings.HasPrefix(c, "GET ") {
-			out = append(out, c)
+// prompts is the bodies of prompt_async by session id.
+func (f fakeOpenCode) prompts() map[string][]client.PromptRequest {
+	out := map[string][]client.PromptRequest{}
+	for _, r := range f.Requests() {
+		if id, ok := strings.CutSuffix(strings.TrimPrefix(r.Path, "/session/"), "/prompt_async"); ok && r.Method == "POST" {
+			var req client.PromptRequest
+			_ = r.Decode(&req)
+			out[id] = append(out[id], req)
 		}
 	}
 	return out
 }
 
-func (f *fakeOpenCode) add(id, parent, title string, st string) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.sessions[id] = wire.Session{ID: id, ParentID: parent, Title: title}
-	if st != "" {
-		f.status[id] = wire.SessionStatus{Type: st}
+// setMessages sets a session's messages from the server's JSON.
+func (f fakeOpenCode) setMessages(t *testing.T, id, raw string) {
+	var msgs []wire.MessageWithParts
+	if err := json.Unmarshal([]byte(raw), &msgs); err != nil {
+		t.Fatal(err)
 	}
+	f.SetMessages(id, msgs)
 }
 
 // actionModel is the screen wired to the fake server, showing the tree
 // described by evs.
-func actionModel(t *testing.T, f *fakeOpenCode, c *client.Client, evs ...wire.Event) Model {
+func actionModel(t *testing.T, f fakeOpenCode, c *client.Client, evs ...wire.Event) Model {
 	t.Helper()
 	m := newTestModel(t, 120, 40, func(o *Options) { o.Ops = ops.New(c) })
 	m = send(t, m, events(evs...))
 	for _, e := range evs {
 		if sc, ok := e.(wire.SessionCreated); ok {
-			f.add(sc.Info.ID, sc.Info.ParentID, sc.Info.Title, "")
+			f.AddSession(wire.Session{ID: sc.Info.ID, ParentID: sc.Info.ParentID, Title: sc.Info.Title})
 		}
 	}
 	return m
@@ -250,20 +193,20 @@ func TestLaunchFormLaunchesAndSelects(t *testing.T) {
 	if m.dialog != nil {
 		t.Fatalf("the form stayed open after a launch:\n%s", screen(m))
 	}
-	if len(f.created) != 1 || f.created[0].ParentID != "ses_root" || f.created[0].Title != "count files (@general subagent)" {
-		t.Fatalf("created %+v", f.created)
+	if len(f.created()) != 1 || f.created()[0].ParentID != "ses_root" || f.created()[0].Title != "count files (@general subagent)" {
+		t.Fatalf("created %+v", f.created())
 	}
-	p := f.prompts["ses_new1"]
+	p := f.prompts()["ses_fake0001"]
 	if len(p) != 1 || p[0].Agent != "general" || p[0].Parts[0].Text != "LEAF steps=1\npasted line\nand another" {
 		t.Errorf("prompt %+v", p)
 	}
-	if fl := flashes(msgs); len(fl) != 1 || !strings.Contains(fl[0], "launched task_id ses_new1") {
+	if fl := flashes(msgs); len(fl) != 1 || !strings.Contains(fl[0], "launched task_id ses_fake0001") {
 		t.Errorf("notices %q, want the new task_id", fl)
 	}
 	// The child shows up through the stream; then it is selected.
-	m = send(t, m, events(created("ses_new1", "ses_root", "count files (@general subagent)", 2)))
-	if m.Selected() != "ses_new1" {
-		t.Errorf("selected %q after the launch, want ses_new1", m.Selected())
+	m = send(t, m, events(created("ses_fake0001", "ses_root", "count files (@general subagent)", 2)))
+	if m.Selected() != "ses_fake0001" {
+		t.Errorf("selected %q after the launch, want ses_fake0001", m.Selected())
 	}
 }
 
@@ -284,7 +227,7 @@ func TestLaunchFormChecksAndCancels(t *testing.T) {
 	if m.dialog != nil {
 		t.Error("esc left the form open")
 	}
-	if mu := f.mutations(); len(mu) != 0 {
+	if mu := f.Mutations(); len(mu) != 0 {
 		t.Errorf("a cancelled form sent %v", mu)
 	}
 }
@@ -301,8 +244,8 @@ func TestNewRootLaunch(t *testing.T) {
 	m, _ = do(t, m, enterKey)
 	m = typeText(t, m, "go")
 	m, _ = do(t, m, ctrlS)
-	if len(f.created) != 1 || f.created[0].ParentID != "" {
-		t.Errorf("N created %+v, want one root", f.created)
+	if len(f.created()) != 1 || f.created()[0].ParentID != "" {
+		t.Errorf("N created %+v, want one root", f.created())
 	}
 }
 
@@ -316,7 +259,7 @@ func TestAbortKeys(t *testing.T) {
 	}
 	m := actionModel(t, f, c, evs...)
 	for _, id := range []string{"ses_root", "ses_mid", "ses_leaf", "ses_other"} {
-		f.status[id] = wire.SessionStatus{Type: wire.StatusBusy}
+		f.SetStatus(id, wire.SessionStatus{Type: wire.StatusBusy})
 	}
 
 	// x on an idle session: nothing to abort, no dialog, nothing sent.
@@ -340,13 +283,13 @@ func TestAbortKeys(t *testing.T) {
 		t.Errorf("X confirmation names a session outside the running subtree:\n%s", sc)
 	}
 	m, _ = do(t, m, keyMsgs("n")[0])
-	if m.dialog != nil || len(f.mutations()) != 0 {
-		t.Fatalf("n: dialog open %v, sent %v", m.dialog != nil, f.mutations())
+	if m.dialog != nil || len(f.Mutations()) != 0 {
+		t.Fatalf("n: dialog open %v, sent %v", m.dialog != nil, f.Mutations())
 	}
 	m, _ = do(t, m, keyMsgs("X")[0])
 	m, msgs = do(t, m, keyMsgs("y")[0])
 	want := []string{"POST /session/ses_leaf/abort", "POST /session/ses_mid/abort", "POST /session/ses_root/abort"}
-	if got := f.mutations(); strings.Join(got, ",") != strings.Join(want, ",") {
+	if got := f.Mutations(); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("X aborted %v, want %v", got, want)
 	}
 	if fl := flashes(msgs); len(fl) != 1 || !strings.Contains(fl[0], "aborted 3 sessions") {
@@ -354,14 +297,14 @@ func TestAbortKeys(t *testing.T) {
 	}
 
 	// x on a leaf asks first, then aborts only it.
-	f.calls = nil
+	f.ClearRequests()
 	m = send(t, m, SelectMsg{ID: "ses_other"})
 	m, _ = do(t, m, keyMsgs("x")[0])
 	if !strings.Contains(screen(m), "Abort other root") {
 		t.Fatalf("x confirmation:\n%s", screen(m))
 	}
 	m, _ = do(t, m, enterKey)
-	if got := f.mutations(); len(got) != 1 || got[0] != "POST /session/ses_other/abort" {
+	if got := f.Mutations(); len(got) != 1 || got[0] != "POST /session/ses_other/abort" {
 		t.Errorf("x sent %v", got)
 	}
 }
@@ -370,8 +313,8 @@ func TestResumeKeys(t *testing.T) {
 	f, c := newFakeOpenCode(t)
 	m := actionModel(t, f, c, created("ses_root", "", "root", 1), created("ses_kid", "ses_root", "kid (@general subagent)", 2),
 		created("ses_run", "ses_root", "runner", 3), busy("ses_run"))
-	f.status["ses_run"] = wire.SessionStatus{Type: wire.StatusBusy}
-	f.messages["ses_kid"] = `[{"info":{"role":"user","agent":"explore"},"parts":[]},{"info":{"role":"assistant","agent":"explore","finish":"stop","time":{"created":1,"completed":2}},"parts":[{"type":"text","text":"first answer"}]}]`
+	f.SetStatus("ses_run", wire.SessionStatus{Type: wire.StatusBusy})
+	f.setMessages(t, "ses_kid", `[{"info":{"role":"user","agent":"explore"},"parts":[]},{"info":{"role":"assistant","agent":"explore","finish":"stop","time":{"created":1,"completed":2}},"parts":[{"type":"text","text":"first answer"}]}]`)
 
 	// r on a busy session offers to wait; esc backs out, nothing sent.
 	m = send(t, m, SelectMsg{ID: "ses_run"})
@@ -399,14 +342,14 @@ func TestResumeKeys(t *testing.T) {
 	}
 	m = typeText(t, m, "more please")
 	m, msgs := do(t, m, ctrlS)
-	p := f.prompts["ses_kid"]
+	p := f.prompts()["ses_kid"]
 	if len(p) != 1 || p[0].Agent != "explore" || p[0].Parts[0].Text != "more please" || p[0].Tools["task"] {
 		t.Errorf("resume sent %+v; want the session's own agent and the four tools off", p)
 	}
 	if m.dialog != nil || len(flashes(msgs)) != 1 || !strings.Contains(flashes(msgs)[0], "resumed task_id ses_kid") {
 		t.Errorf("after resume: dialog %v, notices %q", m.dialog != nil, flashes(msgs))
 	}
-	if got := f.mutations(); len(got) != 1 {
+	if got := f.Mutations(); len(got) != 1 {
 		t.Errorf("sent %v, want the one prompt", got)
 	}
 }
@@ -414,7 +357,7 @@ func TestResumeKeys(t *testing.T) {
 func TestResultViewAndCopy(t *testing.T) {
 	f, c := newFakeOpenCode(t)
 	m := actionModel(t, f, c, created("ses_root", "", "root", 1), created("ses_kid", "ses_root", "kid", 2))
-	f.messages["ses_kid"] = `[{"info":{"role":"user","agent":"general"},"parts":[]},{"info":{"role":"assistant","agent":"general","finish":"stop","time":{"created":1,"completed":2}},"parts":[{"type":"text","text":"the final answer"}]}]`
+	f.setMessages(t, "ses_kid", `[{"info":{"role":"user","agent":"general"},"parts":[]},{"info":{"role":"assistant","agent":"general","finish":"stop","time":{"created":1,"completed":2}},"parts":[{"type":"text","text":"the final answer"}]}]`)
 	m = send(t, m, SelectMsg{ID: "ses_kid"})
 	m, _ = do(t, m, keyMsgs("o")[0])
 	sc := screen(m)
@@ -445,8 +388,8 @@ func TestResultViewAndCopy(t *testing.T) {
 	if !clip || !note {
 		t.Errorf("y: clipboard %v, notice %v", clip, note)
 	}
-	if len(f.mutations()) != 0 {
-		t.Errorf("o and y sent %v", f.mutations())
+	if len(f.Mutations()) != 0 {
+		t.Errorf("o and y sent %v", f.Mutations())
 	}
 }
 
@@ -458,8 +401,8 @@ func TestActionKeysDoNoIOInUpdate(t *testing.T) {
 	m = send(t, m, SelectMsg{ID: "ses_kid"})
 	for _, k := range []string{"n", "N", "r", "R", "x", "X", "o", "y"} {
 		nm, _ := m.Update(keyMsgs(k)[0])
-		if got := len(f.calls); got != 0 {
-			t.Fatalf("key %s called the server from Update: %v", k, f.calls)
+		if got := len(f.Calls()); got != 0 {
+			t.Fatalf("key %s called the server from Update: %v", k, f.Calls())
 		}
 		// Close whatever opened, without running its commands.
 		if d := nm.(Model).dialog; d != nil {
@@ -472,10 +415,10 @@ func TestResultViewStates(t *testing.T) {
 	f, c := newFakeOpenCode(t)
 	m := actionModel(t, f, c, created("ses_root", "", "root", 1), created("ses_gone", "ses_root", "gone", 2),
 		created("ses_run", "ses_root", "runner", 3), created("ses_bad", "ses_root", "bad", 4))
-	delete(f.sessions, "ses_gone")
-	f.status["ses_run"] = wire.SessionStatus{Type: wire.StatusBusy}
-	f.messages["ses_run"] = `[{"info":{"role":"user"},"parts":[]},{"info":{"role":"assistant","agent":"general"},"parts":[{"type":"tool","tool":"bash","state":{"status":"running","title":"sleep 5"}}]}]`
-	f.messages["ses_bad"] = `[{"info":{"role":"user"},"parts":[]},{"info":{"role":"assistant","error":{"name":"MessageAbortedError","data":{"message":"Aborted"}}},"parts":[]}]`
+	f.RemoveSession("ses_gone")
+	f.SetStatus("ses_run", wire.SessionStatus{Type: wire.StatusBusy})
+	f.setMessages(t, "ses_run", `[{"info":{"role":"user"},"parts":[]},{"info":{"role":"assistant","agent":"general"},"parts":[{"type":"tool","tool":"bash","state":{"status":"running","title":"sleep 5"}}]}]`)
+	f.setMessages(t, "ses_bad", `[{"info":{"role":"user"},"parts":[]},{"info":{"role":"assistant","error":{"name":"MessageAbortedError","data":{"message":"Aborted"}}},"parts":[]}]`)
 	for id, wants := range map[string][]string{
 		"ses_gone": {"status: not found", "no session ses_gone on this server"},
 		"ses_run":  {"status: running", "● bash  sleep 5"},
@@ -499,7 +442,7 @@ func TestResultViewStates(t *testing.T) {
 func TestResumeWithAnotherAgent(t *testing.T) {
 	f, c := newFakeOpenCode(t)
 	m := actionModel(t, f, c, created("ses_root", "", "root", 1), created("ses_kid", "ses_root", "kid (@general subagent)", 2))
-	f.messages["ses_kid"] = `[{"info":{"role":"user","agent":"explore"},"parts":[]},{"info":{"role":"assistant","agent":"explore","finish":"stop","time":{"created":1,"completed":2}},"parts":[{"type":"text","text":"first answer"}]}]`
+	f.setMessages(t, "ses_kid", `[{"info":{"role":"user","agent":"explore"},"parts":[]},{"info":{"role":"assistant","agent":"explore","finish":"stop","time":{"created":1,"completed":2}},"parts":[{"type":"text","text":"first answer"}]}]`)
 	m = send(t, m, SelectMsg{ID: "ses_kid"})
 	m, _ = do(t, m, keyMsgs("r")[0])
 	m = typeText(t, m, "go on")
@@ -510,7 +453,7 @@ func TestResumeWithAnotherAgent(t *testing.T) {
 	if sc := screen(m); !strings.Contains(sc, `unknown agent "nosuch"`) || m.dialog == nil {
 		t.Fatalf("unknown agent: dialog open %v\n%s", m.dialog != nil, sc)
 	}
-	if got := f.mutations(); len(got) != 0 {
+	if got := f.Mutations(); len(got) != 0 {
 		t.Fatalf("an unknown agent sent %v", got)
 	}
 	for range len("nosuch") {
@@ -518,7 +461,7 @@ func TestResumeWithAnotherAgent(t *testing.T) {
 	}
 	m = press(t, m, "general")
 	m, _ = do(t, m, enterKey)
-	if p := f.prompts["ses_kid"]; len(p) != 1 || p[0].Agent != "general" || p[0].Parts[0].Text != "go on" {
+	if p := f.prompts()["ses_kid"]; len(p) != 1 || p[0].Agent != "general" || p[0].Parts[0].Text != "go on" {
 		t.Fatalf("resume sent %+v; want agent general with the prompt", p)
 	}
 }

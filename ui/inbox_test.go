@@ -2,61 +2,40 @@ package ui
 
 import (
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/opencodetest"
 	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/wire"
 )
 
-// replyRecorder stands in for the server's permission and question
-// endpoints: it records each request with its body and answers with
-// status (200 and true unless a test sets it).
-type replyRecorder struct {
-	mu     sync.Mutex
-	reqs   []string // "POST /permission/per_1/reply {"reply":"once"}"
-	status int
-}
+// replyRecorder is the shared fake server as 1.1.65, which answers true
+// to a reply to any request id, so the tests need not add the asks of
+// their scene to it; requests lists what reached it.
+type replyRecorder struct{ *opencodetest.Server }
 
-func newReplyRecorder(t *testing.T) (*replyRecorder, *client.Client) {
+func newReplyRecorder(t testing.TB) (replyRecorder, *client.Client) {
 	t.Helper()
-	r := &replyRecorder{status: 200}
-	srv := httptest.NewServer(r)
-	t.Cleanup(srv.Close)
-	c, err := client.New(client.Options{BaseURL: srv.URL, Timeout: 5 * time.Second})
+	srv := opencodetest.New(t, opencodetest.Options{Version: opencodetest.V11})
+	c, err := client.New(client.Options{BaseURL: srv.URL(), Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r, c
+	return replyRecorder{srv}, c
 }
 
-func (r *replyRecorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
-	body, _ := io.ReadAll(req.Body)
-	r.mu.Lock()
-	r.reqs = append(r.reqs, strings.TrimSpace(req.Method+" "+req.URL.Path+" "+strings.TrimSpace(string(body))))
-	status := r.status
-	r.mu.Unlock()
-	w.Header().Set("Content-Type", "application/json")
-	if status != 200 {
-		w.WriteHeader(status)
-		w.Write([]byte(`{"name":"NotFoundError","data":{"message":"request not found"}}`))
-		return
+// requests is every request as "METHOD /path body".
+func (r replyRecorder) requests() []string {
+	var out []string
+	for _, req := range r.Requests() {
+		out = append(out, strings.TrimSpace(req.String()+" "+strings.TrimSpace(string(req.Body))))
 	}
-	w.Write([]byte("true"))
-}
-
-func (r *replyRecorder) requests() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]string(nil), r.reqs...)
+	return out
 }
 
 func question(sess, id string) wire.Event {
@@ -202,7 +181,7 @@ func TestInboxDenyDismissAndEsc(t *testing.T) {
 
 func TestInboxAllowAlwaysAndError(t *testing.T) {
 	rec, c := newReplyRecorder(t)
-	rec.status = 404
+	rec.Fail("POST /permission/{id}/reply", 404, "request not found")
 	m := inboxModel(t, c, 120, 40)
 	m, _ = do(t, m, keyMsgs("i")[0])
 	m, _ = do(t, m, keyMsgs("G")[0]) // not a key here: nothing happens
@@ -225,7 +204,7 @@ func TestInboxAllowAlwaysAndError(t *testing.T) {
 		t.Errorf("the failure is not on the item:\n%s", d)
 	}
 	// A failed answer may be tried again.
-	rec.status = 200
+	rec.Handle("POST /permission/{id}/reply", nil)
 	m, msgs = do(t, m, keyMsgs("a")[0])
 	if got := rec.requests(); len(got) != 2 || got[1] != `POST /permission/per_1/reply {"reply":"once"}` {
 		t.Errorf("retry sent %q", got)
@@ -468,7 +447,7 @@ func BenchmarkInboxView(b *testing.B) {
 	for _, n := range []int{1000, 10_000} {
 		for _, part := range []string{"dialog", "frame"} {
 			b.Run(fmt.Sprintf("sessions=%d/%s", n, part), func(b *testing.B) {
-				_, c := newReplyRecorder(&testing.T{})
+				_, c := newReplyRecorder(b)
 				m := New(Options{ServerURL: "http://127.0.0.1:4096", Clock: fixedClock, Ops: ops.New(c)})
 				m = send(b, m, tea.WindowSizeMsg{Width: 160, Height: 48})
 				m = send(b, m, bigTree(n))

@@ -1,13 +1,11 @@
 package ui
 
 import (
-	"net/http"
-	"net/http/httptest"
-	"sync/atomic"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/opencodetest"
 	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/wire"
 )
@@ -17,27 +15,14 @@ import (
 // requests; driving the screen through every message family must leave
 // the count at zero, and only running the returned Cmds may raise it.
 func TestUpdateMakesNoServerCalls(t *testing.T) {
-	var hits atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hits.Add(1)
-		w.Header().Set("Content-Type", "application/json")
-		switch r.URL.Path {
-		case "/global/health":
-			w.Write([]byte(`{"healthy":true,"version":"9.9.9"}`))
-		case "/session/status":
-			w.Write([]byte(`{}`))
-		case "/session":
-			w.Write([]byte(`[{"id":"ses_from_rest","title":"from REST","time":{"created":1,"updated":1}}]`))
-		default:
-			w.Write([]byte(`[]`))
-		}
-	}))
-	defer srv.Close()
-	c, err := client.New(client.Options{BaseURL: srv.URL})
+	srv := opencodetest.New(t, opencodetest.Options{})
+	srv.AddSession(wire.Session{ID: "ses_from_rest", Title: "from REST", Time: wire.SessionTime{Created: 1, Updated: 1}})
+	hits := func() int { return len(srv.Requests()) }
+	c, err := client.New(client.Options{BaseURL: srv.URL()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := New(Options{Ops: ops.New(c), ServerURL: srv.URL, Clock: fixedClock})
+	m := New(Options{Ops: ops.New(c), ServerURL: srv.URL(), Clock: fixedClock})
 	_ = m.Init() // builds the Cmds, runs none
 
 	var fetches []tea.Cmd
@@ -68,7 +53,7 @@ func TestUpdateMakesNoServerCalls(t *testing.T) {
 	step(tickMsg{})
 	step(wire.ConnState{State: wire.Disconnected, Err: errRefused, Attempt: 1})
 	step(wire.ResyncNeeded{})
-	if n := hits.Load(); n != 0 {
+	if n := hits(); n != 0 {
 		t.Fatalf("Update or View made %d server requests; every call must be a tea.Cmd", n)
 	}
 
@@ -79,13 +64,13 @@ func TestUpdateMakesNoServerCalls(t *testing.T) {
 		}
 		step(cmd())
 	}
-	if hits.Load() == 0 {
+	if hits() == 0 {
 		t.Fatal("running the Cmds made no request: the test proves nothing")
 	}
 	if m.State().Session("ses_from_rest") == nil {
 		t.Fatal("the newest snapshot's reply was not applied")
 	}
-	if m.version != "9.9.9" {
+	if m.version != opencodetest.V118 {
 		t.Fatalf("health reply not applied: version %q", m.version)
 	}
 }

@@ -82,3 +82,11 @@ func (s *Server) Calls() []string {
 	}
 	return out
 }
+
+// ClearRequests forgets the requests received so far, so a test can check
+// what one step sends.
+func (s *Server) ClearRequests() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests = nil
+}

@@ -180,3 +180,16 @@ func (s *Server) Pending() (permissions, questions int) {
 	defer s.mu.Unlock()
 	return len(s.st.permissions), len(s.st.questions)
 }
+
+// RemoveSession forgets a session (and its status and messages) without
+// an event, as if it was deleted while nobody listened.
+func (s *Server) RemoveSession(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.st.sessions, id)
+	delete(s.st.status, id)
+	delete(s.st.messages, id)
+	if i := indexOf(s.st.order, func(x string) bool { return x == id }); i >= 0 {
+		s.st.order = append(s.st.order[:i], s.st.order[i+1:]...)
+	}
+}
