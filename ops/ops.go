@@ -79,6 +79,21 @@ func (s *Server) Result(ctx context.Context, id string) (intent.Result, error) {
 	return out, nil
 }
 
+// Messages reads a session's messages and whether it runs (status read
+// first: when it says idle, the messages hold the whole run).
+func (s *Server) Messages(ctx context.Context, id string) ([]wire.MessageWithParts, bool, error) {
+	st, err := s.c.Status(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	msgs, err := s.c.Messages(ctx, id, 0)
+	if err != nil {
+		return nil, false, kind(err)
+	}
+	run := st[id].Type
+	return msgs, run == wire.StatusBusy || run == wire.StatusRetry, nil
+}
+
 // ReplyPermission answers a permission request.
 func (s *Server) ReplyPermission(ctx context.Context, id, reply string) error {
 	return s.c.ReplyPermission(ctx, id, reply, "")

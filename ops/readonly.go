@@ -64,3 +64,8 @@ func (Replay) ReplyQuestion(context.Context, string, [][]string) error { return 
 
 // RejectQuestion answers intent.ErrReadOnly.
 func (Replay) RejectQuestion(context.Context, string) error { return intent.ErrReadOnly }
+
+// Messages answers intent.ErrReadOnly: a recording holds no message lists.
+func (Replay) Messages(context.Context, string) ([]wire.MessageWithParts, bool, error) {
+	return nil, false, intent.ErrReadOnly
+}

@@ -6,9 +6,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/dialog"
+	uidiff "github.com/octop-dev/octop/ui/diff"
 	"github.com/octop-dev/octop/ui/inbox"
 	"github.com/octop-dev/octop/ui/intent"
+	"github.com/octop-dev/octop/ui/markdown"
 	"github.com/octop-dev/octop/ui/result"
+	uitimeline "github.com/octop-dev/octop/ui/timeline"
+	uitranscript "github.com/octop-dev/octop/ui/transcript"
 )
 
 // Action is what one of the reserved keys asks for.
@@ -25,9 +29,12 @@ const (
 	ActionCopyID                   // y: copy the selected session's task_id
 	ActionInbox                    // i: the inbox of pending permissions and questions
 	ActionLaunchRoot               // N: launch a task as a new root session
+	ActionTranscript               // t: the selected session's transcript
+	ActionDiff                     // d: the files the selected session changed
+	ActionTimeline                 // T: the selected subtree's timeline
 )
 
-var actionNames = [...]string{"launch", "resume", "resume by id", "abort", "abort subtree", "open", "copy task_id", "inbox", "launch root"}
+var actionNames = [...]string{"launch", "resume", "resume by id", "abort", "abort subtree", "open", "copy task_id", "inbox", "launch root", "transcript", "files changed", "timeline"}
 
 // String names the action, e.g. "abort subtree".
 func (a Action) String() string {
@@ -39,7 +46,8 @@ func (a Action) String() string {
 
 // ReadOnly reports whether the action leaves the server alone.
 func (a Action) ReadOnly() bool {
-	return a == ActionOpen || a == ActionCopyID || a == ActionInbox
+	return a == ActionOpen || a == ActionCopyID || a == ActionInbox ||
+		a == ActionTranscript || a == ActionDiff || a == ActionTimeline
 }
 
 // startAction is the one place the reserved keys go through: it opens the
@@ -82,7 +90,8 @@ func (m Model) room(a Action) (intent.Dialog, tea.Cmd) {
 			return nil, intent.Flash("select the session to launch under (N launches a new root)", true)
 		}
 		return nil, intent.Flash("select a session to "+map[Action]string{ActionResume: "resume",
-			ActionAbort: "abort", ActionAbortTree: "abort", ActionOpen: "open", ActionCopyID: "copy"}[a]+" first", true)
+			ActionAbort: "abort", ActionAbortTree: "abort", ActionOpen: "open", ActionCopyID: "copy",
+			ActionTranscript: "read", ActionDiff: "see the changes of", ActionTimeline: "chart"}[a]+" first", true)
 	}
 	switch a {
 	case ActionLaunch:
@@ -113,6 +122,12 @@ func (m Model) room(a Action) (intent.Dialog, tea.Cmd) {
 		return nil, tea.Batch(tea.SetClipboard(sel), intent.Flash("copied task_id "+sel, false))
 	case ActionInbox:
 		return inbox.New(st, m.state, w), nil
+	case ActionTranscript:
+		return uitranscript.Open(st, sel, title, markdown.New(st.IsDark, st.NoColor).Render)
+	case ActionDiff:
+		return uidiff.Open(st, sel, title)
+	case ActionTimeline:
+		return uitimeline.Open(st, m.state, sel, m.now.UnixMilli()), nil
 	}
 	return nil, intent.Flash(a.String()+": not available yet", false)
 }

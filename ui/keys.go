@@ -13,11 +13,15 @@ type KeyMap struct {
 	Filter      key.Binding
 	ClearFilter key.Binding
 	Follow      key.Binding
+	Sort        key.Binding
 	Help        key.Binding
 	Quit        key.Binding
 
 	// Reserved for actions; they all go through Model.startAction.
 	Launch, LaunchRoot, Resume, ResumeByID, Abort, AbortTree, Open, CopyID, Inbox key.Binding
+	// The rooms that look inside a session: transcript, files changed,
+	// timeline of the subtree.
+	Transcript, Diff, Timeline key.Binding
 }
 
 // DefaultKeyMap returns the screen's keys. They are fixed by the issue so
@@ -31,6 +35,7 @@ func DefaultKeyMap() KeyMap {
 		Filter:      b("/", "/", "filter"),
 		ClearFilter: b("esc", "esc", "clear"),
 		Follow:      b("f", "f", "follow"),
+		Sort:        b("s", "s", "sort"),
 		Help:        b("?", "?", "help"),
 		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 
@@ -43,6 +48,9 @@ func DefaultKeyMap() KeyMap {
 		Open:       b("o", "o", "open result"),
 		CopyID:     b("y", "y", "copy task_id"),
 		Inbox:      b("i", "i", "inbox"),
+		Transcript: b("t", "t", "transcript"),
+		Diff:       b("d", "d", "files changed"),
+		Timeline:   b("T", "T", "timeline"),
 	}
 }
 
@@ -58,6 +66,7 @@ func (k KeyMap) actionFor() []struct {
 		{k.Launch, ActionLaunch}, {k.LaunchRoot, ActionLaunchRoot}, {k.Resume, ActionResume}, {k.ResumeByID, ActionResumeByID},
 		{k.Abort, ActionAbort}, {k.AbortTree, ActionAbortTree}, {k.Open, ActionOpen},
 		{k.CopyID, ActionCopyID}, {k.Inbox, ActionInbox},
+		{k.Transcript, ActionTranscript}, {k.Diff, ActionDiff}, {k.Timeline, ActionTimeline},
 	}
 }
 
@@ -93,7 +102,7 @@ func (h helpKeys) ShortHelp() []key.Binding {
 	return append(ks, h.root.Follow, h.root.Help, h.root.Quit)
 }
 
-// FullHelp is the ? screen, in four columns of six so it fits 80 cells:
+// FullHelp is the ? screen, in four columns of seven so it fits 80 cells:
 // the focused pane's keys, the view, then the actions.
 func (h helpKeys) FullHelp() [][]key.Binding {
 	var pane []key.Binding
@@ -107,12 +116,12 @@ func (h helpKeys) FullHelp() [][]key.Binding {
 		}
 	}
 	r := h.root
-	view := []key.Binding{r.Tab, r.Filter, r.ClearFilter, r.Follow, r.Help, r.Quit}
-	acts := []key.Binding{r.Launch, r.LaunchRoot, r.Resume, r.ResumeByID, r.Abort, r.AbortTree, r.Open, r.CopyID, r.Inbox}
+	view := []key.Binding{r.Tab, r.Filter, r.ClearFilter, r.Follow, r.Sort, r.Help, r.Quit}
+	acts := []key.Binding{r.Transcript, r.Diff, r.Timeline, r.Launch, r.LaunchRoot, r.Resume, r.ResumeByID, r.Abort, r.AbortTree, r.Open, r.CopyID, r.Inbox}
 	all := append(append(pane, view...), acts...)
 	var cols [][]key.Binding
 	for len(all) > 0 {
-		n := min(6, len(all))
+		n := min(7, len(all))
 		cols = append(cols, all[:n])
 		all = all[n:]
 	}

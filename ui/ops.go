@@ -31,6 +31,8 @@ type Ops interface {
 	ReplyPermission(ctx context.Context, id, reply string) error
 	ReplyQuestion(ctx context.Context, id string, answers [][]string) error
 	RejectQuestion(ctx context.Context, id string) error
+	// Messages reads a session's messages, and whether it runs.
+	Messages(ctx context.Context, id string) ([]wire.MessageWithParts, bool, error)
 }
 
 const (
@@ -73,6 +75,11 @@ func call(o Ops, r intent.Request) func(ctx context.Context) tea.Msg {
 		return func(ctx context.Context) tea.Msg {
 			res, err := o.Result(ctx, r.ID)
 			return intent.ResultLoaded{Result: res, Err: err}
+		}
+	case intent.MessagesRequested:
+		return func(ctx context.Context) tea.Msg {
+			msgs, running, err := o.Messages(ctx, r.ID)
+			return intent.MessagesLoaded{ID: r.ID, Msgs: msgs, Running: running, Err: err}
 		}
 	case intent.AnswerPermission:
 		return answer(r.RequestID, r.Done, r.Failed, func(ctx context.Context) error { return o.ReplyPermission(ctx, r.RequestID, r.Reply) })

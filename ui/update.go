@@ -116,6 +116,9 @@ func (m Model) updateKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.setFilter("")
 		}
 		return m, nil
+	case key.Matches(msg, k.Sort):
+		m.tree.SetSort(m.tree.Sort().Next())
+		return m, nil
 	case key.Matches(msg, k.Follow):
 		m.follow = !m.follow
 		if m.follow {
@@ -272,6 +275,7 @@ func (m Model) updateServer(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.now = m.opts.Clock()
 		m.stateChanged()
+		m.observe(msg)
 	case ResetMsg:
 		m.state = model.New()
 		m.tree.SetState(m.state)
@@ -322,6 +326,24 @@ func (m Model) updateServer(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // stateChanged recomputes what depends on the whole tree: the rows, the
 // header's counts, follow's pick. Once per batch, never per frame.
+// observe hands a room that follows the live tree (intent.Observer) the
+// model, the batch's events and the time.
+func (m *Model) observe(batch EventsMsg) {
+	o, ok := m.dialog.(intent.Observer)
+	if !ok {
+		return
+	}
+	var evs []wire.Event
+	for _, env := range batch {
+		if env.Event != nil {
+			evs = append(evs, env.Event)
+		}
+	}
+	if d := o.Observe(m.state, evs, m.now.UnixMilli()); d != nil {
+		m.dialog = d
+	}
+}
+
 func (m *Model) stateChanged() {
 	m.tree.Sync()
 	m.applyPendingSelect()
@@ -400,6 +422,7 @@ func (m Model) updateTick() (tea.Model, tea.Cmd) {
 	m.now = m.opts.Clock()
 	m.frame++
 	m.syncClock()
+	m.observe(nil)
 	next := slowTick
 	if m.counts.running > 0 || (m.connKnown && m.conn.State != wire.Connected) {
 		next = fastTick

@@ -186,7 +186,7 @@ func (m Model) treeView() string {
 func (m Model) headerLines() []string {
 	return header.Lines(m.styles, header.Data{
 		Demo: m.opts.Demo, ServerURL: m.opts.ServerURL, Version: m.version,
-		Conn: m.conn, ConnKnown: m.connKnown, Follow: m.follow, SnapErr: m.snapErr, Now: m.now,
+		Conn: m.conn, ConnKnown: m.connKnown, Follow: m.follow, Sort: m.tree.Sort().String(), SnapErr: m.snapErr, Now: m.now,
 		Running: m.counts.running, Waiting: m.counts.waiting, Failed: m.counts.failed,
 		Selected: m.state.Session(m.tree.Selected()), Totals: m.totals,
 	}, m.width)

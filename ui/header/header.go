@@ -29,6 +29,7 @@ type Data struct {
 	Conn      wire.ConnState
 	ConnKnown bool
 	Follow    bool
+	Sort      string // the tree's sort key, "" (or "newest") for the default
 	SnapErr   error // the last snapshot's failure
 	Now       time.Time
 
@@ -54,8 +55,11 @@ func Lines(st *styles.Styles, d Data, width int) []string {
 	}
 	parts = append(parts, connText(st, d))
 	var right1 string
+	if d.Sort != "" && d.Sort != "newest" {
+		right1 = st.Ink.Dim.Render("sort: " + d.Sort)
+	}
 	if d.Follow {
-		right1 = st.Ink.Busy.Render("[follow]")
+		right1 = strings.TrimSpace(right1 + "  " + st.Ink.Busy.Render("[follow]"))
 	}
 	line1 := format.Spread(strings.Join(parts, "  "), right1, width)
 

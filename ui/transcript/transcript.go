@@ -111,13 +111,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	return m, nil
 }
 
-func intent(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
+func send(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
 
 func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Close):
-		return m, intent(Close{})
+		return m, send(Close{})
 	case key.Matches(msg, k.Down):
 		m.moveCursor(1)
 	case key.Matches(msg, k.Up):
@@ -151,7 +151,7 @@ func (m Model) enter() (Model, tea.Cmd) {
 	}
 	e := &m.entries[m.cursor]
 	if e.ChildID != "" {
-		return m, intent(OpenChild{ID: e.ChildID})
+		return m, send(OpenChild{ID: e.ChildID})
 	}
 	k := entryKey(e)
 	m.expanded[k] = !m.expanded[k]

@@ -23,6 +23,7 @@ type Model struct {
 	// expanded, so new children show up without anyone asking.
 	collapsed map[string]bool
 	filter    string
+	sort      model.SortKey
 	// byDirectory groups the roots by project directory (--all-projects).
 	byDirectory bool
 
@@ -156,6 +157,15 @@ func groupByDirectory(st *model.State, rows []model.Row) []model.Row {
 	return out
 }
 
+// SetSort orders siblings by k and rebuilds the rows.
+func (m *Model) SetSort(k model.SortKey) {
+	m.sort = k
+	m.Refresh()
+}
+
+// Sort is the current sort key.
+func (m Model) Sort() model.SortKey { return m.sort }
+
 // Filter is the current filter text.
 func (m Model) Filter() string { return m.filter }
 
@@ -178,7 +188,7 @@ func (m Model) Offset() int { return m.offset }
 // tree's shape and the folds (which rebuild at once), so a burst of tool
 // updates costs no walk over the whole tree.
 func (m *Model) Sync() {
-	if m.filter == "" && !m.byDirectory && m.builtFor == m.state && m.builtAt == m.state.TreeVersion() {
+	if m.filter == "" && m.sort == model.SortNewest && !m.byDirectory && m.builtFor == m.state && m.builtAt == m.state.TreeVersion() {
 		return
 	}
 	m.Refresh()
@@ -206,7 +216,7 @@ func (m *Model) Refresh() {
 	for _, id := range m.state.Roots() {
 		walk(id)
 	}
-	m.rows = model.Flatten(m.state, expanded, m.filter)
+	m.rows = model.FlattenView(m.state, model.View{Expanded: expanded, Filter: m.filter, Sort: m.sort, NowMS: m.now})
 	if m.byDirectory {
 		m.rows = groupByDirectory(m.state, m.rows)
 	}

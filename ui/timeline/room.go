@@ -1,0 +1,54 @@
+package timeline
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/octop-dev/octop/model"
+	tl "github.com/octop-dev/octop/timeline"
+	"github.com/octop-dev/octop/ui/format"
+	"github.com/octop-dev/octop/ui/intent"
+	"github.com/octop-dev/octop/ui/styles"
+	"github.com/octop-dev/octop/wire"
+)
+
+// Room is the timeline as the root's full-screen Dialog; it redraws from
+// the live model on every batch and tick (intent.Observer).
+type Room struct{ m Model }
+
+// Open opens the timeline of the subtree rooted at id.
+func Open(st *styles.Styles, state *model.State, id string, nowMS int64) intent.Dialog {
+	r := &Room{m: New(id, st)}
+	r.m.SetData(tl.Spans(state, id), nowMS)
+	return r
+}
+
+// Update handles keys and the close intent.
+func (r *Room) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
+	if _, ok := msg.(Close); ok {
+		return nil, nil
+	}
+	var cmd tea.Cmd
+	r.m, cmd = r.m.Update(msg)
+	return r, cmd
+}
+
+// Observe lays the subtree out again as it is now.
+func (r *Room) Observe(st *model.State, _ []wire.Event, nowMS int64) intent.Dialog {
+	if st.Session(r.m.rootID) == nil {
+		return r
+	}
+	r.m.SetData(tl.Spans(st, r.m.rootID), nowMS)
+	return r
+}
+
+// View draws the whole screen.
+func (r *Room) View(w, h int) string {
+	r.m.SetSize(w, h)
+	lines := strings.Split(r.m.View(), "\n")
+	for i, l := range lines {
+		lines[i] = format.Fit(l, w)
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,79 @@
+package transcript
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ui/format"
+	"github.com/octop-dev/octop/ui/intent"
+	"github.com/octop-dev/octop/ui/styles"
+	"github.com/octop-dev/octop/wire"
+)
+
+// Room is the transcript as the root's full-screen Dialog. It asks for the
+// session's messages (intent.MessagesRequested), then follows the stream
+// (intent.Observer). enter on a task call opens the child's transcript in
+// its place; backspace goes back to the parent's.
+type Room struct {
+	m    Model
+	st   *styles.Styles
+	md   func(string, int) string
+	back *Room
+}
+
+// Open opens session id's transcript; its Cmd asks for the messages.
+func Open(st *styles.Styles, id, title string, md func(string, int) string) (intent.Dialog, tea.Cmd) {
+	r := &Room{m: New(id, title, st, md), st: st, md: md}
+	return r, intent.Send(intent.MessagesRequested{ID: id})
+}
+
+// Update handles the messages' reply, the room's own intents and keys.
+func (r *Room) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
+	switch msg := msg.(type) {
+	case intent.MessagesLoaded:
+		if msg.ID != r.m.id {
+			return r, nil
+		}
+		r.m.SetRunning(msg.Running)
+		r.m, _ = r.m.Update(Loaded{ID: msg.ID, Msgs: msg.Msgs, Err: msg.Err})
+		return r, nil
+	case Close:
+		return nil, nil
+	case OpenChild:
+		child := &Room{m: New(msg.ID, msg.ID, r.st, r.md), st: r.st, md: r.md, back: r}
+		child.m.SetSize(r.m.width, r.m.height)
+		return child, intent.Send(intent.MessagesRequested{ID: msg.ID})
+	case tea.KeyPressMsg:
+		if msg.String() == "backspace" && r.back != nil && !r.m.Searching() {
+			return r.back, nil
+		}
+	}
+	var cmd tea.Cmd
+	r.m, cmd = r.m.Update(msg)
+	return r, cmd
+}
+
+// Observe folds the stream's events in and keeps the header's title and
+// live state current.
+func (r *Room) Observe(st *model.State, evs []wire.Event, _ int64) intent.Dialog {
+	if ss := st.Session(r.m.id); ss != nil {
+		r.m.SetRunning(ss.Running())
+		if ss.Title != "" {
+			r.m.title = ss.Title
+		}
+	}
+	r.m.ApplyEvents(evs)
+	return r
+}
+
+// View draws the whole screen.
+func (r *Room) View(w, h int) string {
+	r.m.SetSize(w, h)
+	lines := strings.Split(r.m.View(), "\n")
+	for i, l := range lines {
+		lines[i] = format.Fit(l, w)
+	}
+	return strings.Join(lines, "\n")
+}
