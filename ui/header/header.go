@@ -30,7 +30,7 @@ type Data struct {
 	ConnKnown bool
 	Follow    bool
 	Sort      string // the tree's sort key, "" (or "newest") for the default
-	SnapErr   error // the last snapshot's failure
+	SnapErr   error  // the last snapshot's failure
 	Now       time.Time
 
 	Running, Waiting, Failed int
