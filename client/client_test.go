@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"reflect"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/octop-dev/octop/internal/opencodetest"
 	"github.com/octop-dev/octop/wire"
 )
 
@@ -25,12 +25,12 @@ type seen struct {
 	ContentType            string
 }
 
-// recorder is an httptest server that answers every request with one
-// canned status and body and remembers what it got.
+// recorder is the shared fake server with every route answered by one
+// canned status and body; what it got is in its Requests.
 type recorder struct {
-	*httptest.Server
+	*opencodetest.Server
+	URL    string
 	mu     sync.Mutex
-	got    []seen
 	status int
 	ctype  string
 	body   string
@@ -38,12 +38,10 @@ type recorder struct {
 
 func newRecorder(t *testing.T) *recorder {
 	t.Helper()
-	r := &recorder{status: 200, ctype: "application/json", body: "true"}
-	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		b, _ := io.ReadAll(req.Body)
-		u, p, ok := req.BasicAuth()
+	r := &recorder{Server: opencodetest.New(t, opencodetest.Options{}), status: 200, ctype: "application/json", body: "true"}
+	r.URL = r.Server.URL()
+	r.HandleFunc("/", func(w http.ResponseWriter, req *http.Request) {
 		r.mu.Lock()
-		r.got = append(r.got, seen{req.Method, req.URL.Path, req.URL.RawQuery, req.URL.Query(), string(b), u, p, ok, req.Header.Get("Content-Type")})
 		status, ctype, body := r.status, r.ctype, r.body
 		r.mu.Unlock()
 		if ctype != "" {
@@ -51,8 +49,7 @@ func newRecorder(t *testing.T) *recorder {
 		}
 		w.WriteHeader(status)
 		io.WriteString(w, body)
-	}))
-	t.Cleanup(r.Close)
+	})
 	return r
 }
 
@@ -62,21 +59,18 @@ func (r *recorder) answer(status int, ctype, body string) {
 	r.status, r.ctype, r.body = status, ctype, body
 }
 
+// last is the newest request as seen.
 func (r *recorder) last(t *testing.T) seen {
 	t.Helper()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.got) == 0 {
+	req, ok := r.Last()
+	if !ok {
 		t.Fatal("the server got no request")
 	}
-	return r.got[len(r.got)-1]
+	u, p, hasAuth := req.BasicAuth()
+	return seen{req.Method, req.Path, req.Query.Encode(), req.Query, string(req.Body), u, p, hasAuth, req.Header.Get("Content-Type")}
 }
 
-func (r *recorder) count() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.got)
-}
+func (r *recorder) count() int { return len(r.Requests()) }
 
 func mustNew(t *testing.T, o Options) *Client {
 	t.Helper()

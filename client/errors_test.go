@@ -5,12 +5,11 @@ import (
 	"errors"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/octop-dev/octop/internal/opencodetest"
 	"github.com/octop-dev/octop/wire"
 )
 
@@ -60,18 +59,8 @@ func TestErrorUnreachable(t *testing.T) {
 }
 
 func TestErrorUnauthorized(t *testing.T) {
-	var hits atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hits.Add(1)
-		if _, p, ok := r.BasicAuth(); ok && p == "right" {
-			w.Header().Set("Content-Type", "application/json")
-			w.Write([]byte(`{"healthy":true,"version":"1"}`))
-			return
-		}
-		w.Header().Set("WWW-Authenticate", `Basic realm="Secure Area"`)
-		http.Error(w, "Unauthorized", http.StatusUnauthorized)
-	}))
-	defer srv.Close()
+	fake := opencodetest.New(t, opencodetest.Options{Password: "right"})
+	srv := struct{ URL string }{fake.URL()}
 
 	c := mustNew(t, Options{BaseURL: srv.URL, Password: "wrong"})
 	_, err := c.Health(context.Background())
@@ -97,7 +86,7 @@ func TestErrorUnauthorized(t *testing.T) {
 	}
 
 	// The stream gives up at once: one request, no retry storm.
-	hits.Store(0)
+	fake.ClearRequests()
 	c = mustNew(t, Options{BaseURL: srv.URL, Password: "wrong", Stream: StreamOptions{MinBackoff: time.Millisecond}})
 	rec := &sendRecorder{}
 	done := make(chan error, 1)
@@ -110,7 +99,7 @@ func TestErrorUnauthorized(t *testing.T) {
 	if !IsUnauthorized(err) {
 		t.Errorf("Stream returned %v, want the unauthorized error", err)
 	}
-	if n := hits.Load(); n != 1 {
+	if n := len(fake.Requests()); n != 1 {
 		t.Errorf("the stream sent %d requests after a 401, want 1", n)
 	}
 	states := rec.states()
@@ -210,16 +199,16 @@ func TestErrorServer(t *testing.T) {
 func TestErrorTimeout(t *testing.T) {
 	release := make(chan struct{})
 	arrived := make(chan struct{}, 10)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := opencodetest.New(t, opencodetest.Options{})
+	srv.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		arrived <- struct{}{}
 		select {
 		case <-r.Context().Done():
 		case <-release:
 		}
-	}))
-	defer srv.Close()
+	})
 	defer close(release)
-	c := mustNew(t, Options{BaseURL: srv.URL, Timeout: 150 * time.Millisecond})
+	c := mustNew(t, Options{BaseURL: srv.URL(), Timeout: 150 * time.Millisecond})
 	start := time.Now()
 	_, err := c.Status(context.Background())
 	msg := oneLineErr(t, err)

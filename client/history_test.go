@@ -3,13 +3,13 @@ package client
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/octop-dev/octop/internal/opencodetest"
 	"github.com/octop-dev/octop/wire"
 )
 
@@ -20,7 +20,8 @@ func TestHistory(t *testing.T) {
 	var inFlight, peak atomic.Int32
 	var mu sync.Mutex
 	dirs := map[string]string{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := opencodetest.New(t, opencodetest.Options{})
+	srv.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		n := inFlight.Add(1)
 		defer inFlight.Add(-1)
 		for {
@@ -40,9 +41,8 @@ func TestHistory(t *testing.T) {
 		}
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`[{"info":{"id":"msg_1","sessionID":"` + id + `","role":"user"},"parts":[]}]`))
-	}))
-	defer srv.Close()
-	c := mustNew(t, Options{BaseURL: srv.URL, Directory: "/home"})
+	})
+	c := mustNew(t, Options{BaseURL: srv.URL(), Directory: "/home"})
 	var reqs []HistoryRequest
 	for _, id := range []string{"ses_a", "ses_b", "ses_c", "ses_d", "ses_e", "ses_f", "ses_gone"} {
 		reqs = append(reqs, HistoryRequest{ID: id})
@@ -70,11 +70,11 @@ func TestHistory(t *testing.T) {
 
 // TestHistoryStopsOnError: a server error ends the reads with it.
 func TestHistoryStopsOnError(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := opencodetest.New(t, opencodetest.Options{})
+	srv.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "boom", http.StatusInternalServerError)
-	}))
-	defer srv.Close()
-	c := mustNew(t, Options{BaseURL: srv.URL})
+	})
+	c := mustNew(t, Options{BaseURL: srv.URL()})
 	err := c.History(context.Background(), []HistoryRequest{{ID: "ses_a"}}, 1, func(string, []wire.MessageWithParts) {
 		t.Error("got called for a failed read")
 	})

@@ -5,9 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
-	"net/http/httptest"
 	"runtime"
 	"runtime/pprof"
 	"strings"
@@ -16,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/octop-dev/octop/internal/opencodetest"
 	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/wire"
 )
@@ -68,18 +67,20 @@ func (r *sendRecorder) countState(st wire.State) int {
 	return n
 }
 
-// sseServer serves an event stream; handle writes connection n's events
-// (n counts from 1). When handle returns, the connection is dropped.
+// sseServer is the shared fake server with every request answered by
+// handle, which writes connection n's events (n counts from 1). When
+// handle returns, the connection is dropped.
 type sseServer struct {
-	*httptest.Server
+	*opencodetest.Server
+	URL   string
 	conns atomic.Int32
 }
 
 func newSSEServer(t *testing.T, handle func(n int, w *sseWriter)) *sseServer {
 	t.Helper()
-	s := &sseServer{}
-	s.Server = httptest.NewServer(s.handler(handle))
-	t.Cleanup(s.Close)
+	s := &sseServer{Server: opencodetest.New(t, opencodetest.Options{})}
+	s.URL = s.Server.URL()
+	s.Handle("/", s.handler(handle))
 	return s
 }
 
@@ -451,15 +452,13 @@ func TestStreamNoHeartbeatNoWatchdog(t *testing.T) {
 }
 
 func TestStreamConnectTimeout(t *testing.T) {
-	var hits atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hits.Add(1)
+	srv := opencodetest.New(t, opencodetest.Options{})
+	srv.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		<-r.Context().Done() // accepts, never answers
-	}))
-	defer srv.Close()
+	})
 	o := fastStream()
 	o.ConnectTimeout = 100 * time.Millisecond
-	c := mustNew(t, Options{BaseURL: srv.URL, Stream: o})
+	c := mustNew(t, Options{BaseURL: srv.URL(), Stream: o})
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
 	testwait.Eventually(t, func() bool { return rec.countState(wire.Disconnected) >= 2 }, 10*time.Second, "two failed attempts")
@@ -468,8 +467,8 @@ func TestStreamConnectTimeout(t *testing.T) {
 	if d.State != wire.Disconnected || !IsTimeout(d.Err) || !strings.Contains(d.Err.Error(), "accepted no stream within 100ms") {
 		t.Errorf("state %+v, want a connect timeout", d)
 	}
-	if hits.Load() < 2 {
-		t.Errorf("%d attempts, want it to retry", hits.Load())
+	if n := len(srv.Requests()); n < 2 {
+		t.Errorf("%d attempts, want it to retry", n)
 	}
 }
 
@@ -517,45 +516,29 @@ func TestStreamRetriesServerErrors(t *testing.T) {
 	}
 }
 
-// TestStreamSurvivesServerRestart kills the server, checks the stream says
-// it cannot reach it, then starts a new one on the same address.
+// TestStreamSurvivesServerRestart stops the server, checks the stream says
+// it cannot reach it, then starts it again on the same address.
 func TestStreamSurvivesServerRestart(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	s := &sseServer{}
-	h := s.handler(func(n int, w *sseWriter) {
+	srv := newSSEServer(t, func(n int, w *sseWriter) {
 		w.event(ev("server.connected", `{}`))
 		w.hold()
 	})
-	srv1 := &httptest.Server{Listener: l, Config: &http.Server{Handler: h}}
-	srv1.Start()
-	c := mustNew(t, Options{BaseURL: "http://" + addr, Stream: fastStream()})
+	c := mustNew(t, Options{BaseURL: srv.URL, Stream: fastStream()})
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
 	testwait.Eventually(t, func() bool { return rec.countState(wire.Connected) == 1 }, 10*time.Second, "the first connection")
 
-	srv1.CloseClientConnections()
-	srv1.Close()
+	srv.Stop()
 	testwait.Eventually(t, func() bool {
 		for _, s := range rec.states() {
-			if s.State == wire.Disconnected && IsUnreachable(s.Err) && strings.HasPrefix(s.Err.Error(), "cannot reach OpenCode at http://"+addr) {
+			if s.State == wire.Disconnected && IsUnreachable(s.Err) && strings.HasPrefix(s.Err.Error(), "cannot reach OpenCode at "+srv.URL) {
 				return true
 			}
 		}
 		return false
 	}, 10*time.Second, "a refused reconnect")
 
-	var l2 net.Listener
-	testwait.Eventually(t, func() bool {
-		l2, err = net.Listen("tcp", addr)
-		return err == nil
-	}, 10*time.Second, "the port to be free again")
-	srv2 := &httptest.Server{Listener: l2, Config: &http.Server{Handler: h}}
-	srv2.Start()
-	defer srv2.Close()
+	srv.Start()
 	testwait.Eventually(t, func() bool { return rec.countState(wire.Connected) == 2 }, 10*time.Second, "the reconnect")
 	stop()
 	msgs := rec.all()
@@ -603,7 +586,7 @@ func TestStreamNoGoroutineLeak(t *testing.T) {
 // TestStreamSlowConsumerNotIdle: time spent in send does not count as the
 // server being silent.
 func TestStreamSlowConsumerNotIdle(t *testing.T) {
-	const idle = 50 * time.Millisecond
+	const idle = 250 * time.Millisecond // the server's next event must come within it, even on a loaded machine
 	resume := make(chan struct{}) // closed when the consumer has been slow
 	srv := newSSEServer(t, func(n int, w *sseWriter) {
 		// One write, so that only the consumer can be slow, not the server.
@@ -627,7 +610,7 @@ func TestStreamSlowConsumerNotIdle(t *testing.T) {
 		if e, ok := m.(wire.Envelope); ok && e.Event == (wire.SessionIdle{SessionID: "ses_a"}) {
 			once.Do(func() {
 				// Hold the stream well past the idle limit, as a busy UI might.
-				<-time.After(10 * idle)
+				<-time.After(4 * idle)
 				close(resume)
 			})
 		}

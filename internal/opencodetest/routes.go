@@ -97,11 +97,20 @@ func (s *Server) withSession(always404 bool, h func(http.ResponseWriter, *http.R
 	}
 }
 
-func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
-	dir := r.URL.Query().Get("directory")
-	if dir == "" {
-		dir = s.opts.Directory
+// dirOf is the project directory a request names: ?directory=, else the
+// x-opencode-directory header, else the server's own.
+func (s *Server) dirOf(r *http.Request) string {
+	if d := r.URL.Query().Get("directory"); d != "" {
+		return d
 	}
+	if d := r.Header.Get("x-opencode-directory"); d != "" {
+		return d
+	}
+	return s.opts.Directory
+}
+
+func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
+	dir := s.dirOf(r)
 	roots := r.URL.Query().Get("roots") == "true"
 	s.mu.Lock()
 	out := s.st.list(func(ss wire.Session) bool { return ss.Directory == dir && (!roots || ss.ParentID == "") })
@@ -136,10 +145,7 @@ func (s *Server) globalSessions(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) statuses(w http.ResponseWriter, r *http.Request) {
-	dir := r.URL.Query().Get("directory")
-	if dir == "" {
-		dir = s.opts.Directory
-	}
+	dir := s.dirOf(r)
 	s.mu.Lock()
 	out := map[string]wire.SessionStatus{}
 	for id, st := range s.st.status {
