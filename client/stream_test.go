@@ -586,7 +586,9 @@ func TestStreamNoGoroutineLeak(t *testing.T) {
 // TestStreamSlowConsumerNotIdle: time spent in send does not count as the
 // server being silent.
 func TestStreamSlowConsumerNotIdle(t *testing.T) {
-	const idle = 250 * time.Millisecond // the server's next event must come within it, even on a loaded machine
+	// The server's next event must come within idle of the slow send's
+	// end, even on a loaded machine.
+	const idle = 250 * time.Millisecond
 	resume := make(chan struct{}) // closed when the consumer has been slow
 	srv := newSSEServer(t, func(n int, w *sseWriter) {
 		// One write, so that only the consumer can be slow, not the server.
