@@ -2,7 +2,6 @@ package actions
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -154,16 +153,29 @@ func LoadState(ctx context.Context, c *client.Client) (st *model.State, history 
 		reqs = append(reqs, client.HistoryRequest{ID: id})
 	}
 	history = make(map[string][]wire.MessageWithParts, len(reqs))
-	var mu sync.Mutex
+	// Each list is folded in by one goroutine as it arrives, while the
+	// next ones are read, as the screen does in its own loop.
+	type read struct {
+		id   string
+		msgs []wire.MessageWithParts
+	}
+	reads := make(chan read, client.HistoryParallel)
+	applied := make(chan struct{})
+	go func() {
+		defer close(applied)
+		for r := range reads {
+			history[r.id] = r.msgs
+			st.ApplyMessages(map[string][]wire.MessageWithParts{r.id: r.msgs})
+		}
+	}()
 	err = c.History(ctx, reqs, client.HistoryParallel, func(id string, msgs []wire.MessageWithParts) {
-		mu.Lock()
-		history[id] = msgs
-		mu.Unlock()
+		reads <- read{id, msgs}
 	})
+	close(reads)
+	<-applied
 	if err != nil {
 		return nil, nil, err
 	}
-	st.ApplyMessages(history)
 	return st, history, nil
 }
 
