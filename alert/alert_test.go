@@ -89,7 +89,7 @@ func (c *collect) wait(t *testing.T, n int) []HookResult {
 func TestHookEnvironment(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "env")
 	c := newCollect()
-	h := NewHook(`env | grep '^OCTOP_' | sort > `+out, "http://127.0.0.1:4096", 0, c.report)
+	h := NewHook(`env | grep -E '^OCTOP_(EVENT|SERVER|SESSION|ROOT|TITLE|AGENT|REASON)=' | sort > `+out, "http://127.0.0.1:4096", 0, c.report)
 	h.Run(watchdog.Event{Name: "runaway.loop", ID: "ses_c", Root: "ses_r", Title: "grep it", Agent: "general",
 		Reason: `bash "grep x" 5 times in a row`})
 	r := c.wait(t, 1)

@@ -172,8 +172,8 @@ func TestModelLive(t *testing.T) {
 			l.mu.Lock()
 			m = modelFrom(l.items)
 			l.mu.Unlock()
-			if d := m.Display(runaway.ID); d != model.DisplayError {
-				t.Errorf("aborted root shows %d, want DisplayError", d)
+			if st := m.StateOf(runaway.ID); st.Kind != model.KindAborted || st.Reason != "aborted" {
+				t.Errorf("aborted root is %v (reason %q, %s), want aborted", st.Kind, st.Reason, st.Detail)
 			}
 			for _, id := range m.SubtreeIDs(runaway.ID) {
 				ss := m.Session(id)
