@@ -164,18 +164,25 @@ func renderRow(st *model.State, r model.Row, o rowOpts) string {
 		elapsed = "…" // not read yet: no fake "0s"
 	}
 	right := fmt.Sprintf("%s %6s", toolCount(c), elapsed)
-	rw := ansi.StringWidth(right)
+	var q string
+	if state.Kind == model.KindRunning && c.RunningBelow == 0 {
+		q = quiet(s, o.now)
+	}
+	rw := ansi.StringWidth(right) + ansi.StringWidth(q)
 	room := o.width - rw - 1
 	line := left.String()
 	if room < 1 {
 		// Too narrow for both: the right columns give way.
-		room, right, rw = o.width, "", 0
+		room, right, q, rw = o.width, "", "", 0
 	}
 	if width > room {
 		line = ansi.Truncate(line, room, "…")
 		width = ansi.StringWidth(line)
 	}
-	line += strings.Repeat(" ", max(o.width-width-rw, 0)) + paint(k.dim, right)
+	if q != "" {
+		q = paint(k.retry, q)
+	}
+	line += strings.Repeat(" ", max(o.width-width-rw, 0)) + q + paint(k.dim, right)
 	switch {
 	case o.selected && o.focused:
 		return k.selected.Render(line)
@@ -262,4 +269,19 @@ func toolCount(c model.Counts) string {
 		return "1 tool"
 	}
 	return fmt.Sprintf("%d tools", n)
+}
+
+// quietAfter is how long a busy session may go without any activity
+// before its row says so.
+const quietAfter = 10_000
+
+// quiet is "quiet 42s " for a busy session nothing has happened in for
+// more than quietAfter ms (no part, message or status): a stuck call or a
+// slow model shows before the elapsed time says anything. A session whose
+// children run is waiting on them, not quiet.
+func quiet(s *model.Session, nowMS int64) string {
+	if s.LastActive == 0 || nowMS-s.LastActive <= quietAfter {
+		return ""
+	}
+	return "quiet " + format.Elapsed(nowMS-s.LastActive) + " "
 }
