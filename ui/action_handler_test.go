@@ -12,6 +12,7 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/opencodetest"
 	"github.com/octop-dev/octop/ops"
+	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/wire"
 )
@@ -111,8 +112,8 @@ func do(t *testing.T, m Model, msg tea.Msg) (Model, []tea.Msg) {
 		switch r := reply.(type) {
 		case FlashMsg, SelectMsg:
 			next = nil // the root's own timers
-		case replyMsg:
-			if _, ok := r.msg.(intent.ResultLoaded); ok {
+		case calls.Reply:
+			if _, ok := r.Msg.(intent.ResultLoaded); ok {
 				next = nil // the result view's refresh
 			}
 		}
