@@ -1,5 +1,5 @@
 // Package detail is the pane that shows one session in full: its status,
-// task_id, parent, last error, live tool calls and last reply.
+// task_id, parent, last error, live tool calls, todo list and last reply.
 package detail
 
 import (
@@ -215,13 +215,14 @@ func (m Model) callsRule(s *model.Session, above, below int) string {
 	return rule(m.styles, title, m.width)
 }
 
-// body is the scrolling part: the tool calls, then the last reply once
-// idle. Its lines are drawn on demand, so a session with thousands of calls
-// costs only the lines in view.
+// body is the scrolling part: the tool calls, then the todo list when the
+// session keeps one, then the last reply once idle. The calls' lines are
+// drawn on demand, so a session with thousands of calls costs only the
+// lines in view.
 type body struct {
 	s     *model.Session
 	nameW int
-	reply []string // the reply section, rule included; empty while busy
+	tail  []string // the todo and reply sections, rules included
 }
 
 func (m Model) body(s *model.Session) body {
@@ -229,14 +230,15 @@ func (m Model) body(s *model.Session) body {
 	for _, t := range s.Tools {
 		b.nameW = max(b.nameW, min(len(t.Tool), 12))
 	}
+	b.tail = m.todoLines(s)
 	if model.StateOf(s).Kind != model.KindRunning && strings.TrimSpace(s.LastText) != "" {
 		reply := strings.Split(strings.TrimSpace(s.LastText), "\n")
 		if len(reply) > maxReplyLines {
 			reply = append(reply[:maxReplyLines-1], "…")
 		}
-		b.reply = append(b.reply, rule(m.styles, "last reply", m.width))
+		b.tail = append(b.tail, rule(m.styles, "last reply", m.width))
 		for _, l := range reply {
-			b.reply = append(b.reply, strings.ReplaceAll(l, "\t", "    "))
+			b.tail = append(b.tail, strings.ReplaceAll(l, "\t", "    "))
 		}
 	}
 	return b
@@ -245,7 +247,7 @@ func (m Model) body(s *model.Session) body {
 // calls is how many lines the tool calls take ("none yet" is one).
 func (b body) calls() int { return max(len(b.s.Tools), 1) }
 
-func (b body) len() int { return b.calls() + len(b.reply) }
+func (b body) len() int { return b.calls() + len(b.tail) }
 
 // lines draws body lines [from, to).
 func (m Model) lines(b body, from, to int) []string {
@@ -253,7 +255,7 @@ func (m Model) lines(b body, from, to int) []string {
 	for i := from; i < to; i++ {
 		switch {
 		case i >= b.calls():
-			out = append(out, b.reply[i-b.calls()])
+			out = append(out, b.tail[i-b.calls()])
 		case len(b.s.Tools) == 0:
 			out = append(out, m.styles.Ink.Dim.Render("none yet"))
 		default:
