@@ -2,7 +2,6 @@ package actions
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -48,7 +47,7 @@ func FollowLog(ctx context.Context, c *client.Client, id string, emit func([]tra
 		}
 		if err != nil {
 			if ctx.Err() != nil {
-				return TaskResult{}, stoppedFollowing(ctx, s.ID)
+				return TaskResult{}, fmt.Errorf("stopped following %s: %w", s.ID, ctx.Err())
 			}
 			return TaskResult{}, err
 		}
@@ -67,18 +66,8 @@ func FollowLog(ctx context.Context, c *client.Client, id string, emit func([]tra
 		}
 		select {
 		case <-ctx.Done():
-			return r, stoppedFollowing(ctx, s.ID)
+			return r, fmt.Errorf("%s is still running; stopped following it: %w", s.ID, ctx.Err())
 		case <-tick.C:
 		}
 	}
-}
-
-// stoppedFollowing says why FollowLog stopped before the session did: a
-// deadline (--timeout) is ErrGaveUp, as for Wait, so both exit alike.
-func stoppedFollowing(ctx context.Context, id string) error {
-	msg := fmt.Sprintf("%s is still running; stopped following it: %v", id, ctx.Err())
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return newError(ErrGaveUp, msg, ctx.Err())
-	}
-	return fmt.Errorf("%s is still running; stopped following it: %w", id, ctx.Err())
 }
