@@ -2,6 +2,7 @@ package actions
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -47,7 +48,7 @@ func FollowLog(ctx context.Context, c *client.Client, id string, emit func([]tra
 		}
 		if err != nil {
 			if ctx.Err() != nil {
-				return TaskResult{}, fmt.Errorf("stopped following %s: %w", s.ID, ctx.Err())
+				return TaskResult{}, stoppedFollowing(ctx, s.ID)
 			}
 			return TaskResult{}, err
 		}
@@ -66,8 +67,18 @@ func FollowLog(ctx context.Context, c *client.Client, id string, emit func([]tra
 		}
 		select {
 		case <-ctx.Done():
-			return r, fmt.Errorf("%s is still running; stopped following it: %w", s.ID, ctx.Err())
+			return r, stoppedFollowing(ctx, s.ID)
 		case <-tick.C:
 		}
 	}
+}
+
+// stoppedFollowing says why FollowLog stopped before the session did: a
+// deadline (--timeout) is ErrGaveUp, as for Wait, so both exit alike.
+func stoppedFollowing(ctx context.Context, id string) error {
+	msg := fmt.Sprintf("%s is still running; stopped following it: %v", id, ctx.Err())
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return newError(ErrGaveUp, msg, ctx.Err())
+	}
+	return fmt.Errorf("%s is still running; stopped following it: %w", id, ctx.Err())
 }

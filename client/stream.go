@@ -189,6 +189,9 @@ func (c *Client) readStream(ctx context.Context, cancel context.CancelCauseFunc,
 		if ev.Data == "" {
 			continue
 		}
+		if o.Raw != nil {
+			o.Raw(ev.Data)
+		}
 		env, derr := wire.DecodeEvent([]byte(ev.Data))
 		if derr != nil {
 			data := []byte(ev.Data[:min(len(ev.Data), decodeErrorDataMax)])

@@ -685,3 +685,26 @@ func TestStreamIgnoresHTTPClientTimeout(t *testing.T) {
 		t.Errorf("%d connections, want 1", n)
 	}
 }
+
+// TestStreamRaw: --record depends on Raw seeing every event's data as the
+// server sent it, undecodable ones included, before the screen gets it.
+func TestStreamRaw(t *testing.T) {
+	sent := []string{ev("server.connected", `{}`), `{not json`, ev("session.idle", `{"sessionID":"ses_a"}`)}
+	srv := newSSEServer(t, func(n int, w *sseWriter) {
+		for _, d := range sent {
+			w.event(d)
+		}
+		w.hold()
+	})
+	var mu sync.Mutex
+	var raw []string
+	o := Options{BaseURL: srv.URL, Stream: StreamOptions{Raw: func(d string) { mu.Lock(); raw = append(raw, d); mu.Unlock() }}}
+	rec := &sendRecorder{}
+	runStream(t, mustNew(t, o), rec)
+	testwait.Eventually(t, func() bool { return len(rec.envelopes()) == 2 }, 10*time.Second, "the idle event")
+	mu.Lock()
+	defer mu.Unlock()
+	if strings.Join(raw, "\n") != strings.Join(sent, "\n") {
+		t.Fatalf("Raw saw\n %q\nwant\n %q", raw, sent)
+	}
+}

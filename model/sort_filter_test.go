@@ -116,3 +116,30 @@ func TestTodoUpdated(t *testing.T) {
 		t.Error("a todo list made a session")
 	}
 }
+
+// A completed todowrite call sets the list too (its input is the whole
+// list), so a history read shows it; an older call read after a newer one
+// changes nothing, and a running one waits until it completes.
+func TestTodoWrite(t *testing.T) {
+	list := func(done string) string {
+		return `{"todos":[{"content":"fan out","status":"` + done + `","priority":"high"},{"content":"report","status":"pending","priority":"low"}]}`
+	}
+	s := apply(created("ses_a", "", "a", 1), asstMsg("ses_a", "msg_1", 0, 0, 2, 0),
+		tool("ses_a", "msg_1", "prt_2", "todowrite", wire.ToolRunning, "input", list("in_progress")))
+	if s.Session("ses_a").Todos != nil {
+		t.Fatalf("a running todowrite set the list: %+v", s.Session("ses_a").Todos)
+	}
+	s.Apply(tool("ses_a", "msg_1", "prt_2", "todowrite", wire.ToolCompleted, "input", list("completed")))
+	got := s.Session("ses_a").Todos
+	if len(got) != 2 || got[0].Content != "fan out" || got[0].Status != wire.TodoCompleted || got[1].Status != wire.TodoPending {
+		t.Fatalf("after the call: %+v", got)
+	}
+	s.Apply(tool("ses_a", "msg_1", "prt_1", "todowrite", wire.ToolCompleted, "input", list("pending")))
+	if got := s.Session("ses_a").Todos; got[0].Status != wire.TodoCompleted {
+		t.Errorf("an older call replaced the list: %+v", got)
+	}
+	s.Apply(wire.TodoUpdated{SessionID: "ses_a", Todos: []wire.Todo{{Content: "only", Status: wire.TodoInProgress}}})
+	if got := s.Session("ses_a").Todos; len(got) != 1 || got[0].Content != "only" {
+		t.Errorf("todo.updated after a call: %+v", got)
+	}
+}

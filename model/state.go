@@ -103,8 +103,9 @@ type Session struct {
 	Tokens   float64 // this session's own tokens
 	Cost     float64 // this session's own cost
 	LastText string  // the last assistant text, bounded
-	// Todos is the session's todo list as todo.updated last gave it
-	// (bounded: 100 items of one 200-byte line each).
+	// Todos is the session's todo list as todo.updated or its latest
+	// todowrite call last gave it (bounded: 100 items of one 200-byte line
+	// each).
 	Todos []wire.Todo
 	// LastActive is the latest time (Unix ms) seen in this session's data;
 	// follow mode picks the busy session with the largest one.
@@ -146,6 +147,7 @@ type Session struct {
 	textDone   bool   // that part has ended: late deltas no longer apply
 	streamPart string // the part Streaming follows
 	agentMsg   string // the user message Agent comes from, once one named it
+	todoPart   string // the todowrite call Todos comes from, if one did
 	// historyRead: every message was read (a snapshot's messages) or the
 	// stream showed them all (watched since session.created).
 	historyRead bool

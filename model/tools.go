@@ -155,6 +155,26 @@ func (s *State) applyTool(ss *Session, p *wire.Part) {
 	if t.Tool == "task" {
 		s.linkTask(ss, t, st)
 	}
+	if t.Tool == "todowrite" && changed && next == ToolCompleted {
+		ss.applyTodoWrite(p.ID, st.Input)
+	}
+}
+
+// applyTodoWrite takes the todo list from a completed todowrite call (its
+// input is the whole new list), so a history read shows the list that
+// todo.updated gave before octop was watching. A call older than the one
+// the list came from changes nothing.
+func (ss *Session) applyTodoWrite(partID string, input json.RawMessage) {
+	if partID < ss.todoPart {
+		return
+	}
+	var in struct {
+		Todos []wire.Todo `json:"todos"`
+	}
+	if json.Unmarshal(input, &in) != nil || in.Todos == nil {
+		return
+	}
+	ss.Todos, ss.todoPart = boundTodos(in.Todos), partID
 }
 
 func (s *State) removePart(ss *Session, partID string) {

@@ -12,6 +12,7 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/opencodetest"
 	"github.com/octop-dev/octop/ops"
+	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/wire"
 )
@@ -111,8 +112,8 @@ func do(t *testing.T, m Model, msg tea.Msg) (Model, []tea.Msg) {
 		switch r := reply.(type) {
 		case FlashMsg, SelectMsg:
 			next = nil // the root's own timers
-		case replyMsg:
-			if _, ok := r.msg.(intent.ResultLoaded); ok {
+		case calls.Reply:
+			if _, ok := r.Msg.(intent.ResultLoaded); ok {
 				next = nil // the result view's refresh
 			}
 		}
@@ -436,9 +437,9 @@ func TestResultViewStates(t *testing.T) {
 	}
 }
 
-// r lets the agent be changed: tab reaches the agent field; a name that
-// cannot run the child is refused in the form with nothing sent; a good
-// one goes with the prompt.
+// r lets the agent be changed: tab reaches the agent picker, which
+// offers the session's own agent first and then the agents the server runs
+// for it (subagents for a child; primary ones too, marked, for a root).
 func TestResumeWithAnotherAgent(t *testing.T) {
 	f, c := newFakeOpenCode(t)
 	m := actionModel(t, f, c, created("ses_root", "", "root", 1), created("ses_kid", "ses_root", "kid (@general subagent)", 2))
@@ -446,22 +447,59 @@ func TestResumeWithAnotherAgent(t *testing.T) {
 	m = send(t, m, SelectMsg{ID: "ses_kid"})
 	m, _ = do(t, m, keyMsgs("r")[0])
 	m = typeText(t, m, "go on")
-	// The agent field's keys answer with the cursor's blink timer: press,
-	// which does not run commands, types there.
-	m = press(t, m, "tab", "nosuch")
-	m, _ = do(t, m, enterKey)
-	if sc := screen(m); !strings.Contains(sc, `unknown agent "nosuch"`) || m.dialog == nil {
-		t.Fatalf("unknown agent: dialog open %v\n%s", m.dialog != nil, sc)
+	m = press(t, m, "tab")
+	sc := dialogText(m)
+	for _, want := range []string{"the session's own agent", "explore", "general"} {
+		if !strings.Contains(sc, want) {
+			t.Errorf("the child's agent picker lacks %q:\n%s", want, sc)
+		}
 	}
-	if got := f.Mutations(); len(got) != 0 {
-		t.Fatalf("an unknown agent sent %v", got)
+	if strings.Contains(sc, "build") || strings.Contains(sc, "title") {
+		t.Errorf("the child's picker offers a primary or hidden agent:\n%s", sc)
 	}
-	for range len("nosuch") {
-		m = send(t, m, tea.KeyPressMsg{Code: tea.KeyBackspace})
-	}
-	m = press(t, m, "general")
+	m = press(t, m, "down", "down") // own, explore, general
 	m, _ = do(t, m, enterKey)
 	if p := f.prompts()["ses_kid"]; len(p) != 1 || p[0].Agent != "general" || p[0].Parts[0].Text != "go on" {
 		t.Fatalf("resume sent %+v; want agent general with the prompt", p)
+	}
+
+	// A root may run a primary agent: the picker offers it, marked.
+	m = send(t, m, SelectMsg{ID: "ses_root"})
+	m, _ = do(t, m, keyMsgs("r")[0])
+	m = press(t, m, "tab")
+	if sc := dialogText(m); !strings.Contains(sc, "build (primary)") || strings.Contains(sc, "title") {
+		t.Errorf("the root's agent picker does not offer build (primary), or offers a hidden agent:\n%s", sc)
+	}
+}
+
+// N launches a root, which may run a primary agent: its picker lists them,
+// marked.
+func TestNewRootPickerOffersPrimaryAgents(t *testing.T) {
+	f, c := newFakeOpenCode(t)
+	m := actionModel(t, f, c)
+	m, _ = do(t, m, keyMsgs("N")[0])
+	sc := dialogText(m)
+	for _, want := range []string{"build (primary)", "explore", "general"} {
+		if !strings.Contains(sc, want) {
+			t.Errorf("N's picker lacks %q:\n%s", want, sc)
+		}
+	}
+	if strings.Contains(sc, "title") {
+		t.Errorf("N's picker offers a hidden agent:\n%s", sc)
+	}
+	m = press(t, m, "up", "up") // general is preselected: up to build
+	m, _ = do(t, m, enterKey)
+	m = typeText(t, m, "plan it")
+	m, _ = do(t, m, enterKey)
+	m = typeText(t, m, "go")
+	m, _ = do(t, m, ctrlS)
+	var agents []string
+	for _, ps := range f.prompts() {
+		for _, p := range ps {
+			agents = append(agents, p.Agent)
+		}
+	}
+	if len(f.created()) != 1 || len(agents) != 1 || agents[0] != "build" {
+		t.Fatalf("N created %+v and prompted %q; want one root prompted to build", f.created(), agents)
 	}
 }

@@ -99,10 +99,11 @@ func (m Model) room(a Action) (intent.Dialog, tea.Cmd) {
 	case ActionLaunchRoot:
 		return dialog.NewLaunch(st, "", "", w, h)
 	case ActionResume:
+		root := ss == nil || ss.ParentID == ""
 		if ss != nil && ss.Running() {
-			return dialog.NewBusy(st, sel, title, w, h), nil
+			return dialog.NewBusy(st, sel, title, root, w, h), nil
 		}
-		return dialog.NewResume(st, sel, title, w, h)
+		return dialog.NewResume(st, sel, title, root, w, h)
 	case ActionResumeByID:
 		return dialog.NewFind(st, w, h)
 	case ActionAbort:

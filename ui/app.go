@@ -1,21 +1,39 @@
 package ui
 
 import (
-	"context"
 	"time"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/spinner"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"github.com/octop-dev/octop/alert"
+	"github.com/octop-dev/octop/feed"
 	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/detail"
+	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/ui/styles"
 	"github.com/octop-dev/octop/ui/tree"
-	"github.com/octop-dev/octop/watchdog"
 	"github.com/octop-dev/octop/wire"
 )
+
+// Ops is every server operation the screen asks for (see calls.Ops).
+type Ops = calls.Ops
+
+// EventsMsg is a batch of stream events, in arrival order (see feed).
+type EventsMsg = feed.EventsMsg
+
+// ResetMsg empties the tree: the demo's recording starts over.
+type ResetMsg = feed.ResetMsg
+
+// FlashMsg shows a one-line notice in the footer for a few seconds.
+type FlashMsg = intent.FlashMsg
+
+// SelectMsg asks the screen to select a session, now or once it arrives.
+type SelectMsg = intent.SelectMsg
+
+// Dialog is a room shown over the screen (see intent.Dialog).
+type Dialog = intent.Dialog
 
 // Options configure the screen. Ops is required outside demo mode.
 type Options struct {
@@ -34,16 +52,6 @@ type Options struct {
 	Clock func() time.Time
 	// NoColor draws without colour (NO_COLOR).
 	NoColor bool
-	// Watchdog configures the runaway detector; nil runs none.
-	Watchdog *watchdog.Config
-	// Notify says how the terminal is called for notable events (a root
-	// ending, a wait on the person, a failure, a runaway); Getenv tells
-	// the terminal's kind (TERM, TERM_PROGRAM, TMUX).
-	Notify alert.Mode
-	Getenv func(string) string
-	// OnEvent runs, in a command, for each notable event: the --exec hook.
-	// It must not block.
-	OnEvent func(watchdog.Event)
 }
 
 // pane names which pane has the keys.
@@ -85,10 +93,9 @@ type Model struct {
 	follow    bool
 	dialog    Dialog
 	// dialogGen numbers the dialogs opened, so an intent of one since
-	// closed is dropped; requests are the calls in flight by tag.
+	// closed is dropped.
 	dialogGen int
-	reqTag    int
-	requests  map[int]request
+	calls     calls.InFlight
 	// pendingSelect is a session an action asked to select before the
 	// stream brought it (see SelectMsg).
 	pendingSelect string
@@ -121,14 +128,6 @@ type Model struct {
 
 	flashMsg FlashMsg
 	flashTag int
-
-	// wd is the watchdog (nil when off); runawayN how many sessions it
-	// marks; notice the last notification, shown in the header until the
-	// next key press (seen); wdTicked the last stall check (Unix ms).
-	wd       *watchdog.Watchdog
-	runawayN int
-	notice   string
-	wdTicked int64
 
 	// helpView is the footer's help, drawn by layout; footerH its height.
 	helpView string
@@ -164,10 +163,6 @@ func New(opts Options) Model {
 		height: 24,
 	}
 	m.applyStyles(st)
-	if m.opts.Getenv == nil {
-		m.opts.Getenv = func(string) string { return "" }
-	}
-	m.newWatchdog()
 	m.tree.SetGroupByDirectory(opts.AllProjects)
 	m.tree.SetState(m.state)
 	m.detail.SetState(m.state)
@@ -191,27 +186,6 @@ func (m Model) State() *model.State { return m.state }
 
 // Selected is the selected session's id.
 func (m Model) Selected() string { return m.tree.Selected() }
-
-// fetchSnapshot reads the whole tree. It captures plain values only, so the
-// Cmd can run on any goroutine while Update goes on.
-func fetchSnapshot(b Ops, tag int) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
-		defer cancel()
-		snap, err := b.Snapshot(ctx)
-		return snapshotMsg{tag: tag, snap: snap, err: err}
-	}
-}
-
-// probeHealth asks the server for its version.
-func probeHealth(b Ops, tag int) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		h, err := b.Health(ctx)
-		return healthMsg{tag: tag, health: h, err: err}
-	}
-}
 
 // newHelp is the footer's help with narrow column gaps, so the full help
 // fits 80 columns.

@@ -1,10 +1,9 @@
 // Package ui is octop's Bubble Tea screen. Its top level holds only the
-// root Model (app.go), the layout (view.go), the message routing
-// (update.go, actions.go, ops.go), the screen's keys (keys.go) and the
-// feed of the watchdog (watch.go: the same events go to package
-// watchdog, whose marks the tree, detail and header show and whose
-// notable events ring the terminal, run --exec and, with --abort-on,
-// abort); every view lives in a room of its own under ui/.
+// root Model (app.go), the layout (view.go), the message routing (update.go
+// for keys, mouse and the clock; server.go for the server's data;
+// actions.go for the reserved keys; intents.go for the rooms' intents) and
+// the screen's keys (keys.go); every view lives in a room of its own
+// under ui/.
 //
 // # Rooms
 //
@@ -18,17 +17,19 @@
 //	ui/result   one session's outcome (o), markdown rendered
 //	ui/intent   what rooms and root exchange: the Dialog contract,
 //	            intents, their replies, FlashMsg and SelectMsg
+//	ui/calls    Ops, the one interface of server operations, and the
+//	            calls in flight: each intent's call, its cancel, its reply
 //	ui/format   pure string helpers; ui/styles the one style set
 //
 // # Rules of the house
 //
 //   - No I/O in Update or View. A room never calls the server: it returns
 //     an intent (intent.LaunchRequested, AbortRequested, AnswerPermission…)
-//     as a Cmd. The root turns each intent into a call on Options.Ops (the
-//     one interface of server operations; package ops implements it over
-//     the client, tests use a fake), run in a tea.Cmd with a context whose
-//     cancel the root keeps, and hands the reply (intent.Launched, …)
-//     back to the open dialog.
+//     as a Cmd. The root turns each intent into a call on Options.Ops
+//     (calls.Ops, the one interface of server operations; package ops
+//     implements it over the client, tests use a fake), run in a tea.Cmd
+//     with a context whose cancel calls.InFlight keeps, and hands the reply
+//     (intent.Launched, …) back to the open dialog.
 //   - Keys always answer. ctrl+c quits from anywhere; esc closes every
 //     overlay (help included) at once, cancelling its request in flight.
 //     A reply whose request was cancelled is dropped by its tag, and an
@@ -51,7 +52,7 @@
 //     Update(tea.Msg) (intent.Dialog, tea.Cmd) returning nil to close, and
 //     View(w, h int) string; draw it in dialog.Frame if it is an overlay.
 //  2. If it needs the server, add an intent and its reply to ui/intent, a
-//     method to Ops, a case to call in ops.go, and the method to package
+//     method to calls.Ops, a case to calls.call, and the method to package
 //     ops. The room returns intent.Send(YourRequest{…}) and handles the
 //     reply in Update.
 //  3. Give it a key in keys.go and an Action, and build it in Model.room.

@@ -5,11 +5,17 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/ui/styles"
 	"github.com/octop-dev/octop/wire"
 )
+
+// tickMsg drives the spinner, elapsed times and countdowns.
+type tickMsg struct{}
+
+// flashExpiredMsg clears the flash it was scheduled for (and no later one).
+type flashExpiredMsg struct{ tag int }
 
 // Update routes a message to the handler of its family: keys, mouse,
 // server data, the clock, or action replies. Nothing here does I/O; every
@@ -25,7 +31,6 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.layout()
 		return m, nil
 	case tea.KeyPressMsg:
-		m.notice = "" // seen
 		return m.updateKey(msg)
 	case tea.PasteMsg:
 		if m.dialog != nil {
@@ -41,11 +46,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.updateWheel(msg.Mouse()), nil
 	case EventsMsg, wire.ConnState, wire.ResyncNeeded, wire.DecodeError,
 		snapshotMsg, healthMsg, ResetMsg:
-		next, cmd := m.updateServer(msg)
-		return watched(msg, next, cmd)
+		return m.updateServer(msg)
 	case tickMsg:
-		next, cmd := m.updateTick()
-		return watched(msg, next, cmd)
+		return m.updateTick()
 	case FlashMsg:
 		return m.flash(msg)
 	case SelectMsg:
@@ -59,7 +62,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.startRequest(msg)
 	case intent.Request:
 		return m.startRequest(stampedMsg{gen: m.dialogGen, req: msg})
-	case replyMsg:
+	case calls.Reply:
 		return m.updateReply(msg)
 	}
 	// Anything else is an action's own reply, which belongs to the open
@@ -97,44 +100,54 @@ func (m Model) updateKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.layout()
 		return m, nil
 	}
+	if nm, cmd, ok := m.screenKey(msg); ok {
+		return nm, cmd
+	}
+	for _, r := range m.keys.actionFor() {
+		if key.Matches(msg, r.b) {
+			return m.startAction(r.a)
+		}
+	}
+	return m.paneKey(msg)
+}
+
+// screenKey handles the screen's own keys; ok is false for any other.
+func (m Model) screenKey(msg tea.KeyPressMsg) (_ Model, _ tea.Cmd, ok bool) {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
-		return m, tea.Quit
+		return m, tea.Quit, true
 	case key.Matches(msg, k.Help):
 		m.help.ShowAll = !m.help.ShowAll
 		m.layout()
-		return m, nil
 	case key.Matches(msg, k.Tab):
 		m.setFocus(1 - m.focus)
-		return m, nil
 	case key.Matches(msg, k.Filter):
 		m.filtering = true
 		m.filter.SetValue(m.tree.Filter())
 		m.filter.CursorEnd()
 		m.layout()
-		return m, m.filter.Focus()
+		return m, m.filter.Focus(), true
 	case key.Matches(msg, k.ClearFilter):
 		if m.tree.Filter() != "" {
 			m.setFilter("")
 		}
-		return m, nil
 	case key.Matches(msg, k.Sort):
 		m.tree.SetSort(m.tree.Sort().Next())
-		return m, nil
 	case key.Matches(msg, k.Follow):
 		m.follow = !m.follow
 		if m.follow {
 			m.followBusiest()
 			m.syncDetail()
 		}
-		return m, nil
+	default:
+		return m, nil, false
 	}
-	for _, r := range k.actionFor() {
-		if key.Matches(msg, r.b) {
-			return m.startAction(r.a)
-		}
-	}
+	return m, nil, true
+}
+
+// paneKey hands a key to the focused pane.
+func (m Model) paneKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.focus == paneDetail {
 		var cmd tea.Cmd
 		m.detail, cmd = m.detail.Update(msg)
@@ -244,179 +257,6 @@ func (m Model) updateWheel(p tea.Mouse) Model {
 		}
 	}
 	return m
-}
-
-// maxSnapEvents bounds the events kept for replay over one snapshot.
-const maxSnapEvents = 50000
-
-// updateServer folds the server's data into the state. Events come in
-// batches (see Batcher) so a burst is one pass here and one render.
-func (m Model) updateServer(msg tea.Msg) (tea.Model, tea.Cmd) {
-	switch msg := msg.(type) {
-	case EventsMsg:
-		for _, env := range msg {
-			if env.Event == nil {
-				continue
-			}
-			if c, ok := env.Event.(wire.SessionCreated); ok {
-				m.snapRaced = true
-				if m.version == "" {
-					// Sessions carry the server's version: enough for the
-					// header until the health probe answers (the demo has
-					// no server to ask).
-					m.version = c.Info.Version
-				}
-			}
-			m.state.Apply(env.Event)
-			if m.snapPending {
-				if len(m.snapEvents) < maxSnapEvents {
-					m.snapEvents = append(m.snapEvents, env.Event)
-				} else {
-					m.snapRaced = true // too many to replay: at least keep every session
-				}
-			}
-		}
-		m.now = m.opts.Clock()
-		m.stateChanged()
-		m.observe(msg)
-	case ResetMsg:
-		m.state = model.New()
-		m.tree.SetState(m.state)
-		m.detail.SetState(m.state)
-		m.stateChanged()
-	case wire.ConnState:
-		m.conn, m.connKnown = msg, true
-		if msg.State == wire.Connected && m.opts.Ops != nil {
-			// The server may have been restarted, as another version.
-			m.healthTag++
-			return m, probeHealth(m.opts.Ops, m.healthTag)
-		}
-	case wire.ResyncNeeded:
-		if m.opts.Ops == nil {
-			return m, nil
-		}
-		m.snapTag++
-		m.snapRaced = false
-		m.snapPending, m.snapEvents = true, nil
-		return m, fetchSnapshot(m.opts.Ops, m.snapTag)
-	case snapshotMsg:
-		if msg.tag != m.snapTag {
-			return m, nil // a newer fetch is on its way; this one is stale
-		}
-		m.snapErr = msg.err
-		replay := m.snapEvents
-		m.snapPending, m.snapEvents = false, nil
-		if msg.err == nil {
-			if m.snapRaced {
-				msg.snap.Complete = false
-			}
-			m.state.ApplySnapshot(msg.snap)
-			for _, ev := range replay {
-				m.state.Apply(ev)
-			}
-			m.now = m.opts.Clock()
-			m.stateChanged()
-		}
-	case healthMsg:
-		if msg.tag == m.healthTag && msg.err == nil {
-			m.version = msg.health.Version
-		}
-	case wire.DecodeError:
-		return m.flash(FlashMsg{Text: "skipped a malformed event: " + msg.Error(), Error: true})
-	}
-	return m, nil
-}
-
-// stateChanged recomputes what depends on the whole tree: the rows, the
-// header's counts, follow's pick. Once per batch, never per frame.
-// observe hands a room that follows the live tree (intent.Observer) the
-// model, the batch's events and the time.
-func (m *Model) observe(batch EventsMsg) {
-	o, ok := m.dialog.(intent.Observer)
-	if !ok {
-		return
-	}
-	var evs []wire.Event
-	for _, env := range batch {
-		if env.Event != nil {
-			evs = append(evs, env.Event)
-		}
-	}
-	if d := o.Observe(m.state, evs, m.now.UnixMilli()); d != nil {
-		m.dialog = d
-	}
-}
-
-func (m *Model) stateChanged() {
-	m.tree.Sync()
-	m.applyPendingSelect()
-	before := m.counts
-	m.counts = m.countAll()
-	if (before.waiting > 0) != (m.counts.waiting > 0) {
-		m.layout() // the footer offers the inbox only while someone waits
-	}
-	if m.follow {
-		m.followBusiest()
-	}
-	m.syncDetail()
-}
-
-// countAll walks the tree once for the header's counts.
-func (m Model) countAll() screenCounts {
-	var c screenCounts
-	m.walk(func(id string, _ *model.Session) {
-		switch m.state.Display(id) {
-		case model.DisplayBusy, model.DisplayRetry:
-			c.running++
-		case model.DisplayWaiting:
-			c.waiting++
-		case model.DisplayError:
-			c.failed++
-		}
-	})
-	return c
-}
-
-// followBusiest selects the busy session that was active most recently.
-func (m *Model) followBusiest() {
-	best, bestAt := "", int64(-1)
-	m.walk(func(id string, s *model.Session) {
-		if m.state.Display(id) == model.DisplayBusy && s.LastActive > bestAt {
-			best, bestAt = id, s.LastActive
-		}
-	})
-	if best != "" && best != m.tree.Selected() {
-		m.tree.Select(best)
-	}
-}
-
-// walk visits every session reachable from the roots.
-func (m Model) walk(fn func(id string, s *model.Session)) {
-	var visit func(id string)
-	visit = func(id string) {
-		s := m.state.Session(id)
-		if s == nil {
-			return
-		}
-		fn(id, s)
-		for _, c := range s.Children {
-			visit(c)
-		}
-	}
-	for _, id := range m.state.Roots() {
-		visit(id)
-	}
-}
-
-// syncDetail points the detail pane at the selection and rolls up the
-// selected subtree's tokens and cost for the header.
-func (m *Model) syncDetail() {
-	id := m.tree.Selected()
-	m.detail.SetSession(id)
-	m.totals = model.Totals{}
-	if id != "" {
-		m.totals = m.state.Subtree(id)
-	}
 }
 
 // updateTick advances the clock and the spinner, then schedules the next

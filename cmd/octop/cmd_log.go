@@ -24,7 +24,7 @@ With --json, print one JSON object per line instead, each with "kind"
 
 With --follow, keep printing new entries as they settle (a tool call when
 it ends) until the session stops running; exit 4 if its run ended in an
-error, as result --wait does.
+error, as result --wait does, and 5 if --timeout ran out first.
 
 Examples:
   octop log ses_2b…

@@ -84,3 +84,19 @@ func TestHelpHidesThePassword(t *testing.T) {
 		t.Fatal("--help does not mention the demo")
 	}
 }
+
+// The demo's recording has no snapshots: the screen gets no operations
+// (nil, not a wrapper around a nil reader, whose Health panicked).
+func TestDemoHasNoReads(t *testing.T) {
+	rec, err := demoRecording()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := replay.New(rec, replay.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := readOnlyOps(p.Backend()); o != nil {
+		t.Errorf("the demo's operations are %#v, want nil", o)
+	}
+}

@@ -57,7 +57,7 @@ func play(rec record.Recording, opts replay.Options, label string, stderr io.Wri
 		fmt.Fprintf(stderr, "octop: --%s: %v\n", label, err)
 		return 2
 	}
-	root := ui.New(ui.Options{Demo: true, Ops: ops.ReadOnly(p.Backend()), Clock: p.Clock, NoColor: noColor()})
+	root := ui.New(ui.Options{Demo: true, Ops: readOnlyOps(p.Backend()), Clock: p.Clock, NoColor: noColor()})
 	prog := tea.NewProgram(replay.NewScreen(root, p, label))
 	b = feed.NewBatcher(prog.Send, feed.FrameInterval)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -68,4 +68,14 @@ func play(rec record.Recording, opts replay.Options, label string, stderr io.Wri
 		return 1
 	}
 	return 0
+}
+
+// readOnlyOps is the screen's operations over a recording's reads; nil
+// when it has none (the demo: no snapshots), so the screen builds its tree
+// from the events alone instead of asking a Reader that is not there.
+func readOnlyOps(b record.Backend) ui.Ops {
+	if b == nil {
+		return nil
+	}
+	return ops.ReadOnly(b)
 }

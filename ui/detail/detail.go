@@ -1,5 +1,5 @@
 // Package detail is the pane that shows one session in full: its status,
-// task_id, parent, last error, live tool calls and last reply.
+// task_id, parent, last error, live tool calls, todo list and last reply.
 package detail
 
 import (
@@ -29,9 +29,6 @@ type Model struct {
 	focused       bool
 	now           int64
 	spin          string
-	// runaway gives the watchdog's marks of a session, one "kind:
-	// evidence" line each; nil when no watchdog runs.
-	runaway func(id string) []string
 	// back is how many lines the body is scrolled up from its end. The body
 	// is pinned to its end by default, so the newest tool call shows.
 	back int
@@ -56,9 +53,6 @@ func (m *Model) SetFocused(f bool) { m.focused = f }
 
 // SetClock sets the time durations count to and the spinner frame.
 func (m *Model) SetClock(nowMS int64, spin string) { m.now, m.spin = nowMS, spin }
-
-// SetRunaway sets where the pane reads the watchdog's marks from.
-func (m *Model) SetRunaway(f func(id string) []string) { m.runaway = f }
 
 // SetState points the pane at the (new) state.
 func (m *Model) SetState(s *model.State) { m.state = s }
@@ -193,11 +187,6 @@ func (m Model) header(s *model.Session) []string {
 		_, ink := format.StateMark(state.Kind, "", st)
 		lines = append(lines, label(st, "reason")+ink.Render(format.OneLine(state.Detail)))
 	}
-	if m.runaway != nil {
-		for _, r := range m.runaway(s.ID) {
-			lines = append(lines, label(st, "runaway")+st.Ink.Failed.Render("⚠ "+format.OneLine(r)))
-		}
-	}
 	for _, p := range m.state.Permissions(s.ID) {
 		lines = append(lines, label(st, "waiting")+st.Ink.Waiting.Render("permission "+p.Permission+" "+strings.Join(p.Patterns, " ")))
 	}
@@ -226,13 +215,14 @@ func (m Model) callsRule(s *model.Session, above, below int) string {
 	return rule(m.styles, title, m.width)
 }
 
-// body is the scrolling part: the tool calls, then the last reply once
-// idle. Its lines are drawn on demand, so a session with thousands of calls
-// costs only the lines in view.
+// body is the scrolling part: the tool calls, then the todo list when the
+// session keeps one, then the last reply once idle. The calls' lines are
+// drawn on demand, so a session with thousands of calls costs only the
+// lines in view.
 type body struct {
 	s     *model.Session
 	nameW int
-	reply []string // the reply section, rule included; empty while busy
+	tail  []string // the todo and reply sections, rules included
 }
 
 func (m Model) body(s *model.Session) body {
@@ -240,14 +230,15 @@ func (m Model) body(s *model.Session) body {
 	for _, t := range s.Tools {
 		b.nameW = max(b.nameW, min(len(t.Tool), 12))
 	}
+	b.tail = m.todoLines(s)
 	if model.StateOf(s).Kind != model.KindRunning && strings.TrimSpace(s.LastText) != "" {
 		reply := strings.Split(strings.TrimSpace(s.LastText), "\n")
 		if len(reply) > maxReplyLines {
 			reply = append(reply[:maxReplyLines-1], "…")
 		}
-		b.reply = append(b.reply, rule(m.styles, "last reply", m.width))
+		b.tail = append(b.tail, rule(m.styles, "last reply", m.width))
 		for _, l := range reply {
-			b.reply = append(b.reply, strings.ReplaceAll(l, "\t", "    "))
+			b.tail = append(b.tail, strings.ReplaceAll(l, "\t", "    "))
 		}
 	}
 	return b
@@ -256,7 +247,7 @@ func (m Model) body(s *model.Session) body {
 // calls is how many lines the tool calls take ("none yet" is one).
 func (b body) calls() int { return max(len(b.s.Tools), 1) }
 
-func (b body) len() int { return b.calls() + len(b.reply) }
+func (b body) len() int { return b.calls() + len(b.tail) }
 
 // lines draws body lines [from, to).
 func (m Model) lines(b body, from, to int) []string {
@@ -264,7 +255,7 @@ func (m Model) lines(b body, from, to int) []string {
 	for i := from; i < to; i++ {
 		switch {
 		case i >= b.calls():
-			out = append(out, b.reply[i-b.calls()])
+			out = append(out, b.tail[i-b.calls()])
 		case len(b.s.Tools) == 0:
 			out = append(out, m.styles.Ink.Dim.Render("none yet"))
 		default:

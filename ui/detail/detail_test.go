@@ -71,3 +71,36 @@ func TestNewestCallShowsAndScrolls(t *testing.T) {
 		}
 	}
 }
+
+// The todo list shows under the calls with its count and a mark per state;
+// a session with none shows no section.
+func TestTodoList(t *testing.T) {
+	st := busyWithCalls(2)
+	m := New(styles.New(true, true))
+	m.SetState(st)
+	m.SetSession("s")
+	m.SetSize(60, 16)
+	if v := strings.Join(view(m), "\n"); strings.Contains(v, "todos") {
+		t.Fatalf("a session with no todo list shows one:\n%s", v)
+	}
+	st.Apply(wire.TodoUpdated{SessionID: "s", Todos: []wire.Todo{
+		{Content: "read the code", Status: wire.TodoCompleted}, {Content: "fix the parser", Status: wire.TodoInProgress},
+		{Content: "run the tests", Status: wire.TodoPending}, {Content: "ask the user", Status: wire.TodoCancelled}}})
+	v := view(m)
+	want := []string{"── todos 1/4 done", "✓ read the code", "▸ fix the parser", "○ run the tests", "– ask the user"}
+	at := 0
+	for at < len(v) && !strings.HasPrefix(v[at], "── todos") {
+		at++
+	}
+	if at+len(want) > len(v) || at < 6 {
+		t.Fatalf("no todo section under the calls:\n%s", strings.Join(v, "\n"))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(v[at+i], w) {
+			t.Errorf("line %d = %q, want it to start %q\n%s", at+i, v[at+i], w, strings.Join(v, "\n"))
+		}
+	}
+	if !strings.Contains(strings.Join(v, "\n"), "bash step 2") {
+		t.Errorf("the running call went out of sight:\n%s", strings.Join(v, "\n"))
+	}
+}

@@ -20,14 +20,16 @@ type Busy struct {
 	id      string
 	title   string
 	draft   string
+	root    bool
 	waiting bool
 	err     string
 	w, h    int
 }
 
-// NewBusy opens the busy dialog for session id on a w×h screen.
-func NewBusy(st *styles.Styles, id, title string, w, h int) Busy {
-	return Busy{st: st, keys: DefaultBusyKeyMap(), id: id, title: title, w: w, h: h}
+// NewBusy opens the busy dialog for session id (a root when root is set)
+// on a w×h screen.
+func NewBusy(st *styles.Styles, id, title string, root bool, w, h int) Busy {
+	return Busy{st: st, keys: DefaultBusyKeyMap(), id: id, title: title, root: root, w: w, h: h}
 }
 
 // Update handles the wait's end and the dialog's keys.
@@ -39,7 +41,7 @@ func (d Busy) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
 			d.err = ErrText(msg.Err)
 			return d, nil
 		}
-		return newResumeDraft(d.st, d.id, d.title, d.draft, d.w, d.h)
+		return newResumeDraft(d.st, d.id, d.title, d.root, d.draft, d.w, d.h)
 	case tea.KeyPressMsg:
 		switch {
 		case key.Matches(msg, d.keys.Cancel):

@@ -74,10 +74,11 @@ func (f Find) found(msg intent.Found) (intent.Dialog, tea.Cmd) {
 		title = s.ID
 	}
 	sel := intent.Select(s.ID)
+	root := s.ParentID == ""
 	if msg.Running {
-		return NewBusy(f.st, s.ID, title, f.w, f.h), sel
+		return NewBusy(f.st, s.ID, title, root, f.w, f.h), sel
 	}
-	d, cmd := NewResume(f.st, s.ID, title, f.w, f.h)
+	d, cmd := NewResume(f.st, s.ID, title, root, f.w, f.h)
 	return d, tea.Batch(sel, cmd)
 }
 

@@ -5,14 +5,12 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/list"
 	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/ui/styles"
-	"github.com/octop-dev/octop/wire"
 )
 
 // The launch form's fields, in focus order.
@@ -23,13 +21,6 @@ const (
 	fieldCount
 )
 
-// agentItem is one agent in the picker.
-type agentItem struct{ a wire.Agent }
-
-func (i agentItem) Title() string       { return i.a.Name }
-func (i agentItem) Description() string { return strings.Join(strings.Fields(i.a.Description), " ") }
-func (i agentItem) FilterValue() string { return i.a.Name }
-
 // Launch is the `n` / `N` dialog: pick an agent, describe the task, write
 // the prompt, and launch it as an async task.
 type Launch struct {
@@ -38,12 +29,10 @@ type Launch struct {
 	parent string // "" launches a new root
 	title  string // the parent's title
 
-	agents     list.Model
-	agentsErr  string
-	agentsWait bool
-	desc       textinput.Model
-	prompt     textarea.Model
-	focus      int
+	agents picker
+	desc   textinput.Model
+	prompt textarea.Model
+	focus  int
 
 	launching bool
 	err       string
@@ -56,21 +45,18 @@ type Launch struct {
 func NewLaunch(st *styles.Styles, parent, parentTitle string, w, h int) (Launch, tea.Cmd) {
 	f := Launch{
 		st: st, keys: DefaultFormKeyMap(),
-		parent: parent, title: parentTitle, agentsWait: true,
+		parent: parent, title: parentTitle,
 		width: Width(w, 84), height: h,
 	}
 	inner := f.width - 4
 
-	d := list.NewDefaultDelegate()
-	d.SetSpacing(0)
-	d.Styles = PickerStyles(st)
-	f.agents = list.New(nil, d, inner, 2)
-	f.agents.SetShowTitle(false)
-	f.agents.SetShowStatusBar(false)
-	f.agents.SetShowHelp(false)
-	f.agents.SetShowPagination(false)
-	f.agents.SetFilteringEnabled(false)
-	f.agents.DisableQuitKeybindings()
+	// A task (a child) runs a subagent; a new root may also run a
+	// primary agent, as the server accepts.
+	accepts := TaskAgent
+	if parent == "" {
+		accepts = RootAgent
+	}
+	f.agents = newPicker(st, inner, accepts, "")
 
 	f.desc = textinput.New()
 	f.desc.Prompt = "› "
@@ -90,23 +76,12 @@ func NewLaunch(st *styles.Styles, parent, parentTitle string, w, h int) (Launch,
 	return f, intent.Send(intent.AgentsRequested{})
 }
 
-// taskAgents returns the agents a task can run as: mode subagent or all,
-// and not hidden, in the server's order.
-func taskAgents(agents []wire.Agent) []wire.Agent {
-	var out []wire.Agent
-	for _, a := range agents {
-		if (a.Mode == "subagent" || a.Mode == "all") && !a.Hidden {
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
 // Update handles the replies to the form's intents and its keys.
 func (f Launch) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
 	switch msg := msg.(type) {
 	case intent.AgentsLoaded:
-		return f.setAgents(msg), nil
+		f.agents = f.agents.set(msg, "general", f.height-20)
+		return f, nil
 	case intent.Launched:
 		f.launching = false
 		if msg.Err != nil {
@@ -138,43 +113,13 @@ func (f Launch) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
 	var cmd tea.Cmd
 	switch f.focus {
 	case fieldAgent:
-		if _, isKey := msg.(tea.KeyPressMsg); isKey {
-			f.agents, cmd = f.agents.Update(msg)
-		}
+		f.agents, cmd = f.agents.update(msg)
 	case fieldDescription:
 		f.desc, cmd = f.desc.Update(msg)
 	case fieldPrompt:
 		f.prompt, cmd = f.prompt.Update(msg)
 	}
 	return f, cmd
-}
-
-// setAgents fills the picker from the server's answer.
-func (f Launch) setAgents(msg intent.AgentsLoaded) Launch {
-	f.agentsWait = false
-	if msg.Err != nil {
-		f.agentsErr = "cannot list the agents: " + ErrText(msg.Err)
-		return f
-	}
-	usable := taskAgents(msg.Agents)
-	if len(usable) == 0 {
-		f.agentsErr = "the server has no agent that can run as a task (mode subagent or all, not hidden)"
-		return f
-	}
-	items := make([]list.Item, len(usable))
-	pick := 0
-	for i, a := range usable {
-		items[i] = agentItem{a}
-		if a.Name == "general" {
-			pick = i
-		}
-	}
-	f.agents.SetItems(items)
-	// Two lines an agent; on a short screen the list scrolls instead of
-	// pushing the form off it.
-	f.agents.SetHeight(max(min(2*len(items), 8, f.height-20), 2))
-	f.agents.Select(pick)
-	return f
 }
 
 func (f Launch) setFocus(i int) (intent.Dialog, tea.Cmd) {
@@ -194,13 +139,10 @@ func (f Launch) setFocus(i int) (intent.Dialog, tea.Cmd) {
 // checks again (and the server's side); this is only to point at the
 // empty field.
 func (f Launch) submit() (intent.Dialog, tea.Cmd) {
-	agent := ""
-	if it, ok := f.agents.SelectedItem().(agentItem); ok {
-		agent = it.a.Name
-	}
+	agent, _ := f.agents.selected()
 	switch {
 	case agent == "":
-		f.err = "no agent to run the task; " + firstNonEmpty(f.agentsErr, "the agent list is still loading")
+		f.err = "no agent to run the task; " + firstNonEmpty(f.agents.err, "the agent list is still loading")
 		return f.setFocus(fieldAgent)
 	case strings.TrimSpace(f.desc.Value()) == "":
 		f.err = "the description is empty; give a few words saying what the task does"
@@ -245,14 +187,7 @@ func (f Launch) View(w, h int) string {
 		b.WriteString(f.st.Dim.Render(ansi.Truncate("parent "+f.parent, inner, "…")) + "\n\n")
 	}
 	b.WriteString(label(fieldAgent, "Agent") + "\n")
-	switch {
-	case f.agentsWait:
-		b.WriteString(f.st.Dim.Render("  loading agents…"))
-	case f.agentsErr != "":
-		b.WriteString(ErrorLine(f.st, inner, f.agentsErr))
-	default:
-		b.WriteString(f.agents.View())
-	}
+	b.WriteString(f.agents.view(f.st, inner))
 	b.WriteString("\n\n" + label(fieldDescription, "Description") + "\n")
 	b.WriteString(f.desc.View())
 	b.WriteString("\n\n" + label(fieldPrompt, "Prompt") + "\n")

@@ -7,7 +7,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/octop-dev/octop/ui/intent"
@@ -16,29 +15,32 @@ import (
 
 // Resume is the `r` dialog: a new prompt for a finished task, sent to the
 // same session (its history continues), as the session's own agent
-// unless another is named.
+// unless another is picked: a subagent for a child, any agent the server
+// runs for a root.
 type Resume struct {
 	st      *styles.Styles
 	keys    FormKeyMap
 	id      string
 	title   string
 	prompt  textarea.Model
-	agent   textinput.Model
+	root    bool
+	agent   picker
 	onAgent bool // the agent field has the keys, not the prompt
 	sending bool
 	err     string
 	w, h    int
 }
 
-// NewResume opens the resume form for session id on a w×h screen.
-func NewResume(st *styles.Styles, id, title string, w, h int) (Resume, tea.Cmd) {
-	return newResumeDraft(st, id, title, "", w, h)
+// NewResume opens the resume form for session id (a root session when
+// root is set) on a w×h screen. Its Cmd asks for the agents.
+func NewResume(st *styles.Styles, id, title string, root bool, w, h int) (Resume, tea.Cmd) {
+	return newResumeDraft(st, id, title, root, "", w, h)
 }
 
 // newResumeDraft opens the form with a prompt already typed, e.g. one
 // refused because the session had started running again.
-func newResumeDraft(st *styles.Styles, id, title, draft string, w, h int) (Resume, tea.Cmd) {
-	f := Resume{st: st, keys: DefaultFormKeyMap(), id: id, title: title, w: w, h: h}
+func newResumeDraft(st *styles.Styles, id, title string, root bool, draft string, w, h int) (Resume, tea.Cmd) {
+	f := Resume{st: st, keys: DefaultFormKeyMap(), id: id, title: title, root: root, w: w, h: h}
 	f.prompt = textarea.New()
 	f.prompt.Placeholder = "what the task should do next (enter for a new line, paste works)"
 	f.prompt.ShowLineNumbers = false
@@ -47,12 +49,12 @@ func newResumeDraft(st *styles.Styles, id, title, draft string, w, h int) (Resum
 	f.prompt.SetVirtualCursor(true)
 	f.prompt.SetStyles(AreaStyles(st))
 	f.prompt.SetValue(draft)
-	f.agent = textinput.New()
-	f.agent.Prompt = "› "
-	f.agent.Placeholder = "blank: the session's own agent"
-	f.agent.SetVirtualCursor(true)
-	f.agent.SetWidth(Width(w, 84) - 8)
-	return f, f.prompt.Focus()
+	accepts := TaskAgent
+	if root {
+		accepts = RootAgent
+	}
+	f.agent = newPicker(st, Width(w, 84)-4, accepts, "the session's own agent")
+	return f, tea.Batch(f.prompt.Focus(), intent.Send(intent.AgentsRequested{}))
 }
 
 // focus moves the keys to the agent field or back to the prompt.
@@ -60,15 +62,17 @@ func (f Resume) focus(onAgent bool) (Resume, tea.Cmd) {
 	f.onAgent = onAgent
 	if onAgent {
 		f.prompt.Blur()
-		return f, f.agent.Focus()
+		return f, nil
 	}
-	f.agent.Blur()
 	return f, f.prompt.Focus()
 }
 
 // Update handles the resume's reply and the form's keys.
 func (f Resume) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
 	switch msg := msg.(type) {
+	case intent.AgentsLoaded:
+		f.agent = f.agent.set(msg, "", f.h-24)
+		return f, nil
 	case intent.Resumed:
 		return f.resumed(msg)
 	case tea.KeyPressMsg:
@@ -86,13 +90,14 @@ func (f Resume) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
 				f.err = "the prompt is empty"
 				return f, nil
 			}
+			agent, _ := f.agent.selected()
 			f.sending, f.err = true, ""
-			return f, intent.Send(intent.ResumeRequested{ID: f.id, Prompt: f.prompt.Value(), Agent: strings.TrimSpace(f.agent.Value())})
+			return f, intent.Send(intent.ResumeRequested{ID: f.id, Prompt: f.prompt.Value(), Agent: agent})
 		}
 	}
 	var cmd tea.Cmd
 	if f.onAgent {
-		f.agent, cmd = f.agent.Update(msg)
+		f.agent, cmd = f.agent.update(msg)
 	} else {
 		f.prompt, cmd = f.prompt.Update(msg)
 	}
@@ -104,7 +109,7 @@ func (f Resume) resumed(msg intent.Resumed) (intent.Dialog, tea.Cmd) {
 	if errors.Is(msg.Err, intent.ErrBusy) {
 		// It started running again since the key was pressed: offer to
 		// wait, and keep what was typed.
-		d := NewBusy(f.st, f.id, f.title, f.w, f.h)
+		d := NewBusy(f.st, f.id, f.title, f.root, f.w, f.h)
 		d.draft = f.prompt.Value()
 		return d, nil
 	}
@@ -136,7 +141,7 @@ func (f Resume) View(w, h int) string {
 	b.WriteString("\n\n" + label("Prompt", !f.onAgent) + "\n")
 	b.WriteString(f.prompt.View())
 	b.WriteString("\n\n" + label("Agent", f.onAgent) + "\n")
-	b.WriteString(f.agent.View())
+	b.WriteString(f.agent.view(f.st, inner))
 	switch {
 	case f.sending:
 		b.WriteString("\n\n" + f.st.Busy.Render("sending…"))

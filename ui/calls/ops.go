@@ -1,8 +1,7 @@
-package ui
+package calls
 
 import (
 	"context"
-	"maps"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -36,12 +35,20 @@ type Ops interface {
 }
 
 const (
-	// requestTimeout bounds one request (a launch makes four calls).
-	requestTimeout = 30 * time.Second
+	// RequestTimeout bounds one request (a launch makes four calls).
+	RequestTimeout = 30 * time.Second
 	// waitLimit bounds waiting for a busy session before a resume; esc
 	// stops it sooner.
 	waitLimit = 2 * time.Hour
 )
+
+// timeout is how long the call carrying r may take.
+func timeout(r intent.Request) time.Duration {
+	if _, ok := r.(intent.WaitRequested); ok {
+		return waitLimit
+	}
+	return RequestTimeout
+}
 
 // call turns an intent into the call that carries it out and the reply
 // it hands back to the room.
@@ -71,6 +78,14 @@ func call(o Ops, r intent.Request) func(ctx context.Context) tea.Msg {
 		}
 	case intent.AbortRequested:
 		return func(ctx context.Context) tea.Msg { return abort(ctx, o, r) }
+	}
+	return read(o, r)
+}
+
+// read turns the intents that only read, or answer a waiting session,
+// into their calls.
+func read(o Ops, r intent.Request) func(ctx context.Context) tea.Msg {
+	switch r := r.(type) {
 	case intent.ResultRequested:
 		return func(ctx context.Context) tea.Msg {
 			res, err := o.Result(ctx, r.ID)
@@ -107,123 +122,4 @@ func answer(id, done, failed string, f func(ctx context.Context) error) func(ctx
 	return func(ctx context.Context) tea.Msg {
 		return intent.Answered{RequestID: id, Done: done, Failed: failed, Err: f(ctx)}
 	}
-}
-
-// request is one call in flight: its cancel, and whether it outlives the
-// dialog that asked (see intent.Detached).
-type request struct {
-	cancel   context.CancelFunc
-	detached bool
-}
-
-// replyMsg is a request's reply, tagged so that the reply of a cancelled
-// request is dropped.
-type replyMsg struct {
-	tag int
-	msg tea.Msg
-}
-
-// stampedMsg is an intent with the dialog that made it: one from a dialog
-// since closed is dropped.
-type stampedMsg struct {
-	gen int
-	req intent.Request
-}
-
-// stamp marks the intents cmd yields with the dialog generation gen.
-func stamp(gen int, cmd tea.Cmd) tea.Cmd {
-	if cmd == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		switch msg := cmd().(type) {
-		case intent.Request:
-			return stampedMsg{gen: gen, req: msg}
-		case tea.BatchMsg:
-			out := make(tea.BatchMsg, len(msg))
-			for i, c := range msg {
-				out[i] = stamp(gen, c)
-			}
-			return out
-		default:
-			return msg
-		}
-	}
-}
-
-// startRequest runs an intent as a Cmd with a context the root keeps the
-// cancel of. Nothing here waits: the call happens in the Cmd.
-func (m Model) startRequest(s stampedMsg) (Model, tea.Cmd) {
-	detached := false
-	if d, ok := s.req.(intent.Detached); ok {
-		detached = d.Detached()
-	}
-	if m.opts.Ops == nil || (!detached && (m.dialog == nil || s.gen != m.dialogGen)) {
-		return m, nil // its dialog was closed before the intent arrived
-	}
-	timeout := requestTimeout
-	if _, ok := s.req.(intent.WaitRequested); ok {
-		timeout = waitLimit
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	m.reqTag++
-	tag := m.reqTag
-	m.requests = maps.Clone(m.requests)
-	if m.requests == nil {
-		m.requests = map[int]request{}
-	}
-	m.requests[tag] = request{cancel: cancel, detached: detached}
-	run := call(m.opts.Ops, s.req)
-	return m, func() tea.Msg {
-		defer cancel()
-		return replyMsg{tag: tag, msg: run(ctx)}
-	}
-}
-
-// updateReply hands a reply to the dialog that asked, and shows a
-// detached request's notice; a cancelled request's reply is dropped.
-func (m Model) updateReply(r replyMsg) (tea.Model, tea.Cmd) {
-	req, ok := m.requests[r.tag]
-	if !ok {
-		return m, nil
-	}
-	m.requests = maps.Clone(m.requests)
-	delete(m.requests, r.tag)
-	var flash tea.Cmd
-	if f, ok := r.msg.(interface{ Flash() intent.FlashMsg }); ok && req.detached {
-		notice := f.Flash()
-		flash = func() tea.Msg { return notice }
-	}
-	if m.dialog == nil {
-		return m, flash
-	}
-	nm, cmd := m.updateDialog(r.msg)
-	return nm, tea.Batch(flash, cmd)
-}
-
-// cancelRequests cancels the requests in flight: all of them, or only
-// those bound to the dialog.
-func (m *Model) cancelRequests(all bool) {
-	if len(m.requests) == 0 {
-		return
-	}
-	keep := map[int]request{}
-	for tag, r := range m.requests {
-		if r.detached && !all {
-			keep[tag] = r
-			continue
-		}
-		r.cancel()
-	}
-	m.requests = keep
-}
-
-// dialogBusy says the open dialog waits on a request of its own.
-func (m Model) dialogBusy() bool {
-	for _, r := range m.requests {
-		if !r.detached {
-			return true
-		}
-	}
-	return false
 }

@@ -1,0 +1,264 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ui/calls"
+	"github.com/octop-dev/octop/ui/intent"
+	"github.com/octop-dev/octop/wire"
+)
+
+// This file folds the server's data into the screen: event batches, the
+// snapshot after a reconnect, the health probe, and what depends on the
+// whole tree (counts, follow, the selection).
+
+// snapshotMsg is the reply to a snapshot fetch. tag is the fetch's number:
+// a reply older than the newest fetch is dropped.
+type snapshotMsg struct {
+	tag  int
+	snap model.Snapshot
+	err  error
+}
+
+// healthMsg is the reply to a health probe, tagged like snapshotMsg.
+type healthMsg struct {
+	tag    int
+	health wire.Health
+	err    error
+}
+
+// fetchSnapshot reads the whole tree. It captures plain values only, so the
+// Cmd can run on any goroutine while Update goes on.
+func fetchSnapshot(b Ops, tag int) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), calls.RequestTimeout)
+		defer cancel()
+		snap, err := b.Snapshot(ctx)
+		return snapshotMsg{tag: tag, snap: snap, err: err}
+	}
+}
+
+// probeHealth asks the server for its version.
+func probeHealth(b Ops, tag int) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		h, err := b.Health(ctx)
+		return healthMsg{tag: tag, health: h, err: err}
+	}
+}
+
+// maxSnapEvents bounds the events kept for replay over one snapshot.
+const maxSnapEvents = 50000
+
+// updateServer folds the server's data into the state. Events come in
+// batches (see feed.Batcher) so a burst is one pass here and one render.
+func (m Model) updateServer(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case EventsMsg:
+		m.applyEvents(msg)
+	case ResetMsg:
+		m.state = model.New()
+		m.tree.SetState(m.state)
+		m.detail.SetState(m.state)
+		m.stateChanged()
+	case wire.ConnState:
+		m.conn, m.connKnown = msg, true
+		if msg.State == wire.Connected && m.opts.Ops != nil {
+			// The server may have been restarted, as another version.
+			m.healthTag++
+			return m, probeHealth(m.opts.Ops, m.healthTag)
+		}
+	case wire.ResyncNeeded:
+		return m.resync()
+	case snapshotMsg:
+		m.applySnapshot(msg)
+	case healthMsg:
+		if msg.tag == m.healthTag && msg.err == nil {
+			m.version = msg.health.Version
+		}
+	case wire.DecodeError:
+		return m.flash(FlashMsg{Text: "skipped a malformed event: " + msg.Error(), Error: true})
+	}
+	return m, nil
+}
+
+// applyEvents applies a batch, keeping its events for replay over a
+// snapshot still on its way.
+func (m *Model) applyEvents(batch EventsMsg) {
+	for _, env := range batch {
+		if env.Event == nil {
+			continue
+		}
+		if c, ok := env.Event.(wire.SessionCreated); ok {
+			m.snapRaced = true
+			if m.version == "" {
+				// Sessions carry the server's version: enough for the
+				// header until the health probe answers (the demo has
+				// no server to ask).
+				m.version = c.Info.Version
+			}
+		}
+		m.state.Apply(env.Event)
+		if m.snapPending {
+			if len(m.snapEvents) < maxSnapEvents {
+				m.snapEvents = append(m.snapEvents, env.Event)
+			} else {
+				m.snapRaced = true // too many to replay: at least keep every session
+			}
+		}
+	}
+	m.now = m.opts.Clock()
+	m.stateChanged()
+	m.observe(batch)
+}
+
+// resync starts a new snapshot fetch after the stream reconnected: SSE
+// has no replay, so what happened meanwhile is read over REST.
+func (m Model) resync() (tea.Model, tea.Cmd) {
+	if m.opts.Ops == nil {
+		return m, nil
+	}
+	m.snapTag++
+	m.snapRaced = false
+	m.snapPending, m.snapEvents = true, nil
+	return m, fetchSnapshot(m.opts.Ops, m.snapTag)
+}
+
+// applySnapshot lays the newest snapshot under the live state, then
+// applies again the events that arrived while it was fetched.
+func (m *Model) applySnapshot(msg snapshotMsg) {
+	if msg.tag != m.snapTag {
+		return // a newer fetch is on its way; this one is stale
+	}
+	m.snapErr = msg.err
+	replay := m.snapEvents
+	m.snapPending, m.snapEvents = false, nil
+	if msg.err != nil {
+		return
+	}
+	if m.snapRaced {
+		msg.snap.Complete = false
+	}
+	m.state.ApplySnapshot(msg.snap)
+	for _, ev := range replay {
+		m.state.Apply(ev)
+	}
+	m.now = m.opts.Clock()
+	m.stateChanged()
+}
+
+// observe hands a room that follows the live tree (intent.Observer) the
+// model, the batch's events and the time.
+func (m *Model) observe(batch EventsMsg) {
+	o, ok := m.dialog.(intent.Observer)
+	if !ok {
+		return
+	}
+	var evs []wire.Event
+	for _, env := range batch {
+		if env.Event != nil {
+			evs = append(evs, env.Event)
+		}
+	}
+	if d := o.Observe(m.state, evs, m.now.UnixMilli()); d != nil {
+		m.dialog = d
+	}
+}
+
+// stateChanged recomputes what depends on the whole tree: the rows, the
+// header's counts, follow's pick. Once per batch, never per frame.
+func (m *Model) stateChanged() {
+	m.tree.Sync()
+	m.applyPendingSelect()
+	before := m.counts
+	m.counts = m.countAll()
+	if (before.waiting > 0) != (m.counts.waiting > 0) {
+		m.layout() // the footer offers the inbox only while someone waits
+	}
+	if m.follow {
+		m.followBusiest()
+	}
+	m.syncDetail()
+}
+
+// countAll walks the tree once for the header's counts.
+func (m Model) countAll() screenCounts {
+	var c screenCounts
+	m.walk(func(id string, _ *model.Session) {
+		switch m.state.Display(id) {
+		case model.DisplayBusy, model.DisplayRetry:
+			c.running++
+		case model.DisplayWaiting:
+			c.waiting++
+		case model.DisplayError:
+			c.failed++
+		}
+	})
+	return c
+}
+
+// followBusiest selects the busy session that was active most recently.
+func (m *Model) followBusiest() {
+	best, bestAt := "", int64(-1)
+	m.walk(func(id string, s *model.Session) {
+		if m.state.Display(id) == model.DisplayBusy && s.LastActive > bestAt {
+			best, bestAt = id, s.LastActive
+		}
+	})
+	if best != "" && best != m.tree.Selected() {
+		m.tree.Select(best)
+	}
+}
+
+// walk visits every session reachable from the roots.
+func (m Model) walk(fn func(id string, s *model.Session)) {
+	var visit func(id string)
+	visit = func(id string) {
+		s := m.state.Session(id)
+		if s == nil {
+			return
+		}
+		fn(id, s)
+		for _, c := range s.Children {
+			visit(c)
+		}
+	}
+	for _, id := range m.state.Roots() {
+		visit(id)
+	}
+}
+
+// syncDetail points the detail pane at the selection and rolls up the
+// selected subtree's tokens and cost for the header.
+func (m *Model) syncDetail() {
+	id := m.tree.Selected()
+	m.detail.SetSession(id)
+	m.totals = model.Totals{}
+	if id != "" {
+		m.totals = m.state.Subtree(id)
+	}
+}
+
+// selectSession selects msg.ID now if the tree has it, else remembers it.
+func (m Model) selectSession(msg SelectMsg) Model {
+	m.pendingSelect = msg.ID
+	m.applyPendingSelect()
+	return m
+}
+
+// applyPendingSelect selects the remembered session once the tree shows
+// it. Follow mode is switched off: the person asked to look at this one.
+func (m *Model) applyPendingSelect() {
+	if m.pendingSelect == "" || m.state.Session(m.pendingSelect) == nil {
+		return
+	}
+	if m.tree.Select(m.pendingSelect) {
+		m.pendingSelect = ""
+		m.follow = false
+		m.syncDetail()
+	}
+}

@@ -1,0 +1,106 @@
+package tree
+
+import (
+	"strings"
+
+	"github.com/octop-dev/octop/model"
+)
+
+// View renders the rows in the viewport and nothing else, so a frame costs
+// the same with ten sessions or ten thousand.
+func (m Model) View() string {
+	if m.height <= 0 || m.width <= 0 {
+		return ""
+	}
+	var b strings.Builder
+	end := min(m.offset+m.height, len(m.rows))
+	for i := m.offset; i < end; i++ {
+		if i > m.offset {
+			b.WriteByte('\n')
+		}
+		b.WriteString(m.row(i))
+	}
+	// Pad to the full height so the panes beside and below stay put.
+	blank := strings.Repeat(" ", m.width)
+	for n := max(end-m.offset, 0); n < m.height; n++ {
+		if n > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(blank)
+	}
+	return b.String()
+}
+
+// row renders row i, from the cache when nothing it depends on changed.
+func (m Model) row(i int) string {
+	r := m.rows[i]
+	k := rowKey{
+		width:    m.width,
+		version:  m.state.SessionVersion(r.ID),
+		below:    m.state.Counts(r.ID).RunningBelow,
+		selected: i == m.cursor,
+		focused:  m.focused,
+		project:  m.byDirectory,
+	}
+	if s := m.state.Session(r.ID); s != nil && s.Running() {
+		k.second = m.now / 1000
+	}
+	if m.state.StateOf(r.ID).Kind == model.KindRunning {
+		k.spin = m.spin
+	}
+	if c, ok := m.cache[r.ID]; ok && c.key.sameAs(k, r) {
+		return c.s
+	}
+	s := renderRow(m.state, r, rowOpts{
+		width:    m.width,
+		now:      m.now,
+		spin:     m.spin,
+		selected: k.selected,
+		focused:  m.focused,
+		inks:     m.inks,
+		project:  m.byDirectory,
+	})
+	k.row = r
+	m.cache[r.ID] = cachedRow{key: k, s: s}
+	return s
+}
+
+func (k rowKey) sameAs(o rowKey, r model.Row) bool {
+	if k.width != o.width || k.version != o.version || k.below != o.below || k.second != o.second ||
+		k.spin != o.spin || k.selected != o.selected || k.focused != o.focused || k.project != o.project {
+		return false
+	}
+	a := k.row
+	if a.Depth != r.Depth || a.HasChildren != r.HasChildren || a.Expanded != r.Expanded ||
+		a.Last != r.Last || a.Match != r.Match || len(a.Guides) != len(r.Guides) {
+		return false
+	}
+	for i := range a.Guides {
+		if a.Guides[i] != r.Guides[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// cachedRow is a rendered row and everything it was rendered from.
+type cachedRow struct {
+	key rowKey
+	s   string
+}
+
+// rowKey is everything a row is drawn from. The session's own version
+// covers its data; what other sessions add is the running count a folded
+// row shows. Only a running session's elapsed time and countdown move with
+// the clock, and only a busy one spins, so an idle row is drawn once.
+type rowKey struct {
+	width    int
+	version  uint64 // model.State.SessionVersion
+	below    int    // Counts.RunningBelow
+	second   int64  // the clock's second, for a running session only
+	spin     string // the spinner frame, for a busy session only
+	selected bool
+	focused  bool
+	project  bool
+	row      model.Row // depth, guides, expansion: the shape of the line
+}
