@@ -1,5 +1,3 @@
-// Package tree is the session tree pane: the flattened parent/child tree,
-// a cursor, and a viewport that renders only the rows it shows.
 package tree
 
 import (

@@ -13,6 +13,7 @@ func (m Model) View() string {
 		return ""
 	}
 	var b strings.Builder
+	b.Grow(m.height * (m.width + 64)) // a row is its cells plus a few escape codes
 	end := min(m.offset+m.height, len(m.rows))
 	for i := m.offset; i < end; i++ {
 		if i > m.offset {
