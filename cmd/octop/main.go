@@ -143,7 +143,7 @@ func runLive(g globalFlags, stderr io.Writer) int {
 		return 2
 	}
 	var root tea.Model = ui.New(opts)
-	var progOpts []tea.ProgramOption
+	progOpts := programOptions()
 	if tr != nil {
 		defer tr.Close()
 		root = tr.Model(root, eventCount)
@@ -168,6 +168,17 @@ func runLive(g globalFlags, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// maxFPS caps how often the screen is redrawn. Bubble Tea parses and diffs
+// the whole screen for every frame that changed, so a busy stream costs in
+// proportion; at 30 an event still reaches the screen well within 100 ms
+// (make bench-live measures both).
+const maxFPS = 30
+
+// programOptions are the options every octop screen runs with.
+func programOptions() []tea.ProgramOption {
+	return []tea.ProgramOption{tea.WithFPS(maxFPS)}
 }
 
 // openTrace starts the latency trace when OCTOP_TRACE names a file

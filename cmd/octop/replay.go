@@ -58,7 +58,7 @@ func play(rec record.Recording, opts replay.Options, label string, stderr io.Wri
 		return 2
 	}
 	root := ui.New(ui.Options{Demo: true, Ops: readOnlyOps(p.Backend()), Clock: p.Clock, NoColor: noColor()})
-	prog := tea.NewProgram(replay.NewScreen(root, p, label))
+	prog := tea.NewProgram(replay.NewScreen(root, p, label), programOptions()...)
 	b = feed.NewBatcher(prog.Send, feed.FrameInterval)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
