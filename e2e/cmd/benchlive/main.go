@@ -3,7 +3,7 @@
 //
 //	go run ./e2e/cmd/benchlive -octop bin/octop [-baseline old/octop] [-runs 2] [-children 8] [-steps 10]
 //
-// With -baseline, a second octop runs in a third pane of the same run, so
+// With -baseline, more octops run in panes of their own in the same run, so
 // a change is measured before and after under the same load.
 // Each run starts a real OpenCode 1.18.33 with the fake model (e2e/harness),
 // creates a root session, and starts octop and `opencode attach --session
@@ -24,6 +24,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 )
 
@@ -41,7 +42,7 @@ type config struct {
 func main() {
 	var c config
 	flag.StringVar(&c.octop, "octop", "bin/octop", "the octop binary to measure")
-	flag.StringVar(&c.baseline, "baseline", "", "a second octop binary measured in the same run, e.g. the one before a change")
+	flag.StringVar(&c.baseline, "baseline", "", "more octop binaries (comma-separated) measured in the same run as base1, base2, …, e.g. the one before a change")
 	flag.IntVar(&c.runs, "runs", 2, "how many runs, each on a fresh server")
 	flag.IntVar(&c.children, "children", 8, "children of the fan-out")
 	flag.IntVar(&c.steps, "steps", 10, "tool calls (bash) per child")
@@ -51,6 +52,12 @@ func main() {
 	flag.DurationVar(&c.keyEvery, "keys", 300*time.Millisecond, "how often a key (j or k) is pressed in octop's pane")
 	flag.DurationVar(&c.timeout, "timeout", 20*time.Minute, "limit for one run's fan-out")
 	flag.Parse()
+	for _, b := range strings.Split(c.baseline, ",") {
+		if _, err := os.Stat(b); b != "" && err != nil {
+			fmt.Fprintf(os.Stderr, "benchlive: no baseline octop at %s\n", b)
+			os.Exit(2)
+		}
+	}
 	if _, err := os.Stat(c.octop); err != nil {
 		fmt.Fprintf(os.Stderr, "benchlive: no octop binary at %s; build it with `go build -o %s ./cmd/octop`\n", c.octop, c.octop)
 		os.Exit(2)

@@ -126,11 +126,17 @@ func runOnce(c config) (result, error) {
 func startAll(c config, srv *harness.Server, rootID, dir string, tm tmux) (procs []*proc, curlOut string, stop func(), err error) {
 	stop = func() {}
 	octops := []*proc{{name: "octop", pane: "octop", trace: filepath.Join(dir, "trace")}}
-	if c.baseline != "" {
-		octops = append(octops, &proc{name: "octop baseline", pane: "base", trace: filepath.Join(dir, "trace-base")})
+	bins := []string{c.octop}
+	for i, b := range strings.Split(c.baseline, ",") {
+		if b == "" {
+			continue
+		}
+		name := fmt.Sprintf("base%d", i+1)
+		octops = append(octops, &proc{name: "octop " + name, pane: name, trace: filepath.Join(dir, "trace-"+name)})
+		bins = append(bins, b)
 	}
 	for i, p := range octops {
-		bin, err := filepath.Abs([]string{c.octop, c.baseline}[i])
+		bin, err := filepath.Abs(bins[i])
 		if err != nil {
 			return nil, "", stop, err
 		}
