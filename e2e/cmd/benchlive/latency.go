@@ -14,6 +14,7 @@ import (
 type latencies struct {
 	events []time.Duration // event arrival → first write of a frame showing it
 	keys   []time.Duration // tmux send-keys → first write of a frame showing it
+	keysIn []time.Duration // octop's Update got the key → the same write
 	unseen int             // events and keys after which the frame did not change
 }
 
@@ -46,6 +47,7 @@ func readTrace(path string, sent []int64) (latencies, error) {
 		case "event":
 			l.events = append(l.events, time.Duration(wrote-at))
 		case "key":
+			l.keysIn = append(l.keysIn, time.Duration(wrote-at))
 			i := sort.Search(len(sent), func(i int) bool { return sent[i] > at }) - 1
 			if i >= 0 {
 				l.keys = append(l.keys, time.Duration(wrote-sent[i]))

@@ -49,7 +49,7 @@ func main() {
 	flag.Float64Var(&c.sleep, "sleep", 0.5, "seconds each tool call sleeps")
 	flag.IntVar(&c.width, "width", 200, "pane width")
 	flag.IntVar(&c.height, "height", 50, "pane height")
-	flag.DurationVar(&c.keyEvery, "keys", 300*time.Millisecond, "how often a key (j or k) is pressed in octop's pane")
+	flag.DurationVar(&c.keyEvery, "keys", time.Second, "how often a key (j or k) is pressed in octop's pane")
 	flag.DurationVar(&c.timeout, "timeout", 20*time.Minute, "limit for one run's fan-out")
 	flag.Parse()
 	for _, b := range strings.Split(c.baseline, ",") {

@@ -325,7 +325,8 @@ func (r result) print(w io.Writer, run int) {
 	}
 	for _, p := range r.procs[:n-2] {
 		fmt.Fprintf(w, "  %s: event -> screen  %s\n", p.name, summary(p.lat.events))
-		fmt.Fprintf(w, "  %s: key -> screen    %s\n", p.name, summary(p.lat.keys))
+		fmt.Fprintf(w, "  %s: key -> screen    %s  (from send-keys)\n", p.name, summary(p.lat.keys))
+		fmt.Fprintf(w, "  %s: key -> screen    %s  (from octop's Update)\n", p.name, summary(p.lat.keysIn))
 		fmt.Fprintf(w, "  %s: %d events and keys changed nothing on screen (not timed)\n", p.name, p.lat.unseen)
 	}
 }
