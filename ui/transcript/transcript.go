@@ -86,6 +86,15 @@ func (m *Model) ApplyEvents(evs []wire.Event) {
 	if changed {
 		m.entries = m.live.Entries()
 		m.clamp()
+		m.tailCursor()
+	}
+}
+
+// tailCursor keeps the cursor on the last entry while tailing, so enter
+// acts on what the tail shows.
+func (m *Model) tailCursor() {
+	if m.follow && len(m.entries) > 0 {
+		m.cursor = len(m.entries) - 1
 	}
 }
 
@@ -101,6 +110,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.live = transcript.NewLive(m.id, msg.Msgs)
 			m.entries = m.live.Entries()
 			m.clamp()
+			m.tailCursor()
 		}
 	case tea.KeyPressMsg:
 		if m.searching {
@@ -130,6 +140,7 @@ func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.follow, m.cursor, m.top, m.topLine = false, 0, 0, 0
 	case key.Matches(msg, k.Bottom):
 		m.follow = true
+		m.tailCursor()
 	case key.Matches(msg, k.Enter):
 		return m.enter()
 	case key.Matches(msg, k.Search):
