@@ -1,0 +1,187 @@
+package ui
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/octop-dev/octop/internal/testwait"
+	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ui/intent"
+	"github.com/octop-dev/octop/wire"
+)
+
+// hangingOps is a server that never answers: every call blocks until its
+// context is cancelled, as over a network that has gone quiet.
+type hangingOps struct{}
+
+func hang[T any](ctx context.Context) (T, error) {
+	<-ctx.Done()
+	var zero T
+	return zero, ctx.Err()
+}
+
+func (hangingOps) Snapshot(ctx context.Context) (model.Snapshot, error) {
+	return hang[model.Snapshot](ctx)
+}
+func (hangingOps) Health(ctx context.Context) (wire.Health, error) { return hang[wire.Health](ctx) }
+func (hangingOps) Agents(ctx context.Context) ([]wire.Agent, error) {
+	return hang[[]wire.Agent](ctx)
+}
+func (hangingOps) Launch(ctx context.Context, _ intent.LaunchRequested) (wire.Session, error) {
+	return hang[wire.Session](ctx)
+}
+func (hangingOps) Resume(ctx context.Context, _, _, _ string) (string, error) {
+	return hang[string](ctx)
+}
+func (hangingOps) Wait(ctx context.Context, _ string) error { _, err := hang[int](ctx); return err }
+func (hangingOps) Find(ctx context.Context, _ string) (wire.Session, bool, error) {
+	s, err := hang[wire.Session](ctx)
+	return s, false, err
+}
+func (hangingOps) Abort(ctx context.Context, _ string) error { _, err := hang[int](ctx); return err }
+func (hangingOps) AbortSessions(ctx context.Context, _ []string) ([]string, error) {
+	return hang[[]string](ctx)
+}
+func (hangingOps) Result(ctx context.Context, _ string) (intent.Result, error) {
+	return hang[intent.Result](ctx)
+}
+func (hangingOps) ReplyPermission(ctx context.Context, _, _ string) error {
+	_, err := hang[int](ctx)
+	return err
+}
+func (hangingOps) ReplyQuestion(ctx context.Context, _ string, _ [][]string) error {
+	_, err := hang[int](ctx)
+	return err
+}
+func (hangingOps) RejectQuestion(ctx context.Context, _ string) error {
+	_, err := hang[int](ctx)
+	return err
+}
+func (hangingOps) Messages(ctx context.Context, _ string) ([]wire.MessageWithParts, bool, error) {
+	msgs, err := hang[[]wire.MessageWithParts](ctx)
+	return msgs, false, err
+}
+
+// overlayCases are every overlay a key opens, from a selection (keys
+// pressed first), with the request it sends to the server (nil: none).
+var overlayCases = []struct {
+	name   string
+	keys   []string
+	opened func(m Model) bool
+	req    intent.Request
+}{
+	{"launch", []string{"n"}, hasDialog, intent.AgentsRequested{}},
+	{"launch root", []string{"N"}, hasDialog, intent.LaunchRequested{Agent: "general", Prompt: "p"}},
+	{"resume", []string{"G", "r"}, hasDialog, intent.ResumeRequested{ID: "ses_c4", Prompt: "again"}},
+	{"wait for busy", []string{"r"}, hasDialog, intent.WaitRequested{ID: "ses_root"}},
+	{"resume by id", []string{"R"}, hasDialog, intent.FindRequested{ID: "ses_c4"}},
+	{"abort", []string{"x"}, hasDialog, intent.AbortRequested{IDs: []string{"ses_root"}}},
+	{"abort subtree", []string{"X"}, hasDialog, intent.AbortRequested{IDs: []string{"ses_c1", "ses_root"}, Tree: true}},
+	{"result", []string{"o"}, hasDialog, intent.ResultRequested{ID: "ses_root"}},
+	{"transcript", []string{"t"}, hasDialog, intent.MessagesRequested{ID: "ses_root"}},
+	{"files changed", []string{"d"}, hasDialog, intent.MessagesRequested{ID: "ses_root"}},
+	{"timeline", []string{"T"}, hasDialog, nil},
+	{"inbox", []string{"i"}, hasDialog, nil},
+	{"help", []string{"?"}, func(m Model) bool { return m.help.ShowAll }, nil},
+}
+
+func hasDialog(m Model) bool { return m.dialog != nil }
+
+// openOverlay opens an overlay and, when it asks the server something,
+// starts that request (the Cmd runs on its own goroutine, hanging) and
+// returns the channel its reply comes on.
+func openOverlay(t *testing.T, keys []string, opened func(Model) bool, req intent.Request) (Model, chan tea.Msg) {
+	t.Helper()
+	m := send(t, newTestModel(t, 120, 40, func(o *Options) { o.Ops = hangingOps{} }), fanOut())
+	m = press(t, m, keys...)
+	if !opened(m) {
+		t.Fatalf("%v opened nothing:\n%s", keys, screen(m))
+	}
+	if req == nil {
+		return m, nil
+	}
+	nm, cmd := m.Update(stampedMsg{gen: m.dialogGen, req: req})
+	m = nm.(Model)
+	if cmd == nil || !m.dialogBusy() {
+		t.Fatalf("%T started no request", req)
+	}
+	reply := make(chan tea.Msg, 1)
+	go func() { reply <- cmd() }()
+	return m, reply
+}
+
+// TestEscClosesEveryOverlayAndCancelsItsRequest: esc closes each overlay
+// at once, even while its request hangs; the request's context is
+// cancelled (its Cmd returns), and its late reply is dropped.
+func TestEscClosesEveryOverlayAndCancelsItsRequest(t *testing.T) {
+	for _, c := range overlayCases {
+		t.Run(c.name, func(t *testing.T) {
+			m, reply := openOverlay(t, c.keys, c.opened, c.req)
+			// A room may close by a message of its own (Close): do runs
+			// the Cmds esc returns.
+			m, _ = do(t, m, escKey)
+			if c.opened(m) {
+				t.Fatalf("esc left the %s open:\n%s", c.name, screen(m))
+			}
+			if len(m.requests) != 0 {
+				t.Fatalf("%d requests still in flight after esc", len(m.requests))
+			}
+			if reply == nil {
+				return
+			}
+			var late tea.Msg
+			testwait.Eventually(t, func() bool {
+				select {
+				case late = <-reply:
+					return true
+				default:
+					return false
+				}
+			}, 5*time.Second, "the %s's request to be cancelled", c.name)
+			m = send(t, m, late)
+			if m.dialog != nil {
+				t.Fatal("the cancelled request's reply opened something")
+			}
+			// Still answering: the tree moves.
+			if m = press(t, m, "j"); m.Selected() == "" {
+				t.Fatal("no selection after esc")
+			}
+		})
+	}
+}
+
+// TestCtrlCQuitsFromEveryOverlay: ctrl+c quits from each overlay, with its
+// request in flight, and cancels the request.
+func TestCtrlCQuitsFromEveryOverlay(t *testing.T) {
+	for _, c := range overlayCases {
+		t.Run(c.name, func(t *testing.T) {
+			m, reply := openOverlay(t, c.keys, c.opened, c.req)
+			nm, cmd := m.Update(keyMsgs("ctrl+c")[0])
+			if !isQuit(cmd) {
+				t.Fatalf("ctrl+c did not quit from the %s", c.name)
+			}
+			if reply == nil {
+				return
+			}
+			if n := len(nm.(Model).requests); n != 0 {
+				t.Fatalf("%d requests left in flight on quit", n)
+			}
+			testwait.Eventually(t, func() bool { return len(reply) == 1 }, 5*time.Second,
+				"the %s's request to be cancelled on quit", c.name)
+		})
+	}
+}
+
+// TestCtrlCQuitsWhileTyping: ctrl+c is not text, in the filter nor in a
+// form's fields.
+func TestCtrlCQuitsWhileTyping(t *testing.T) {
+	for _, keys := range [][]string{{"/", "lint"}, {"n", "tab", "some words"}, {"R", "ses_"}} {
+		m := send(t, newTestModel(t, 120, 40, func(o *Options) { o.Ops = hangingOps{} }), fanOut())
+		m = press(t, m, keys...)
+		if _, cmd := m.Update(keyMsgs("ctrl+c")[0]); !isQuit(cmd) {
+			t.Errorf("ctrl+c after %q did not quit", keys)
+		}
+	}
+}
