@@ -25,17 +25,17 @@ const slowPostDelay = 20 * time.Second
 // flight. Well under slowPostDelay; generous for a busy machine.
 const keysAnswer = 5 * time.Second
 
-// slowProxy forwards everything to a server but holds each POST for
+// postHoldProxy forwards everything to a server but holds each POST for
 // slowPostDelay before forwarding it. A POST whose client gives up first
 // never reaches the server: cancelled counts those, forwarded the others.
-type slowProxy struct {
+type postHoldProxy struct {
 	srv       *httptest.Server
 	held      atomic.Int32 // POSTs being held right now
 	cancelled atomic.Int32
 	forwarded atomic.Int32
 }
 
-func newSlowProxy(t *testing.T, target string) *slowProxy {
+func newPostHoldProxy(t *testing.T, target string) *postHoldProxy {
 	t.Helper()
 	u, err := url.Parse(target)
 	if err != nil {
@@ -43,7 +43,7 @@ func newSlowProxy(t *testing.T, target string) *slowProxy {
 	}
 	rp := httputil.NewSingleHostReverseProxy(u)
 	rp.FlushInterval = -1 // the event stream flows as it comes
-	p := &slowProxy{}
+	p := &postHoldProxy{}
 	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {
 			// Read the body first: the server notices the client going
@@ -76,7 +76,7 @@ func newSlowProxy(t *testing.T, target string) *slowProxy {
 }
 
 // waitHeld waits until n POSTs are held (the request is in flight).
-func (p *slowProxy) waitHeld(t *testing.T, n int32, what string) {
+func (p *postHoldProxy) waitHeld(t *testing.T, n int32, what string) {
 	t.Helper()
 	testwait.Eventually(t, func() bool { return p.held.Load() == n }, tuiWait, "%s", what)
 }
@@ -99,7 +99,7 @@ func TestTUIKeysAnswerWhileServerIsSlow(t *testing.T) {
 		defer actStopAll(c)
 		root := actStartRoot(t, ctx, c, "slow keys root", "RUNAWAY sleep=0.3")
 		actWaitRun(t, ctx, c, root.ID, wire.StatusBusy)
-		p := newSlowProxy(t, s.URL)
+		p := newPostHoldProxy(t, s.URL)
 
 		tm := tuiStart(t, 120, 36, "--server", p.srv.URL)
 		tm.waitFor("the root in the tree, selected", func(sc string) bool {

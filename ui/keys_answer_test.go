@@ -125,8 +125,8 @@ func TestEscClosesEveryOverlayAndCancelsItsRequest(t *testing.T) {
 			if c.opened(m) {
 				t.Fatalf("esc left the %s open:\n%s", c.name, screen(m))
 			}
-			if len(m.requests) != 0 {
-				t.Fatalf("%d requests still in flight after esc", len(m.requests))
+			if m.calls.Busy() {
+				t.Fatal("a request is still in flight after esc")
 			}
 			if reply == nil {
 				return
@@ -165,8 +165,8 @@ func TestCtrlCQuitsFromEveryOverlay(t *testing.T) {
 			if reply == nil {
 				return
 			}
-			if n := len(nm.(Model).requests); n != 0 {
-				t.Fatalf("%d requests left in flight on quit", n)
+			if nm.(Model).calls.Busy() {
+				t.Fatal("a request is left in flight on quit")
 			}
 			testwait.Eventually(t, func() bool { return len(reply) == 1 }, 5*time.Second,
 				"the %s's request to be cancelled on quit", c.name)
