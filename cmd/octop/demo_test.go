@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -98,5 +99,35 @@ func TestDemoHasNoReads(t *testing.T) {
 	}
 	if o := readOnlyOps(p.Backend()); o != nil {
 		t.Errorf("the demo's operations are %#v, want nil", o)
+	}
+}
+
+// TestReplayRefusesBadFiles: a file that is not a recording, a corrupt
+// one, or a speed the replay does not have, is one line and no screen.
+func TestReplayRefusesBadFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		p := dir + "/" + name
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := []byte(`{"kind":"header","format":"octop-recording/1","at":1}` + "\n" + `{"kind":"resync","at":2,"server":"s"}` + "\n")
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--replay", write("notes.txt", []byte("hello\n"))}, 1, "not an octop recording"},
+		{[]string{"--replay", write("bad.gz", []byte{0x1f, 0x8b, 0, 0, 0})}, 1, "corrupt"},
+		{[]string{"--replay", write("mid.ndjson", append(good[:60:60], "\n{\"kind\":\n{\"kind\":\"resync\",\"at\":3}\n"...))}, 1, "corrupt at line"},
+		{[]string{"--replay", write("good.ndjson", good), "--speed", "3"}, 2, "speed"},
+	} {
+		var out, errb stringsBuilder
+		code := realMain(tc.args, nil, &out, &errb)
+		if code != tc.code || errb.lines() != 1 || !strings.Contains(errb.String(), tc.want) {
+			t.Errorf("octop %v: exit %d, stderr %q; want %d and one line with %q", tc.args, code, errb.String(), tc.code, tc.want)
+		}
 	}
 }

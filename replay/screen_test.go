@@ -1,0 +1,95 @@
+package replay
+
+import (
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/octop-dev/octop/record"
+	"github.com/octop-dev/octop/ui"
+	"github.com/octop-dev/octop/wire"
+)
+
+// press sends one key to s and runs the Cmd it returns, as the program
+// would, returning the notice it flashes ("" for none).
+func press(t *testing.T, s Screen, k tea.KeyPressMsg) (Screen, string) {
+	t.Helper()
+	m, cmd := s.Update(k)
+	s = m.(Screen)
+	if cmd == nil {
+		return s, ""
+	}
+	if f, ok := cmd().(ui.FlashMsg); ok {
+		return s, f.Text
+	}
+	return s, ""
+}
+
+func keyOf(text string) tea.KeyPressMsg {
+	if text == " " {
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	}
+	return tea.KeyPressMsg{Code: rune(text[0]), Text: text}
+}
+
+func newScreen(t *testing.T) (Screen, *Player) {
+	t.Helper()
+	rec := recording(t, func(w *record.Writer) {
+		w.Conn("s", t0, wire.ConnState{State: wire.Connected, Attempt: 1})
+		w.Event("s", t0.Add(10), idle("ses_a"))
+	})
+	p, err := New(rec, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewScreen(ui.New(ui.Options{Demo: true}), p, "replay"), p
+}
+
+// TestScreenKeys: space pauses and plays, + and - step the speed, each
+// saying where the replay stands; the mutating keys say read-only.
+func TestScreenKeys(t *testing.T) {
+	s, p := newScreen(t)
+	steps := []struct {
+		key, notice string
+		paused      bool
+		speed       float64
+	}{
+		{" ", "replay: paused at 1× (space plays)", true, 1},
+		{"+", "replay: paused at 2× (space plays)", true, 2},
+		{" ", "replay: playing at 2×", false, 2},
+		{"=", "replay: playing at 4×", false, 4},
+		{"-", "replay: playing at 2×", false, 2},
+		{"-", "replay: playing at 1×", false, 1},
+		{"-", "replay: playing at 0.5×", false, 0.5},
+		{"-", "replay: playing at 0.25×", false, 0.25},
+		{"-", "replay: playing at 0.25×", false, 0.25}, // the slowest
+	}
+	for i, st := range steps {
+		var got string
+		s, got = press(t, s, keyOf(st.key))
+		paused, speed := p.State()
+		if got != st.notice || paused != st.paused || speed != st.speed {
+			t.Fatalf("step %d (%q): notice %q, paused %v at %g×; want %q, %v at %g×", i, st.key, got, paused, speed, st.notice, st.paused, st.speed)
+		}
+	}
+	for _, k := range []string{"n", "N", "r", "R", "x", "X", "o", "y", "i"} {
+		if _, got := press(t, s, keyOf(k)); got != "replay: read-only" {
+			t.Errorf("%q: notice %q, want replay: read-only", k, got)
+		}
+	}
+}
+
+// TestScreenFilterTakesSpace: while the filter is typed, space and - are
+// text, not the replay's keys.
+func TestScreenFilterTakesSpace(t *testing.T) {
+	s, p := newScreen(t)
+	s, _ = press(t, s, keyOf("/"))
+	s, _ = press(t, s, keyOf(" "))
+	s, _ = press(t, s, keyOf("-"))
+	if paused, speed := p.State(); paused || speed != 1 {
+		t.Fatalf("keys typed in the filter drove the replay: paused %v at %g×", paused, speed)
+	}
+	s, _ = press(t, s, tea.KeyPressMsg{Code: tea.KeyEnter})
+	if _, got := press(t, s, keyOf(" ")); got != "replay: paused at 1× (space plays)" {
+		t.Errorf("after the filter, space: %q", got)
+	}
+}
