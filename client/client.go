@@ -24,7 +24,8 @@ const DefaultTimeout = 10 * time.Second
 // every other field picks a sensible default.
 type Options struct {
 	// BaseURL is the server's root, e.g. http://127.0.0.1:4096. A path
-	// prefix (a reverse proxy's) is kept.
+	// prefix (a reverse proxy's) is kept. http://user:pass@host:port sets
+	// Username and Password for this server; BaseURL() never shows them.
 	BaseURL string
 	// Username and Password turn on HTTP basic auth when Password is set.
 	// Username defaults to "opencode".
@@ -61,6 +62,19 @@ func OptionsFromEnv() Options {
 	return o
 }
 
+// Redact is a server URL fit to print: a password in it becomes "xxxxx".
+// Text that does not parse as a URL loses everything up to its last "@".
+func Redact(raw string) string {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil {
+		if i := strings.LastIndex(raw, "@"); i >= 0 {
+			return "…" + raw[i:]
+		}
+		return raw
+	}
+	return u.Redacted()
+}
+
 // Client talks to one OpenCode server. It is safe for concurrent use.
 type Client struct {
 	base    *url.URL
@@ -84,13 +98,23 @@ func New(opts Options) (*Client, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("invalid server URL %q: want something like %s", opts.BaseURL, DefaultURL)
+		return nil, fmt.Errorf("invalid server URL %q: want something like %s", Redact(opts.BaseURL), DefaultURL)
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("invalid server URL %q: it must not carry a query or fragment", opts.BaseURL)
+		return nil, fmt.Errorf("invalid server URL %q: it must not carry a query or fragment", Redact(opts.BaseURL))
 	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = ""
+	if u.User != nil {
+		// http://user:pass@host names this server's own credentials; they
+		// win over the options' and are kept out of the URL, which is
+		// printed in headers and errors.
+		opts.Username = u.User.Username()
+		if pw, ok := u.User.Password(); ok {
+			opts.Password = pw
+		}
+		u.User = nil
+	}
 	c := &Client{
 		base:    u,
 		baseStr: u.String(),

@@ -346,3 +346,27 @@ func TestTimeoutDefault(t *testing.T) {
 		t.Errorf("default timeout %v", c.timeout)
 	}
 }
+
+// TestCredentialsInURL: http://user:pass@host is that server's login, sent
+// as basic auth and never shown by BaseURL or in an error.
+func TestCredentialsInURL(t *testing.T) {
+	srv := newRecorder(t)
+	srv.answer(200, "application/json", `[]`)
+	withCreds := strings.Replace(srv.URL, "http://", "http://alice:s3cret@", 1)
+	c := mustNew(t, Options{BaseURL: withCreds, Username: "bob", Password: "other"})
+	if c.BaseURL() != srv.URL {
+		t.Errorf("BaseURL() = %q, want %q", c.BaseURL(), srv.URL)
+	}
+	if _, err := c.Sessions(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := srv.last(t); got.User != "alice" || got.Pass != "s3cret" {
+		t.Errorf("sent basic auth %s:%s, want alice:s3cret", got.User, got.Pass)
+	}
+	for _, bad := range []string{"http://alice:s3cret@h:1/?q=1", "ftp://alice:s3cret@h", "http://alice:s3cret@h:1/ x%zz"} {
+		_, err := New(Options{BaseURL: bad})
+		if err == nil || strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("New(%q): %v; want an error without the password", bad, err)
+		}
+	}
+}
