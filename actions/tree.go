@@ -47,6 +47,9 @@ func AbortOrder(sessions []wire.Session, status map[string]wire.SessionStatus, i
 
 // Node is one session of the tree `octop tree` prints.
 type Node struct {
+	// Server is the URL of the server that holds the session (without
+	// credentials); `octop tree` sets it on roots.
+	Server   string `json:"server,omitempty"`
 	ID       string `json:"id"`
 	ParentID string `json:"parentID,omitempty"`
 	Title    string `json:"title"`

@@ -38,7 +38,7 @@ func runAbort(ctx context.Context, stdio cmdIO, base client.Options, args []stri
 	if !ok {
 		return code
 	}
-	c, code, ok := cmd.newClient(base)
+	c, code, ok := cmd.clientFor(ctx, base, id)
 	if !ok {
 		return code
 	}

@@ -65,7 +65,13 @@ func runLaunch(ctx context.Context, stdio cmdIO, base client.Options, args []str
 		return cmd.usageError(err.Error())
 	}
 	req.Prompt = prompt
-	c, code, ok := cmd.newClient(base)
+	var c *client.Client
+	var ok bool
+	if req.ParentID != "" {
+		c, code, ok = cmd.clientFor(ctx, base, req.ParentID) // the parent's server
+	} else {
+		c, code, ok = cmd.newClient(base)
+	}
 	if !ok {
 		return code
 	}

@@ -46,7 +46,7 @@ func runLog(ctx context.Context, stdio cmdIO, base client.Options, args []string
 	if !ok {
 		return code
 	}
-	c, code, ok := cmd.newClient(base)
+	c, code, ok := cmd.clientFor(ctx, base, id)
 	if !ok {
 		return code
 	}

@@ -39,7 +39,7 @@ func runResult(ctx context.Context, stdio cmdIO, base client.Options, args []str
 	if !ok {
 		return code
 	}
-	c, code, ok := cmd.newClient(base)
+	c, code, ok := cmd.clientFor(ctx, base, id)
 	if !ok {
 		return code
 	}

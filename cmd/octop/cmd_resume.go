@@ -54,7 +54,7 @@ func runResume(ctx context.Context, stdio cmdIO, base client.Options, args []str
 	if err != nil {
 		return cmd.usageError(err.Error())
 	}
-	c, code, ok := cmd.newClient(base)
+	c, code, ok := cmd.clientFor(ctx, base, id)
 	if !ok {
 		return code
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/client"
@@ -19,8 +20,12 @@ many run or failed) and its title; for an error, why: aborted, interrupted,
 denied, or the error's name, then its message. Every session's whole
 history is read, so this is what the screen shows once loaded.
 
+With several servers (--server given more than once, or a comma list), each
+server's tree comes under a line "server URL"; a server that cannot be read
+is one line on stderr, the others still print, and the exit code is 1.
+
 With --json, print the same as a JSON array of root nodes, each with
-"id", "parentID", "title", "agent", "status", "reason" (for an error:
+"server" (the URL of the server that holds it), "id", "parentID", "title", "agent", "status", "reason" (for an error:
 aborted|interrupted|denied|the error's name), "run" (idle|busy|retry),
 "error", "tools" {total, running, completed, failed}, "created" (Unix ms),
 "tokens" {input, output, reasoning, cache_read, cache_write}, "cost",
@@ -44,36 +49,83 @@ func runTree(ctx context.Context, stdio cmdIO, base client.Options, args []strin
 	if len(pos) > 0 {
 		return cmd.usageError("unexpected argument " + pos[0])
 	}
-	c, code, ok := cmd.newClient(base)
+	cs, code, ok := cmd.newClients(base)
 	if !ok {
 		return code
 	}
-	if err := actions.CheckDirectory(ctx, c); err != nil {
-		return cmd.fail(err)
-	}
-	roots, err := actions.Tree(ctx, c)
-	if err != nil {
-		return cmd.fail(err)
+	trees := readTrees(ctx, cs)
+	code = codeOK
+	for _, t := range trees {
+		switch {
+		case t.err != nil && len(trees) > 1:
+			code = cmd.fail(fmt.Errorf("%s: %w", t.server, t.err))
+		case t.err != nil:
+			return cmd.fail(t.err)
+		}
 	}
 	if asJSON {
+		roots := []*actions.Node{}
+		for _, t := range trees {
+			roots = append(roots, t.roots...)
+		}
 		enc := json.NewEncoder(stdio.out)
 		enc.SetIndent("", "  ")
-		if roots == nil {
-			roots = []*actions.Node{}
-		}
 		if err := enc.Encode(roots); err != nil {
 			return cmd.fail(err)
 		}
-		return codeOK
+		return code
 	}
-	if len(roots) == 0 {
-		fmt.Fprintln(stdio.out, "no sessions")
-		return codeOK
+	for _, t := range trees {
+		printTree(stdio.out, t, len(trees) > 1)
 	}
-	for _, r := range roots {
-		printNode(stdio.out, r, "", "")
+	return code
+}
+
+// serverTree is one server's part of `octop tree`.
+type serverTree struct {
+	server string
+	roots  []*actions.Node
+	err    error
+}
+
+// readTrees reads every server's tree at once, so a slow or dead server
+// costs only its own time; each root is marked with its server.
+func readTrees(ctx context.Context, cs []*client.Client) []serverTree {
+	out := make([]serverTree, len(cs))
+	var wg sync.WaitGroup
+	for i, c := range cs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t := serverTree{server: c.BaseURL()}
+			if t.err = actions.CheckDirectory(ctx, c); t.err == nil {
+				t.roots, t.err = actions.Tree(ctx, c)
+			}
+			for _, r := range t.roots {
+				r.Server = t.server
+			}
+			out[i] = t
+		}()
 	}
-	return codeOK
+	wg.Wait()
+	return out
+}
+
+// printTree prints one server's roots, under a line naming the server
+// when there are several.
+func printTree(w io.Writer, t serverTree, named bool) {
+	if named {
+		fmt.Fprintf(w, "server %s\n", t.server)
+	}
+	if t.err != nil {
+		return // said on stderr
+	}
+	if len(t.roots) == 0 {
+		fmt.Fprintln(w, "no sessions")
+	}
+	for _, r := range t.roots {
+		printNode(w, r, "", "")
+	}
 }
 
 // printNode prints n with tree guides: first is the prefix of n's own line,

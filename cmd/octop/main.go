@@ -104,6 +104,10 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "octop: unknown command %q; run `octop --help` for the list\n", rest[0])
 		return 2
 	}
+	if n := len(g.conn.serverNames()); n > 1 && !*demo && *replayFile == "" {
+		fmt.Fprintf(stderr, "octop: the screen watches one server, and %d are given; pick one with --server (octop tree, result, resume, abort and log take several)\n", n)
+		return 2
+	}
 	if *demo {
 		return runDemo(stderr)
 	}

@@ -107,7 +107,11 @@ func subcommandsHelp() string {
 // the environment's value (OPENCODE_SERVER_URL, OPENCODE_SERVER_PASSWORD,
 // OPENCODE_SERVER_USERNAME) or the default.
 type connFlags struct {
-	server, password, username, directory string
+	// server is the first --server (or the only one); servers all of
+	// them, in order (see servers.go).
+	server                        string
+	servers                       []string
+	password, username, directory string
 	// cfg is the config file, whose servers --server may name.
 	cfg config.File
 }
@@ -124,7 +128,7 @@ func isConnFlag(name string) bool {
 }
 
 func (f *connFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.server, "server", "", "OpenCode server `URL`, or the name of a server in the config file (env OPENCODE_SERVER_URL, default "+client.DefaultURL+")")
+	fs.Var(serverFlag{f}, "server", "OpenCode server `URL` (http://user:pass@host:port for its own login), or the name of a server in the config file; repeat it, or list them with commas, to watch several (env OPENCODE_SERVER_URL, default "+client.DefaultURL+")")
 	fs.StringVar(&f.password, "password", "", "basic-auth `PASSWORD` (env OPENCODE_SERVER_PASSWORD)")
 	fs.StringVar(&f.username, "username", "", "basic-auth `USER` (env OPENCODE_SERVER_USERNAME, default "+client.DefaultUsername+")")
 	fs.StringVar(&f.directory, "directory", "", "project `DIR` on the server (default: the server's own)")
@@ -264,17 +268,16 @@ func (c *command) fail(err error) int {
 }
 
 // newClient builds the client from the flags over the environment and
-// the config file.
+// the config file. A command that acts on one server refuses several.
 func (c *command) newClient(base client.Options) (*client.Client, int, bool) {
-	o, err := c.conn.resolve(base)
-	if err != nil {
-		return nil, c.fail(err), false
+	cs, code, ok := c.newClients(base)
+	if !ok {
+		return nil, code, false
 	}
-	cl, err := client.New(o)
-	if err != nil {
-		return nil, c.usageError(err.Error()), false
+	if len(cs) > 1 {
+		return nil, c.usageError(fmt.Sprintf("this works on one server, and %d are given; pick one with --server", len(cs))), false
 	}
-	return cl, 0, true
+	return cs[0], 0, true
 }
 
 // onePositional checks that exactly one positional argument (an id) was

@@ -23,6 +23,9 @@ func (s *Server) routes() *http.ServeMux {
 	m.HandleFunc("DELETE /session/{id}", s.withSession(false, s.deleteSession))
 	m.HandleFunc("GET /session/{id}/children", s.withSession(false, s.children))
 	m.HandleFunc("GET /session/{id}/message", s.withSession(false, s.messages))
+	m.HandleFunc("GET /session/{id}/todo", s.withSession(false, func(w http.ResponseWriter, r *http.Request, _ wire.Session) {
+		writeJSON(w, 200, []any{}) // both versions have the route; the fake keeps no todos
+	}))
 	m.HandleFunc("POST /session/{id}/prompt_async", s.withSession(false, func(w http.ResponseWriter, r *http.Request, _ wire.Session) {
 		w.WriteHeader(http.StatusNoContent)
 	}))
