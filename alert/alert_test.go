@@ -167,3 +167,20 @@ func TestHookNeverBlocks(t *testing.T) {
 	c.wait(t, n-1)
 	h.Close()
 }
+
+// Stop, for a quitting screen, kills what runs and skips what waits: no
+// hook holds the quit up to its timeout.
+func TestHookStop(t *testing.T) {
+	c := newCollect()
+	h := NewHook(`sleep 60`, "", time.Hour, c.report)
+	for range DefaultHookParallel + 2 {
+		h.Run(watchdog.Event{Name: "session.failed"})
+	}
+	h.Stop()
+	got := c.wait(t, DefaultHookParallel+2)
+	for _, r := range got {
+		if r.Err == nil || strings.Contains(r.Err.Error(), "timed out") {
+			t.Errorf("a stopped hook reports %v, want it killed or skipped", r.Err)
+		}
+	}
+}

@@ -75,6 +75,13 @@ func (h *Hook) Close() {
 	h.cancel()
 }
 
+// Stop is Close for a program that is quitting: running commands are
+// killed and queued ones skipped, so quitting never waits on a hook.
+func (h *Hook) Stop() {
+	h.cancel()
+	h.Close()
+}
+
 func (h *Hook) work() {
 	defer h.wg.Done()
 	for e := range h.jobs {

@@ -123,10 +123,12 @@ func (tm *tuiTerm) waitFor(what string, cond func(screen string) bool) string {
 	return s
 }
 
-// rowOf is the tree row of the session titled title, or "".
+// rowOf is the tree row of the session titled title, or "". The two
+// header lines are skipped: the selection and the last notification may
+// name the same session.
 func rowOf(screen, title string) string {
-	for _, l := range strings.Split(screen, "\n") {
-		if strings.Contains(l, title) {
+	for i, l := range strings.Split(screen, "\n") {
+		if i >= 2 && strings.Contains(l, title) {
 			return l
 		}
 	}
@@ -157,7 +159,7 @@ func TestTUIFanOut(t *testing.T) {
 		lines := strings.Split(sc, "\n")
 		rootAt := -1
 		for i, l := range lines {
-			if strings.Contains(l, "tui fan-out root") && !strings.Contains(l, "subtree:") {
+			if i >= 2 && strings.Contains(l, "tui fan-out root") { // below the header
 				rootAt = i
 				break
 			}

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/octop-dev/octop/alert"
 	"github.com/octop-dev/octop/feed"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/calls"
@@ -14,6 +15,7 @@ import (
 	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/ui/styles"
 	"github.com/octop-dev/octop/ui/tree"
+	"github.com/octop-dev/octop/watchdog"
 	"github.com/octop-dev/octop/wire"
 )
 
@@ -52,6 +54,16 @@ type Options struct {
 	Clock func() time.Time
 	// NoColor draws without colour (NO_COLOR).
 	NoColor bool
+	// Watchdog configures the runaway detector; nil runs none.
+	Watchdog *watchdog.Config
+	// Notify says how the terminal is called for notable events (a root
+	// ending, a wait on the person, a failure, a runaway); Getenv tells
+	// the terminal's kind (TERM, TERM_PROGRAM, TMUX).
+	Notify alert.Mode
+	Getenv func(string) string
+	// OnEvent runs, in a command, for each notable event: the --exec hook.
+	// It must not block.
+	OnEvent func(watchdog.Event)
 }
 
 // pane names which pane has the keys.
@@ -129,6 +141,14 @@ type Model struct {
 	flashMsg FlashMsg
 	flashTag int
 
+	// wd is the watchdog (nil when off); runawayN how many sessions it
+	// marks; notice the last notification, shown in the header until the
+	// next key press (seen); wdTicked the last stall check (Unix ms).
+	wd       *watchdog.Watchdog
+	runawayN int
+	notice   string
+	wdTicked int64
+
 	// helpView is the footer's help, drawn by layout; footerH its height.
 	helpView string
 	footerH  int
@@ -163,6 +183,10 @@ func New(opts Options) Model {
 		height: 24,
 	}
 	m.applyStyles(st)
+	if m.opts.Getenv == nil {
+		m.opts.Getenv = func(string) string { return "" }
+	}
+	m.newWatchdog()
 	m.tree.SetGroupByDirectory(opts.AllProjects)
 	m.tree.SetState(m.state)
 	m.detail.SetState(m.state)

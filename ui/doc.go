@@ -1,9 +1,11 @@
 // Package ui is octop's Bubble Tea screen. Its top level holds only the
 // root Model (app.go), the layout (view.go), the message routing (update.go
 // for keys, mouse and the clock; server.go for the server's data;
-// actions.go for the reserved keys; intents.go for the rooms' intents) and
-// the screen's keys (keys.go); every view lives in a room of its own
-// under ui/.
+// actions.go for the reserved keys; intents.go for the rooms' intents;
+// watch.go for the watchdog, fed the same events, whose marks the tree,
+// detail and header show and whose notable events ring the terminal, run
+// --exec and, with --abort-on, abort) and the screen's keys (keys.go);
+// every view lives in a room of its own under ui/.
 //
 // # Rooms
 //

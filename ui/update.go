@@ -31,6 +31,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.layout()
 		return m, nil
 	case tea.KeyPressMsg:
+		m.notice = "" // seen
 		return m.updateKey(msg)
 	case tea.PasteMsg:
 		if m.dialog != nil {
@@ -46,9 +47,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.updateWheel(msg.Mouse()), nil
 	case EventsMsg, wire.ConnState, wire.ResyncNeeded, wire.DecodeError,
 		snapshotMsg, healthMsg, ResetMsg:
-		return m.updateServer(msg)
+		next, cmd := m.updateServer(msg)
+		return watched(msg, next, cmd)
 	case tickMsg:
-		return m.updateTick()
+		next, cmd := m.updateTick()
+		return watched(msg, next, cmd)
 	case FlashMsg:
 		return m.flash(msg)
 	case SelectMsg:

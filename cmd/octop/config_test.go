@@ -103,3 +103,32 @@ func mustLoad(t *testing.T) config.File {
 	}
 	return c
 }
+
+// The screen takes the watchdog's flags, and the config file's
+// [watchdog] and [notify] as their defaults; a bad value stops it before
+// it connects, in one line.
+func TestScreenWatchdogFlags(t *testing.T) {
+	for _, tc := range []struct {
+		name, config string
+		args         []string
+		want         string
+	}{
+		{"bad --loop", "", []string{"--loop", "1"}, "octop: --loop must be 2 or more, not 1\n"},
+		{"bad --abort-on", "", []string{"--abort-on", "loops"}, "octop: --abort-on:"},
+		{"bad --notify", "", []string{"--notify", "loud"}, `octop: --notify takes none, bell, osc or all, not "loud"` + "\n"},
+		{"the file's loop", "[watchdog]\nloop = 1\n", nil, "octop: --loop must be 2 or more, not 1\n"},
+		{"the file's notify", "[notify]\nnotify = \"loud\"\n", nil, "octop: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			withConfig(t, tc.config)
+			t.Setenv("OPENCODE_SERVER_URL", "http://127.0.0.1:1") // never reached
+			var out, errb stringsBuilder
+			if code := realMain(tc.args, nil, &out, &errb); code != 2 {
+				t.Fatalf("exit %d, want 2; stderr %q", code, errb.String())
+			}
+			if got := errb.String(); !strings.HasPrefix(got, tc.want) || strings.Count(got, "\n") != 1 {
+				t.Errorf("stderr %q, want one line starting %q", got, tc.want)
+			}
+		})
+	}
+}

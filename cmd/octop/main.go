@@ -23,11 +23,13 @@ import (
 	"github.com/octop-dev/octop/internal/frametrace"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/octop-dev/octop/alert"
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/config"
 	"github.com/octop-dev/octop/feed"
 	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/ui"
+	"github.com/octop-dev/octop/watchdog"
 )
 
 // version and commit are stamped into release builds by `make dist`:
@@ -45,6 +47,9 @@ type globalFlags struct {
 	AllProjects bool
 	// Record is --record's file: everything received is written there.
 	Record string
+	// wd and notify are the watchdog's flags.
+	wd     watchdogFlags
+	notify string
 }
 
 // register adds the flags to fs. Their defaults stay empty so that --help
@@ -54,6 +59,8 @@ func (g *globalFlags) register(fs *flag.FlagSet) {
 	g.conn.register(fs)
 	fs.BoolVar(&g.AllProjects, "all-projects", false, "watch every project on the server, grouped by directory")
 	fs.StringVar(&g.Record, "record", "", "write everything received to `FILE` (gzip NDJSON) for --replay")
+	fs.StringVar(&g.notify, "notify", "all", "call the terminal when a root ends, something waits on you, a session fails or runs away: `MODE` none, bell, osc or all (default all)")
+	g.wd.register(fs)
 }
 
 // options are the client options the flags describe, over the
@@ -83,6 +90,10 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	g.conn.cfg = cfg
+	if err := applyConfig(fs, cfg); err != nil {
+		fmt.Fprintln(stderr, "octop:", err)
+		return 2
+	}
 	demo := fs.Bool("demo", false, "replay a built-in recording; needs no server")
 	replayFile := fs.String("replay", "", "play back a recording made with --record `FILE`; needs no server")
 	speed := fs.Float64("speed", 1, "with --replay: start at this `SPEED` (0.25, 0.5, 1, 2, 4, 8, 16 or 32)")
@@ -119,6 +130,11 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // runLive watches a real server.
 func runLive(g globalFlags, stderr io.Writer) int {
+	wd, notify, err := g.watchdog()
+	if err != nil {
+		fmt.Fprintln(stderr, "octop:", err)
+		return 2
+	}
 	o, err := g.options()
 	if err != nil {
 		fmt.Fprintln(stderr, "octop:", err)
@@ -140,11 +156,26 @@ func runLive(g globalFlags, stderr io.Writer) int {
 		ServerURL:   c.BaseURL(),
 		AllProjects: g.AllProjects,
 		NoColor:     noColor(),
+		Getenv:      os.Getenv,
+		Watchdog:    &wd,
+		Notify:      notify,
 	}
 	tr, err := openTrace()
 	if err != nil {
 		fmt.Fprintln(stderr, "octop:", err)
 		return 2
+	}
+	// The hook's failures go to the screen as a notice; the program it
+	// sends to is made below, before any event can start a hook.
+	var p *tea.Program
+	if g.wd.exec != "" {
+		h := alert.NewHook(g.wd.exec, c.BaseURL(), g.wd.hookTimeout, func(r alert.HookResult) {
+			if r.Err != nil {
+				p.Send(ui.FlashMsg{Text: hookFailure(r), Error: true})
+			}
+		})
+		defer h.Stop() // quitting kills a hook still running
+		opts.OnEvent = h.Run
 	}
 	var root tea.Model = ui.New(opts)
 	progOpts := programOptions()
@@ -153,7 +184,7 @@ func runLive(g globalFlags, stderr io.Writer) int {
 		root = tr.Model(root, eventCount)
 		progOpts = append(progOpts, tea.WithOutput(tr.Output(os.Stdout)))
 	}
-	p := tea.NewProgram(root, progOpts...)
+	p = tea.NewProgram(root, progOpts...)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	b := feed.NewBatcher(p.Send, feed.FrameInterval)
@@ -201,6 +232,25 @@ func eventCount(msg tea.Msg) int {
 		return len(e)
 	}
 	return 0
+}
+
+// watchdog checks the watchdog's and --notify's flags.
+func (g globalFlags) watchdog() (watchdog.Config, alert.Mode, error) {
+	cfg, err := g.wd.config()
+	if err != nil {
+		return cfg, alert.None, err
+	}
+	mode, err := alert.ParseMode(g.notify)
+	return cfg, mode, err
+}
+
+// hookFailure is the one line a failed --exec run shows.
+func hookFailure(r alert.HookResult) string {
+	msg := fmt.Sprintf("--exec for %s %s: %s", r.Event.Name, r.Event.ID, r.Err)
+	if r.Out != "" {
+		msg += ": " + r.Out
+	}
+	return msg
 }
 
 // noColor honours https://no-color.org: any non-empty NO_COLOR.
@@ -275,5 +325,12 @@ session, ? shows every key, q quits.
 On the selected session: n launches a task under it (N a new root), r
 resumes it (R by a typed task_id), x aborts it (X its whole subtree), o
 shows its result, y copies its task_id; i answers what waits on you.
+
+Watchdog: a runaway session is marked in the tree (⚠ loop, ⚠ stall,
+⚠ budget, ⚠ errors), the detail pane gives the evidence (the repeated
+call, the quiet time, the spend, the failures) and the header counts the
+marked sessions. The terminal is called (--notify) and --exec runs when a
+root ends, something waits on you, a session fails or runs away; the
+header shows that last notification (🔔) until the next key press.
 `)
 }

@@ -29,6 +29,9 @@ type Model struct {
 	focused       bool
 	now           int64
 	spin          string
+	// runaway gives the watchdog's marks of a session, one "kind:
+	// evidence" line each; nil when no watchdog runs.
+	runaway func(id string) []string
 	// back is how many lines the body is scrolled up from its end. The body
 	// is pinned to its end by default, so the newest tool call shows.
 	back int
@@ -53,6 +56,9 @@ func (m *Model) SetFocused(f bool) { m.focused = f }
 
 // SetClock sets the time durations count to and the spinner frame.
 func (m *Model) SetClock(nowMS int64, spin string) { m.now, m.spin = nowMS, spin }
+
+// SetRunaway sets where the pane reads the watchdog's marks from.
+func (m *Model) SetRunaway(f func(id string) []string) { m.runaway = f }
 
 // SetState points the pane at the (new) state.
 func (m *Model) SetState(s *model.State) { m.state = s }
@@ -186,6 +192,11 @@ func (m Model) header(s *model.Session) []string {
 	case !state.Kind.Live() && state.Detail != "" && state.Kind != model.KindIdle:
 		_, ink := format.StateMark(state.Kind, "", st)
 		lines = append(lines, label(st, "reason")+ink.Render(format.OneLine(state.Detail)))
+	}
+	if m.runaway != nil {
+		for _, r := range m.runaway(s.ID) {
+			lines = append(lines, label(st, "runaway")+st.Ink.Failed.Render("⚠ "+format.OneLine(r)))
+		}
 	}
 	for _, p := range m.state.Permissions(s.ID) {
 		lines = append(lines, label(st, "waiting")+st.Ink.Waiting.Render("permission "+p.Permission+" "+strings.Join(p.Patterns, " ")))

@@ -1,9 +1,10 @@
 // Package header draws the screen's two header lines: where octop is
 // connected (server, OpenCode version, connection state or the countdown
 // to the next attempt, follow), then an error, or the selected session
-// with its subtree's tokens and cost, and the counts of running, waiting
-// and failed sessions. It has no keys and no state of its own: the root
-// hands it a Data each frame.
+// with its subtree's tokens and cost, and the counts of running, waiting,
+// failed and runaway sessions; the last notification until it is seen.
+// It has no keys and no state of its own: the root hands it a Data each
+// frame.
 package header
 
 import (
@@ -34,6 +35,10 @@ type Data struct {
 	Now       time.Time
 
 	Running, Waiting, Failed int
+	// Runaway counts the sessions the watchdog marks (shown when not 0);
+	// Notice is the last notification, shown until the person has seen it.
+	Runaway int
+	Notice  string
 
 	// Selected is the selected session (nil for none) and Totals its
 	// subtree's roll-up.
@@ -55,8 +60,12 @@ func Lines(st *styles.Styles, d Data, width int) []string {
 	}
 	parts = append(parts, connText(st, d))
 	var right1 string
+	if d.Notice != "" {
+		// Half the line at most: where octop is connected stays readable.
+		right1 = st.Ink.Waiting.Render(ansi.Truncate("🔔 "+format.OneLine(d.Notice), width/2, "…"))
+	}
 	if d.Sort != "" && d.Sort != "newest" {
-		right1 = st.Ink.Dim.Render("sort: " + d.Sort)
+		right1 = strings.TrimSpace(right1 + "  " + st.Ink.Dim.Render("sort: "+d.Sort))
 	}
 	if d.Follow {
 		right1 = strings.TrimSpace(right1 + "  " + st.Ink.Busy.Render("[follow]"))
@@ -115,7 +124,11 @@ func countsText(st *styles.Styles, d Data) string {
 		}
 		return s.Render(fmt.Sprintf("%d %s", n, word))
 	}
-	return item(d.Running, "running", st.Ink.Busy) + "  " + item(d.Waiting, "waiting", st.Ink.Waiting) + "  " + item(d.Failed, "failed", st.Ink.Failed)
+	out := item(d.Running, "running", st.Ink.Busy) + "  " + item(d.Waiting, "waiting", st.Ink.Waiting) + "  " + item(d.Failed, "failed", st.Ink.Failed)
+	if d.Runaway > 0 {
+		out += "  " + st.Ink.Failed.Render(fmt.Sprintf("⚠ %d runaway", d.Runaway))
+	}
+	return out
 }
 
 // selectionText is the selected session's title and its subtree's tokens

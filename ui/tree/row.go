@@ -18,7 +18,8 @@ type rowOpts struct {
 	selected bool
 	focused  bool
 	inks     inks
-	project  bool // tag roots with their project directory
+	project  bool   // tag roots with their project directory
+	runaway  string // the watchdog's marks: "loop", "loop stall"
 }
 
 // renderRow draws one tree line, exactly o.width cells wide:
@@ -108,6 +109,11 @@ func (l *line) name(s *model.Session, r model.Row, kind model.Kind) {
 	if agent != "" {
 		l.put(styles.Ink{}, " ", 1)
 		l.put(k.badge, "@"+agent, 1+ansi.StringWidth(agent))
+	}
+	if l.o.runaway != "" {
+		flag := "⚠ " + l.o.runaway
+		l.put(styles.Ink{}, " ", 1)
+		l.put(k.failed, flag, ansi.StringWidth(flag))
 	}
 	if l.o.project && r.Depth == 0 && s.Directory != "" {
 		tag := "[" + filepath.Base(s.Directory) + "]"

@@ -31,6 +31,9 @@ type Model struct {
 	focused       bool
 	now           int64  // Unix ms, for elapsed times
 	spin          string // the spinner frame busy rows show
+	// runaway gives the watchdog's words for a session ("loop",
+	// "loop stall"), "" for none; nil when no watchdog runs.
+	runaway func(id string) string
 
 	cache map[string]cachedRow
 
@@ -81,6 +84,10 @@ func (m *Model) SetFocused(f bool) { m.focused = f }
 func (m *Model) SetClock(nowMS int64, spin string) {
 	m.now, m.spin = nowMS, spin
 }
+
+// SetRunaway sets where rows read the watchdog's marks from: a word per
+// mark, "" for a session with none.
+func (m *Model) SetRunaway(f func(id string) string) { m.runaway = f }
 
 // SetState points the pane at a (new) state and rebuilds its rows. The
 // selection and collapsed set carry over, which is what keeps them across a

@@ -46,6 +46,9 @@ func (m Model) row(i int) string {
 	if s := m.state.Session(r.ID); s != nil && s.Running() {
 		k.second = m.now / 1000
 	}
+	if m.runaway != nil {
+		k.runaway = m.runaway(r.ID)
+	}
 	if m.state.StateOf(r.ID).Kind == model.KindRunning {
 		k.spin = m.spin
 	}
@@ -60,6 +63,7 @@ func (m Model) row(i int) string {
 		focused:  m.focused,
 		inks:     m.inks,
 		project:  m.byDirectory,
+		runaway:  k.runaway,
 	})
 	k.row = r
 	m.cache[r.ID] = cachedRow{key: k, s: s}
@@ -68,7 +72,8 @@ func (m Model) row(i int) string {
 
 func (k rowKey) sameAs(o rowKey, r model.Row) bool {
 	if k.width != o.width || k.version != o.version || k.below != o.below || k.second != o.second ||
-		k.spin != o.spin || k.selected != o.selected || k.focused != o.focused || k.project != o.project {
+		k.spin != o.spin || k.selected != o.selected || k.focused != o.focused || k.project != o.project ||
+		k.runaway != o.runaway {
 		return false
 	}
 	a := k.row
@@ -103,5 +108,6 @@ type rowKey struct {
 	selected bool
 	focused  bool
 	project  bool
+	runaway  string    // the watchdog's marks
 	row      model.Row // depth, guides, expansion: the shape of the line
 }

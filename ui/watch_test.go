@@ -1,0 +1,278 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/octop-dev/octop/alert"
+	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ui/intent"
+	"github.com/octop-dev/octop/watchdog"
+	"github.com/octop-dev/octop/wire"
+)
+
+// clock is a screen clock a test moves by hand.
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time          { return c.t }
+func (c *clock) advance(d time.Duration) { c.t = c.t.Add(d) }
+
+// watchModel is the screen with a watchdog (loop 3, stall 60s, bell), after
+// the first look at an empty server: what comes next is news.
+func watchModel(t *testing.T, w, h int, clk *clock, opts ...func(*Options)) Model {
+	t.Helper()
+	cfg := watchdog.Config{Loop: 3, Stall: time.Minute}
+	all := append([]func(*Options){func(o *Options) {
+		o.Watchdog, o.Notify, o.Clock = &cfg, alert.Bell, clk.now
+	}}, opts...)
+	m := newTestModel(t, w, h, all...)
+	return send(t, m, snapshotMsg{tag: m.snapTag, snap: model.Snapshot{Complete: true}})
+}
+
+// runaways is a root with three children: one calls the same grep again
+// and again, one goes quiet with nothing running, one runs a long test
+// suite (work, not a stall).
+func runaways() EventsMsg {
+	evs := []wire.Event{created("ses_root", "", "hunt the flaky test", 0), userMsg("ses_root", 0),
+		busy("ses_root"), asstMsg("ses_root", 900, 0.01, 1)}
+	kids := []struct{ id, title string }{
+		{"ses_loop", "find where it flakes"}, {"ses_quiet", "read the CI logs"}, {"ses_work", "run it 50 times"},
+	}
+	for i, k := range kids {
+		s := 10 + float64(i)
+		evs = append(evs, taskCall("ses_root", fmt.Sprintf("prt_t%d", i), k.id, k.title, wire.ToolRunning, s),
+			created(k.id, "ses_root", k.title, s), userMsg(k.id, s), busy(k.id), asstMsg(k.id, 400, 0.002, s+1))
+	}
+	grep := `{"command":"grep -rn flaky ."}`
+	for i := range 3 {
+		status, end := wire.ToolCompleted, 20+float64(i)+0.5
+		if i == 2 {
+			status, end = wire.ToolRunning, -1
+		}
+		evs = append(evs, toolCall("ses_loop", fmt.Sprintf("prt_l%d", i), "bash", status, "grep -rn flaky .", grep, 20+float64(i), end))
+	}
+	evs = append(evs,
+		toolCall("ses_quiet", "prt_q0", "read", wire.ToolCompleted, "ci.log", `{"filePath":"ci.log"}`, 21, 21.2),
+		toolCall("ses_work", "prt_w0", "bash", wire.ToolRunning, "go test -count=50 ./...", `{"command":"go test -count=50 ./..."}`, 22, -1))
+	return events(evs...)
+}
+
+// TestRunawayGolden pins the marks where a person sees them: the word in
+// the tree, the evidence in the detail pane, the count and the last
+// notification in the header.
+func TestRunawayGolden(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			clk := &clock{now}
+			m := send(t, watchModel(t, size[0], size[1], clk), runaways())
+			clk.advance(61 * time.Second)
+			m = send(t, m, tickMsg{})
+			m = send(t, m, intent.SelectMsg{ID: "ses_loop"})
+			out := screen(m)
+			checkScreenShape(t, out, size[0], size[1])
+			golden.RequireEqual(t, out)
+		})
+	}
+}
+
+// rowOf is the tree's line that shows title (the header may name it too).
+func rowOf(screen, title string) string {
+	for _, l := range strings.Split(screen, "\n")[2:] {
+		if strings.Contains(l, title) {
+			return l
+		}
+	}
+	return ""
+}
+
+func TestRunawayMarksAppearAndClear(t *testing.T) {
+	clk := &clock{now}
+	m := send(t, watchModel(t, 160, 48, clk), runaways())
+	sc := screen(m)
+	if !strings.Contains(rowOf(sc, "find where it flakes"), "⚠ loop") || !strings.Contains(sc, "⚠ 1 runaway") {
+		t.Fatalf("no loop mark after 3 identical calls:\n%s", sc)
+	}
+	if strings.Contains(rowOf(sc, "read the CI logs"), "⚠") {
+		t.Fatal("the quiet child is marked before --stall has passed")
+	}
+	clk.advance(61 * time.Second)
+	m = send(t, m, tickMsg{})
+	sc = screen(m)
+	if !strings.Contains(rowOf(sc, "read the CI logs"), "⚠ stall") || !strings.Contains(sc, "⚠ 2 runaway") {
+		t.Fatalf("no stall mark after 61s of silence:\n%s", sc)
+	}
+	if strings.Contains(rowOf(sc, "run it 50 times"), "⚠") {
+		t.Error("a long bash command is marked as a stall")
+	}
+	// It speaks again: the mark goes.
+	m = send(t, m, events(reply("ses_quiet", "The flake is in TestRetry.", 90)))
+	sc = screen(m)
+	if strings.Contains(rowOf(sc, "read the CI logs"), "⚠") || !strings.Contains(sc, "⚠ 1 runaway") {
+		t.Fatalf("the stall mark stayed after the session spoke:\n%s", sc)
+	}
+	// The loop's repeats leave the window of the last 20 calls.
+	var evs []wire.Event
+	for i := range 20 {
+		in := fmt.Sprintf(`{"filePath":"f%d.go"}`, i)
+		evs = append(evs, toolCall("ses_loop", fmt.Sprintf("prt_x%d", i), "read", wire.ToolCompleted, "f.go", in, 30, 30.1))
+	}
+	sc = screen(send(t, m, events(evs...)))
+	if strings.Contains(rowOf(sc, "find where it flakes"), "⚠") || strings.Contains(sc, "runaway") {
+		t.Fatalf("the loop mark stayed after 20 different calls:\n%s", sc)
+	}
+}
+
+// TestNoticeUntilSeen: the header keeps the last notification until the
+// next key press.
+func TestNoticeUntilSeen(t *testing.T) {
+	m := send(t, watchModel(t, 160, 48, &clock{now}), runaways())
+	if !strings.Contains(screen(m), "🔔 loop: find where it flakes") {
+		t.Fatalf("the header does not show the notification:\n%s", screen(m))
+	}
+	m = send(t, m, tickMsg{})
+	if !strings.Contains(screen(m), "🔔 loop") {
+		t.Fatal("the notification went before it was seen")
+	}
+	if sc := screen(press(t, m, "j")); strings.Contains(sc, "🔔") {
+		t.Fatalf("the notification stayed after a key press:\n%s", sc)
+	}
+}
+
+// notified runs the commands Update returned and gives the terminal
+// output (the bell, OSC) they ask for. It must not be handed a tick.
+func notified(cmd tea.Cmd) string {
+	if cmd == nil {
+		return ""
+	}
+	switch msg := cmd().(type) {
+	case tea.BatchMsg:
+		var b strings.Builder
+		for _, c := range msg {
+			b.WriteString(notified(c))
+		}
+		return b.String()
+	case tea.RawMsg:
+		return fmt.Sprint(msg.Msg)
+	}
+	return ""
+}
+
+// TestNotifyOnlyWhatMatters: the terminal is called and the hook run when
+// something fails, waits on the person, runs away, or a root ends; never
+// for a child that finishes normally, nor a session that starts.
+func TestNotifyOnlyWhatMatters(t *testing.T) {
+	var mu sync.Mutex
+	var hooked []string
+	onEvent := func(e watchdog.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		hooked = append(hooked, e.Name+" "+e.ID)
+	}
+	m := watchModel(t, 160, 48, &clock{now}, func(o *Options) { o.OnEvent = onEvent })
+	steps := []struct {
+		name string
+		evs  []wire.Event
+		bell bool
+	}{
+		{"a root starts", []wire.Event{created("ses_r", "", "root", 0), userMsg("ses_r", 0), busy("ses_r")}, false},
+		{"a child starts", []wire.Event{created("ses_c", "ses_r", "child", 1), userMsg("ses_c", 1), busy("ses_c")}, false},
+		{"a child finishes normally", []wire.Event{finished("ses_c", 10, 0, 2), idle("ses_c")}, false},
+		{"a child waits on the person", []wire.Event{created("ses_p", "ses_r", "asker", 3), userMsg("ses_p", 3),
+			busy("ses_p"), permission("ses_p", "per_1")}, true},
+		{"a child fails", []wire.Event{created("ses_f", "ses_r", "failer", 4), userMsg("ses_f", 4), busy("ses_f"),
+			wire.SessionError{SessionID: "ses_f", Error: &wire.ErrorInfo{Name: "APIError"}}, idle("ses_f")}, true},
+		{"the root finishes", []wire.Event{finished("ses_r", 10, 0, 5), idle("ses_r")}, true},
+	}
+	for _, s := range steps {
+		nm, cmd := m.Update(events(s.evs...))
+		m = nm.(Model)
+		if got := notified(cmd); (got == "\a") != s.bell || (got != "" && got != "\a") {
+			t.Errorf("%s: the terminal got %q, want a bell: %v", s.name, got, s.bell)
+		}
+	}
+	want := []string{"session.waiting ses_p", "session.failed ses_f", "session.done ses_r"}
+	mu.Lock()
+	defer mu.Unlock()
+	if strings.Join(hooked, ", ") != strings.Join(want, ", ") {
+		t.Errorf("the hook ran for %v, want %v", hooked, want)
+	}
+}
+
+func TestNotifyNone(t *testing.T) {
+	m := watchModel(t, 160, 48, &clock{now}, func(o *Options) { o.Notify = alert.None })
+	_, cmd := m.Update(runaways())
+	if got := notified(cmd); got != "" {
+		t.Errorf("--notify none still wrote %q", got)
+	}
+}
+
+// aborter records the subtrees the screen asks to abort.
+type aborter struct {
+	Ops
+	mu   sync.Mutex
+	asks [][]string
+}
+
+func (a *aborter) AbortSessions(_ context.Context, ids []string) ([]string, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.asks = append(a.asks, ids)
+	return ids, nil
+}
+
+// runCmds runs the commands and feeds what they reply back to the screen.
+func runCmds(t *testing.T, m Model, cmd tea.Cmd) Model {
+	t.Helper()
+	if cmd == nil {
+		return m
+	}
+	msg := cmd()
+	if b, ok := msg.(tea.BatchMsg); ok {
+		for _, c := range b {
+			m = runCmds(t, m, c)
+		}
+		return m
+	}
+	if msg == nil {
+		return m
+	}
+	if _, ok := msg.(tea.RawMsg); ok {
+		return m
+	}
+	return send(t, m, msg)
+}
+
+// TestAbortOnLoop: with --abort-on loop the looping child, and only it,
+// is aborted once, and its detail says who stopped it.
+func TestAbortOnLoop(t *testing.T) {
+	ops := &aborter{}
+	m := watchModel(t, 160, 48, &clock{now}, func(o *Options) {
+		o.Watchdog.AbortOn = []watchdog.Kind{watchdog.Loop}
+		o.Ops = ops
+	})
+	nm, cmd := m.Update(runaways())
+	m = runCmds(t, nm.(Model), cmd)
+	if fmt.Sprint(ops.asks) != "[[ses_loop]]" {
+		t.Fatalf("aborted %v, want exactly [[ses_loop]]", ops.asks)
+	}
+	if !strings.Contains(screen(m), "aborted by octop: loop: stopped 1 session(s) under ses_loop") {
+		t.Errorf("no notice of the abort:\n%s", screen(m))
+	}
+	// The server's answer: the child's run ends aborted. The loop goes on
+	// no further, and nothing is aborted twice.
+	nm, cmd = m.Update(events(aborted("ses_loop"), idle("ses_loop")))
+	m = runCmds(t, nm.(Model), cmd)
+	if len(ops.asks) != 1 {
+		t.Errorf("aborted again: %v", ops.asks)
+	}
+	m = press(t, m, "j") // the looping child, first under the root
+	if sc := screen(m); !strings.Contains(sc, "aborted by octop: loop") || !strings.Contains(sc, `runaway ⚠ loop: bash "grep -rn flaky ." 3 times in a row`) {
+		t.Errorf("the detail pane does not say why it stopped:\n%s", sc)
+	}
+}
