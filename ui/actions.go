@@ -54,11 +54,12 @@ func (a Action) ReadOnly() bool {
 // action's room, or answers at once with a notice.
 func (m Model) startAction(a Action) (Model, tea.Cmd) {
 	// The demo has no server behind it: even reading a result or copying
-	// an id would act on a session that does not exist.
-	if m.opts.Demo {
+	// an id would act on a session that does not exist. The timeline
+	// reads only what the screen already holds.
+	if m.opts.Demo && a != ActionTimeline {
 		return m.flash(FlashMsg{Text: "demo is read-only"})
 	}
-	if m.opts.Ops == nil {
+	if m.opts.Ops == nil && a != ActionTimeline {
 		return m.flash(FlashMsg{Text: a.String() + ": not available yet"})
 	}
 	d, cmd := m.room(a)

@@ -22,6 +22,9 @@ type KeyMap struct {
 	// The rooms that look inside a session: transcript, files changed,
 	// timeline of the subtree.
 	Transcript, Diff, Timeline key.Binding
+	// LookInside only names t, d and T together in the one-line footer,
+	// which has no room for the three; the keys act through the three above.
+	LookInside key.Binding
 }
 
 // DefaultKeyMap returns the screen's keys. They are fixed by the issue so
@@ -51,6 +54,7 @@ func DefaultKeyMap() KeyMap {
 		Transcript: b("t", "t", "transcript"),
 		Diff:       b("d", "d", "files changed"),
 		Timeline:   b("T", "T", "timeline"),
+		LookInside: key.NewBinding(key.WithKeys("t", "d", "T"), key.WithHelp("t/d/T", "look inside")),
 	}
 }
 
@@ -99,7 +103,9 @@ func (h helpKeys) ShortHelp() []key.Binding {
 	if h.filterActive {
 		ks = append(ks, h.root.ClearFilter)
 	}
-	return append(ks, h.root.Follow, h.root.Help, h.root.Quit)
+	// What does not fit the width is cut from the end: help and quit
+	// first, then t/d/T, follow and sort (all in the ? screen).
+	return append(ks, h.root.Help, h.root.Quit, h.root.LookInside, h.root.Follow, h.root.Sort)
 }
 
 // FullHelp is the ? screen, in four columns of seven so it fits 80 cells:

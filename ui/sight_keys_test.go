@@ -23,14 +23,23 @@ func TestLookInsideKeys(t *testing.T) {
 	 {"info":{"id":"m1","sessionID":"ses_kid","role":"user"},"parts":[{"id":"p0","type":"text","text":"Find the callers."}]},
 	 {"info":{"id":"m2","sessionID":"ses_kid","role":"assistant","time":{"created":1,"completed":2}},"parts":[{"id":"p1","type":"tool","tool":"bash","state":{"status":"completed","input":{"command":"grep -rn Parse ."},"output":"cmd/main.go:12: Parse()\n"}}]}]`)
 	m = send(t, m, SelectMsg{ID: "ses_root"})
+	if foot := lastLine(screen(m)); !strings.Contains(foot, "t/d/T look inside") || !strings.Contains(foot, "s sort") {
+		t.Errorf("the footer does not name t/d/T and s: %q", foot)
+	}
 
 	m, _ = do(t, m, keyMsgs("t")[0])
 	if sc := screen(m); !strings.Contains(sc, "» Fix the parser.") || !strings.Contains(sc, "⟩ task: find callers → ses_kid") {
 		t.Fatalf("t did not show the root's transcript:\n%s", sc)
 	}
+	if foot := lastLine(screen(m)); !strings.Contains(foot, "enter expand / open child") || !strings.Contains(foot, "esc close") || strings.Contains(foot, "parent") {
+		t.Errorf("the transcript's footer: %q", foot)
+	}
 	m, _ = do(t, m, enterKey) // the cursor is on the last entry: the task call
 	if sc := screen(m); !strings.Contains(sc, "⟩ bash: grep -rn Parse .") || !strings.Contains(sc, "cmd/main.go:12: Parse()") {
 		t.Fatalf("enter on the task call did not open the child's transcript:\n%s", sc)
+	}
+	if foot := lastLine(screen(m)); !strings.Contains(foot, "⌫ parent") {
+		t.Errorf("the child transcript's footer does not offer the way back: %q", foot)
 	}
 	m, _ = do(t, m, tea.KeyPressMsg{Code: tea.KeyBackspace})
 	if sc := screen(m); !strings.Contains(sc, "» Fix the parser.") {
@@ -62,4 +71,9 @@ func TestLookInsideKeys(t *testing.T) {
 	if len(f.Mutations()) != 0 {
 		t.Errorf("looking inside sent %v", f.Mutations())
 	}
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return lines[len(lines)-1]
 }

@@ -192,6 +192,11 @@ func TestReservedKeysInDemo(t *testing.T) {
 			t.Errorf("%s in demo: footer lacks \"demo is read-only\":\n%s", k, screen(m))
 		}
 	}
+	// The timeline needs no server: it charts what the screen holds.
+	m := press(t, send(t, newTestModel(t, 80, 24, demo), fanOut()), "T")
+	if sc := screen(m); !strings.Contains(sc, "timeline") || !strings.Contains(sc, "◆") {
+		t.Errorf("T in demo:\n%s", sc)
+	}
 }
 
 // fakeDialog is a dialog that closes on esc with a notice.

@@ -320,9 +320,11 @@ Flags:
 	}
 	fmt.Fprint(w, `
 Keys: j/k or arrows move, h/l fold and unfold, enter toggles, g/G top and
-bottom, tab switches pane, / filters (esc clears), f follows the busiest
-session, ? shows every key, q quits.
-On the selected session: n launches a task under it (N a new root), r
+bottom, tab switches pane, / filters (words, is:running, is:waiting,
+is:failed, is:aborted, is:done, agent:NAME; esc clears), s cycles the sort,
+f follows the busiest session, ? shows every key, q quits.
+On the selected session: t shows its transcript, d the files it changed, T
+the timeline of its subtree; n launches a task under it (N a new root), r
 resumes it (R by a typed task_id), x aborts it (X its whole subtree), o
 shows its result, y copies its task_id; i answers what waits on you.
 

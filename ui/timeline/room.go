@@ -43,10 +43,10 @@ func (r *Room) Observe(st *model.State, _ []wire.Event, nowMS int64) intent.Dial
 	return r
 }
 
-// View draws the whole screen.
+// View draws the whole screen, the room's keys on the last line.
 func (r *Room) View(w, h int) string {
-	r.m.SetSize(w, h)
-	lines := strings.Split(r.m.View(), "\n")
+	r.m.SetSize(w, max(h-1, 1))
+	lines := append(strings.Split(r.m.View(), "\n"), r.m.st.KeyLine(w, r.m.keys.ShortHelp()))
 	for i, l := range lines {
 		lines[i] = format.Fit(l, w)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/octop-dev/octop/model"
 	tl "github.com/octop-dev/octop/timeline"
+	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
@@ -99,7 +100,14 @@ func (m Model) row(b tl.Bar, lw, cw int) string {
 	if b.Critical {
 		mark = ink.Focused.Render("◆")
 	}
-	label := ansi.Truncate(strings.Repeat("  ", b.Depth)+b.Title, lw, "…")
+	title, agent := format.SplitTitle(b.Title)
+	if title == "" {
+		title = b.ID
+	}
+	if agent != "" {
+		title += " @" + agent
+	}
+	label := ansi.Truncate(strings.Repeat("  ", b.Depth)+format.OneLine(title), lw, "…")
 	label += strings.Repeat(" ", lw-ansi.StringWidth(label))
 	bar := strings.Repeat(" ", cw)
 	if b.Start != 0 {

@@ -10,6 +10,7 @@ type KeyMap struct {
 	Enter            key.Binding // expand / fold; on a task call, open the child
 	Search           key.Binding
 	Next, Prev       key.Binding // search matches
+	Back             key.Binding // a child's transcript: back to its parent's
 	Close            key.Binding
 }
 
@@ -26,16 +27,17 @@ func DefaultKeyMap() KeyMap {
 		Search:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
 		Next:     key.NewBinding(key.WithKeys("n"), key.WithHelp("n/N", "next/prev match")),
 		Prev:     key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous match")),
-		Close:    key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "back")),
+		Back:     key.NewBinding(key.WithKeys("backspace"), key.WithHelp("⌫", "parent"), key.WithDisabled()),
+		Close:    key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "close")),
 	}
 }
 
 // ShortHelp is the keys for the one-line footer.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Down, k.Enter, k.Bottom, k.Search, k.Close}
+	return []key.Binding{k.Down, k.Enter, k.Bottom, k.Search, k.Back, k.Close}
 }
 
 // FullHelp is every transcript key.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Enter, k.Search, k.Next, k.Prev, k.Close}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Enter, k.Search, k.Next, k.Prev, k.Back, k.Close}}
 }

@@ -3,6 +3,7 @@ package transcript
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/octop-dev/octop/model"
@@ -43,10 +44,11 @@ func (r *Room) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
 		return nil, nil
 	case OpenChild:
 		child := &Room{m: New(msg.ID, msg.ID, r.st, r.md), st: r.st, md: r.md, back: r}
+		child.m.keys.Back.SetEnabled(true)
 		child.m.SetSize(r.m.width, r.m.height)
 		return child, intent.Send(intent.MessagesRequested{ID: msg.ID})
 	case tea.KeyPressMsg:
-		if msg.String() == "backspace" && r.back != nil && !r.m.Searching() {
+		if key.Matches(msg, r.m.keys.Back) && r.back != nil && !r.m.Searching() {
 			return r.back, nil
 		}
 	}
@@ -68,10 +70,10 @@ func (r *Room) Observe(st *model.State, evs []wire.Event, _ int64) intent.Dialog
 	return r
 }
 
-// View draws the whole screen.
+// View draws the whole screen: the transcript, its keys on the last line.
 func (r *Room) View(w, h int) string {
-	r.m.SetSize(w, h)
-	lines := strings.Split(r.m.View(), "\n")
+	r.m.SetSize(w, max(h-1, 1))
+	lines := append(strings.Split(r.m.View(), "\n"), r.st.KeyLine(w, r.m.keys.ShortHelp()))
 	for i, l := range lines {
 		lines[i] = format.Fit(l, w)
 	}
