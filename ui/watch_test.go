@@ -276,3 +276,34 @@ func TestAbortOnLoop(t *testing.T) {
 		t.Errorf("the detail pane does not say why it stopped:\n%s", sc)
 	}
 }
+
+// BenchmarkWatchdogBurst is BenchmarkEventBurst at 10,000 sessions with
+// the watchdog off and on: what feeding it each batch costs the screen.
+func BenchmarkWatchdogBurst(b *testing.B) {
+	const n = 10_000
+	for _, on := range []bool{false, true} {
+		b.Run(fmt.Sprintf("watchdog=%v", on), func(b *testing.B) {
+			o := Options{ServerURL: "http://127.0.0.1:4096", Clock: fixedClock}
+			if on {
+				o.Watchdog = &watchdog.Config{}
+			}
+			m := New(o)
+			m = send(b, m, tea.WindowSizeMsg{Width: 160, Height: 48})
+			m = send(b, m, bigTree(n))
+			m = send(b, m, snapshotMsg{tag: m.snapTag, snap: model.Snapshot{Complete: true}})
+			burst := make([]wire.Event, 1000)
+			for i := range burst {
+				kid := fmt.Sprintf("ses_r%05d_c%d", i%(n/10), i%9)
+				burst[i] = toolCall(kid, kid+"_b", "bash", wire.ToolRunning, fmt.Sprintf("step %d", i), `{"command":"x"}`, 50, -1)
+			}
+			msg := events(burst...)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				nm, _ := m.Update(msg)
+				m = nm.(Model)
+				_ = m.View()
+			}
+		})
+	}
+}

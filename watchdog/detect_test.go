@@ -224,3 +224,19 @@ func TestAbortExactlyTheChild(t *testing.T) {
 		t.Errorf("sibling has reason %q", r)
 	}
 }
+
+// TestMarkedCount: the count the header shows follows marks set, cleared
+// and deleted with their session (run checks it after every step).
+func TestMarkedCount(t *testing.T) {
+	steps := []step{evs(1, run1("ses_a", "")...), evs(2, run1("ses_b", "")...),
+		evs(3, calls("ses_a", 1, 5, "grep x .")...), evs(4, calls("ses_b", 1, 5, "grep y .")...), tick(500)}
+	_, w, _ := run(t, Config{}, steps)
+	if w.Marked() != 2 {
+		t.Fatalf("Marked() = %d, want 2 (loop and stall on ses_a, loop and stall on ses_b)", w.Marked())
+	}
+	steps = append(steps, evs(501, wire.SessionDeleted{Info: wire.Session{ID: "ses_a"}}))
+	_, w, _ = run(t, Config{}, steps)
+	if w.Marked() != 1 {
+		t.Fatalf("after ses_a is deleted, Marked() = %d, want 1", w.Marked())
+	}
+}

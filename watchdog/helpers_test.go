@@ -37,7 +37,7 @@ func run(t *testing.T, cfg Config, steps []step) (*model.State, *Watchdog, []str
 	if len(steps) == 0 || !steps[0].resync && !steps[0].silent {
 		w.Resync(st, 0)
 	}
-	for _, s := range steps {
+	for i, s := range steps {
 		now := s.at * 1000
 		var out Out
 		switch {
@@ -61,8 +61,22 @@ func run(t *testing.T, cfg Config, steps []step) (*model.State, *Watchdog, []str
 		for _, a := range out.Aborts {
 			got = append(got, fmt.Sprintf("abort %s %s", a.ID, a.Kind))
 		}
+		if n := recount(w); w.Marked() != n {
+			t.Errorf("after step %d: Marked() = %d, but %d sessions carry marks", i, w.Marked(), n)
+		}
 	}
 	return st, w, got
+}
+
+// recount is Marked the slow way: every track looked at.
+func recount(w *Watchdog) int {
+	n := 0
+	for id := range w.tracks {
+		if len(w.Marks(id)) > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 func created(id, parent string) wire.Event {

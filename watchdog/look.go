@@ -92,10 +92,17 @@ const (
 // emits runaway.KIND for each new one, and asks for an abort where the
 // config says so.
 func (w *Watchdog) mark(out *Out, st *model.State, ss *model.Session, t *track, mask uint8, nowMS int64) {
+	before := t.marked()
 	for i := range kinds {
 		if mask&(1<<i) != 0 {
 			w.markOne(out, st, ss, t, i, nowMS)
 		}
+	}
+	switch after := t.marked(); {
+	case after && !before:
+		w.marked++
+	case before && !after:
+		w.marked--
 	}
 }
 

@@ -18,6 +18,7 @@ type Watchdog struct {
 	down     bool // the stream is disconnected
 	everUp   bool
 	abortWhy map[string]string // session id → "aborted by octop: loop"
+	marked   int               // sessions with at least one mark
 }
 
 // track is what the Watchdog remembers of one session.
@@ -75,7 +76,7 @@ func (w *Watchdog) Events(st *model.State, evs []wire.Event, nowMS int64) Out {
 		}
 		ss := st.Session(id)
 		if ss == nil {
-			delete(w.tracks, id)
+			w.forget(id)
 			continue
 		}
 		t := w.track(ss, nowMS)
@@ -134,7 +135,7 @@ func (w *Watchdog) Tick(st *model.State, nowMS int64) Out {
 func (w *Watchdog) Resync(st *model.State, nowMS int64) Out {
 	for id, t := range w.tracks {
 		if st.Session(id) == nil {
-			delete(w.tracks, id)
+			w.forget(id)
 			continue
 		}
 		t.heard = nowMS
@@ -217,18 +218,26 @@ func (w *Watchdog) Marks(id string) []Mark {
 	return out
 }
 
-// Marked is how many sessions carry at least one mark.
-func (w *Watchdog) Marked() int {
-	n := 0
-	for _, t := range w.tracks {
-		for _, m := range t.marks {
-			if m != nil {
-				n++
-				break
-			}
+// Marked is how many sessions carry at least one mark. It is kept as
+// marks come and go, so the header can ask on every step.
+func (w *Watchdog) Marked() int { return w.marked }
+
+// forget drops a deleted session's track, and its marks from the count.
+func (w *Watchdog) forget(id string) {
+	if t := w.tracks[id]; t != nil && t.marked() {
+		w.marked--
+	}
+	delete(w.tracks, id)
+}
+
+// marked reports whether the session carries any mark.
+func (t *track) marked() bool {
+	for _, m := range t.marks {
+		if m != nil {
+			return true
 		}
 	}
-	return n
+	return false
 }
 
 // AbortReason is "aborted by octop: KIND" when the watchdog aborted the
