@@ -23,69 +23,11 @@ func (s *State) Apply(ev wire.Event) {
 // row must be drawn again.
 func (s *State) apply(ev wire.Event) (session string, changed bool) {
 	switch e := ev.(type) {
-	case wire.SessionCreated:
-		session = e.Info.ID
-		s.upsertInfo(e.Info)
-		if ss := s.sessions[e.Info.ID]; ss != nil {
-			// Watched from its creation: the stream shows every message.
-			ss.historyRead, ss.Loaded = true, true
-		}
-	case wire.SessionUpdated:
-		session = e.Info.ID
-		s.upsertInfo(e.Info)
-	case wire.SessionDeleted:
-		s.remove(e.Info.ID)
-	case wire.SessionStatusChanged:
-		session = e.SessionID
-		// A busy status may come before its session.created: keep it on a
-		// placeholder. An idle one for an unknown id has nothing to show
-		// (the server sends one when asked to abort an id it does not have).
-		ss := s.sessions[e.SessionID]
-		if ss == nil && e.Status.Type != wire.StatusIdle {
-			ss = s.ensure(e.SessionID)
-		}
-		if ss != nil {
-			s.setStatus(ss, e.Status)
-		}
-	case wire.SessionIdle:
-		session = e.SessionID
-		if ss := s.sessions[e.SessionID]; ss != nil {
-			s.setStatus(ss, wire.SessionStatus{Type: wire.StatusIdle})
-		}
-	case wire.SessionError:
-		session = e.SessionID
-		if ss := s.sessions[e.SessionID]; ss != nil && e.Error != nil {
-			err := *e.Error
-			ss.Err = &err
-		}
-	case wire.MessageUpdated:
-		session = e.Info.SessionID
-		if ss := s.ensure(e.Info.SessionID); ss != nil {
-			s.applyMessage(ss, &e.Info)
-			if e.Info.Role == "user" {
-				ss.Loaded = true // a run seen from its prompt on
-			}
-		}
-	case wire.MessageRemoved:
-		session = e.SessionID
-		if ss := s.sessions[e.SessionID]; ss != nil {
-			s.removeMessage(ss, e.MessageID)
-		}
-	case wire.PartUpdated:
-		session = e.Part.SessionID
-		if ss := s.ensure(e.Part.SessionID); ss != nil {
-			s.applyPart(ss, &e.Part, e.Time)
-		}
-	case wire.PartRemoved:
-		session = e.SessionID
-		if ss := s.sessions[e.SessionID]; ss != nil {
-			s.removePart(ss, e.PartID)
-		}
-	case wire.PartDelta:
-		session = e.SessionID
-		if ss := s.sessions[e.SessionID]; ss != nil && e.Field == "text" {
-			s.applyDelta(ss, e.MessageID, e.PartID, e.Delta)
-		}
+	case wire.SessionCreated, wire.SessionUpdated, wire.SessionDeleted,
+		wire.SessionStatusChanged, wire.SessionIdle, wire.SessionError:
+		return s.applySessionEvent(ev), true
+	case wire.MessageUpdated, wire.MessageRemoved, wire.PartUpdated, wire.PartRemoved, wire.PartDelta:
+		return s.applyContentEvent(ev), true
 	case wire.PermissionAsked:
 		s.addPermission(e.Request)
 	case wire.PermissionReplied:
@@ -97,15 +39,94 @@ func (s *State) apply(ev wire.Event) (session string, changed bool) {
 	case wire.QuestionRejected:
 		s.dropQuestion(e.RequestID)
 	case wire.TodoUpdated:
-		session = e.SessionID
 		if ss := s.sessions[e.SessionID]; ss != nil {
 			ss.Todos = boundTodos(e.Todos)
 		}
+		return e.SessionID, true
 	default:
 		// server.connected, server.heartbeat and unknown types change nothing.
 		return "", false
 	}
-	return session, true
+	return "", true
+}
+
+// applySessionEvent folds a session's own lifecycle: created, updated,
+// deleted, its status, its error. It returns the session's id.
+func (s *State) applySessionEvent(ev wire.Event) string {
+	switch e := ev.(type) {
+	case wire.SessionCreated:
+		s.upsertInfo(e.Info)
+		if ss := s.sessions[e.Info.ID]; ss != nil {
+			// Watched from its creation: the stream shows every message.
+			ss.historyRead, ss.Loaded = true, true
+		}
+		return e.Info.ID
+	case wire.SessionUpdated:
+		s.upsertInfo(e.Info)
+		return e.Info.ID
+	case wire.SessionDeleted:
+		s.remove(e.Info.ID)
+	case wire.SessionStatusChanged:
+		// A busy status may come before its session.created: keep it on a
+		// placeholder. An idle one for an unknown id has nothing to show
+		// (the server sends one when asked to abort an id it does not have).
+		ss := s.sessions[e.SessionID]
+		if ss == nil && e.Status.Type != wire.StatusIdle {
+			ss = s.ensure(e.SessionID)
+		}
+		if ss != nil {
+			s.setStatus(ss, e.Status)
+		}
+		return e.SessionID
+	case wire.SessionIdle:
+		if ss := s.sessions[e.SessionID]; ss != nil {
+			s.setStatus(ss, wire.SessionStatus{Type: wire.StatusIdle})
+		}
+		return e.SessionID
+	case wire.SessionError:
+		if ss := s.sessions[e.SessionID]; ss != nil && e.Error != nil {
+			err := *e.Error
+			ss.Err = &err
+		}
+		return e.SessionID
+	}
+	return ""
+}
+
+// applyContentEvent folds what a session says: its messages and their
+// parts. It returns the session's id.
+func (s *State) applyContentEvent(ev wire.Event) string {
+	switch e := ev.(type) {
+	case wire.MessageUpdated:
+		if ss := s.ensure(e.Info.SessionID); ss != nil {
+			s.applyMessage(ss, &e.Info)
+			if e.Info.Role == "user" {
+				ss.Loaded = true // a run seen from its prompt on
+			}
+		}
+		return e.Info.SessionID
+	case wire.MessageRemoved:
+		if ss := s.sessions[e.SessionID]; ss != nil {
+			s.removeMessage(ss, e.MessageID)
+		}
+		return e.SessionID
+	case wire.PartUpdated:
+		if ss := s.ensure(e.Part.SessionID); ss != nil {
+			s.applyPart(ss, &e.Part, e.Time)
+		}
+		return e.Part.SessionID
+	case wire.PartRemoved:
+		if ss := s.sessions[e.SessionID]; ss != nil {
+			s.removePart(ss, e.PartID)
+		}
+		return e.SessionID
+	case wire.PartDelta:
+		if ss := s.sessions[e.SessionID]; ss != nil && e.Field == "text" {
+			s.applyDelta(ss, e.MessageID, e.PartID, e.Delta)
+		}
+		return e.SessionID
+	}
+	return ""
 }
 
 // upsertInfo takes a session's info from an event or a snapshot. An info

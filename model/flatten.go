@@ -27,7 +27,6 @@ type View struct {
 // FlattenView is Flatten with siblings (roots included) in v.Sort's order.
 // Sorting copies only the children of the sessions it descends into.
 func FlattenView(s *State, v View) []Row {
-	filter, expanded := v.Filter, v.Expanded
 	rootIDs := s.Roots()
 	if len(rootIDs) == 0 {
 		return nil
@@ -37,99 +36,115 @@ func FlattenView(s *State, v View) []Row {
 		roots[i] = s.sessions[id]
 	}
 	roots = s.sorted(roots, v.Sort, v.NowMS)
-	f := ParseFilter(filter)
-	filtered := !f.Empty()
+	f := ParseFilter(v.Filter)
+	w := flattener{s: s, v: v, filtered: !f.Empty()}
 	capRows := len(s.list)
-	if filtered {
+	if w.filtered {
 		capRows = s.markFilter(f)
 	}
-	ep := s.fepoch
-	visible := func(ss *Session) bool { return !filtered || ss.fmark == ep }
-
+	w.ep = s.fepoch
 	// Sized once: growing a 10,000-row slice by doubling costs more than
 	// the walk itself.
-	rows := make([]Row, 0, capRows)
-	guides := make([]bool, 0, 4*capRows)
-	var path []bool // path[d]: the ancestor at depth d has visible siblings below
-
-	type frame struct {
-		ss   *Session
-		kids []*Session // ss's children in the view's order
-		next int        // next child index to look at
-		last int        // index of the last visible child
-	}
-	var stack []frame
-
-	emit := func(ss *Session, depth int, last bool) frame {
-		f := frame{ss: ss, last: -1}
-		open := false
-		switch {
-		case len(ss.kids) == 0:
-		case filtered:
-			// Descend exactly into the ancestors of matches.
-			if hasMarkedKid(ss, ep) {
-				f.kids = s.sorted(ss.kids, v.Sort, v.NowMS)
-			}
-			for i := len(f.kids) - 1; i >= 0; i-- {
-				if f.kids[i].fmark == ep {
-					f.last, open = i, true
-					break
-				}
-			}
-		case expanded[ss.ID]:
-			f.kids = s.sorted(ss.kids, v.Sort, v.NowMS)
-			f.last, open = len(f.kids)-1, true
-		}
-		if cap(guides)-len(guides) < depth {
-			guides = make([]bool, 0, max(4096, 2*depth))
-		}
-		start := len(guides)
-		guides = append(guides, path[:depth]...)
-		rows = append(rows, Row{
-			ID:          ss.ID,
-			Depth:       depth,
-			HasChildren: len(ss.Children) > 0,
-			Expanded:    open,
-			Last:        last,
-			Guides:      guides[start:len(guides):len(guides)],
-			Match:       !filtered || ss.fmatch == ep,
-		})
-		return f
-	}
-
+	w.rows = make([]Row, 0, capRows)
+	w.guides = make([]bool, 0, 4*capRows)
 	lastRoot := -1
 	for i := len(roots) - 1; i >= 0; i-- {
-		if visible(roots[i]) {
+		if w.visible(roots[i]) {
 			lastRoot = i
 			break
 		}
 	}
 	for ri := 0; ri <= lastRoot; ri++ {
-		r := roots[ri]
-		if !visible(r) {
-			continue
-		}
-		path = append(path[:0], ri != lastRoot)
-		stack = append(stack[:0], emit(r, 0, ri == lastRoot))
-		for len(stack) > 0 {
-			top := &stack[len(stack)-1]
-			if top.next > top.last {
-				stack = stack[:len(stack)-1]
-				continue
-			}
-			i := top.next
-			top.next++
-			c := top.kids[i]
-			if !visible(c) {
-				continue
-			}
-			depth := len(stack)
-			isLast := i == top.last
-			path = append(path[:depth], !isLast)
-			stack = append(stack, emit(c, depth, isLast))
+		if w.visible(roots[ri]) {
+			w.walk(roots[ri], ri == lastRoot)
 		}
 	}
-	return rows
+	return w.rows
+}
+
+// flattener is one FlattenView under way: the rows so far, the shared
+// array behind their Guides, and the path and stack of the walk.
+type flattener struct {
+	s        *State
+	v        View
+	filtered bool
+	ep       uint32 // the filter's mark epoch (see markFilter)
+	rows     []Row
+	guides   []bool
+	path     []bool // path[d]: the ancestor at depth d has visible siblings below
+	stack    []frame
+}
+
+// frame is a session the walk is inside of.
+type frame struct {
+	ss   *Session
+	kids []*Session // ss's children in the view's order
+	next int        // next child index to look at
+	last int        // index of the last visible child
+}
+
+func (w *flattener) visible(ss *Session) bool { return !w.filtered || ss.fmark == w.ep }
+
+// walk emits a root and the rows below it, depth first, without recursion.
+func (w *flattener) walk(root *Session, lastRoot bool) {
+	w.path = append(w.path[:0], !lastRoot)
+	w.stack = append(w.stack[:0], w.emit(root, 0, lastRoot))
+	for len(w.stack) > 0 {
+		top := &w.stack[len(w.stack)-1]
+		if top.next > top.last {
+			w.stack = w.stack[:len(w.stack)-1]
+			continue
+		}
+		i := top.next
+		top.next++
+		c := top.kids[i]
+		if !w.visible(c) {
+			continue
+		}
+		depth := len(w.stack)
+		isLast := i == top.last
+		w.path = append(w.path[:depth], !isLast)
+		w.stack = append(w.stack, w.emit(c, depth, isLast))
+	}
+}
+
+// emit appends ss's row and returns its frame, with the children the
+// walk goes into: under a filter exactly the ancestors of matches, else
+// those of an expanded session.
+func (w *flattener) emit(ss *Session, depth int, last bool) frame {
+	f := frame{ss: ss, last: -1}
+	open := false
+	switch {
+	case len(ss.kids) == 0:
+	case w.filtered:
+		if hasMarkedKid(ss, w.ep) {
+			f.kids = w.s.sorted(ss.kids, w.v.Sort, w.v.NowMS)
+		}
+		for i := len(f.kids) - 1; i >= 0; i-- {
+			if f.kids[i].fmark == w.ep {
+				f.last, open = i, true
+				break
+			}
+		}
+	case w.v.Expanded[ss.ID]:
+		f.kids = w.s.sorted(ss.kids, w.v.Sort, w.v.NowMS)
+		f.last, open = len(f.kids)-1, true
+	}
+	if cap(w.guides)-len(w.guides) < depth {
+		w.guides = make([]bool, 0, max(4096, 2*depth))
+	}
+	start := len(w.guides)
+	w.guides = append(w.guides, w.path[:depth]...)
+	w.rows = append(w.rows, Row{
+		ID:          ss.ID,
+		Depth:       depth,
+		HasChildren: len(ss.Children) > 0,
+		Expanded:    open,
+		Last:        last,
+		Guides:      w.guides[start:len(w.guides):len(w.guides)],
+		Match:       !w.filtered || ss.fmatch == w.ep,
+	})
+	return f
 }
 
 // markFilter stamps the sessions that match and their ancestors with a new
