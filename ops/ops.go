@@ -71,12 +71,17 @@ func (s *Server) Result(ctx context.Context, id string) (intent.Result, error) {
 	if err != nil {
 		return intent.Result{}, kind(err)
 	}
+	return resultOf(r), nil
+}
+
+// resultOf is a task's result as the result room draws it.
+func resultOf(r actions.TaskResult) intent.Result {
 	out := intent.Result{TaskID: r.TaskID, Agent: r.Agent, State: r.State, Retry: r.Retry,
 		Text: r.Text, ErrorLine: r.ErrorLine()}
 	for _, t := range r.Tools {
 		out.Tools = append(out.Tools, intent.ToolCall{Tool: t.Tool, Status: t.Status, Title: t.Title, Error: t.Error})
 	}
-	return out, nil
+	return out
 }
 
 // Messages reads a session's messages and whether it runs (status read

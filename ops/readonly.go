@@ -2,7 +2,9 @@ package ops
 
 import (
 	"context"
+	"errors"
 
+	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/wire"
@@ -15,57 +17,98 @@ type Reader interface {
 	Health(ctx context.Context) (wire.Health, error)
 }
 
-// ReadOnly is ui.Ops over a Reader (a replay, the demo): the reads go to
-// r, every action answers intent.ErrReadOnly.
-func ReadOnly(r Reader) Replay { return Replay{r} }
+// ReadOnly is ui.Ops over a recording (a replay, the demo). The screen's
+// reads go to r, or, when r is nil (a recording with no snapshots), find
+// an empty partial snapshot, so the tree comes from the events alone. The
+// read-only rooms (a result, a transcript, the files changed) are answered
+// from rec, what the recording has shown so far. Every action that would
+// change something answers "<label>: read-only" (intent.ErrReadOnly).
+func ReadOnly(r Reader, rec *Recorded, label string) Replay {
+	return Replay{r: r, rec: rec, readOnly: kindError{errors.New(label + ": read-only"), intent.ErrReadOnly}}
+}
 
 // Replay is the operations of a recording; see ReadOnly.
-type Replay struct{ Reader }
-
-// Agents answers intent.ErrReadOnly.
-func (Replay) Agents(context.Context) ([]wire.Agent, error) { return nil, intent.ErrReadOnly }
-
-// Launch answers intent.ErrReadOnly.
-func (Replay) Launch(context.Context, intent.LaunchRequested) (wire.Session, error) {
-	return wire.Session{}, intent.ErrReadOnly
+type Replay struct {
+	r        Reader
+	rec      *Recorded
+	readOnly error
 }
 
-// Resume answers intent.ErrReadOnly.
-func (Replay) Resume(context.Context, string, string, string) (string, error) {
-	return "", intent.ErrReadOnly
+// errNoVersion answers Health for a recording with no snapshots.
+var errNoVersion = errors.New("the recording holds no version")
+
+// Snapshot reads the recording's next snapshot and keeps what it says.
+func (o Replay) Snapshot(ctx context.Context) (model.Snapshot, error) {
+	if o.r == nil {
+		return model.Snapshot{}, nil
+	}
+	s, err := o.r.Snapshot(ctx)
+	if err == nil {
+		o.rec.observeSnapshot(s)
+	}
+	return s, err
 }
 
-// Wait answers intent.ErrReadOnly.
-func (Replay) Wait(context.Context, string) error { return intent.ErrReadOnly }
-
-// Find answers intent.ErrReadOnly.
-func (Replay) Find(context.Context, string) (wire.Session, bool, error) {
-	return wire.Session{}, false, intent.ErrReadOnly
+// Health is the recorded server's version.
+func (o Replay) Health(ctx context.Context) (wire.Health, error) {
+	if o.r == nil {
+		return wire.Health{}, errNoVersion
+	}
+	return o.r.Health(ctx)
 }
 
-// Abort answers intent.ErrReadOnly.
-func (Replay) Abort(context.Context, string) error { return intent.ErrReadOnly }
-
-// AbortSessions answers intent.ErrReadOnly.
-func (Replay) AbortSessions(context.Context, []string) ([]string, error) {
-	return nil, intent.ErrReadOnly
+// Result is the session's outcome as the recording shows it so far.
+func (o Replay) Result(_ context.Context, id string) (intent.Result, error) {
+	s, st, msgs, ok := o.rec.session(id)
+	if !ok {
+		return intent.Result{}, kindError{errors.New("the recording shows nothing of " + id), intent.ErrNoSession}
+	}
+	return resultOf(actions.DeriveResult(s, st, msgs)), nil
 }
 
-// Result answers intent.ErrReadOnly.
-func (Replay) Result(context.Context, string) (intent.Result, error) {
-	return intent.Result{}, intent.ErrReadOnly
+// Messages is the session's messages as the recording shows them so far.
+func (o Replay) Messages(_ context.Context, id string) ([]wire.MessageWithParts, bool, error) {
+	_, st, msgs, ok := o.rec.session(id)
+	if !ok {
+		return nil, false, kindError{errors.New("the recording shows nothing of " + id), intent.ErrNoSession}
+	}
+	return msgs, st.Type == wire.StatusBusy || st.Type == wire.StatusRetry, nil
 }
 
-// ReplyPermission answers intent.ErrReadOnly.
-func (Replay) ReplyPermission(context.Context, string, string) error { return intent.ErrReadOnly }
+// Agents answers "<label>: read-only": only a launch or resume asks.
+func (o Replay) Agents(context.Context) ([]wire.Agent, error) { return nil, o.readOnly }
 
-// ReplyQuestion answers intent.ErrReadOnly.
-func (Replay) ReplyQuestion(context.Context, string, [][]string) error { return intent.ErrReadOnly }
-
-// RejectQuestion answers intent.ErrReadOnly.
-func (Replay) RejectQuestion(context.Context, string) error { return intent.ErrReadOnly }
-
-// Messages answers intent.ErrReadOnly: a recording holds no message lists.
-func (Replay) Messages(context.Context, string) ([]wire.MessageWithParts, bool, error) {
-	return nil, false, intent.ErrReadOnly
+// Launch answers "<label>: read-only".
+func (o Replay) Launch(context.Context, intent.LaunchRequested) (wire.Session, error) {
+	return wire.Session{}, o.readOnly
 }
+
+// Resume answers "<label>: read-only".
+func (o Replay) Resume(context.Context, string, string, string) (string, error) {
+	return "", o.readOnly
+}
+
+// Wait answers "<label>: read-only": it only comes before a resume.
+func (o Replay) Wait(context.Context, string) error { return o.readOnly }
+
+// Find answers "<label>: read-only": it only comes before a resume.
+func (o Replay) Find(context.Context, string) (wire.Session, bool, error) {
+	return wire.Session{}, false, o.readOnly
+}
+
+// Abort answers "<label>: read-only".
+func (o Replay) Abort(context.Context, string) error { return o.readOnly }
+
+// AbortSessions answers "<label>: read-only".
+func (o Replay) AbortSessions(context.Context, []string) ([]string, error) {
+	return nil, o.readOnly
+}
+
+// ReplyPermission answers "<label>: read-only".
+func (o Replay) ReplyPermission(context.Context, string, string) error { return o.readOnly }
+
+// ReplyQuestion answers "<label>: read-only".
+func (o Replay) ReplyQuestion(context.Context, string, [][]string) error { return o.readOnly }
+
+// RejectQuestion answers "<label>: read-only".
+func (o Replay) RejectQuestion(context.Context, string) error { return o.readOnly }

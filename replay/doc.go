@@ -12,6 +12,7 @@
 // it was out are applied over it just as they were live.
 //
 // Screen wraps the ui's root model with the replay's keys (space pauses,
-// + and - change the speed) and answers the keys that would change
-// anything with "replay: read-only".
+// + and - change the speed); the root, in Demo mode, reads what the
+// recording has shown and answers the keys that would change anything
+// with "replay: read-only" ("demo: read-only" in the demo).
 package replay

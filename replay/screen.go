@@ -9,15 +9,15 @@ import (
 )
 
 // Screen is the ui's root model with the replay's keys in front: space,
-// + and - drive the Player (in a Cmd, not in Update), and the keys that
-// would act on a server answer "<label>: read-only". Everything else goes
-// to the root, which was made with ui.Options.Demo so it asks no server.
+// + and - drive the Player (in a Cmd, not in Update). Everything else goes
+// to the root, which was made with ui.Options.Demo: its keys that only
+// read work on the recording, those that would change something answer
+// "<label>: read-only".
 type Screen struct {
-	inner   tea.Model
-	player  *Player
-	label   string // "replay" or "demo", for the notices
-	keys    KeyMap
-	actions []key.Binding // the screen's reserved action keys
+	inner  tea.Model
+	player *Player
+	label  string // "replay" or "demo", for the notices
+	keys   KeyMap
 	// typing is true while the filter input has the keys (after /, until
 	// enter or esc), so / followed by a space or "-" types them.
 	typing bool
@@ -25,11 +25,7 @@ type Screen struct {
 
 // NewScreen puts the replay's keys in front of inner (a ui.Model).
 func NewScreen(inner tea.Model, p *Player, label string) Screen {
-	k := ui.DefaultKeyMap()
-	return Screen{
-		inner: inner, player: p, label: label, keys: DefaultKeyMap(),
-		actions: []key.Binding{k.Launch, k.LaunchRoot, k.Resume, k.ResumeByID, k.Abort, k.AbortTree, k.Open, k.CopyID, k.Inbox},
-	}
+	return Screen{inner: inner, player: p, label: label, keys: DefaultKeyMap()}
 }
 
 // Init starts the root and says which keys drive the replay.
@@ -72,11 +68,6 @@ func (s *Screen) key(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		return func() tea.Msg { return s.notice(pausedOf(p), p.Faster()) }, true
 	case key.Matches(k, s.keys.Slower):
 		return func() tea.Msg { return s.notice(pausedOf(p), p.Slower()) }, true
-	}
-	for _, b := range s.actions {
-		if key.Matches(k, b) {
-			return func() tea.Msg { return ui.FlashMsg{Text: s.label + ": read-only"} }, true
-		}
 	}
 	return nil, false
 }

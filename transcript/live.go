@@ -156,3 +156,13 @@ func (l *Live) Entries() []Entry {
 	l.flatV = l.version
 	return l.flat
 }
+
+// Messages is a copy of the messages as they are now, oldest first: safe
+// to keep while Live goes on changing.
+func (l *Live) Messages() []wire.MessageWithParts {
+	out := make([]wire.MessageWithParts, len(l.msgs))
+	for i, m := range l.msgs {
+		out[i] = wire.MessageWithParts{Info: m.Info, Parts: append([]wire.Part(nil), m.Parts...)}
+	}
+	return out
+}

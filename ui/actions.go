@@ -53,11 +53,10 @@ func (a Action) ReadOnly() bool {
 // startAction is the one place the reserved keys go through: it opens the
 // action's room, or answers at once with a notice.
 func (m Model) startAction(a Action) (Model, tea.Cmd) {
-	// The demo has no server behind it: even reading a result or copying
-	// an id would act on a session that does not exist. The timeline
-	// reads only what the screen already holds.
-	if m.opts.Demo && a != ActionTimeline {
-		return m.flash(FlashMsg{Text: "demo is read-only"})
+	// A recording has no server behind it to change; what it has shown
+	// can still be read.
+	if m.opts.Demo && !a.ReadOnly() {
+		return m.flash(FlashMsg{Text: m.readOnlyNotice()})
 	}
 	if m.opts.Ops == nil && a != ActionTimeline {
 		return m.flash(FlashMsg{Text: a.String() + ": not available yet"})
@@ -69,6 +68,15 @@ func (m Model) startAction(a Action) (Model, tea.Cmd) {
 	m.dialogGen++
 	m.dialog = d
 	return m, stamp(m.dialogGen, cmd)
+}
+
+// readOnlyNotice is what a key that would change something answers in a
+// recording.
+func (m Model) readOnlyNotice() string {
+	if m.opts.ReadOnly != "" {
+		return m.opts.ReadOnly
+	}
+	return "demo: read-only"
 }
 
 // closeDialog closes the dialog and cancels what it has in flight; an

@@ -44,9 +44,13 @@ type Options struct {
 	Ops Ops
 	// ServerURL is shown in the header.
 	ServerURL string
-	// Demo says the events come from the embedded recording: actions that
-	// change anything answer "demo is read-only".
+	// Demo says the events come from a recording (--demo, --replay): the
+	// keys that only read work on what it has shown, the keys that would
+	// change something answer ReadOnly.
 	Demo bool
+	// ReadOnly is that notice, e.g. "replay: read-only"; "demo: read-only"
+	// when empty.
+	ReadOnly string
 	// AllProjects groups the roots by project directory.
 	AllProjects bool
 	// Clock is the time source for elapsed times and countdowns; nil means

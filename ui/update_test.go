@@ -184,21 +184,6 @@ func TestReservedKeysWithoutActions(t *testing.T) {
 	}
 }
 
-func TestReservedKeysInDemo(t *testing.T) {
-	demo := func(o *Options) { o.Demo = true }
-	for _, k := range []string{"n", "N", "r", "R", "x", "X", "o", "y", "i"} {
-		m := press(t, send(t, newTestModel(t, 80, 24, demo), fanOut()), k)
-		if !strings.Contains(screen(m), "demo is read-only") {
-			t.Errorf("%s in demo: footer lacks \"demo is read-only\":\n%s", k, screen(m))
-		}
-	}
-	// The timeline needs no server: it charts what the screen holds.
-	m := press(t, send(t, newTestModel(t, 80, 24, demo), fanOut()), "T")
-	if sc := screen(m); !strings.Contains(sc, "timeline") || !strings.Contains(sc, "◆") {
-		t.Errorf("T in demo:\n%s", sc)
-	}
-}
-
 // fakeDialog is a dialog that closes on esc with a notice.
 type fakeDialog struct{}
 

@@ -48,34 +48,29 @@ func runDemo(stderr io.Writer) int {
 	return play(rec, replay.Options{Loop: true, LoopPause: demoLoopPause}, "demo", stderr)
 }
 
-// play shows rec in the screen, read-only, through a replay.Player.
+// play shows rec in the screen, read-only, through a replay.Player. The
+// read-only rooms are answered from what the recording has shown so far
+// (ops.Recorded); every key that would change something answers
+// "<label>: read-only".
 func play(rec record.Recording, opts replay.Options, label string, stderr io.Writer) int {
 	var b *feed.Batcher
-	opts.OnLoop = func() { b.Send(feed.ResetMsg{}) }
+	seen := ops.NewRecorded()
+	opts.OnLoop = func() { seen.Reset(); b.Send(feed.ResetMsg{}) }
 	p, err := replay.New(rec, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "octop: --%s: %v\n", label, err)
 		return 2
 	}
-	root := ui.New(ui.Options{Demo: true, Ops: readOnlyOps(p.Backend()), Clock: p.Clock, NoColor: noColor()})
+	root := ui.New(ui.Options{Demo: true, ReadOnly: label + ": read-only",
+		Ops: ops.ReadOnly(p.Backend(), seen, label), Clock: p.Clock, NoColor: noColor()})
 	prog := tea.NewProgram(replay.NewScreen(root, p, label), programOptions()...)
 	b = feed.NewBatcher(prog.Send, feed.FrameInterval)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go p.Run(ctx, b.Send)
+	go p.Run(ctx, func(msg any) { seen.Observe(msg); b.Send(msg) })
 	if _, err := prog.Run(); err != nil {
 		fmt.Fprintln(stderr, "octop:", err)
 		return 1
 	}
 	return 0
-}
-
-// readOnlyOps is the screen's operations over a recording's reads; nil
-// when it has none (the demo: no snapshots), so the screen builds its tree
-// from the events alone instead of asking a Reader that is not there.
-func readOnlyOps(b record.Backend) ui.Ops {
-	if b == nil {
-		return nil
-	}
-	return ops.ReadOnly(b)
 }

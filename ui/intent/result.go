@@ -45,8 +45,9 @@ var (
 	ErrNotRunning = errors.New("nothing to abort")
 	// ErrNoSession: the server has no session with that id.
 	ErrNoSession = errors.New("no such session")
-	// ErrReadOnly: a replay or the demo has no server to change.
-	ErrReadOnly = errors.New("demo: read-only")
+	// ErrReadOnly: a replay or the demo has no server to change; the
+	// error shown names which ("demo: read-only").
+	ErrReadOnly = errors.New("read-only")
 )
 
 // OneLine is an error's text as one line for a dialog or a notice.

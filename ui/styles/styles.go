@@ -34,7 +34,7 @@ type Styles struct {
 
 	Connected    lipgloss.Style
 	Disconnected lipgloss.Style
-	Flash        lipgloss.Style // one-line notices: "demo is read-only"
+	Flash        lipgloss.Style // one-line notices: "demo: read-only"
 
 	Help help.Styles
 
