@@ -11,6 +11,7 @@ import (
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/dialog"
 	"github.com/octop-dev/octop/ui/format"
+	"github.com/octop-dev/octop/wire"
 )
 
 // title is a session's description without the agent suffix.
@@ -106,6 +107,34 @@ func (d *Model) hint(it item) string {
 // itemLines draws one item: its session (title, agent, id), what it asks,
 // and, once answered, what was sent or why it failed.
 func (d *Model) itemLines(it item, selected bool, inner int) []string {
+	b := &block{out: []string{d.itemHead(it, selected, inner)}, width: inner - 4}
+	if it.perm != nil {
+		d.permission(b, it.perm, selected)
+	} else {
+		d.questions(b, it)
+	}
+	switch id := it.id(); {
+	case d.sending[id]:
+		b.add(d.st.Busy.Render("sending…"))
+	case d.sent[id] != "":
+		b.add(d.st.Dim.Render(d.sent[id] + "; waiting for the server"))
+	case d.failed[id] != "":
+		b.add(d.st.Failed.Render("✗ " + d.failed[id]))
+	}
+	return b.out
+}
+
+// block is an item's lines as they are drawn: the head, then indented
+// lines cut to width.
+type block struct {
+	out   []string
+	width int
+}
+
+func (b *block) add(s string) { b.out = append(b.out, "    "+ansi.Truncate(s, b.width, "…")) }
+
+// itemHead is an item's first line: the session's title, agent and id.
+func (d *Model) itemHead(it item, selected bool, inner int) string {
 	st := d.st
 	var s *model.Session
 	if d.state != nil {
@@ -121,72 +150,73 @@ func (d *Model) itemLines(it item, selected bool, inner int) []string {
 		head += " " + st.Badge.Render("@"+agent)
 	}
 	head += "  " + st.Dim.Render(it.session)
-	out := []string{ansi.Truncate(head, inner, "…")}
-	body := inner - 4
-	add := func(s string) { out = append(out, "    "+ansi.Truncate(s, body, "…")) }
+	return ansi.Truncate(head, inner, "…")
+}
 
-	if p := it.perm; p != nil {
-		what := p.Permission
-		if len(p.Patterns) > 0 {
-			what += ": " + format.OneLine(strings.Join(p.Patterns, " · "))
+// permission draws what a permission asks.
+func (d *Model) permission(b *block, p *wire.PermissionRequest, selected bool) {
+	what := p.Permission
+	if len(p.Patterns) > 0 {
+		what += ": " + format.OneLine(strings.Join(p.Patterns, " · "))
+	}
+	b.add(d.st.Waiting.Render("permission") + " " + what)
+	// What A would allow for the rest of the session is wider than the
+	// ask itself ("rm *" for "rm -rf build"): say it before it is pressed.
+	if selected && len(p.Always) > 0 {
+		b.add(d.st.Dim.Render("A allows from now on: " + format.OneLine(strings.Join(p.Always, " · "))))
+	}
+}
+
+// questions draws a question request: each question, the answers drafted
+// so far, and the options of the first one still open.
+func (d *Model) questions(b *block, it item) {
+	st := d.st
+	draft := d.drafts[it.question.ID]
+	for qi, q := range it.question.Questions {
+		text := format.OneLine(q.Question)
+		if q.Header != "" {
+			text = format.OneLine(q.Header) + ": " + text
 		}
-		add(st.Waiting.Render("permission") + " " + what)
-		// What A would allow for the rest of the session is wider than the
-		// ask itself ("rm *" for "rm -rf build"): say it before it is pressed.
-		if selected && len(p.Always) > 0 {
-			add(st.Dim.Render("A allows from now on: " + format.OneLine(strings.Join(p.Always, " · "))))
+		wrapped := strings.Split(ansi.Wrap(st.Waiting.Render("question")+" "+text, b.width, " "), "\n")
+		for _, l := range wrapped[:min(len(wrapped), 3)] {
+			b.add(l)
 		}
-	} else {
-		draft := d.drafts[it.question.ID]
-		for qi, q := range it.question.Questions {
-			text := format.OneLine(q.Question)
-			if q.Header != "" {
-				text = format.OneLine(q.Header) + ": " + text
-			}
-			wrapped := strings.Split(ansi.Wrap(st.Waiting.Render("question")+" "+text, body, " "), "\n")
-			for _, l := range wrapped[:min(len(wrapped), 3)] {
-				add(l)
-			}
-			if qi < len(draft) {
-				add(st.Done.Render("→ " + strings.Join(draft[qi], ", ")))
-				continue
-			}
-			if qi > len(draft) {
-				continue // its options show once the questions before it are answered
-			}
-			picks := d.picks[it.question.ID]
-			for oi, o := range q.Options {
-				n := "·"
-				if oi < 9 {
-					n = strconv.Itoa(oi + 1)
-				}
-				box := ""
-				if q.Multiple {
-					box = "[ ] "
-					if slices.Contains(picks, o.Label) {
-						box = "[x] "
-					}
-				}
-				line := "  " + st.Label.Render(n) + " " + box + format.OneLine(o.Label)
-				if o.Description != "" {
-					line += "  " + st.Dim.Render(format.OneLine(o.Description))
-				}
-				add(line)
-			}
-			if d.typing == it.id() {
-				add("  " + d.input.View())
-			} else if len(q.Options) == 0 {
-				add(st.Dim.Render("  (no options: t to type an answer)"))
-			}
+		if qi < len(draft) {
+			b.add(st.Done.Render("→ " + strings.Join(draft[qi], ", ")))
+			continue
+		}
+		if qi > len(draft) {
+			continue // its options show once the questions before it are answered
+		}
+		d.options(b, q, d.picks[it.question.ID])
+		if d.typing == it.id() {
+			b.add("  " + d.input.View())
+		} else if len(q.Options) == 0 {
+			b.add(st.Dim.Render("  (no options: t to type an answer)"))
 		}
 	}
-	switch id := it.id(); {
-	case d.sending[id]:
-		add(st.Busy.Render("sending…"))
-	case d.sent[id] != "":
-		add(st.Dim.Render(d.sent[id] + "; waiting for the server"))
-	case d.failed[id] != "":
-		add(st.Failed.Render("✗ " + d.failed[id]))
+}
+
+// options draws a question's options, numbered, with boxes when several
+// may be picked.
+func (d *Model) options(b *block, q wire.QuestionInfo, picks []string) {
+	st := d.st
+	for oi, o := range q.Options {
+		n := "·"
+		if oi < 9 {
+			n = strconv.Itoa(oi + 1)
+		}
+		box := ""
+		if q.Multiple {
+			box = "[ ] "
+			if slices.Contains(picks, o.Label) {
+				box = "[x] "
+			}
+		}
+		line := "  " + st.Label.Render(n) + " " + box + format.OneLine(o.Label)
+		if o.Description != "" {
+			line += "  " + st.Dim.Render(format.OneLine(o.Description))
+		}
+		b.add(line)
 	}
-	return out
 }
