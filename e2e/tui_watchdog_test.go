@@ -13,6 +13,7 @@ import (
 // TestTUIWatchdog: in the screen, a looping child gets the loop mark in
 // its row within --loop calls and the header counts it and shows the
 // notification; the bell reaches the terminal (tmux's alert-bell hook);
+// --exec runs with the event in its environment and its failure shows;
 // --abort-on loop stops exactly that child while its sibling runs on,
 // and the detail pane says why it stopped, with the evidence.
 func TestTUIWatchdog(t *testing.T) {
@@ -22,7 +23,11 @@ func TestTUIWatchdog(t *testing.T) {
 	c := actNewClient(t, s)
 	defer actStopAll(c)
 	const loopN = 3
-	tm := tuiStart(t, 160, 40, "--server", s.URL, "--loop", "3", "--abort-on", "loop", "--notify", "bell")
+	// The hook records its environment, then fails after the abort's own
+	// notice has come, so the footer shows the failure.
+	hookEnv := filepath.Join(t.TempDir(), "hook.env")
+	hook := "'env | grep ^OCTOP_ | sort > " + hookEnv + "; sleep 2; echo hook-said-no; exit 3'"
+	tm := tuiStart(t, 160, 40, "--server", s.URL, "--loop", "3", "--abort-on", "loop", "--notify", "bell", "--exec", hook)
 	rang := filepath.Join(t.TempDir(), "rang")
 	if out, err := tm.run("set-hook", "-g", "alert-bell", "run-shell 'touch "+rang+"'"); err != nil {
 		t.Fatalf("tmux set-hook: %v\n%s", err, out)
@@ -50,6 +55,19 @@ func TestTUIWatchdog(t *testing.T) {
 		_, err := os.Stat(rang)
 		return err == nil, nil
 	})
+	tm.waitFor("the hook's failure in the footer", func(sc string) bool {
+		return strings.Contains(sc, "--exec for runaway.loop "+kid.ID+": hook failed: exit status 3: hook-said-no")
+	})
+	env, err := os.ReadFile(hookEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"OCTOP_EVENT=runaway.loop\n", "OCTOP_SESSION=" + kid.ID + "\n", "OCTOP_ROOT=" + root.ID + "\n",
+		"OCTOP_SERVER=" + s.URL + "\n", "OCTOP_AGENT=general\n", `OCTOP_REASON=bash "sleep 0.3; echo same again" `} {
+		if !strings.Contains(string(env), want) {
+			t.Errorf("the hook's environment lacks %q:\n%s", want, env)
+		}
+	}
 	actWaitRun(t, ctx, c, kid.ID, "idle")
 	// The mark came within N calls: the abort left at most a call or two
 	// more finished (the one running when it fired).
