@@ -247,3 +247,26 @@ func (m *Model) syncClock() {
 	m.tree.SetClock(now, spin)
 	m.detail.SetClock(now, spin)
 }
+
+// Summary is what a screen of several servers shows of this one: where
+// it is connected and its counts.
+type Summary struct {
+	ServerURL string
+	Version   string
+	Conn      wire.ConnState
+	ConnKnown bool
+
+	Running, Waiting, Failed int
+}
+
+// Summary is the screen's server, connection and counts.
+func (m Model) Summary() Summary {
+	return Summary{
+		ServerURL: m.opts.ServerURL, Version: m.version, Conn: m.conn, ConnKnown: m.connKnown,
+		Running: m.counts.running, Waiting: m.counts.waiting, Failed: m.counts.failed,
+	}
+}
+
+// Typing says the keys go to text or a room (a dialog or the filter is
+// open), so a screen around this one must pass every key on.
+func (m Model) Typing() bool { return m.dialog != nil || m.filtering }

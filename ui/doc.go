@@ -21,6 +21,8 @@
 //	            intents, their replies, FlashMsg and SelectMsg
 //	ui/calls    Ops, the one interface of server operations, and the
 //	            calls in flight: each intent's call, its cancel, its reply
+//	ui/servers  several servers: one root Model each under a bar of
+//	            servers, [ ] 1-9 switch (wraps the root, like replay)
 //	ui/format   pure string helpers; ui/styles the one style set
 //
 // # Rules of the house

@@ -55,8 +55,8 @@ func TestFlags(t *testing.T) {
 		{[]string{"--server", "ftp://nope"}, 2},
 		{[]string{"stray"}, 2},
 		{[]string{"--replay", "/nonexistent/rec.gz"}, 1},
-		{[]string{"--server", "http://127.0.0.1:1,http://127.0.0.1:2"}, 2},
-		{[]string{"--server", "http://127.0.0.1:1", "--server", "http://127.0.0.1:2"}, 2},
+		{[]string{"--server", "http://127.0.0.1:1,ftp://nope"}, 2},
+		{[]string{"--server", "http://127.0.0.1:1", "--server", "http://127.0.0.1:2", "--record", "/tmp/x.gz"}, 2},
 	} {
 		var out, errb stringsBuilder
 		if got := realMain(tc.args, nil, &out, &errb); got != tc.code {

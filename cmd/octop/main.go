@@ -115,15 +115,14 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "octop: unknown command %q; run `octop --help` for the list\n", rest[0])
 		return 2
 	}
-	if n := len(g.conn.serverNames()); n > 1 && !*demo && *replayFile == "" {
-		fmt.Fprintf(stderr, "octop: the screen watches one server, and %d are given; pick one with --server (octop tree, result, resume, abort and log take several)\n", n)
-		return 2
-	}
 	if *demo {
 		return runDemo(stderr)
 	}
 	if *replayFile != "" {
 		return runReplay(*replayFile, *speed, stderr)
+	}
+	if len(g.conn.serverNames()) > 1 {
+		return runSeveral(g, stderr)
 	}
 	return runLive(g, stderr)
 }
@@ -299,6 +298,7 @@ Usage:
   octop [flags]            open the monitor (needs 'opencode serve' running)
   octop --demo             replay a built-in recording; no server needed
   octop --replay FILE      play back what --record FILE saved (space pauses, + and - speed)
+  octop --server A,B       watch several servers at once ([ and ] switch between them)
 `)
 	fmt.Fprint(w, "  octop COMMAND [args]     run one action for a script (below)\n\n")
 	fmt.Fprint(w, subcommandsHelp())

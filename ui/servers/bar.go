@@ -1,0 +1,64 @@
+package servers
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/octop-dev/octop/ui"
+	"github.com/octop-dev/octop/ui/format"
+	"github.com/octop-dev/octop/wire"
+)
+
+// bar is the servers line: each server (the shown one bracketed) with
+// its connection mark and running count, then the sums over all and how
+// many servers are down, exactly m.width cells.
+func (m Model) bar() string {
+	ink := m.styles.Ink
+	parts := []string{ink.App.Render("servers")}
+	var sum ui.Summary
+	down := 0
+	for i, s := range m.screens {
+		d := s.Summary()
+		sum.Running += d.Running
+		sum.Waiting += d.Waiting
+		sum.Failed += d.Failed
+		mark := ink.Dim.Render("○")
+		switch {
+		case isDown(d):
+			down++
+			mark = ink.Disconnected.Render("✗ down")
+		case d.ConnKnown && d.Conn.State == wire.Connected:
+			mark = ink.Connected.Render("●")
+		}
+		label := fmt.Sprintf("%d %s", i+1, hostOf(d.ServerURL))
+		if d.Version != "" {
+			label += " " + d.Version
+		}
+		item := label + " " + mark + " " + fmt.Sprintf("%d running", d.Running)
+		if i == m.shown {
+			item = ink.URL.Render("[" + item + "]")
+		}
+		parts = append(parts, item)
+	}
+	total := fmt.Sprintf("all: %d running  %d waiting  %d failed", sum.Running, sum.Waiting, sum.Failed)
+	if down > 0 {
+		total += "  " + ink.Disconnected.Render(fmt.Sprintf("%d of %d down", down, len(m.screens)))
+	}
+	parts = append(parts, total)
+	return format.Fit(strings.Join(parts, "  "), m.width)
+}
+
+// isDown says the server's stream is lost (not merely still starting).
+func isDown(d ui.Summary) bool {
+	return d.ConnKnown && d.Conn.State == wire.Disconnected
+}
+
+// hostOf is a server URL's host:port and path, short enough for the bar.
+func hostOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return raw
+	}
+	return u.Host + strings.TrimRight(u.Path, "/")
+}

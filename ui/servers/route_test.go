@@ -1,0 +1,95 @@
+package servers
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/octop-dev/octop/ui"
+	"github.com/octop-dev/octop/wire"
+)
+
+// abortLog is every abort the fake servers got, as "server:id".
+type abortLog struct {
+	mu  sync.Mutex
+	got []string
+}
+
+// abortOps is one fake server: it records aborts; any other call would
+// panic (the embedded nil ui.Ops), which the test must not make.
+type abortOps struct {
+	ui.Ops
+	name string
+	log  *abortLog
+}
+
+func (o abortOps) Abort(_ context.Context, id string) error {
+	o.log.mu.Lock()
+	defer o.log.mu.Unlock()
+	o.log.got = append(o.log.got, o.name+":"+id)
+	return nil
+}
+
+// drive updates m with msg and runs what comes back as the program would,
+// giving up on each command after a moment (timers, the cursor's blink).
+func drive(m Model, msg tea.Msg) Model {
+	queue := []tea.Msg{msg}
+	for steps := 0; len(queue) > 0 && steps < 50; steps++ {
+		next, cmd := m.Update(queue[0])
+		m, queue = next.(Model), queue[1:]
+		for _, c := range flatten(cmd) {
+			done := make(chan tea.Msg, 1)
+			go func() { done <- c() }()
+			select {
+			case r := <-done:
+				if r != nil {
+					queue = append(queue, r)
+				}
+			case <-time.After(300 * time.Millisecond):
+			}
+		}
+	}
+	return m
+}
+
+func flatten(cmd tea.Cmd) []tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	return []tea.Cmd{func() tea.Msg {
+		msg := cmd()
+		if b, ok := msg.(tea.BatchMsg); ok {
+			var out tea.BatchMsg
+			for _, c := range b {
+				out = append(out, flatten(c)...)
+			}
+			return out
+		}
+		return msg
+	}}
+}
+
+// TestAbortGoesToItsServer: two servers each with a running session of
+// the SAME id; x then y on the second server's screen aborts it there,
+// and the first server is sent nothing.
+func TestAbortGoesToItsServer(t *testing.T) {
+	log := &abortLog{}
+	a := ui.New(ui.Options{Ops: abortOps{name: "a", log: log}, ServerURL: "http://a:1", NoColor: true})
+	b := ui.New(ui.Options{Ops: abortOps{name: "b", log: log}, ServerURL: "http://b:2", NoColor: true})
+	m := New([]ui.Model{a, b}, true)
+	m = drive(m, tea.WindowSizeMsg{Width: 120, Height: 30})
+	for i := range 2 {
+		m = drive(m, Msg{Server: i, Msg: created("ses_same", "work")})
+		m = drive(m, Msg{Server: i, Msg: ui.EventsMsg{{Event: wire.SessionStatusChanged{SessionID: "ses_same", Status: wire.SessionStatus{Type: wire.StatusBusy}}}}})
+	}
+	m = drive(m, tea.KeyPressMsg{Code: ']', Text: "]"})
+	m = drive(m, tea.KeyPressMsg{Code: 'x', Text: "x"})
+	m = drive(m, tea.KeyPressMsg{Code: 'y', Text: "y"})
+	log.mu.Lock()
+	defer log.mu.Unlock()
+	if len(log.got) != 1 || log.got[0] != "b:ses_same" {
+		t.Fatalf("aborts sent %v, want only b:ses_same", log.got)
+	}
+}
