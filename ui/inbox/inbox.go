@@ -117,6 +117,7 @@ func (d *Model) startTyping(it item) tea.Cmd {
 	d.input.Prompt = "✎ "
 	d.input.Placeholder = "your answer"
 	d.input.SetVirtualCursor(true)
+	d.input.SetStyles(dialog.InputStyles(d.st)) // plain under NO_COLOR
 	d.input.SetWidth(max(d.width-4-8, 10))
 	return d.input.Focus()
 }
