@@ -147,3 +147,10 @@ func (s *State) NeedsHistory() []string {
 	}
 	return ids
 }
+
+// HasHistory reports whether every message of the session has been read
+// or watched, so its state and counts are whole.
+func (s *State) HasHistory(id string) bool {
+	ss := s.sessions[id]
+	return ss != nil && ss.historyRead
+}

@@ -99,6 +99,17 @@ func (s *Server) Messages(ctx context.Context, id string) ([]wire.MessageWithPar
 	return msgs, run == wire.StatusBusy || run == wire.StatusRetry, nil
 }
 
+// History reads every message of session id, asking its own project
+// directory dir when octop watches every project.
+func (s *Server) History(ctx context.Context, id, dir string) ([]wire.MessageWithParts, error) {
+	c := s.c
+	if dir != "" && c.StreamPath() == "/global/event" {
+		c = c.WithDirectory(dir)
+	}
+	msgs, err := c.Messages(ctx, id, 0)
+	return msgs, kind(err)
+}
+
 // ReplyPermission answers a permission request.
 func (s *Server) ReplyPermission(ctx context.Context, id, reply string) error {
 	return s.c.ReplyPermission(ctx, id, reply, "")

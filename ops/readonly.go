@@ -112,3 +112,9 @@ func (o Replay) ReplyQuestion(context.Context, string, [][]string) error { retur
 
 // RejectQuestion answers "<label>: read-only".
 func (o Replay) RejectQuestion(context.Context, string) error { return o.readOnly }
+
+// History is the session's messages as the recording shows them so far.
+func (o Replay) History(ctx context.Context, id, _ string) ([]wire.MessageWithParts, error) {
+	msgs, _, err := o.Messages(ctx, id)
+	return msgs, err
+}

@@ -11,17 +11,13 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// A snapshot reads the messages of every running session plus the most
-// recently updated others, so the detail pane has tool calls to show
-// without reading the whole history.
-const (
-	snapshotRecent     = 20
-	snapshotMessageCap = 50 // messages per session
-	snapshotParallel   = 4
-)
+// snapshotParallel is how many message lists a snapshot reads at once.
+const snapshotParallel = 4
 
 // Snapshot reads the whole tree over REST: sessions and their status, then
-// the messages of the sessions worth showing in detail, a few at a time.
+// every message of each running session, a few at a time, so a live row has
+// its calls. The others' histories are the screen's to read in the
+// background once the tree is drawn (ui's history loader).
 // Pending permissions and questions are best effort: older servers lack
 // the endpoints.
 func (s *Server) Snapshot(ctx context.Context) (model.Snapshot, error) {
@@ -47,9 +43,9 @@ func (s *Server) Snapshot(ctx context.Context) (model.Snapshot, error) {
 	var mu sync.Mutex
 	var g errgroup.Group
 	g.SetLimit(snapshotParallel)
-	for _, id := range worthReading(sessions, status) {
+	for _, id := range running(status) {
 		g.Go(func() error {
-			msgs, err := c.WithDirectory(dirOf[id]).Messages(ctx, id, snapshotMessageCap)
+			msgs, err := c.WithDirectory(dirOf[id]).Messages(ctx, id, 0)
 			if err != nil {
 				return nil // the session may have been deleted meanwhile; the rest still helps
 			}
@@ -89,25 +85,13 @@ func listing(ctx context.Context, c *client.Client) (sessions []wire.Session, st
 	return sessions, status, complete, nil
 }
 
-// worthReading picks the sessions whose messages a snapshot reads.
-func worthReading(sessions []wire.Session, status map[string]wire.SessionStatus) []string {
+// running lists the sessions that are not idle, in id order.
+func running(status map[string]wire.SessionStatus) []string {
 	var ids []string
-	seen := map[string]bool{}
 	for id, st := range status {
 		if st.Type != wire.StatusIdle {
 			ids = append(ids, id)
-			seen[id] = true
 		}
-	}
-	recent := make([]wire.Session, 0, len(sessions))
-	for _, s := range sessions {
-		if !seen[s.ID] {
-			recent = append(recent, s)
-		}
-	}
-	sort.Slice(recent, func(i, j int) bool { return recent[i].Time.Updated > recent[j].Time.Updated })
-	for _, s := range recent[:min(len(recent), snapshotRecent)] {
-		ids = append(ids, s.ID)
 	}
 	sort.Strings(ids)
 	return ids

@@ -141,6 +141,7 @@ type Model struct {
 	snapPending bool
 	snapEvents  []wire.Event
 	healthTag   int
+	hist        history
 
 	flashMsg FlashMsg
 	flashTag int
@@ -158,8 +159,13 @@ type Model struct {
 	footerH  int
 }
 
-// screenCounts are the header's totals, counted once per state change.
+// screenCounts are the header's totals, counted once per state change
+// over exactly the sessions the tree holds: every one, or with a filter on
+// the ones that match. Failed is the bad ends (failed, interrupted,
+// denied); aborted is not failed, someone chose it.
 type screenCounts struct {
+	of                       int  // sessions counted
+	filtered                 bool // the tree shows only a filter's matches
 	running, waiting, failed int
 }
 

@@ -63,6 +63,9 @@ func (hangingOps) Messages(ctx context.Context, _ string) ([]wire.MessageWithPar
 	msgs, err := hang[[]wire.MessageWithParts](ctx)
 	return msgs, false, err
 }
+func (hangingOps) History(ctx context.Context, _, _ string) ([]wire.MessageWithParts, error) {
+	return hang[[]wire.MessageWithParts](ctx)
+}
 
 // overlayCases are every overlay a key opens, from a selection (keys
 // pressed first), with the request it sends to the server (nil: none).

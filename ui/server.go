@@ -75,7 +75,9 @@ func (m Model) updateServer(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case wire.ResyncNeeded:
 		return m.resync()
 	case snapshotMsg:
-		m.applySnapshot(msg)
+		if m.applySnapshot(msg) {
+			return m, m.startHistory()
+		}
 	case healthMsg:
 		if msg.tag == m.healthTag && msg.err == nil {
 			m.version = msg.health.Version
@@ -129,16 +131,17 @@ func (m Model) resync() (tea.Model, tea.Cmd) {
 }
 
 // applySnapshot lays the newest snapshot under the live state, then
-// applies again the events that arrived while it was fetched.
-func (m *Model) applySnapshot(msg snapshotMsg) {
+// applies again the events that arrived while it was fetched. It reports
+// whether it did.
+func (m *Model) applySnapshot(msg snapshotMsg) bool {
 	if msg.tag != m.snapTag {
-		return // a newer fetch is on its way; this one is stale
+		return false // a newer fetch is on its way; this one is stale
 	}
 	m.snapErr = msg.err
 	replay := m.snapEvents
 	m.snapPending, m.snapEvents = false, nil
 	if msg.err != nil {
-		return
+		return false
 	}
 	if m.snapRaced {
 		msg.snap.Complete = false
@@ -149,6 +152,7 @@ func (m *Model) applySnapshot(msg snapshotMsg) {
 	}
 	m.now = m.opts.Clock()
 	m.stateChanged()
+	return true
 }
 
 // observe hands a room that follows the live tree (intent.Observer) the
@@ -185,10 +189,12 @@ func (m *Model) stateChanged() {
 	m.syncDetail()
 }
 
-// countAll walks the tree once for the header's counts.
+// countAll counts the header's figures over what the tree holds: every
+// session, or with a filter on the matches (the tree shows them all).
 func (m Model) countAll() screenCounts {
 	var c screenCounts
-	m.walk(func(id string, _ *model.Session) {
+	add := func(id string) {
+		c.of++
 		switch m.state.Display(id) {
 		case model.DisplayBusy, model.DisplayRetry:
 			c.running++
@@ -197,7 +203,17 @@ func (m Model) countAll() screenCounts {
 		case model.DisplayError:
 			c.failed++
 		}
-	})
+	}
+	if m.tree.Filter() != "" {
+		c.filtered = true
+		for _, r := range m.tree.Rows() {
+			if r.Match {
+				add(r.ID)
+			}
+		}
+		return c
+	}
+	m.walk(func(id string, _ *model.Session) { add(id) })
 	return c
 }
 

@@ -49,6 +49,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		snapshotMsg, healthMsg, ResetMsg:
 		next, cmd := m.updateServer(msg)
 		return watched(msg, next, cmd)
+	case historyMsg:
+		return m.updateHistory(msg)
 	case tickMsg:
 		next, cmd := m.updateTick()
 		return watched(msg, next, cmd)
@@ -189,6 +191,7 @@ func (m Model) updateFilter(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m.filter, cmd = m.filter.Update(msg)
 	if v := m.filter.Value(); v != m.tree.Filter() {
 		m.tree.SetFilter(v)
+		m.counts = m.countAll()
 		m.syncDetail()
 	}
 	return m, cmd
@@ -197,6 +200,7 @@ func (m Model) updateFilter(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) setFilter(f string) {
 	m.filter.SetValue(f)
 	m.tree.SetFilter(f)
+	m.counts = m.countAll()
 	m.layout()
 	m.syncDetail()
 }

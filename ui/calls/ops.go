@@ -32,6 +32,9 @@ type Ops interface {
 	RejectQuestion(ctx context.Context, id string) error
 	// Messages reads a session's messages, and whether it runs.
 	Messages(ctx context.Context, id string) ([]wire.MessageWithParts, bool, error)
+	// History reads every message of session id, which lives in project
+	// directory dir ("" for the screen's own).
+	History(ctx context.Context, id, dir string) ([]wire.MessageWithParts, error)
 }
 
 const (

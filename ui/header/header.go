@@ -34,6 +34,11 @@ type Data struct {
 	SnapErr   error  // the last snapshot's failure
 	Now       time.Time
 
+	// The counts cover Of sessions: every one in the tree, or with
+	// Filtered the filter's matches. Loading is how many histories are
+	// still being read (their rows say "…").
+	Of, Loading              int
+	Filtered                 bool
 	Running, Waiting, Failed int
 	// Runaway counts the sessions the watchdog marks (shown when not 0);
 	// Notice is the last notification, shown until the person has seen it.
@@ -83,7 +88,7 @@ func Lines(st *styles.Styles, d Data, width int) []string {
 		line2 := st.Ink.Failed.Render("could not read the sessions: ") + format.OneLine(d.SnapErr.Error())
 		return []string{format.Fit(line1, width), format.Spread(line2, counts, width)}
 	}
-	line2 := selectionText(st, d, width-ansi.StringWidth(counts)-1)
+	line2 := selectionText(st, d, width-ansi.StringWidth(counts)-3)
 	return []string{format.Fit(line1, width), format.Spread(line2, counts, width)}
 }
 
@@ -116,7 +121,9 @@ func connText(st *styles.Styles, d Data) string {
 	return st.Ink.Disconnected.Render(fmt.Sprintf("✗ reconnecting in %ds", secs))
 }
 
-// countsText is "2 running  1 waiting  1 failed".
+// countsText is "all 40: 2 running  1 waiting  1 failed", with "12
+// matching:" under a filter and "(5 loading)" while histories are read:
+// the label says what the counts cover.
 func countsText(st *styles.Styles, d Data) string {
 	item := func(n int, word string, s styles.Ink) string {
 		if n == 0 {
@@ -124,7 +131,15 @@ func countsText(st *styles.Styles, d Data) string {
 		}
 		return s.Render(fmt.Sprintf("%d %s", n, word))
 	}
-	out := item(d.Running, "running", st.Ink.Busy) + "  " + item(d.Waiting, "waiting", st.Ink.Waiting) + "  " + item(d.Failed, "failed", st.Ink.Failed)
+	label := fmt.Sprintf("all %d", d.Of)
+	if d.Filtered {
+		label = fmt.Sprintf("%d matching", d.Of)
+	}
+	if d.Loading > 0 {
+		label += fmt.Sprintf(" (%d loading)", d.Loading)
+	}
+	out := st.Ink.Dim.Render(label+":") + " " + item(d.Running, "running", st.Ink.Busy) + "  " +
+		item(d.Waiting, "waiting", st.Ink.Waiting) + "  " + item(d.Failed, "failed", st.Ink.Failed)
 	if d.Runaway > 0 {
 		out += "  " + st.Ink.Failed.Render(fmt.Sprintf("⚠ %d runaway", d.Runaway))
 	}
