@@ -259,7 +259,9 @@ func TestTUIResyncKeepsSelection(t *testing.T) {
 	if err := s.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	tm.waitFor("octop to notice the server is gone", func(sc string) bool { return strings.Contains(sc, "reconnecting in") })
+	tm.waitFor("octop to notice the server is gone", func(sc string) bool {
+		return regexp.MustCompile(`disconnected \d+s, (retrying in|connecting)`).MatchString(sc)
+	})
 	if err := s.Restart(); err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/detail"
+	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/ui/styles"
 	"github.com/octop-dev/octop/ui/tree"
@@ -126,9 +127,13 @@ type Model struct {
 
 	conn      wire.ConnState
 	connKnown bool
-	version   string // the server's OpenCode version
-	snapTag   int    // number of the newest snapshot fetch; older replies are dropped
-	snapErr   error
+	// lostAt is when the connection was lost, zero while what the screen
+	// shows is current: from a drop until the resync's snapshot is in,
+	// the clock on the rows stops there and they are drawn faint.
+	lostAt  time.Time
+	version string // the server's OpenCode version
+	snapTag int    // number of the newest snapshot fetch; older replies are dropped
+	snapErr error
 	// snapRaced says a session was created while the newest snapshot was
 	// in flight: its listing may predate that session, so it must not be
 	// taken as complete (which would drop the newcomer as deleted).
@@ -246,10 +251,16 @@ func (m *Model) applyStyles(st *styles.Styles) {
 	m.filter.SetStyles(fs)
 }
 
-// syncClock passes the time and spinner frame to the panes.
+// syncClock passes the time and spinner frame to the panes. While the
+// server is out of reach their clock stays at the moment it was lost and
+// no spinner turns: nothing is known to be running any more.
 func (m *Model) syncClock() {
 	spin := spinnerFrames[m.frame%len(spinnerFrames)]
 	now := m.now.UnixMilli()
+	if !m.lostAt.IsZero() {
+		spin, now = format.MarkStale, m.lostAt.UnixMilli()
+	}
+	m.tree.SetStale(!m.lostAt.IsZero())
 	m.tree.SetClock(now, spin)
 	m.detail.SetClock(now, spin)
 }

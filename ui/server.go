@@ -66,6 +66,10 @@ func (m Model) updateServer(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.detail.SetState(m.state)
 		m.stateChanged()
 	case wire.ConnState:
+		if msg.State != wire.Connected && m.connKnown && m.conn.State == wire.Connected {
+			m.lostAt = m.opts.Clock()
+			m.syncClock()
+		}
 		m.conn, m.connKnown = msg, true
 		if msg.State == wire.Connected && m.opts.Ops != nil {
 			// The server may have been restarted, as another version.
@@ -151,6 +155,8 @@ func (m *Model) applySnapshot(msg snapshotMsg) bool {
 		m.state.Apply(ev)
 	}
 	m.now = m.opts.Clock()
+	m.lostAt = time.Time{} // re-read: current again
+	m.syncClock()
 	m.stateChanged()
 	return true
 }

@@ -316,12 +316,17 @@ func TestDisconnectedCountdown(t *testing.T) {
 	m := send(t, newTestModel(t, 80, 24), wire.ConnState{State: wire.Disconnected, Err: errRefused,
 		RetryAt: now.Add(2100 * 1e6), Attempt: 2})
 	out := screen(m)
-	if !strings.Contains(out, "reconnecting in 3s") || !strings.Contains(out, "cannot reach OpenCode") {
+	if !strings.Contains(out, "disconnected 0s, retrying in 3s") || !strings.Contains(out, "cannot reach OpenCode") {
 		t.Fatalf("disconnected header lacks the countdown or the error:\n%s", out)
 	}
 	m = send(t, m, wire.ConnState{State: wire.Connected, Attempt: 2})
-	if out := screen(m); !strings.Contains(out, "● connected") || strings.Contains(out, "cannot reach") {
-		t.Fatalf("after reconnecting the header still shows the error:\n%s", out)
+	if out := screen(m); !strings.Contains(out, "re-reading the sessions") || strings.Contains(out, "cannot reach") {
+		t.Fatalf("reconnected, not re-read yet: the header must still say the screen is stale:\n%s", out)
+	}
+	m = send(t, m, wire.ResyncNeeded{})
+	m = send(t, m, snapshotMsg{tag: m.snapTag, snap: model.Snapshot{Complete: true}})
+	if out := screen(m); !strings.Contains(out, "● connected") || strings.Contains(out, "disconnected") {
+		t.Fatalf("after the resync the header still says disconnected:\n%s", out)
 	}
 }
 

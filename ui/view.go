@@ -186,7 +186,7 @@ func (m Model) treeView() string {
 func (m Model) headerLines() []string {
 	return header.Lines(m.styles, header.Data{
 		Demo: m.opts.Demo, ServerURL: m.opts.ServerURL, Version: m.version,
-		Conn: m.conn, ConnKnown: m.connKnown, Follow: m.follow, Sort: m.tree.Sort().String(), SnapErr: m.snapErr, Now: m.now,
+		Conn: m.conn, ConnKnown: m.connKnown, LostAt: m.lostAt, Follow: m.follow, Sort: m.tree.Sort().String(), SnapErr: m.snapErr, Now: m.now,
 		Of: m.counts.of, Filtered: m.counts.filtered, Loading: m.historyLeft(),
 		Running: m.counts.running, Waiting: m.counts.waiting, Failed: m.counts.failed,
 		Runaway: m.runawayN, Notice: m.notice,

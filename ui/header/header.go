@@ -29,10 +29,13 @@ type Data struct {
 	Version   string // the server's OpenCode version, "" until known
 	Conn      wire.ConnState
 	ConnKnown bool
-	Follow    bool
-	Sort      string // the tree's sort key, "" (or "newest") for the default
-	SnapErr   error  // the last snapshot's failure
-	Now       time.Time
+	// LostAt is when the connection was lost, zero while the screen is
+	// current (connected and re-read, or never connected yet).
+	LostAt  time.Time
+	Follow  bool
+	Sort    string // the tree's sort key, "" (or "newest") for the default
+	SnapErr error  // the last snapshot's failure
+	Now     time.Time
 
 	// The counts cover Of sessions: every one in the tree, or with
 	// Filtered the filter's matches. Loading is how many histories are
@@ -60,7 +63,9 @@ func Lines(st *styles.Styles, d Data, width int) []string {
 	} else {
 		parts = append(parts, st.Ink.URL.Render(d.ServerURL))
 	}
-	if d.Version != "" {
+	// A server gone out of reach may come back as another version.
+	if d.Version != "" && d.LostAt.IsZero() {
+
 		parts = append(parts, st.Ink.Dim.Render("OpenCode "+d.Version))
 	}
 	parts = append(parts, connText(st, d))
@@ -101,6 +106,9 @@ func connText(st *styles.Styles, d Data) string {
 	if !d.ConnKnown {
 		return st.Ink.Dim.Render("○ connecting…")
 	}
+	if !d.LostAt.IsZero() {
+		return st.Ink.Disconnected.Render(staleText(d))
+	}
 	switch d.Conn.State {
 	case wire.Connected:
 		return st.Ink.Connected.Render("● connected")
@@ -119,6 +127,25 @@ func connText(st *styles.Styles, d Data) string {
 	wait := max(d.Conn.RetryAt.Sub(d.Now), 0)
 	secs := int((wait + time.Second - 1) / time.Second)
 	return st.Ink.Disconnected.Render(fmt.Sprintf("✗ reconnecting in %ds", secs))
+}
+
+// staleText is "✗ disconnected 12s, retrying in 3s": how long what the
+// screen shows has not been refreshed, and what octop does about it.
+func staleText(d Data) string {
+	since := max(d.Now.Sub(d.LostAt), 0)
+	text := "✗ disconnected " + format.Elapsed(since.Milliseconds())
+	switch {
+	case d.Conn.State == wire.Connected:
+		return text + ", re-reading the sessions…"
+	case d.Conn.State == wire.Connecting:
+		return text + ", connecting…"
+	case d.Conn.RetryAt.IsZero() && d.Conn.Err != nil:
+		return text + ": error, not retrying"
+	case d.Conn.RetryAt.IsZero():
+		return text + ", not retrying"
+	}
+	wait := max(d.Conn.RetryAt.Sub(d.Now), 0)
+	return text + fmt.Sprintf(", retrying in %ds", int((wait+time.Second-1)/time.Second))
 }
 
 // countsText is "all 40: 2 running  1 waiting  1 failed", with "12

@@ -12,6 +12,7 @@ type inks struct {
 	dim, title, badge, busy, selected, unfocused styles.Ink
 	done, failed, retry, waiting                 styles.Ink
 	aborted, interrupted, denied                 styles.Ink
+	stale                                        styles.Ink // faint, even without colour
 }
 
 func newInks(s *styles.Styles) inks {
@@ -21,6 +22,7 @@ func newInks(s *styles.Styles) inks {
 		done: styles.InkOf(s.Done), failed: styles.InkOf(s.Failed), retry: styles.InkOf(s.Retry),
 		waiting: styles.InkOf(s.Waiting), aborted: styles.InkOf(s.Aborted),
 		interrupted: styles.InkOf(s.Interrupted), denied: styles.InkOf(s.Denied),
+		stale: styles.InkOf(s.Dim.Faint(true)),
 	}
 }
 

@@ -20,6 +20,7 @@ type rowOpts struct {
 	inks     inks
 	project  bool   // tag roots with their project directory
 	runaway  string // the watchdog's marks: "loop", "loop stall"
+	stale    bool   // the server is out of reach: the whole line is faint
 }
 
 // renderRow draws one tree line, exactly o.width cells wide:
@@ -61,7 +62,7 @@ type line struct {
 // plain and then inked as a whole, since inner codes would reset the
 // selection background halfway along the line.
 func (l *line) paint(ink styles.Ink, text string) string {
-	if l.o.selected {
+	if l.o.selected || l.o.stale {
 		return text
 	}
 	return ink.Render(text)
@@ -181,6 +182,8 @@ func (l *line) finish(st *model.State, s *model.Session, id string, kind model.K
 		return k.selected.Render(text)
 	case o.selected:
 		return k.unfocused.Render(text)
+	case o.stale:
+		return k.stale.Render(text)
 	}
 	return text
 }

@@ -34,6 +34,7 @@ type Model struct {
 	// runaway gives the watchdog's words for a session ("loop",
 	// "loop stall"), "" for none; nil when no watchdog runs.
 	runaway func(id string) string
+	stale   bool // the server is out of reach: rows are drawn faint
 
 	cache map[string]cachedRow
 
@@ -58,6 +59,15 @@ func New(s *styles.Styles) Model {
 
 // KeyMap returns the pane's keys, for the footer's help.
 func (m Model) KeyMap() KeyMap { return m.keys }
+
+// SetStale says whether what the rows show may be out of date (the server
+// is out of reach): they are drawn faint until it is back and re-read.
+func (m *Model) SetStale(on bool) {
+	if m.stale != on {
+		m.stale = on
+		m.cache = map[string]cachedRow{}
+	}
+}
 
 // SetStyles swaps the styles, e.g. once the terminal's background is known.
 func (m *Model) SetStyles(s *styles.Styles) {

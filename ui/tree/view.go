@@ -64,6 +64,7 @@ func (m Model) row(i int) string {
 		inks:     m.inks,
 		project:  m.byDirectory,
 		runaway:  k.runaway,
+		stale:    m.stale,
 	})
 	k.row = r
 	m.cache[r.ID] = cachedRow{key: k, s: s}
