@@ -1,51 +1,12 @@
 package ui
 
 import (
-	"regexp"
-	"strconv"
-	"strings"
 	"testing"
 
+	"github.com/octop-dev/octop/internal/colourtest"
 	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/wire"
 )
-
-// sgr matches one Select Graphic Rendition escape: CSI params m.
-var sgr = regexp.MustCompile(`\x1b\[([0-9;:]*)m`)
-
-// colourEscape returns the first SGR escape in s that sets a colour
-// (foreground, background or underline colour), or "". Bold, faint,
-// italic, underline, reverse and the resets carry no colour: NO_COLOR
-// keeps them.
-func colourEscape(s string) string {
-	for _, m := range sgr.FindAllStringSubmatch(s, -1) {
-		params := strings.FieldsFunc(m[1], func(r rune) bool { return r == ';' || r == ':' })
-		for i := 0; i < len(params); i++ {
-			n, err := strconv.Atoi(params[i])
-			if err != nil {
-				continue
-			}
-			switch {
-			case n == 38 || n == 48 || n == 58:
-				return strconv.Quote(m[0])
-			case (n >= 30 && n <= 37) || (n >= 40 && n <= 47) || (n >= 90 && n <= 97) || (n >= 100 && n <= 107):
-				return strconv.Quote(m[0])
-			}
-		}
-	}
-	return ""
-}
-
-func TestColourEscapeFinds(t *testing.T) {
-	for s, want := range map[string]bool{
-		"\x1b[1mbold\x1b[0m": false, "\x1b[2;3;4;7m": false, "\x1b[39;49m": false, "\x1b[m": false,
-		"\x1b[31mred": true, "\x1b[1;38;5;196m": true, "\x1b[48;2;1;2;3m": true, "\x1b[94m": true, "\x1b[4;58:5:3m": true,
-	} {
-		if got := colourEscape(s) != ""; got != want {
-			t.Errorf("colourEscape(%q) found colour %v, want %v", s, got, want)
-		}
-	}
-}
 
 // noColourScenes are every overlay and room, in the states worth seeing:
 // loaded, typed into, a field focused, an error shown.
@@ -101,7 +62,7 @@ func TestNoColourEscapesAnywhere(t *testing.T) {
 				}
 			}
 			out := m.View().Content
-			if e := colourEscape(out); e != "" {
+			if e := colourtest.Escape(out); e != "" {
 				t.Fatalf("a colour escape %s under NO_COLOR after %q:\n%s", e, sc.keys, out)
 			}
 			if len(sc.keys) > 0 && screen(m) == screen(actionModel(t, f, c, evs...)) {
@@ -118,7 +79,7 @@ func TestColourScenesHaveColour(t *testing.T) {
 	m := newTestModel(t, 120, 40, func(o *Options) { o.Ops = ops.New(c); o.NoColor = false })
 	m = send(t, m, fanOut())
 	m, _ = do(t, m, keyMsgs("n")[0])
-	if colourEscape(m.View().Content) == "" {
+	if colourtest.Escape(m.View().Content) == "" {
 		t.Fatal("the launch form with colour has no colour escape: the check cannot see colour")
 	}
 }
