@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/octop-dev/octop/alert"
 	"github.com/octop-dev/octop/ui/calls"
+	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/watchdog"
 	"github.com/octop-dev/octop/wire"
 )
@@ -84,20 +85,28 @@ func watched(msg tea.Msg, next tea.Model, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	return m, tea.Batch(cmds...)
 }
 
-// watchdogOut turns the watchdog's output into commands: notifications
-// and the hook for notable events, aborts for --abort-on.
+// watchdogOut turns the watchdog's output into commands: the hook for
+// each notable event, one notification for them all (a burst rings
+// once), aborts for --abort-on.
 func (m *Model) watchdogOut(out watchdog.Out) []tea.Cmd {
 	var cmds []tea.Cmd
+	notable := 0
 	for _, e := range out.Events {
 		if !e.Notable() {
 			continue
 		}
+		notable++
 		m.notice = e.Summary()
-		if seq := alert.Sequence(m.opts.Notify, "octop", e.Summary(), m.opts.Getenv); seq != "" {
-			cmds = append(cmds, tea.Raw(seq))
-		}
 		if f := m.opts.OnEvent; f != nil {
 			cmds = append(cmds, func() tea.Msg { f(e); return nil })
+		}
+	}
+	if notable > 1 {
+		m.notice += fmt.Sprintf(" (+%d more)", notable-1)
+	}
+	if notable > 0 {
+		if seq := alert.Sequence(m.opts.Notify, "octop", m.notice, m.opts.Getenv); seq != "" {
+			cmds = append(cmds, tea.Raw(seq))
 		}
 	}
 	for _, a := range out.Aborts {
@@ -118,7 +127,7 @@ func (m *Model) watchdogOut(out watchdog.Out) []tea.Cmd {
 			if err != nil {
 				return FlashMsg{Text: fmt.Sprintf("could not abort %s (%s): %s", a.ID, a.Kind, err), Error: true}
 			}
-			return FlashMsg{Text: fmt.Sprintf("%s: stopped %d session(s) under %s", a.Reason, len(done), a.ID)}
+			return FlashMsg{Text: fmt.Sprintf("%s: stopped %s", a.Reason, format.Plural(len(done), "session", "sessions"))}
 		})
 	}
 	return cmds

@@ -204,6 +204,34 @@ func TestNotifyOnlyWhatMatters(t *testing.T) {
 	}
 }
 
+// TestBurstRingsOnce: notable events in one batch ring the terminal
+// once, the header names the last and how many more; the hook runs for
+// each.
+func TestBurstRingsOnce(t *testing.T) {
+	var mu sync.Mutex
+	hooked := 0
+	m := watchModel(t, 160, 48, &clock{now}, func(o *Options) {
+		o.OnEvent = func(watchdog.Event) { mu.Lock(); hooked++; mu.Unlock() }
+	})
+	var evs []wire.Event
+	for _, id := range []string{"ses_1", "ses_2", "ses_3"} {
+		evs = append(evs, created(id, "", "job "+id, 0), userMsg(id, 0), busy(id),
+			wire.SessionError{SessionID: id, Error: &wire.ErrorInfo{Name: "APIError"}}, idle(id))
+	}
+	nm, cmd := m.Update(events(evs...))
+	if got := notified(cmd); got != "\a" {
+		t.Errorf("three failures in a batch wrote %q, want one bell", got)
+	}
+	if sc := screen(nm.(Model)); !strings.Contains(sc, "🔔 failed: job ses_3 (APIError) (+2 more)") {
+		t.Errorf("the header does not sum the burst up:\n%s", sc)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if hooked != 3 {
+		t.Errorf("the hook ran %d times, want 3", hooked)
+	}
+}
+
 func TestNotifyNone(t *testing.T) {
 	m := watchModel(t, 160, 48, &clock{now}, func(o *Options) { o.Notify = alert.None })
 	_, cmd := m.Update(runaways())
@@ -261,7 +289,7 @@ func TestAbortOnLoop(t *testing.T) {
 	if fmt.Sprint(ops.asks) != "[[ses_loop]]" {
 		t.Fatalf("aborted %v, want exactly [[ses_loop]]", ops.asks)
 	}
-	if !strings.Contains(screen(m), "aborted by octop: loop: stopped 1 session(s) under ses_loop") {
+	if !strings.Contains(screen(m), "aborted by octop: loop: stopped 1 session") {
 		t.Errorf("no notice of the abort:\n%s", screen(m))
 	}
 	// The server's answer: the child's run ends aborted. The loop goes on
