@@ -118,7 +118,9 @@ func (d *Model) startTyping(it item) tea.Cmd {
 	d.input.Placeholder = "your answer"
 	d.input.SetVirtualCursor(true)
 	d.input.SetStyles(dialog.InputStyles(d.st)) // plain under NO_COLOR
-	d.input.SetWidth(max(d.width-4-8, 10))
+	// The box's border and padding (4), the item's indent (4), the
+	// input's own indent and prompt (4) and its cursor cell (1).
+	d.input.SetWidth(max(d.width-13, 10))
 	return d.input.Focus()
 }
 
