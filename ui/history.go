@@ -26,16 +26,23 @@ type history struct {
 	tag      int
 	queue    []string
 	inFlight map[string]bool
+	reads    int // Cmds out
 	// loaded and total count this round, for the header.
 	loaded, total int
 }
 
-// historyMsg is one session's messages.
+// historyChunk is the most sessions one read Cmd takes in turn. Chunks
+// start at one session, so the first rows fill in at once, and grow with
+// what is loaded, so a big history is folded in a few hundred Updates
+// (each recounts the tree) rather than one per session.
+const historyChunk = 32
+
+// historyMsg is the messages of a chunk of sessions; a session whose read
+// failed is left out (its row keeps saying "…").
 type historyMsg struct {
 	tag  int
-	id   string
-	msgs []wire.MessageWithParts
-	err  error
+	ids  []string
+	msgs map[string][]wire.MessageWithParts
 }
 
 // startHistory begins a round over what the model now lacks.
@@ -46,6 +53,7 @@ func (m *Model) startHistory() tea.Cmd {
 	m.hist.tag++
 	m.hist.queue = m.state.NeedsHistory()
 	m.hist.inFlight = map[string]bool{}
+	m.hist.reads = 0
 	m.hist.loaded, m.hist.total = 0, len(m.hist.queue)
 	return m.nextHistory()
 }
@@ -55,27 +63,46 @@ func (m *Model) startHistory() tea.Cmd {
 // run while watched) or went away.
 func (m *Model) nextHistory() tea.Cmd {
 	var cmds []tea.Cmd
-	for len(m.hist.inFlight) < historyParallel && len(m.hist.queue) > 0 {
-		id := m.hist.queue[0]
-		m.hist.queue = m.hist.queue[1:]
-		ss := m.state.Session(id)
-		if ss == nil || m.state.HasHistory(id) {
-			m.hist.loaded++
-			continue
+	size := min(max(m.hist.loaded/(4*historyParallel), 1), historyChunk)
+	for m.hist.reads < historyParallel && len(m.hist.queue) > 0 {
+		var chunk []readReq
+		for len(chunk) < size && len(m.hist.queue) > 0 {
+			id := m.hist.queue[0]
+			m.hist.queue = m.hist.queue[1:]
+			ss := m.state.Session(id)
+			if ss == nil || m.state.HasHistory(id) {
+				m.hist.loaded++
+				continue
+			}
+			m.hist.inFlight[id] = true
+			chunk = append(chunk, readReq{id, ss.Directory})
 		}
-		m.hist.inFlight[id] = true
-		cmds = append(cmds, readHistory(m.opts.Ops, m.hist.tag, id, ss.Directory))
+		if len(chunk) > 0 {
+			m.hist.reads++
+			cmds = append(cmds, readHistory(m.opts.Ops, m.hist.tag, chunk))
+		}
 	}
 	return tea.Batch(cmds...)
 }
 
-// readHistory reads one session's messages; it captures plain values only.
-func readHistory(o Ops, tag int, id, dir string) tea.Cmd {
+// readReq names a session to read and the project it lives in.
+type readReq struct{ id, dir string }
+
+// readHistory reads a chunk of sessions' messages, one after the other;
+// it captures plain values only.
+func readHistory(o Ops, tag int, chunk []readReq) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), historyTimeout)
-		defer cancel()
-		msgs, err := o.History(ctx, id, dir)
-		return historyMsg{tag: tag, id: id, msgs: msgs, err: err}
+		msg := historyMsg{tag: tag, msgs: make(map[string][]wire.MessageWithParts, len(chunk))}
+		for _, r := range chunk {
+			ctx, cancel := context.WithTimeout(context.Background(), historyTimeout)
+			msgs, err := o.History(ctx, r.id, r.dir)
+			cancel()
+			msg.ids = append(msg.ids, r.id)
+			if err == nil {
+				msg.msgs[r.id] = msgs
+			}
+		}
+		return msg
 	}
 }
 
@@ -85,10 +112,13 @@ func (m Model) updateHistory(msg historyMsg) (tea.Model, tea.Cmd) {
 	if msg.tag != m.hist.tag {
 		return m, nil
 	}
-	delete(m.hist.inFlight, msg.id)
-	m.hist.loaded++
-	if msg.err == nil {
-		m.state.ApplyMessages(map[string][]wire.MessageWithParts{msg.id: msg.msgs})
+	m.hist.reads--
+	for _, id := range msg.ids {
+		delete(m.hist.inFlight, id)
+		m.hist.loaded++
+	}
+	if len(msg.msgs) > 0 {
+		m.state.ApplyMessages(msg.msgs)
 		m.stateChanged()
 	}
 	return m, m.nextHistory()

@@ -1,0 +1,154 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/opencodetest"
+	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ops"
+	"github.com/octop-dev/octop/wire"
+)
+
+// benchHistoryServer holds n finished sessions (a root per ten, nine
+// children each), each a prompt and two replies with three bash calls.
+func benchHistoryServer(b *testing.B, n int) *client.Client {
+	srv := opencodetest.New(b, opencodetest.Options{})
+	for i := range n {
+		id := fmt.Sprintf("ses_%06d", i)
+		parent := ""
+		if i%10 != 0 {
+			parent = fmt.Sprintf("ses_%06d", i-i%10)
+		}
+		at := int64(1_000_000 + i*1000)
+		srv.AddSession(wire.Session{ID: id, ParentID: parent, Title: "job " + id,
+			Time: wire.SessionTime{Created: at, Updated: at + 900}})
+		msgs := []wire.MessageWithParts{{Info: wire.Message{ID: "msg_1", SessionID: id, Role: "user",
+			Time: wire.MessageTime{Created: at}}}}
+		for k := 2; k <= 3; k++ {
+			mid := fmt.Sprintf("msg_%d", k)
+			r := wire.MessageWithParts{Info: wire.Message{ID: mid, SessionID: id, Role: "assistant", Cost: 0.001,
+				Tokens: wire.Tokens{Input: 1200, Output: 300}, Finish: "stop",
+				Time: wire.MessageTime{Created: at + int64(k*100), Completed: at + int64(k*100+90)}}}
+			for j := range 3 {
+				r.Parts = append(r.Parts, wire.Part{ID: fmt.Sprintf("prt_%d_%d", k, j), SessionID: id, MessageID: mid,
+					Type: wire.PartTool, Tool: "bash", CallID: "call", State: &wire.ToolState{Status: wire.ToolCompleted,
+						Title: "go test ./...", Input: json.RawMessage(`{"command":"go test ./..."}`), Output: "ok\n",
+						Time: wire.ToolTime{Start: at + 10, End: at + 20}}})
+			}
+			msgs = append(msgs, r)
+		}
+		srv.SetMessages(id, msgs)
+	}
+	c, err := client.New(client.Options{BaseURL: srv.URL()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return c
+}
+
+// runScreen drives the screen as Bubble Tea does: every Cmd on a goroutine
+// of its own, every reply through Update on this one. It returns when the
+// snapshot is drawn (first) and when no read is left (full).
+func runScreen(b *testing.B, m Model) (first, full time.Duration) {
+	start := time.Now()
+	msgs := make(chan tea.Msg, 64)
+	var out atomic.Int64
+	var run func(tea.Cmd)
+	run = func(c tea.Cmd) {
+		if c == nil {
+			return
+		}
+		out.Add(1)
+		go func() {
+			msgs <- c()
+		}()
+	}
+	run(fetchSnapshot(m.opts.Ops, m.snapTag))
+	for out.Load() > 0 {
+		msg := <-msgs
+		out.Add(-1)
+		if batch, ok := msg.(tea.BatchMsg); ok {
+			for _, c := range batch {
+				run(c)
+			}
+			continue
+		}
+		nm, cmd := m.Update(msg)
+		m = nm.(Model)
+		if _, ok := msg.(snapshotMsg); ok {
+			_ = m.View()
+			first = time.Since(start)
+		}
+		run(cmd)
+	}
+	_ = m.View()
+	full = time.Since(start)
+	if k := m.State().StateOf("ses_000001").Kind; k != model.KindComplete || m.historyLeft() != 0 {
+		b.Fatalf("not fully loaded: %v, %d left", k, m.historyLeft())
+	}
+	return first, full
+}
+
+// BenchmarkScreenHistory: 2,000 finished sessions on a fake server. Each
+// iteration times, back to back: bare, the same REST reads (list, status,
+// every message list four at a time) decoded and dropped; then the screen
+// from its first snapshot to the first tree drawn (first) and to every
+// history folded in and drawn (full), Cmds run as Bubble Tea runs them.
+//
+//	go test -run '^$' -bench ScreenHistory -benchtime 5x ./ui/
+func BenchmarkScreenHistory(b *testing.B) {
+	const n = 2000
+	c := benchHistoryServer(b, n)
+	ctx := context.Background()
+	var bare, first, full time.Duration
+	for range b.N {
+		t0 := time.Now()
+		benchBareRead(b, ctx, c, n)
+		bare += time.Since(t0)
+		m := New(Options{Ops: ops.New(c), ServerURL: "http://x", Clock: fixedClock})
+		m = send(b, m, tea.WindowSizeMsg{Width: 160, Height: 48})
+		f, u := runScreen(b, m)
+		first, full = first+f, full+u
+	}
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(b.N) }
+	b.ReportMetric(ms(bare), "bare-ms")
+	b.ReportMetric(ms(first), "first-ms")
+	b.ReportMetric(ms(full), "full-ms")
+	b.ReportMetric(float64(full)/float64(bare), "full/bare")
+}
+
+func benchBareRead(b *testing.B, ctx context.Context, c *client.Client, n int) {
+	sessions, err := c.Sessions(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := c.Status(ctx); err != nil {
+		b.Fatal(err)
+	}
+	var mu sync.Mutex
+	read := 0
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(historyParallel)
+	for _, s := range sessions {
+		g.Go(func() error {
+			msgs, err := c.Messages(gctx, s.ID, 0)
+			mu.Lock()
+			read += len(msgs)
+			mu.Unlock()
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil || read != 3*n {
+		b.Fatalf("read %d messages: %v", read, err)
+	}
+}
