@@ -223,8 +223,20 @@ func (m Model) countAll() screenCounts {
 	return c
 }
 
-// followBusiest selects the busy session that was active most recently.
+// followQuiet is how long follow stays on a busy session that shows no
+// sign of life before it moves on.
+const followQuiet = 5 * time.Second
+
+// followBusiest keeps the selected session while it is busy and has shown
+// activity in the last followQuiet; otherwise it selects the busy session
+// that was active most recently. Parallel children thus do not take the
+// selection from each other at every event.
 func (m *Model) followBusiest() {
+	if id := m.tree.Selected(); id != "" && m.state.Display(id) == model.DisplayBusy {
+		if s := m.state.Session(id); s != nil && m.now.UnixMilli()-s.LastActive < followQuiet.Milliseconds() {
+			return
+		}
+	}
 	best, bestAt := "", int64(-1)
 	m.walk(func(id string, s *model.Session) {
 		if m.state.Display(id) == model.DisplayBusy && s.LastActive > bestAt {

@@ -272,6 +272,10 @@ func (m Model) updateTick() (tea.Model, tea.Cmd) {
 	m.now = m.opts.Clock()
 	m.frame++
 	m.syncClock()
+	if m.follow && m.frame%10 == 0 {
+		m.followBusiest() // the followed session may have gone quiet
+		m.syncDetail()
+	}
 	m.observe(nil)
 	next := slowTick
 	if m.counts.running > 0 || (m.connKnown && m.conn.State != wire.Connected) {
