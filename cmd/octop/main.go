@@ -47,6 +47,8 @@ type globalFlags struct {
 	AllProjects bool
 	// Record is --record's file: everything received is written there.
 	Record string
+	// Discover adds the servers announced on the local network (mDNS).
+	Discover bool
 	// wd and notify are the watchdog's flags.
 	wd     watchdogFlags
 	notify string
@@ -59,6 +61,7 @@ func (g *globalFlags) register(fs *flag.FlagSet) {
 	g.conn.register(fs)
 	fs.BoolVar(&g.AllProjects, "all-projects", false, "watch every project on the server, grouped by directory")
 	fs.StringVar(&g.Record, "record", "", "write everything received to `FILE` (gzip NDJSON) for --replay")
+	fs.BoolVar(&g.Discover, "discover", false, "also watch the servers announced on the local network by 'opencode serve --mdns', as they appear")
 	fs.StringVar(&g.notify, "notify", "all", "call the terminal when a root ends, something waits on you, a session fails or runs away: `MODE` none, bell, osc or all (default all)")
 	g.wd.register(fs)
 }
@@ -121,7 +124,7 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *replayFile != "" {
 		return runReplay(*replayFile, *speed, stderr)
 	}
-	if len(g.conn.serverNames()) > 1 {
+	if len(g.conn.serverNames()) > 1 || g.Discover {
 		return runSeveral(g, stderr)
 	}
 	return runLive(g, stderr)
@@ -299,6 +302,7 @@ Usage:
   octop --demo             replay a built-in recording; no server needed
   octop --replay FILE      play back what --record FILE saved (space pauses, + and - speed)
   octop --server A,B       watch several servers at once ([ and ] switch between them)
+  octop --discover         also watch the servers announced with opencode serve --mdns
 `)
 	fmt.Fprint(w, "  octop COMMAND [args]     run one action for a script (below)\n\n")
 	fmt.Fprint(w, subcommandsHelp())

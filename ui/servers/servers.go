@@ -16,6 +16,10 @@ type Msg struct {
 	Msg    tea.Msg
 }
 
+// Added is a server found after the start (--discover): its screen joins
+// the others, numbered after them, and its Msgs use that number.
+type Added struct{ Screen ui.Model }
+
 // barHeight is the servers bar's one line.
 const barHeight = 1
 
@@ -58,6 +62,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		return m.to(msg.Server, msg.Msg)
+	case Added:
+		m.screens = append(append([]ui.Model(nil), m.screens...), msg.Screen)
+		i := len(m.screens) - 1
+		init := tag(i, msg.Screen.Init())
+		var size tea.Cmd
+		m, size = m.to(i, tea.WindowSizeMsg{Width: m.width, Height: max(m.height-barHeight, 0)})
+		return m, tea.Batch(init, size)
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		return m.all(tea.WindowSizeMsg{Width: msg.Width, Height: max(msg.Height-barHeight, 0)})

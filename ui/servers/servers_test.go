@@ -98,3 +98,16 @@ func TestTagRoutesReplies(t *testing.T) {
 		t.Error("quit was wrapped; the program would not quit")
 	}
 }
+
+// TestAdded: a server found later joins as the next number, sized, and
+// its messages reach it.
+func TestAdded(t *testing.T) {
+	m := twoScreens()
+	m = send(m, Added{Screen: ui.New(ui.Options{ServerURL: "http://found:4096", NoColor: true})})
+	m = send(m, Msg{Server: 2, Msg: created("ses_c", "on found")})
+	m = send(m, tea.KeyPressMsg{Code: '3', Text: "3"})
+	lines := strings.Split(m.View().Content, "\n")
+	if m.Shown() != 2 || !strings.Contains(lines[0], "[3 found:4096") || !strings.Contains(m.View().Content, "on found") || len(lines) != 20 {
+		t.Errorf("shown %d, %d lines:\n%s", m.Shown(), len(lines), m.View().Content)
+	}
+}
