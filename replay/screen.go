@@ -18,10 +18,10 @@ type Screen struct {
 	player *Player
 	label  string // "replay" or "demo", for the notices
 	keys   KeyMap
-	// typing is true while the filter input has the keys (after /, until
-	// enter or esc), so / followed by a space or "-" types them.
-	typing bool
 }
+
+// typist is a screen that says when its keys are text or a room's (ui.Model).
+type typist interface{ Typing() bool }
 
 // NewScreen puts the replay's keys in front of inner (a ui.Model).
 func NewScreen(inner tea.Model, p *Player, label string) Screen {
@@ -49,19 +49,15 @@ func (s Screen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // View is the root's.
 func (s Screen) View() tea.View { return s.inner.View() }
 
-// key handles k if it is the replay's, and tracks the filter input.
+// key handles k if it is the replay's. While the root's filter or a
+// room is open (a transcript's search, an answer typed in the inbox), a
+// space or a - is theirs.
 func (s *Screen) key(k tea.KeyPressMsg) (tea.Cmd, bool) {
-	if s.typing {
-		if k.String() == "enter" || k.String() == "esc" {
-			s.typing = false
-		}
+	if t, ok := s.inner.(typist); ok && t.Typing() {
 		return nil, false
 	}
 	p := s.player
 	switch {
-	case k.String() == "/":
-		s.typing = true
-		return nil, false
 	case key.Matches(k, s.keys.PlayPause):
 		return func() tea.Msg { return s.notice(p.Toggle(), speedOf(p)) }, true
 	case key.Matches(k, s.keys.Faster):

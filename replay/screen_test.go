@@ -98,3 +98,32 @@ func TestScreenFilterTakesSpace(t *testing.T) {
 		t.Errorf("after the filter, space: %q", got)
 	}
 }
+
+// TestScreenRoomTakesSpace: while a room is open (here the timeline),
+// space and - are the room's; once it closes, the replay's again.
+func TestScreenRoomTakesSpace(t *testing.T) {
+	s, p := newScreen(t)
+	for _, msg := range []tea.Msg{tea.WindowSizeMsg{Width: 100, Height: 30}, ui.EventsMsg{{Event: wire.SessionCreated{Info: wire.Session{
+		ID: "ses_a", Title: "a task", Time: wire.SessionTime{Created: t0.UnixMilli(), Updated: t0.UnixMilli()}}}}}} {
+		m, _ := s.Update(msg)
+		s = m.(Screen)
+	}
+	s, _ = press(t, s, keyOf("T"))
+	if !s.inner.(ui.Model).Typing() {
+		t.Fatal("T opened no room")
+	}
+	s, _ = press(t, s, keyOf(" "))
+	s, _ = press(t, s, keyOf("-"))
+	if paused, speed := p.State(); paused || speed != 1 {
+		t.Fatalf("keys given to the timeline drove the replay: paused %v at %g×", paused, speed)
+	}
+	m, cmd := s.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
+	s = m.(Screen)
+	if cmd != nil { // the room closes by a message of its own
+		m, _ = s.Update(cmd())
+		s = m.(Screen)
+	}
+	if _, got := press(t, s, keyOf(" ")); got != "replay: paused at 1× (space plays)" {
+		t.Errorf("after the room closed, space: %q", got)
+	}
+}
