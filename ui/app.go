@@ -16,6 +16,7 @@ import (
 	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/ui/styles"
 	"github.com/octop-dev/octop/ui/tree"
+	"github.com/octop-dev/octop/ui/watch"
 	"github.com/octop-dev/octop/watchdog"
 	"github.com/octop-dev/octop/wire"
 )
@@ -118,7 +119,7 @@ type Model struct {
 	pendingSelect string
 
 	state  *model.State
-	counts screenCounts
+	counts tree.Tally
 	totals model.Totals // of the selected subtree
 
 	width, height int
@@ -153,25 +154,14 @@ type Model struct {
 
 	// wd is the watchdog (nil when off); runawayN how many sessions it
 	// marks; notice the last notification, shown in the header until the
-	// next key press (seen); wdTicked the last stall check (Unix ms).
-	wd       *watchdog.Watchdog
+	// next key press (seen).
+	wd       *watch.Watch
 	runawayN int
 	notice   string
-	wdTicked int64
 
 	// helpView is the footer's help, drawn by layout; footerH its height.
 	helpView string
 	footerH  int
-}
-
-// screenCounts are the header's totals, counted once per state change
-// over exactly the sessions the tree holds: every one, or with a filter on
-// the ones that match. Failed is the bad ends (failed, interrupted,
-// denied); aborted is not failed, someone chose it.
-type screenCounts struct {
-	of                       int  // sessions counted
-	filtered                 bool // the tree shows only a filter's matches
-	running, waiting, failed int
 }
 
 // New returns the screen. It does no I/O: Init returns the first fetches.
@@ -201,7 +191,11 @@ func New(opts Options) Model {
 	if m.opts.Getenv == nil {
 		m.opts.Getenv = func(string) string { return "" }
 	}
-	m.newWatchdog()
+	m.wd = watch.New(opts.Watchdog, watch.Options{Notify: opts.Notify, Getenv: m.opts.Getenv, OnEvent: opts.OnEvent, Ops: opts.Ops})
+	if m.wd != nil {
+		m.tree.SetRunaway(m.wd.Runaway)
+		m.detail.SetRunaway(m.wd.Evidence)
+	}
 	m.tree.SetGroupByDirectory(opts.AllProjects)
 	m.tree.SetState(m.state)
 	m.detail.SetState(m.state)
@@ -280,7 +274,7 @@ type Summary struct {
 func (m Model) Summary() Summary {
 	return Summary{
 		ServerURL: m.opts.ServerURL, Version: m.version, Conn: m.conn, ConnKnown: m.connKnown,
-		Running: m.counts.running, Waiting: m.counts.waiting, Failed: m.counts.failed,
+		Running: m.counts.Running, Waiting: m.counts.Waiting, Failed: m.counts.Failed,
 	}
 }
 

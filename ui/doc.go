@@ -1,10 +1,8 @@
 // Package ui is octop's Bubble Tea screen. Its top level holds only the
 // root Model (app.go), the layout (view.go), the message routing (update.go
-// for keys, mouse and the clock; server.go for the server's data;
-// actions.go for the reserved keys; intents.go for the rooms' intents;
-// watch.go for the watchdog, fed the same events, whose marks the tree,
-// detail and header show and whose notable events ring the terminal, run
-// --exec and, with --abort-on, abort) and the screen's keys (keys.go);
+// for keys, mouse and the clock; server.go for the server's data, which
+// it also feeds to the watchdog; actions.go for the reserved keys;
+// intents.go for the rooms' intents) and the screen's keys (keys.go);
 // every view lives in a room of its own under ui/.
 //
 // # Rooms
@@ -19,6 +17,9 @@
 //	ui/result   one session's outcome (o), markdown rendered
 //	ui/intent   what rooms and root exchange: the Dialog contract,
 //	            intents, their replies, FlashMsg and SelectMsg
+//	ui/watch    the watchdog as the screen runs it: marks for the tree and
+//	            detail, the header's notice, notifications, --exec hooks
+//	            and --abort-on's aborts, as commands
 //	ui/calls    Ops, the one interface of server operations, and the
 //	            calls in flight: each intent's call, its cancel, its reply
 //	ui/servers  several servers: one root Model each under a bar of

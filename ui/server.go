@@ -168,13 +168,7 @@ func (m *Model) observe(batch EventsMsg) {
 	if !ok {
 		return
 	}
-	var evs []wire.Event
-	for _, env := range batch {
-		if env.Event != nil {
-			evs = append(evs, env.Event)
-		}
-	}
-	if d := o.Observe(m.state, evs, m.now.UnixMilli()); d != nil {
+	if d := o.Observe(m.state, batchEvents(batch), m.now.UnixMilli()); d != nil {
 		m.dialog = d
 	}
 }
@@ -185,42 +179,14 @@ func (m *Model) stateChanged() {
 	m.tree.Sync()
 	m.applyPendingSelect()
 	before := m.counts
-	m.counts = m.countAll()
-	if (before.waiting > 0) != (m.counts.waiting > 0) {
+	m.counts = m.tree.Tally()
+	if (before.Waiting > 0) != (m.counts.Waiting > 0) {
 		m.layout() // the footer offers the inbox only while someone waits
 	}
 	if m.follow {
 		m.followBusiest()
 	}
 	m.syncDetail()
-}
-
-// countAll counts the header's figures over what the tree holds: every
-// session, or with a filter on the matches (the tree shows them all).
-func (m Model) countAll() screenCounts {
-	var c screenCounts
-	add := func(id string) {
-		c.of++
-		switch m.state.Display(id) {
-		case model.DisplayBusy, model.DisplayRetry:
-			c.running++
-		case model.DisplayWaiting:
-			c.waiting++
-		case model.DisplayError:
-			c.failed++
-		}
-	}
-	if m.tree.Filter() != "" {
-		c.filtered = true
-		for _, r := range m.tree.Rows() {
-			if r.Match {
-				add(r.ID)
-			}
-		}
-		return c
-	}
-	m.walk(func(id string, _ *model.Session) { add(id) })
-	return c
 }
 
 // followQuiet is how long follow stays on a busy session that shows no
@@ -237,32 +203,8 @@ func (m *Model) followBusiest() {
 			return
 		}
 	}
-	best, bestAt := "", int64(-1)
-	m.walk(func(id string, s *model.Session) {
-		if m.state.Display(id) == model.DisplayBusy && s.LastActive > bestAt {
-			best, bestAt = id, s.LastActive
-		}
-	})
-	if best != "" && best != m.tree.Selected() {
+	if best := m.tree.Busiest(); best != "" && best != m.tree.Selected() {
 		m.tree.Select(best)
-	}
-}
-
-// walk visits every session reachable from the roots.
-func (m Model) walk(fn func(id string, s *model.Session)) {
-	var visit func(id string)
-	visit = func(id string) {
-		s := m.state.Session(id)
-		if s == nil {
-			return
-		}
-		fn(id, s)
-		for _, c := range s.Children {
-			visit(c)
-		}
-	}
-	for _, id := range m.state.Roots() {
-		visit(id)
 	}
 }
 
@@ -295,4 +237,51 @@ func (m *Model) applyPendingSelect() {
 		m.follow = false
 		m.syncDetail()
 	}
+}
+
+// watched feeds msg, which next has already applied, to the watchdog (see
+// ui/watch), and takes its marks' count, notice and commands.
+func watched(msg tea.Msg, next tea.Model, cmd tea.Cmd) (tea.Model, tea.Cmd) {
+	m, ok := next.(Model)
+	if !ok || m.wd == nil {
+		return next, cmd
+	}
+	now := m.now.UnixMilli()
+	var notice string
+	var cmds []tea.Cmd
+	switch msg := msg.(type) {
+	case EventsMsg:
+		notice, cmds = m.wd.Events(m.state, batchEvents(msg), now)
+	case wire.ConnState:
+		notice, cmds = m.wd.Conn(m.state, msg, now)
+	case snapshotMsg:
+		if msg.tag != m.snapTag || msg.err != nil {
+			return m, cmd
+		}
+		notice, cmds = m.wd.Resync(m.state, now)
+	case tickMsg:
+		notice, cmds = m.wd.Tick(m.state, now)
+	}
+	m.runawayN = m.wd.Marked() // marks change only here: once per step, not per frame
+	if notice != "" {
+		m.notice = notice
+	}
+	if len(cmds) == 0 {
+		return m, cmd
+	}
+	return m, tea.Batch(append([]tea.Cmd{cmd}, cmds...)...)
+}
+
+// batchEvents are a batch's events, without the empty envelopes.
+func batchEvents(batch EventsMsg) []wire.Event {
+	if len(batch) == 0 {
+		return nil
+	}
+	evs := make([]wire.Event, 0, len(batch))
+	for _, env := range batch {
+		if env.Event != nil {
+			evs = append(evs, env.Event)
+		}
+	}
+	return evs
 }

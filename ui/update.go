@@ -191,7 +191,7 @@ func (m Model) updateFilter(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m.filter, cmd = m.filter.Update(msg)
 	if v := m.filter.Value(); v != m.tree.Filter() {
 		m.tree.SetFilter(v)
-		m.counts = m.countAll()
+		m.counts = m.tree.Tally()
 		m.syncDetail()
 	}
 	return m, cmd
@@ -200,7 +200,7 @@ func (m Model) updateFilter(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) setFilter(f string) {
 	m.filter.SetValue(f)
 	m.tree.SetFilter(f)
-	m.counts = m.countAll()
+	m.counts = m.tree.Tally()
 	m.layout()
 	m.syncDetail()
 }
@@ -278,7 +278,7 @@ func (m Model) updateTick() (tea.Model, tea.Cmd) {
 	}
 	m.observe(nil)
 	next := slowTick
-	if m.counts.running > 0 || (m.connKnown && m.conn.State != wire.Connected) {
+	if m.counts.Running > 0 || (m.connKnown && m.conn.State != wire.Connected) {
 		next = fastTick
 	}
 	return m, tick(next)

@@ -307,8 +307,8 @@ func TestMouse(t *testing.T) {
 
 func TestResetEmptiesTheTree(t *testing.T) {
 	m := send(t, send(t, newTestModel(t, 80, 24, func(o *Options) { o.Demo = true }), fanOut()), ResetMsg{})
-	if m.State().Len() != 0 || len(m.tree.Rows()) != 0 || m.counts.running != 0 {
-		t.Fatalf("reset left %d sessions, %d rows, %d running", m.State().Len(), len(m.tree.Rows()), m.counts.running)
+	if m.State().Len() != 0 || len(m.tree.Rows()) != 0 || m.counts.Running != 0 {
+		t.Fatalf("reset left %d sessions, %d rows, %d running", m.State().Len(), len(m.tree.Rows()), m.counts.Running)
 	}
 }
 

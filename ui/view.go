@@ -187,8 +187,8 @@ func (m Model) headerLines() []string {
 	return header.Lines(m.styles, header.Data{
 		Demo: m.opts.Demo, ServerURL: m.opts.ServerURL, Version: m.version,
 		Conn: m.conn, ConnKnown: m.connKnown, LostAt: m.lostAt, Follow: m.follow, Sort: m.tree.Sort().String(), SnapErr: m.snapErr, Now: m.now,
-		Of: m.counts.of, Filtered: m.counts.filtered, Loading: m.historyLeft(),
-		Running: m.counts.running, Waiting: m.counts.waiting, Failed: m.counts.failed,
+		Of: m.counts.Of, Filtered: m.counts.Filtered, Loading: m.historyLeft(),
+		Running: m.counts.Running, Waiting: m.counts.Waiting, Failed: m.counts.Failed,
 		Runaway: m.runawayN, Notice: m.notice,
 		Selected: m.state.Session(m.tree.Selected()), Totals: m.totals,
 	}, m.width)
@@ -221,7 +221,7 @@ func (m Model) renderHelp() string {
 		detail:       m.detail.KeyMap(),
 		detailFocus:  m.focus == paneDetail,
 		filterActive: m.tree.Filter() != "",
-		waiting:      m.counts.waiting > 0,
+		waiting:      m.counts.Waiting > 0,
 	}
 	if f := m.tree.Filter(); f != "" && !m.help.ShowAll {
 		prefix := st.Ink.Busy.Render("filter: "+f) + "  "
