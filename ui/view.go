@@ -179,7 +179,13 @@ func (m Model) treeView() string {
 	default:
 		hint = "waiting for the server at " + m.opts.ServerURL + "…"
 	}
-	return format.Fit(" "+m.styles.Ink.Dim.Render(hint), m.tree.Width())
+	// Wrapped, never cut: the hint may be all a person has to go on.
+	w := max(m.tree.Width()-1, 1)
+	lines := strings.Split(ansi.Wrap(hint, w, " "), "\n")
+	for i, l := range lines {
+		lines[i] = format.Fit(" "+m.styles.Ink.Dim.Render(l), m.tree.Width())
+	}
+	return strings.Join(lines, "\n")
 }
 
 // headerLines is the two header lines.

@@ -104,3 +104,29 @@ func TestTodoList(t *testing.T) {
 		t.Errorf("the running call went out of sight:\n%s", strings.Join(v, "\n"))
 	}
 }
+
+// "tool calls (4)" over three lines must say what the pane leaves out
+// (80x24 used to list three of four with no word of the fourth).
+func TestCallsRuleCountsHiddenCalls(t *testing.T) {
+	m := New(styles.New(true, true))
+	m.SetState(busyWithCalls(3)) // four calls
+	m.SetSession("s")
+	m.SetClock(100_000, "*")
+	for h := 6; h <= 12; h++ {
+		m.SetSize(80, h)
+		lines := view(m)
+		shown := 0
+		for _, l := range lines {
+			if strings.Contains(l, "bash step") {
+				shown++
+			}
+		}
+		all := strings.Join(lines, "\n")
+		if !strings.Contains(all, "tool calls (4)") {
+			t.Fatalf("height %d: no count in\n%s", h, all)
+		}
+		if shown < 4 && !strings.Contains(all, fmt.Sprintf("↑%d more", 4-shown)) {
+			t.Errorf("height %d: %d of 4 calls shown and the rule does not say ↑%d more:\n%s", h, shown, 4-shown, all)
+		}
+	}
+}
