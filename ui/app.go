@@ -13,6 +13,7 @@ import (
 	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/detail"
 	"github.com/octop-dev/octop/ui/format"
+	"github.com/octop-dev/octop/ui/history"
 	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/ui/styles"
 	"github.com/octop-dev/octop/ui/tree"
@@ -147,7 +148,7 @@ type Model struct {
 	snapPending bool
 	snapEvents  []wire.Event
 	healthTag   int
-	hist        history
+	hist        history.Reader
 
 	flashMsg FlashMsg
 	flashTag int

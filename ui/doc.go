@@ -17,6 +17,7 @@
 //	ui/result   one session's outcome (o), markdown rendered
 //	ui/intent   what rooms and root exchange: the Dialog contract,
 //	            intents, their replies, FlashMsg and SelectMsg
+//	ui/history  the background reads of every session's messages, as commands
 //	ui/watch    the watchdog as the screen runs it: marks for the tree and
 //	            detail, the header's notice, notifications, --exec hooks
 //	            and --abort-on's aborts, as commands

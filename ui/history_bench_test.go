@@ -16,6 +16,7 @@ import (
 	"github.com/octop-dev/octop/internal/opencodetest"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ops"
+	"github.com/octop-dev/octop/ui/history"
 	"github.com/octop-dev/octop/wire"
 )
 
@@ -93,8 +94,8 @@ func runScreen(b *testing.B, m Model) (first, full time.Duration) {
 	}
 	_ = m.View()
 	full = time.Since(start)
-	if k := m.State().StateOf("ses_000001").Kind; k != model.KindComplete || m.historyLeft() != 0 {
-		b.Fatalf("not fully loaded: %v, %d left", k, m.historyLeft())
+	if k := m.State().StateOf("ses_000001").Kind; k != model.KindComplete || m.hist.Left() != 0 {
+		b.Fatalf("not fully loaded: %v, %d left", k, m.hist.Left())
 	}
 	return first, full
 }
@@ -138,7 +139,7 @@ func benchBareRead(b *testing.B, ctx context.Context, c *client.Client, n int) {
 	var mu sync.Mutex
 	read := 0
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(historyParallel)
+	g.SetLimit(history.Parallel)
 	for _, s := range sessions {
 		g.Go(func() error {
 			msgs, err := c.Messages(gctx, s.ID, 0)

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/calls"
+	"github.com/octop-dev/octop/ui/history"
 	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/wire"
 )
@@ -284,4 +285,25 @@ func batchEvents(batch EventsMsg) []wire.Event {
 		}
 	}
 	return evs
+}
+
+// startHistory begins a round of history reads over what the model lacks.
+func (m *Model) startHistory() tea.Cmd {
+	if m.opts.Ops == nil || m.opts.Demo {
+		return nil // a recording answers no reads beyond its snapshot
+	}
+	return m.hist.Start(m.state, m.opts.Ops)
+}
+
+// updateHistory folds one history reply in and starts the next read.
+func (m Model) updateHistory(msg history.Msg) (tea.Model, tea.Cmd) {
+	msgs, ok := m.hist.Done(msg)
+	if !ok {
+		return m, nil
+	}
+	if len(msgs) > 0 {
+		m.state.ApplyMessages(msgs)
+		m.stateChanged()
+	}
+	return m, m.hist.Next(m.state, m.opts.Ops)
 }

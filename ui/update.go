@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/octop-dev/octop/ui/calls"
+	"github.com/octop-dev/octop/ui/history"
 	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/ui/styles"
 	"github.com/octop-dev/octop/wire"
@@ -49,7 +50,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		snapshotMsg, healthMsg, ResetMsg:
 		next, cmd := m.updateServer(msg)
 		return watched(msg, next, cmd)
-	case historyMsg:
+	case history.Msg:
 		return m.updateHistory(msg)
 	case tickMsg:
 		next, cmd := m.updateTick()
