@@ -117,6 +117,7 @@ func TestScreenWatchdogFlags(t *testing.T) {
 		{"bad --abort-on", "", []string{"--abort-on", "loops"}, "octop: --abort-on:"},
 		{"bad --notify", "", []string{"--notify", "loud"}, `octop: --notify takes none, bell, osc or all, not "loud"` + "\n"},
 		{"the file's loop", "[watchdog]\nloop = 1\n", nil, "octop: --loop must be 2 or more, not 1\n"},
+		{"several servers", "", []string{"--server", "http://127.0.0.1:1,http://127.0.0.1:2", "--stall", "0s"}, "octop: --stall must be at least 1s, not 0s\n"},
 		{"the file's notify", "[notify]\nnotify = \"loud\"\n", nil, "octop: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
