@@ -75,7 +75,14 @@ func (g globalFlags) options() (client.Options, error) {
 }
 
 func main() {
-	os.Exit(realMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	stopProfile, err := startCPUProfile()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "octop:", err)
+		os.Exit(2)
+	}
+	code := realMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stopProfile()
+	os.Exit(code)
 }
 
 // realMain is main without the exit, so that flag handling can be tested.

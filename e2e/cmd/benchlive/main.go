@@ -30,6 +30,7 @@ import (
 
 type config struct {
 	octop, baseline string
+	cpuprofile      string
 	runs            int
 	children        int
 	steps           int
@@ -50,6 +51,7 @@ func main() {
 	flag.IntVar(&c.width, "width", 200, "pane width")
 	flag.IntVar(&c.height, "height", 50, "pane height")
 	flag.DurationVar(&c.keyEvery, "keys", time.Second, "how often a key (j or k) is pressed in octop's pane")
+	flag.StringVar(&c.cpuprofile, "cpuprofile", "", "a directory: the measured octop writes a CPU profile of each run there (OCTOP_CPUPROFILE)")
 	flag.DurationVar(&c.timeout, "timeout", 20*time.Minute, "limit for one run's fan-out")
 	flag.Parse()
 	for _, b := range strings.Split(c.baseline, ",") {

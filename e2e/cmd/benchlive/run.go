@@ -20,7 +20,8 @@ type proc struct {
 	name  string
 	pane  string // tmux session, "" for curl
 	pid   int
-	trace string // octop's OCTOP_TRACE file
+	octop bool
+	trace string // octop's OCTOP_TRACE file; "" if this octop writes none (one older than the trace)
 	sent  []int64
 	use   usage
 	lat   latencies
@@ -108,11 +109,14 @@ func runOnce(c config) (result, error) {
 	r.events = countEvents(curlOut) - eventsBefore
 
 	for _, p := range procs {
-		if p.trace == "" {
+		if !p.octop {
 			continue
 		}
-		if err := quitOctop(ctx, tm, p.pane, p.trace); err != nil {
+		if err := quitOctop(ctx, tm, p.pane); err != nil {
 			return r, err
+		}
+		if p.trace == "" {
+			continue
 		}
 		if p.lat, err = readTrace(p.trace, p.sent); err != nil {
 			return r, err
@@ -125,14 +129,14 @@ func runOnce(c config) (result, error) {
 // and curl on the stream.
 func startAll(c config, srv *harness.Server, rootID, dir string, tm tmux) (procs []*proc, curlOut string, stop func(), err error) {
 	stop = func() {}
-	octops := []*proc{{name: "octop", pane: "octop", trace: filepath.Join(dir, "trace")}}
+	octops := []*proc{{name: "octop", pane: "octop", octop: true, trace: filepath.Join(dir, "trace")}}
 	bins := []string{c.octop}
 	for i, b := range strings.Split(c.baseline, ",") {
 		if b == "" {
 			continue
 		}
 		name := fmt.Sprintf("base%d", i+1)
-		octops = append(octops, &proc{name: "octop " + name, pane: name, trace: filepath.Join(dir, "trace-"+name)})
+		octops = append(octops, &proc{name: "octop " + name, pane: name, octop: true, trace: filepath.Join(dir, "trace-"+name)})
 		bins = append(bins, b)
 	}
 	for i, p := range octops {
@@ -140,8 +144,12 @@ func startAll(c config, srv *harness.Server, rootID, dir string, tm tmux) (procs
 		if err != nil {
 			return nil, "", stop, err
 		}
-		p.pid, err = tm.start(p.pane, c.width, c.height, fmt.Sprintf("env TERM=xterm-256color OCTOP_TRACE=%s %s --server %s",
-			p.trace, bin, srv.URL))
+		env := "OCTOP_TRACE=" + p.trace
+		if c.cpuprofile != "" && i == 0 {
+			env += " OCTOP_CPUPROFILE=" + filepath.Join(c.cpuprofile, fmt.Sprintf("octop-%d.prof", time.Now().Unix()))
+		}
+		p.pid, err = tm.start(p.pane, c.width, c.height, fmt.Sprintf("env TERM=xterm-256color %s %s --server %s",
+			env, bin, srv.URL))
 		if err != nil {
 			return nil, "", stop, err
 		}
@@ -188,7 +196,7 @@ func startAll(c config, srv *harness.Server, rootID, dir string, tm tmux) (procs
 func waitReady(ctx context.Context, tm tmux, curlOut string, procs []*proc) error {
 	ready := func() bool {
 		for _, p := range procs {
-			if p.trace != "" && !strings.Contains(tm.screen(p.pane), rootTitle) {
+			if p.octop && !strings.Contains(tm.screen(p.pane), rootTitle) {
 				return false
 			}
 		}
@@ -198,6 +206,11 @@ func waitReady(ctx context.Context, tm tmux, curlOut string, procs []*proc) erro
 	if err := poll(ctx, 100*time.Millisecond, ready); err != nil {
 		return fmt.Errorf("waiting for octop, attach and curl to start: %w\noctop:\n%s\nattach:\n%s",
 			err, tm.screen("octop"), tm.screen("attach"))
+	}
+	for _, p := range procs {
+		if _, err := os.Stat(p.trace); p.octop && err != nil {
+			p.trace = "" // an octop from before OCTOP_TRACE: CPU and memory only
+		}
 	}
 	last := make([]float64, len(procs))
 	quiet := 0
@@ -268,7 +281,7 @@ func pressKeys(tm tmux, procs []*proc, every time.Duration, stop <-chan struct{}
 		case <-time.After(every):
 		}
 		for _, p := range procs {
-			if p.trace != "" {
+			if p.octop {
 				p.sent = append(p.sent, time.Now().UnixNano())
 				_ = tm.keys(p.pane, keys[i%2])
 			}
@@ -276,17 +289,18 @@ func pressKeys(tm tmux, procs []*proc, every time.Duration, stop <-chan struct{}
 	}
 }
 
-// quitOctop presses q and waits for the trace's last line.
-func quitOctop(ctx context.Context, tm tmux, pane, trace string) error {
+// quitOctop presses q and waits for octop to exit (its pane ends), so its
+// trace and CPU profile are written.
+func quitOctop(ctx context.Context, tm tmux, pane string) error {
 	if err := tm.keys(pane, "q"); err != nil {
 		return err
 	}
 	err := poll(ctx, 100*time.Millisecond, func() bool {
-		b, _ := os.ReadFile(trace)
-		return strings.Contains(string(b), "unseen ")
+		_, err := tm.run("has-session", "-t", pane)
+		return err != nil
 	})
 	if err != nil {
-		return fmt.Errorf("%s did not write its trace after q: %w", pane, err)
+		return fmt.Errorf("%s did not exit after q: %w", pane, err)
 	}
 	return nil
 }
@@ -324,6 +338,10 @@ func (r result) print(w io.Writer, run int) {
 		fmt.Fprintf(w, "  %-22s %8s %10s\n", p.name+"/curl", ratio(p.use.cpu, curl.use.cpu), ratio(float64(p.use.hwmKB), float64(curl.use.hwmKB)))
 	}
 	for _, p := range r.procs[:n-2] {
+		if p.trace == "" {
+			fmt.Fprintf(w, "  %s: no latency trace (an octop from before OCTOP_TRACE)\n", p.name)
+			continue
+		}
 		fmt.Fprintf(w, "  %s: event -> screen  %s\n", p.name, summary(p.lat.events))
 		fmt.Fprintf(w, "  %s: key -> screen    %s  (from send-keys)\n", p.name, summary(p.lat.keys))
 		fmt.Fprintf(w, "  %s: key -> screen    %s  (from octop's Update)\n", p.name, summary(p.lat.keysIn))
