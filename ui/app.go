@@ -85,8 +85,12 @@ const (
 // below it the detail goes under the tree.
 const wideLayout = 100
 
-// Intervals of the one tick loop: fast while something moves on screen (a
-// spinner, a countdown), slow otherwise so an idle octop costs nothing.
+// Intervals of the one tick loop: fast while the connection's countdown
+// runs, else once a second on the second (tea.Every), when the clocks the
+// panes show change. Every frame Bubble Tea draws parses and diffs the
+// whole screen, so nothing ticks faster: the busy marks' spinner steps with
+// the clocks, in the frame they draw anyway, and never draws one of its
+// own. Events draw their frames when they come (feed.Batcher).
 const (
 	fastTick = 100 * time.Millisecond
 	slowTick = time.Second
@@ -125,7 +129,8 @@ type Model struct {
 
 	width, height int
 	now           time.Time
-	frame         int
+	frame         int   // the spinner's, stepped once a second by the tick
+	tickSecond    int64 // the second of the last tick (Unix)
 
 	conn      wire.ConnState
 	connKnown bool
@@ -229,8 +234,13 @@ func newHelp() help.Model {
 	return h
 }
 
+// tick is the next tick: after d when d is fastTick, else on the next
+// whole second of the system clock.
 func tick(d time.Duration) tea.Cmd {
-	return tea.Tick(d, func(time.Time) tea.Msg { return tickMsg{} })
+	if d == fastTick {
+		return tea.Tick(d, func(time.Time) tea.Msg { return tickMsg{} })
+	}
+	return tea.Every(d, func(time.Time) tea.Msg { return tickMsg{} })
 }
 
 // applyStyles hands the style set to every part of the screen.
@@ -246,12 +256,13 @@ func (m *Model) applyStyles(st *styles.Styles) {
 	m.filter.SetStyles(fs)
 }
 
-// syncClock passes the time and spinner frame to the panes. While the
-// server is out of reach their clock stays at the moment it was lost and
-// no spinner turns: nothing is known to be running any more.
+// syncClock passes the time, to the second the panes show, and the
+// spinner frame to the panes. While the server is out of reach their clock
+// stays at the moment it was lost and no spinner turns: nothing is known to
+// be running any more.
 func (m *Model) syncClock() {
 	spin := spinnerFrames[m.frame%len(spinnerFrames)]
-	now := m.now.UnixMilli()
+	now := m.now.Truncate(time.Second).UnixMilli()
 	if !m.lostAt.IsZero() {
 		spin, now = format.MarkStale, m.lostAt.UnixMilli()
 	}

@@ -79,7 +79,7 @@ func BenchmarkFrame(b *testing.B) {
 					msg = events(toolCall(kid, fmt.Sprintf("%s_p%02d", kid, 10+i%50), "bash", wire.ToolRunning,
 						fmt.Sprintf("step %d", i), `{"command":"x"}`, 50, -1))
 				} else {
-					clock = clock.Add(100 * time.Millisecond)
+					clock = clock.Add(time.Second) // a tick comes once a second, on the second
 				}
 				nm, _ := m.Update(msg)
 				m = nm.(Model)

@@ -268,18 +268,22 @@ func (m Model) updateWheel(p tea.Mouse) Model {
 }
 
 // updateTick advances the clock and the spinner, then schedules the next
-// tick: fast only while something on screen moves.
+// tick: fast only while the connection's countdown runs.
 func (m Model) updateTick() (tea.Model, tea.Cmd) {
 	m.now = m.opts.Clock()
-	m.frame++
+	newSecond := m.now.Unix() != m.tickSecond
+	if newSecond {
+		m.tickSecond = m.now.Unix()
+		m.frame++
+	}
 	m.syncClock()
-	if m.follow && m.frame%10 == 0 {
+	if m.follow && newSecond {
 		m.followBusiest() // the followed session may have gone quiet
 		m.syncDetail()
 	}
 	m.observe(nil)
 	next := slowTick
-	if m.counts.Running > 0 || (m.connKnown && m.conn.State != wire.Connected) {
+	if m.connKnown && m.conn.State != wire.Connected {
 		next = fastTick
 	}
 	return m, tick(next)
