@@ -1,0 +1,98 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/octop-dev/octop/e2e/harness"
+	"github.com/octop-dev/octop/internal/testwait"
+	"github.com/octop-dev/octop/wire"
+)
+
+// TestTwoServers watches a 1.18.33 server and a 1.1.65 one (with its own
+// password, given in its URL) in one screen: both are live; tree --json
+// lists both with their server; an abort goes to the server that holds
+// the session and leaves the other's running; killing one marks it down
+// while the other stays live.
+func TestTwoServers(t *testing.T) {
+	tuiRequireTmux(t)
+	// Two servers start one after the other on a shared machine: give
+	// each more than the default minute.
+	a := harness.Start(t, harness.Config{Version: harness.V118, StartTimeout: 3 * time.Minute})
+	b := harness.Start(t, harness.Config{Version: harness.V11, Password: "b-secret", StartTimeout: 3 * time.Minute})
+	ca := newClient(t, a)
+	cb := newClientAt(t, b.URL, b.Username, b.Password)
+	onA := prompt(t, ca, "runs on a", `RUNAWAY sleep=1 max=100000`)
+	onB := prompt(t, cb, "runs on b", `RUNAWAY sleep=1 max=100000`)
+	bURL := strings.Replace(b.URL, "http://", "http://"+b.Username+":b-secret@", 1)
+	servers := a.URL + "," + bURL
+
+	tm := tuiStart(t, 160, 40, "--server", servers)
+	aHost, bHost := strings.TrimPrefix(a.URL, "http://"), strings.TrimPrefix(b.URL, "http://")
+	tm.waitFor("both servers live, a's root shown", func(sc string) bool {
+		return strings.Contains(sc, "1 "+aHost+" 1.18.33 ● 1 running") && strings.Contains(sc, "2 "+bHost+" 1.1.65 ● 1 running") &&
+			strings.Contains(sc, "all: 2 running") && strings.Contains(sc, "runs on a") && !strings.Contains(sc, "runs on b")
+	})
+	if _, err := tm.run("send-keys", "-t", "octop", "]"); err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("b's root after ]", func(sc string) bool {
+		return strings.Contains(sc, "runs on b") && !strings.Contains(sc, "runs on a")
+	})
+
+	// A loaded server can be slower than a call's 10 s: ask again until
+	// both answer (a slow one fails only its own part, exit 1).
+	var roots []struct{ Server, ID, Status string }
+	var out string
+	testwait.Eventually(t, func() bool {
+		var code int
+		code, out, _ = actOctop(t, "", "", "tree", "--json", "--server", servers)
+		return code == 0 && json.Unmarshal([]byte(out), &roots) == nil
+	}, 3*tuiWait, "tree --json to read both servers")
+	got := map[string]string{}
+	for _, r := range roots {
+		got[r.ID] = r.Server
+	}
+	if got[onA.ID] != a.URL || got[onB.ID] != b.URL || strings.Contains(out, "b-secret") {
+		t.Errorf("tree --json roots by server: %v; want %s on %s and %s on %s, no password", got, onA.ID, a.URL, onB.ID, b.URL)
+	}
+
+	testwait.Eventually(t, func() bool {
+		code, _, _ := actOctop(t, "", "", "abort", onB.ID, "--server", servers)
+		return code == 0 // again only if a loaded server was too slow to say
+	}, 3*tuiWait, "abort %s to go through", onB.ID)
+	waitREST(t, tuiWait, "b's root to stop", func(ctx context.Context) (bool, error) {
+		st, err := cb.Status(ctx)
+		return err == nil && !busy(st, onB.ID), err
+	})
+	tm.waitFor("b's root aborted on screen, a's still running", func(sc string) bool {
+		return strings.Contains(sc, "■ runs on b") && strings.Contains(sc, "1 "+aHost+" 1.18.33 ● 1 running") &&
+			strings.Contains(sc, bHost+" 1.1.65 ● 0 running")
+	})
+	if st, err := ca.Status(context.Background()); err != nil || !busy(st, onA.ID) {
+		t.Fatalf("a's root stopped with b's (status %v, %v)", st, err)
+	}
+
+	if err := b.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("b marked down, a live", func(sc string) bool {
+		return strings.Contains(sc, bHost+" 1.1.65 ✗ down") && strings.Contains(sc, "1 of 2 down") &&
+			strings.Contains(sc, "1 "+aHost+" 1.18.33 ● 1 running")
+	})
+	if _, err := tm.run("send-keys", "-t", "octop", "1"); err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("a's screen still connected with its root running", func(sc string) bool {
+		return strings.Contains(sc, "octop  "+a.URL+"  OpenCode 1.18.33  ● connected") && strings.Contains(sc, "runs on a") &&
+			!strings.Contains(sc, "■ runs on a") && strings.Contains(sc, "1 running  0 waiting")
+	})
+}
+
+func busy(st map[string]wire.SessionStatus, id string) bool {
+	s, ok := st[id]
+	return ok && s.Type != wire.StatusIdle
+}
