@@ -6,6 +6,10 @@ package format
 import (
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Duration renders milliseconds the way a monitor column wants them: short
@@ -80,13 +84,36 @@ func SplitTitle(title string) (desc, agent string) {
 	return strings.TrimRight(head[:i], " \t"), agent
 }
 
-// OneLine folds a multi-line text into one line so a row never wraps.
+// OneLine folds a text from the server into one line a row can hold. Line
+// breaks and tabs become spaces; escape sequences and other control
+// characters are dropped, so a title or a tool's input can neither wrap a
+// row nor reach the terminal; invalid UTF-8 becomes U+FFFD.
 func OneLine(s string) string {
 	s = strings.TrimSpace(s)
-	if !strings.ContainsAny(s, "\n\r\t") {
+	if plain(s) {
 		return s
 	}
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
+			return ' '
+		case unicode.IsControl(r):
+			return -1
+		}
+		return r
+	}, ansi.Strip(strings.ToValidUTF8(s, "\uFFFD")))
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// plain says s holds no control character and is valid UTF-8: OneLine has
+// nothing to do.
+func plain(s string) bool {
+	for _, r := range s {
+		if r < 0x20 || (r >= 0x7f && r < 0xa0) || r == utf8.RuneError {
+			return false
+		}
+	}
+	return true
 }
 
 // Noun picks the singular or plural form of a noun for n.

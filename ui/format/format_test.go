@@ -60,6 +60,18 @@ func TestSplitTitle(t *testing.T) {
 }
 
 func TestOneLine(t *testing.T) {
+	// What the server sends reaches no terminal as escapes or controls.
+	for in, want := range map[string]string{
+		"\x1b[31mred\x1b[0m title": "red title",
+		"bell\a and \x9b junk":     "bell and \uFFFD junk",
+		"C1 \u009b2J shown":        "C1 2J shown", // the control goes, harmless text stays
+		"plain  spaces kept":       "plain  spaces kept",
+		"日本語 ok":                   "日本語 ok",
+	} {
+		if got := OneLine(in); got != want {
+			t.Errorf("OneLine(%q) = %q, want %q", in, got, want)
+		}
+	}
 	if got := OneLine("  a\n\tb  c \n"); got != "a b c" {
 		t.Errorf("OneLine = %q", got)
 	}

@@ -48,7 +48,7 @@ func callLine(t model.ToolCall) string {
 // permission it wants, or that it has a question.
 func waitingFor(st *model.State, id string) string {
 	if ps := st.Permissions(id); len(ps) > 0 {
-		return "permission " + ps[0].Permission
+		return "permission " + format.OneLine(ps[0].Permission)
 	}
 	if len(st.Questions(id)) > 0 {
 		return "a question"
