@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/colourtest"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/wire"
 )
@@ -397,7 +398,7 @@ func TestBackgroundPicksTheStyles(t *testing.T) {
 	}
 	nc := New(Options{ServerURL: "http://x", Clock: fixedClock, NoColor: true})
 	nc = send(t, send(t, nc, tea.WindowSizeMsg{Width: 80, Height: 24}), fanOut())
-	if out := nc.View().Content; strings.Contains(out, "\x1b[38") || strings.Contains(out, "\x1b[48") {
+	if out := nc.View().Content; colourtest.Escape(out) != "" {
 		t.Fatalf("NO_COLOR output has colour codes: %q", out[:min(len(out), 200)])
 	}
 }

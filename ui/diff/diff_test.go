@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/octop-dev/octop/internal/colourtest"
 	"github.com/octop-dev/octop/ui/styles"
 	"github.com/octop-dev/octop/wire"
 )
@@ -38,7 +39,7 @@ func TestDiffGolden(t *testing.T) {
 		for _, noColor := range []bool{false, true} {
 			t.Run(fmt.Sprintf("w%d/%s", w, map[bool]string{false: "color", true: "nocolor"}[noColor]), func(t *testing.T) {
 				out := open(w, 16, noColor).View()
-				if noColor && strings.Contains(out, "\x1b[3") {
+				if e := colourtest.Escape(out); noColor && e != "" {
 					t.Fatalf("NO_COLOR output has a colour escape:\n%q", out)
 				}
 				golden.RequireEqual(t, []byte(out))

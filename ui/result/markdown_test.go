@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/octop-dev/octop/internal/colourtest"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
@@ -39,7 +40,7 @@ func TestMarkdownRendersAnAnswer(t *testing.T) {
 				t.Errorf("noColor=%v: line %d cells wide, want ≤ 40: %q", noColor, w, l)
 			}
 		}
-		if noColor && strings.Contains(out, "\x1b[3") {
+		if e := colourtest.Escape(out); noColor && e != "" {
 			t.Errorf("NO_COLOR rendering has colour codes: %q", out)
 		}
 		if !noColor && !strings.Contains(out, "\x1b[") {

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/octop-dev/octop/internal/colourtest"
 	"github.com/octop-dev/octop/model"
 	tl "github.com/octop-dev/octop/timeline"
 	"github.com/octop-dev/octop/ui/styles"
@@ -63,7 +64,7 @@ func TestTimelineGolden(t *testing.T) {
 				m.SetSize(w, 10)
 				m.SetData(tl.Spans(fanout(), "ses_r"), base+100_000)
 				out := m.View()
-				if noColor && strings.Contains(out, "\x1b[3") {
+				if e := colourtest.Escape(out); noColor && e != "" {
 					t.Fatalf("NO_COLOR output has a colour escape:\n%q", out)
 				}
 				for i, l := range strings.Split(out, "\n") {

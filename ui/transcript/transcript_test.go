@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/octop-dev/octop/internal/colourtest"
 	"github.com/octop-dev/octop/ui/styles"
 	"github.com/octop-dev/octop/wire"
 )
@@ -82,7 +83,7 @@ func TestTranscriptGolden(t *testing.T) {
 				m := open(w, 30, noColor)
 				m, _ = press(m, "g", "j", "j") // the cursor on the bash call
 				out := m.View()
-				if noColor && strings.Contains(out, "\x1b[3") {
+				if e := colourtest.Escape(out); noColor && e != "" {
 					t.Fatalf("NO_COLOR output has a colour escape:\n%q", out)
 				}
 				for i, l := range strings.Split(out, "\n") {

@@ -2,10 +2,10 @@ package tree
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/exp/golden"
+	"github.com/octop-dev/octop/internal/colourtest"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/styles"
 	"github.com/octop-dev/octop/wire"
@@ -84,7 +84,7 @@ func TestMarkGolden(t *testing.T) {
 			m.SetState(st)
 			m.SetClock(10_000, "*")
 			out := m.View()
-			if noColor && strings.Contains(out, "\x1b[3") {
+			if e := colourtest.Escape(out); noColor && e != "" {
 				t.Fatalf("NO_COLOR output has a colour escape:\n%q", out)
 			}
 			golden.RequireEqual(t, []byte(out))
