@@ -12,7 +12,7 @@ import (
 
 // bar is the servers line: each server (the shown one bracketed) with
 // its connection mark and running count, then the sums over all and how
-// many servers are down, exactly m.width cells.
+// many servers are down, and the keys that switch, exactly m.width cells.
 func (m Model) bar() string {
 	ink := m.styles.Ink
 	parts := []string{ink.App.Render("servers")}
@@ -45,7 +45,7 @@ func (m Model) bar() string {
 	if down > 0 {
 		total += "  " + ink.Disconnected.Render(fmt.Sprintf("%d of %d down", down, len(m.screens)))
 	}
-	parts = append(parts, total)
+	parts = append(parts, total, ink.Dim.Render("[ ] switch"))
 	return format.Fit(strings.Join(parts, "  "), m.width)
 }
 

@@ -71,7 +71,7 @@ func TestBarSumsAndShowsDown(t *testing.T) {
 	m = send(m, Msg{Server: 1, Msg: ui.EventsMsg{{Event: wire.SessionStatusChanged{SessionID: "ses_3", Status: wire.SessionStatus{Type: wire.StatusBusy}}}}})
 	lines := strings.Split(m.View().Content, "\n")
 	bar := ansi.Strip(lines[0])
-	for _, want := range []string{"[1 127.0.0.1:4096 ● 2 running]", "2 box:4097 ✗ down 1 running", "all: 3 running  0 waiting  0 failed", "1 of 2 down"} {
+	for _, want := range []string{"[1 127.0.0.1:4096 ● 2 running]", "2 box:4097 ✗ down 1 running", "all: 3 running  0 waiting  0 failed", "1 of 2 down", "[ ] switch"} {
 		if !strings.Contains(bar, want) {
 			t.Errorf("bar lacks %q:\n%s", want, bar)
 		}
