@@ -90,7 +90,9 @@ func (r *renderer) body(e *transcript.Entry, w int, expanded bool) []string {
 		lines := wrap(e.Text, w-2)
 		if !expanded && len(lines) > 1 {
 			more := fmt.Sprintf(" (+%s, enter)", plural(len(lines)-1, "line"))
-			lines = []string{ansi.Truncate(lines[0], max(w-2-len(more), 1), "…") + more}
+			// On a narrow pane the note itself is cut: no line is wider
+			// than the pane.
+			lines = []string{ansi.Truncate(ansi.Truncate(lines[0], max(w-2-len(more), 1), "…")+more, w-2, "…")}
 		}
 		return prefixed(lines, ink.Dim.Render("~ "), ink.Dim.Render("~ "), ink.Dim)
 	case transcript.KindError:
