@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/octop-dev/octop/changes"
+	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/styles"
 	"github.com/octop-dev/octop/wire"
 )
@@ -126,7 +127,7 @@ func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 func (m Model) View() string {
 	ink := m.st.Ink
 	add, del := changes.Totals(m.files)
-	head := fmt.Sprintf("%s  %s  %s  %s", ink.App.Render("files changed"), ink.Title.Render(m.title),
+	head := fmt.Sprintf("%s  %s  %s  %s", ink.App.Render("files changed"), ink.Title.Render(format.OneLine(m.title)),
 		ink.Dim.Render(m.id), counts(ink, len(m.files), add, del))
 	lines := []string{head}
 	switch {
@@ -172,7 +173,7 @@ func (m Model) fileList() []string {
 			mark = ink.Focused.Render("▌ ")
 		}
 		out = append(out, fmt.Sprintf("%s%s %s  %s", mark, ink.Done.Render(fmt.Sprintf("+%-4d", f.Additions)),
-			ink.Failed.Render(fmt.Sprintf("−%-4d", f.Deletions)), ink.Title.Render(f.Path)))
+			ink.Failed.Render(fmt.Sprintf("−%-4d", f.Deletions)), ink.Title.Render(format.OneLine(f.Path))))
 	}
 	return out
 }
