@@ -57,7 +57,6 @@ func main() {
 	data := flag.String("data", "", "data dir for the server (a new, empty dir; the project is DIR/project); default a temp dir")
 	flag.Parse()
 
-	customPrompt = *prompt
 	play, ok := scenarios[*scenario]
 	if !ok {
 		fail("unknown -scenario %q; want one of %s", *scenario, strings.Join(scenarioNames(), ", "))
@@ -71,7 +70,7 @@ func main() {
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
 	cfg := harness.Config{Version: *version, DataDir: *data}
-	if err := record(ctx, cfg, *warm, play, filepath.Join(*out, *name)); err != nil {
+	if err := record(ctx, cfg, *warm, *prompt, play, filepath.Join(*out, *name)); err != nil {
 		fail("%v", err)
 	}
 }
@@ -90,7 +89,7 @@ func scenarioNames() []string {
 	return names
 }
 
-func record(ctx context.Context, cfg harness.Config, warm bool, play func(context.Context, *run) error, stem string) error {
+func record(ctx context.Context, cfg harness.Config, warm bool, prompt string, play func(context.Context, *run) error, stem string) error {
 	if cfg.DataDir != "" {
 		if entries, err := os.ReadDir(cfg.DataDir); err == nil && len(entries) > 0 {
 			return fmt.Errorf("-data %s is not empty; give a new directory", cfg.DataDir)
@@ -101,7 +100,7 @@ func record(ctx context.Context, cfg harness.Config, warm bool, play func(contex
 		return err
 	}
 	defer srv.Close()
-	r := &run{srv: srv, tr: newTracker()}
+	r := &run{srv: srv, tr: newTracker(), prompt: prompt}
 	if warm {
 		if err := warmUp(ctx, srv); err != nil {
 			return err
@@ -156,6 +155,8 @@ type run struct {
 	srv   *harness.Server
 	tr    *tracker
 	start time.Time
+	// prompt is -prompt, for -scenario custom.
+	prompt string
 }
 
 // stream reads GET /event and records every event with its arrival time.

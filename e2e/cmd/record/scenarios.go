@@ -25,9 +25,6 @@ var demoPrompt = "FANOUT k=4 agent=general" +
 	` desc3="read the old config" child3="FAIL"` +
 	` desc4="run the test suite" child4="RUNAWAY sleep=2"`
 
-// customPrompt is -prompt, for -scenario custom.
-var customPrompt string
-
 var scenarios = map[string]func(context.Context, *run) error{
 	"fanout": func(ctx context.Context, r *run) error {
 		root, err := r.newRoot(ctx, "fanout root", fanoutPrompt)
@@ -121,10 +118,10 @@ var scenarios = map[string]func(context.Context, *run) error{
 		return r.waitDone(ctx, root, 120*time.Second)
 	},
 	"custom": func(ctx context.Context, r *run) error {
-		if customPrompt == "" {
+		if r.prompt == "" {
 			return fmt.Errorf("-scenario custom needs -prompt")
 		}
-		root, err := r.newRoot(ctx, "custom root", customPrompt)
+		root, err := r.newRoot(ctx, "custom root", r.prompt)
 		if err != nil {
 			return err
 		}
