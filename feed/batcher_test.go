@@ -6,6 +6,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/wire"
 )
 
@@ -31,16 +32,10 @@ func partEnv(i int) wire.Envelope {
 	return wire.Envelope{ID: string(rune('a' + i%26)), Event: wire.PartDelta{PartID: "p", Delta: string(rune('a' + i%26))}}
 }
 
-// waitFor polls cond until it holds or the deadline passes.
+// waitFor waits until cond holds, for at most 5 s.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
+	testwait.Eventually(t, cond, 5*time.Second, "%s", what)
 }
 
 func TestBatcherCoalescesABurst(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/wire"
 )
@@ -180,26 +182,22 @@ func TestFlushedWhileOpen(t *testing.T) {
 	}
 	defer w.Close()
 	writeSample(w)
-	deadline := time.Now().Add(5 * FlushEvery)
-	for {
+	var rec Recording
+	testwait.Check(t, func() error {
 		data, err := os.ReadFile(path)
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
-		rec, err := Read(bytes.NewReader(data))
-		if err != nil {
-			t.Fatal(err)
+		if rec, err = Read(bytes.NewReader(data)); err != nil {
+			return err
 		}
-		if len(rec.Entries) == 7 {
-			if !rec.Truncated {
-				t.Error("an unclosed recording should read as truncated")
-			}
-			return
+		if len(rec.Entries) != 7 {
+			return fmt.Errorf("%d of 7 entries in the file", len(rec.Entries))
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("after %s only %d of 7 entries reached the file", 5*FlushEvery, len(rec.Entries))
-		}
-		time.Sleep(50 * time.Millisecond) // polling, bounded by the deadline
+		return nil
+	}, 5*FlushEvery, "the entries flushed while the recording is open")
+	if !rec.Truncated {
+		t.Error("an unclosed recording should read as truncated")
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/record"
 	"github.com/octop-dev/octop/wire"
@@ -49,13 +50,7 @@ func (s *sink) len() int   { s.mu.Lock(); defer s.mu.Unlock(); return len(s.got)
 
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond) // polling, bounded by the deadline
-	}
+	testwait.Eventually(t, cond, 5*time.Second, "%s", what)
 }
 
 func TestPlaysInOrderAtSpeed(t *testing.T) {
