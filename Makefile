@@ -52,6 +52,7 @@ unit:
 
 bench:
 	go test -run '^$$' -bench . -benchmem ./model ./ui
+	go test -run '^$$' -bench 'RenderRow|ViewAfter' -benchmem ./ui/tree
 
 build:
 	go build -o bin/octop ./cmd/octop
@@ -59,7 +60,8 @@ build:
 # bench-live runs octop beside `opencode attach` and `curl -N /event` on one
 # live fan-out (8 children x 10 tool calls) and prints CPU-s, peak RSS, the
 # ratios and octop's latencies. Not part of make test: it takes minutes.
-# BASELINE=path/to/octop measures a second octop in the same run.
+# BASELINE=path/to/octop measures a second octop in the same run (several,
+# comma-separated); BENCHLIVE_FLAGS="-runs 1 -cpuprofile DIR" passes flags on.
 bench-live: deps build
 	go run ./e2e/cmd/benchlive -octop bin/octop $(if $(BASELINE),-baseline $(BASELINE)) $(BENCHLIVE_FLAGS)
 
