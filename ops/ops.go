@@ -84,14 +84,15 @@ func resultOf(r actions.TaskResult) intent.Result {
 	return out
 }
 
-// Messages reads a session's messages and whether it runs (status read
-// first: when it says idle, the messages hold the whole run).
-func (s *Server) Messages(ctx context.Context, id string) ([]wire.MessageWithParts, bool, error) {
+// Messages reads a session's messages (the newest limit when limit > 0)
+// and whether it runs (status read first: when it says idle, the messages
+// hold the whole run).
+func (s *Server) Messages(ctx context.Context, id string, limit int) ([]wire.MessageWithParts, bool, error) {
 	st, err := s.c.Status(ctx)
 	if err != nil {
 		return nil, false, err
 	}
-	msgs, err := s.c.Messages(ctx, id, 0)
+	msgs, err := s.c.Messages(ctx, id, limit)
 	if err != nil {
 		return nil, false, kind(err)
 	}

@@ -66,11 +66,15 @@ func (o Replay) Result(_ context.Context, id string) (intent.Result, error) {
 	return resultOf(actions.DeriveResult(s, st, msgs)), nil
 }
 
-// Messages is the session's messages as the recording shows them so far.
-func (o Replay) Messages(_ context.Context, id string) ([]wire.MessageWithParts, bool, error) {
+// Messages is the session's messages as the recording shows them so far
+// (the newest limit of them when limit > 0).
+func (o Replay) Messages(_ context.Context, id string, limit int) ([]wire.MessageWithParts, bool, error) {
 	_, st, msgs, ok := o.rec.session(id)
 	if !ok {
 		return nil, false, kindError{errors.New("the recording shows nothing of " + id), intent.ErrNoSession}
+	}
+	if limit > 0 && len(msgs) > limit {
+		msgs = msgs[len(msgs)-limit:]
 	}
 	return msgs, st.Type == wire.StatusBusy || st.Type == wire.StatusRetry, nil
 }
@@ -115,6 +119,6 @@ func (o Replay) RejectQuestion(context.Context, string) error { return o.readOnl
 
 // History is the session's messages as the recording shows them so far.
 func (o Replay) History(ctx context.Context, id, _ string) ([]wire.MessageWithParts, error) {
-	msgs, _, err := o.Messages(ctx, id)
+	msgs, _, err := o.Messages(ctx, id, 0)
 	return msgs, err
 }

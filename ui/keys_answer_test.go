@@ -59,7 +59,7 @@ func (hangingOps) RejectQuestion(ctx context.Context, _ string) error {
 	_, err := hang[int](ctx)
 	return err
 }
-func (hangingOps) Messages(ctx context.Context, _ string) ([]wire.MessageWithParts, bool, error) {
+func (hangingOps) Messages(ctx context.Context, _ string, _ int) ([]wire.MessageWithParts, bool, error) {
 	msgs, err := hang[[]wire.MessageWithParts](ctx)
 	return msgs, false, err
 }

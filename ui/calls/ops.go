@@ -30,8 +30,9 @@ type Ops interface {
 	ReplyPermission(ctx context.Context, id, reply string) error
 	ReplyQuestion(ctx context.Context, id string, answers [][]string) error
 	RejectQuestion(ctx context.Context, id string) error
-	// Messages reads a session's messages, and whether it runs.
-	Messages(ctx context.Context, id string) ([]wire.MessageWithParts, bool, error)
+	// Messages reads a session's messages (the newest limit of them when
+	// limit > 0), and whether it runs.
+	Messages(ctx context.Context, id string, limit int) ([]wire.MessageWithParts, bool, error)
 	// History reads every message of session id, which lives in project
 	// directory dir ("" for the screen's own).
 	History(ctx context.Context, id, dir string) ([]wire.MessageWithParts, error)
@@ -96,8 +97,9 @@ func read(o Ops, r intent.Request) func(ctx context.Context) tea.Msg {
 		}
 	case intent.MessagesRequested:
 		return func(ctx context.Context) tea.Msg {
-			msgs, running, err := o.Messages(ctx, r.ID)
-			return intent.MessagesLoaded{ID: r.ID, Msgs: msgs, Running: running, Err: err}
+			msgs, running, err := o.Messages(ctx, r.ID, r.Limit)
+			partial := r.Limit > 0 && len(msgs) >= r.Limit
+			return intent.MessagesLoaded{ID: r.ID, Msgs: msgs, Running: running, Partial: partial, Err: err}
 		}
 	case intent.AnswerPermission:
 		return answer(r.RequestID, r.Done, r.Failed, func(ctx context.Context) error { return o.ReplyPermission(ctx, r.RequestID, r.Reply) })

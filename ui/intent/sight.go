@@ -6,17 +6,23 @@ import (
 )
 
 // MessagesRequested reads session ID's messages (the transcript and
-// files-changed rooms).
-type MessagesRequested struct{ ID string }
+// files-changed rooms): all of them, or with Limit the newest Limit, so a
+// long session shows its end while the rest loads.
+type MessagesRequested struct {
+	ID    string
+	Limit int
+}
 
 func (MessagesRequested) request() {}
 
 // MessagesLoaded answers MessagesRequested. Running says the session was
-// still running when they were read.
+// still running when they were read; Partial that a Limit cut them (there
+// may be older ones).
 type MessagesLoaded struct {
 	ID      string
 	Msgs    []wire.MessageWithParts
 	Running bool
+	Partial bool
 	Err     error
 }
 

@@ -24,10 +24,15 @@ type Room struct {
 	back *Room
 }
 
-// Open opens session id's transcript; its Cmd asks for the messages.
+// FirstPage is how many of the newest messages are read first: they
+// fill the screen while the whole session loads.
+const FirstPage = 30
+
+// Open opens session id's transcript; its Cmd asks for the newest
+// messages, then (on their reply) for all of them.
 func Open(st *styles.Styles, id, title string, md func(string, int) string) (intent.Dialog, tea.Cmd) {
 	r := &Room{m: New(id, title, st, md), st: st, md: md}
-	return r, intent.Send(intent.MessagesRequested{ID: id})
+	return r, intent.Send(intent.MessagesRequested{ID: id, Limit: FirstPage})
 }
 
 // Update handles the messages' reply, the room's own intents and keys.
@@ -39,6 +44,9 @@ func (r *Room) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
 		}
 		r.m.SetRunning(msg.Running)
 		r.m, _ = r.m.Update(Loaded{ID: msg.ID, Msgs: msg.Msgs, Err: msg.Err})
+		if msg.Partial && msg.Err == nil {
+			return r, intent.Send(intent.MessagesRequested{ID: msg.ID})
+		}
 		return r, nil
 	case Close:
 		return nil, nil
@@ -46,7 +54,7 @@ func (r *Room) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
 		child := &Room{m: New(msg.ID, msg.ID, r.st, r.md), st: r.st, md: r.md, back: r}
 		child.m.keys.Back.SetEnabled(true)
 		child.m.SetSize(r.m.width, r.m.height)
-		return child, intent.Send(intent.MessagesRequested{ID: msg.ID})
+		return child, intent.Send(intent.MessagesRequested{ID: msg.ID, Limit: FirstPage})
 	case tea.KeyPressMsg:
 		if key.Matches(msg, r.m.keys.Back) && r.back != nil && !r.m.Searching() {
 			return r.back, nil

@@ -107,8 +107,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		m.err = msg.Err
 		if msg.Err == nil {
+			top, cur := m.keyAt(m.top), m.keyAt(m.cursor)
 			m.live = transcript.NewLive(m.id, msg.Msgs)
 			m.entries = m.live.Entries()
+			if !m.follow { // a reload (the whole session after its end): stay put
+				m.top, m.cursor = m.indexOf(top, m.top), m.indexOf(cur, m.cursor)
+			}
 			m.clamp()
 			m.tailCursor()
 		}
@@ -187,4 +191,23 @@ func (m Model) searchKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	m.search, cmd = m.search.Update(msg)
 	return m, cmd
+}
+
+// keyAt is the key of entry i, "" when there is none.
+func (m *Model) keyAt(i int) string {
+	if i < 0 || i >= len(m.entries) {
+		return ""
+	}
+	return entryKey(&m.entries[i])
+}
+
+// indexOf finds the entry with key k (searching from the end: a reload
+// adds older entries before it), or keeps def.
+func (m *Model) indexOf(k string, def int) int {
+	for i := len(m.entries) - 1; k != "" && i >= 0; i-- {
+		if entryKey(&m.entries[i]) == k {
+			return i
+		}
+	}
+	return def
 }

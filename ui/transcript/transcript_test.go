@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/octop-dev/octop/internal/colourtest"
+	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/ui/styles"
 	"github.com/octop-dev/octop/wire"
 )
@@ -148,5 +149,44 @@ func TestTranscriptTail(t *testing.T) {
 	m, _ = press(m, "G")
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "second streamed line") {
 		t.Errorf("G did not resume the tail:\n%s", v)
+	}
+}
+
+// The room reads the newest messages first and shows them, then reads the
+// whole session; the view stays at the tail.
+func TestRoomLoadsTheEndFirst(t *testing.T) {
+	d, cmd := Open(styles.New(true, true), "ses_p", "refactor Parse", nil)
+	if req := cmd(); req != (intent.MessagesRequested{ID: "ses_p", Limit: FirstPage}) {
+		t.Fatalf("first request %#v, want the newest %d messages", req, FirstPage)
+	}
+	all := fixture()
+	d, cmd = d.Update(intent.MessagesLoaded{ID: "ses_p", Msgs: all[2:], Partial: true})
+	if v := ansi.Strip(d.View(80, 12)); !strings.Contains(v, "MessageAbortedError") || strings.Contains(v, "Find the callers") {
+		t.Fatalf("after the first page:\n%s", v)
+	}
+	if cmd == nil || cmd() != (intent.MessagesRequested{ID: "ses_p"}) {
+		t.Fatal("a partial first page did not ask for the whole session")
+	}
+	d, cmd = d.Update(intent.MessagesLoaded{ID: "ses_p", Msgs: all})
+	if cmd != nil {
+		t.Error("the whole session asked for more")
+	}
+	v := ansi.Strip(d.View(80, 40))
+	if !strings.Contains(v, "» Find the callers") || !strings.Contains(v, "MessageAbortedError") {
+		t.Errorf("after the whole session:\n%s", v)
+	}
+}
+
+// A reload while scrolled up keeps the entry the cursor was on, though
+// older entries came in above it.
+func TestReloadKeepsThePlace(t *testing.T) {
+	m := open(80, 12, true)
+	all := fixture()
+	m, _ = m.Update(Loaded{ID: "ses_p", Msgs: all[1:]})
+	m, _ = press(m, "k") // the task call, the tail stopped
+	at := m.entries[m.cursor].PartID
+	m, _ = m.Update(Loaded{ID: "ses_p", Msgs: all})
+	if got := m.entries[m.cursor].PartID; got != at || m.follow {
+		t.Errorf("after the reload the cursor is on %q (follow %v), want %q", got, m.follow, at)
 	}
 }

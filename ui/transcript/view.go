@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/octop-dev/octop/ui/format"
 )
 
 // View draws the header line and the visible entries, height lines.
@@ -17,7 +19,12 @@ func (m Model) View() string {
 	case m.running:
 		state = ink.Dim.Render("paused · G resumes the tail")
 	}
-	head := fmt.Sprintf("%s  %s  %s  %s", ink.App.Render("transcript"), ink.Title.Render(m.title), ink.Dim.Render(m.id), state)
+	title, agent := format.SplitTitle(m.title)
+	title = format.OneLine(title)
+	if agent != "" {
+		title += " " + ink.Badge.Render("@"+agent)
+	}
+	head := fmt.Sprintf("%s  %s  %s  %s", ink.App.Render("transcript"), ink.Title.Render(title), ink.Dim.Render(m.id), state)
 	switch {
 	case m.searching:
 		head = m.search.View()
