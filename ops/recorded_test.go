@@ -43,7 +43,7 @@ func TestReadOnlyAnswersFromTheRecording(t *testing.T) {
 	rec.Observe(wire.Envelope{Event: wire.PartUpdated{Part: wire.Part{ID: "prt_2", SessionID: "ses_a", MessageID: "msg_2", Type: "text", Text: "do"}}})
 	rec.Observe(wire.Envelope{Event: wire.PartDelta{SessionID: "ses_a", MessageID: "msg_2", PartID: "prt_2", Field: "text", Delta: "ne"}})
 
-	msgs, running, err := o.Messages(ctx, "ses_a")
+	msgs, running, err := o.Messages(ctx, "ses_a", 0)
 	if err != nil || running || len(msgs) != 2 || msgs[1].Parts[0].Text != "done" {
 		t.Fatalf("Messages = %+v, running %v, %v; want the prompt and the streamed reply", msgs, running, err)
 	}
