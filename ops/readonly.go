@@ -3,6 +3,7 @@ package ops
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/model"
@@ -118,7 +119,14 @@ func (o Replay) ReplyQuestion(context.Context, string, [][]string) error { retur
 func (o Replay) RejectQuestion(context.Context, string) error { return o.readOnly }
 
 // History is the session's messages as the recording shows them so far.
+// A session the recording holds no message of (one that had finished
+// before recording began, whose history was read but not recorded) is an
+// error, not an empty history: that would draw a finished run as "✓ 0s,
+// no tools"; the row stays "…" (not loaded) instead.
 func (o Replay) History(ctx context.Context, id, _ string) ([]wire.MessageWithParts, error) {
+	if !o.rec.hasMessages(id) {
+		return nil, fmt.Errorf("the recording holds no messages of %s", id)
+	}
 	msgs, _, err := o.Messages(ctx, id, 0)
 	return msgs, err
 }

@@ -85,6 +85,13 @@ func (r *Recorded) observeSnapshot(s model.Snapshot) {
 	}
 }
 
+// hasMessages says the recording has shown messages of session id.
+func (r *Recorded) hasMessages(id string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.msgs[id] != nil
+}
+
 func (r *Recorded) live(id string) *transcript.Live {
 	l := r.msgs[id]
 	if l == nil {

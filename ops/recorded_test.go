@@ -62,3 +62,22 @@ func TestReadOnlyAnswersFromTheRecording(t *testing.T) {
 		t.Errorf("after Reset, Result: %v; want no such session", err)
 	}
 }
+
+// TestReplayHistoryOfAnUnrecordedSession: a session the recording lists
+// but holds no message of has no history to give (an error, so the row
+// stays not loaded), never an empty one.
+func TestReplayHistoryOfAnUnrecordedSession(t *testing.T) {
+	ctx := context.Background()
+	rec := NewRecorded()
+	o := ReadOnly(snapReader{model.Snapshot{Sessions: []wire.Session{{ID: "ses_old", Title: "finished before"}}}}, rec, "replay")
+	if _, err := o.Snapshot(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if msgs, err := o.History(ctx, "ses_old", ""); err == nil {
+		t.Fatalf("History of an unrecorded session = %v, nil; want an error", msgs)
+	}
+	rec.Observe(wire.Envelope{Event: wire.MessageUpdated{Info: wire.Message{ID: "msg_1", SessionID: "ses_old", Role: "user"}}})
+	if msgs, err := o.History(ctx, "ses_old", ""); err != nil || len(msgs) != 1 {
+		t.Fatalf("History once a message was recorded = %v, %v", msgs, err)
+	}
+}
