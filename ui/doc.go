@@ -10,6 +10,7 @@
 //	ui/tree     the session tree pane: rows, folds, filter, selection
 //	ui/detail   the selected session's detail pane
 //	ui/header   the two header lines (connection, counts, selection)
+//	ui/footer   the last lines: the filter typed, a notice, or the help
 //	ui/dialog   the forms and confirmations: launch (n N), resume (r),
 //	            wait for a busy session, resume by task_id (R), abort (x X);
 //	            frame.go is the box every overlay is drawn in

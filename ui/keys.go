@@ -2,8 +2,7 @@ package ui
 
 import (
 	"charm.land/bubbles/v2/key"
-	"github.com/octop-dev/octop/ui/detail"
-	"github.com/octop-dev/octop/ui/tree"
+	"github.com/octop-dev/octop/ui/footer"
 )
 
 // KeyMap is the screen-wide keys. The panes have their own (tree.KeyMap,
@@ -74,62 +73,29 @@ func (k KeyMap) actionFor() []struct {
 	}
 }
 
-// helpKeys is what the footer's help.Model reads: the focused pane's keys
+// helpKeys is what the footer's help lists: the focused pane's keys
 // first, then the screen's.
-type helpKeys struct {
-	root         KeyMap
-	tree         tree.KeyMap
-	detail       detail.KeyMap
-	detailFocus  bool
-	filterActive bool
-	// waiting puts the inbox key first while someone waits on you: it is
-	// then the one key that matters, and the line has no room for it
-	// otherwise.
-	waiting bool
-}
-
-// ShortHelp is the one-line footer.
-func (h helpKeys) ShortHelp() []key.Binding {
-	var ks []key.Binding
-	if h.waiting {
-		ks = append(ks, h.root.Inbox)
+func (m Model) helpKeys() footer.Keys {
+	r := m.keys
+	k := footer.Keys{
+		PaneShort: m.tree.KeyMap().ShortHelp(),
+		PaneFull:  m.tree.KeyMap().FullHelp(),
+		Short:     []key.Binding{r.Tab, r.Filter},
+		View:      []key.Binding{r.Tab, r.Filter, r.ClearFilter, r.Follow, r.Sort, r.Help, r.Quit},
+		Actions: []key.Binding{r.Transcript, r.Diff, r.Timeline, r.Launch, r.LaunchRoot, r.Resume,
+			r.ResumeByID, r.Abort, r.AbortTree, r.Open, r.CopyID, r.Inbox},
 	}
-	if h.detailFocus {
-		ks = append(ks, h.detail.ShortHelp()...)
-	} else {
-		ks = append(ks, h.tree.ShortHelp()...)
+	if m.focus == paneDetail {
+		k.PaneShort, k.PaneFull = m.detail.KeyMap().ShortHelp(), m.detail.KeyMap().FullHelp()
 	}
-	ks = append(ks, h.root.Tab, h.root.Filter)
-	if h.filterActive {
-		ks = append(ks, h.root.ClearFilter)
+	if m.counts.Waiting > 0 {
+		k.Urgent = []key.Binding{r.Inbox}
+	}
+	if m.tree.Filter() != "" {
+		k.Short = append(k.Short, r.ClearFilter)
 	}
 	// What does not fit the width is cut from the end: help and quit
 	// first, then t/d/T, follow and sort (all in the ? screen).
-	return append(ks, h.root.Help, h.root.Quit, h.root.LookInside, h.root.Follow, h.root.Sort)
-}
-
-// FullHelp is the ? screen, in four columns of seven so it fits 80 cells:
-// the focused pane's keys, the view, then the actions.
-func (h helpKeys) FullHelp() [][]key.Binding {
-	var pane []key.Binding
-	for _, col := range h.tree.FullHelp() {
-		pane = append(pane, col...)
-	}
-	if h.detailFocus {
-		pane = nil
-		for _, col := range h.detail.FullHelp() {
-			pane = append(pane, col...)
-		}
-	}
-	r := h.root
-	view := []key.Binding{r.Tab, r.Filter, r.ClearFilter, r.Follow, r.Sort, r.Help, r.Quit}
-	acts := []key.Binding{r.Transcript, r.Diff, r.Timeline, r.Launch, r.LaunchRoot, r.Resume, r.ResumeByID, r.Abort, r.AbortTree, r.Open, r.CopyID, r.Inbox}
-	all := append(append(pane, view...), acts...)
-	var cols [][]key.Binding
-	for len(all) > 0 {
-		n := min(7, len(all))
-		cols = append(cols, all[:n])
-		all = all[n:]
-	}
-	return cols
+	k.Short = append(k.Short, r.Help, r.Quit, r.LookInside, r.Follow, r.Sort)
+	return k
 }

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/octop-dev/octop/ui/footer"
 	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/header"
 	"github.com/octop-dev/octop/wire"
@@ -200,19 +201,13 @@ func (m Model) headerLines() []string {
 	}, m.width)
 }
 
-// footer is the help line (or the full help), the filter being typed, or a
-// notice; each line fitted to the screen's width.
+// footer is the filter being typed, a notice, or the help.
 func (m Model) footer() string {
-	st := m.styles
 	switch {
 	case m.filtering:
 		return format.Fit(m.filter.View(), m.width)
 	case m.flashMsg.Text != "":
-		s := st.Ink.Flash
-		if m.flashMsg.Error {
-			s = st.Ink.Failed
-		}
-		return format.Fit(s.Render(m.flashMsg.Text), m.width)
+		return footer.Notice(m.styles, m.flashMsg, m.width)
 	}
 	return m.helpView
 }
@@ -220,26 +215,7 @@ func (m Model) footer() string {
 // renderHelp draws the help once per change of what it shows (size, focus,
 // filter, ?), not once per frame: layout keeps the result.
 func (m Model) renderHelp() string {
-	st := m.styles
-	keys := helpKeys{
-		root:         m.keys,
-		tree:         m.tree.KeyMap(),
-		detail:       m.detail.KeyMap(),
-		detailFocus:  m.focus == paneDetail,
-		filterActive: m.tree.Filter() != "",
-		waiting:      m.counts.Waiting > 0,
-	}
-	if f := m.tree.Filter(); f != "" && !m.help.ShowAll {
-		prefix := st.Ink.Busy.Render("filter: "+f) + "  "
-		h := m.help
-		h.SetWidth(max(m.width-ansi.StringWidth(prefix), 0))
-		return format.Fit(prefix+h.View(keys), m.width)
-	}
-	lines := strings.Split(m.help.View(keys), "\n")
-	for i, l := range lines {
-		lines[i] = format.Fit(l, m.width)
-	}
-	return strings.Join(lines, "\n")
+	return footer.Help(m.styles, m.help, m.helpKeys(), m.tree.Filter(), m.width)
 }
 
 // at is line i of a pane (already exactly width cells), or a blank line.

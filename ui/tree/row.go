@@ -117,7 +117,7 @@ func (l *line) name(s *model.Session, r model.Row, kind model.Kind) {
 		l.put(k.failed, flag, ansi.StringWidth(flag))
 	}
 	if l.o.project && r.Depth == 0 && s.Directory != "" {
-		tag := "[" + filepath.Base(s.Directory) + "]"
+		tag := "[" + format.OneLine(filepath.Base(s.Directory)) + "]"
 		l.put(styles.Ink{}, " ", 1)
 		l.put(k.dim, tag, ansi.StringWidth(tag))
 	}
