@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/dialog"
 	uidiff "github.com/octop-dev/octop/ui/diff"
 	"github.com/octop-dev/octop/ui/inbox"
@@ -121,7 +120,7 @@ func (m Model) room(a Action) (intent.Dialog, tea.Cmd) {
 		}
 		return dialog.NewAbort(st, m.state, sel, m.state.BusyDescendants(sel), w), nil
 	case ActionAbortTree:
-		plan := abortPlan(m.state, sel)
+		plan := dialog.AbortPlan(m.state, sel)
 		if len(plan) == 0 {
 			return nil, intent.Flash(fmt.Sprintf("nothing runs in the subtree of %s; nothing to abort", sel), false)
 		}
@@ -140,14 +139,4 @@ func (m Model) room(a Action) (intent.Dialog, tea.Cmd) {
 		return uitimeline.Open(st, m.state, sel, m.now.UnixMilli()), nil
 	}
 	return nil, intent.Flash(a.String()+": not available yet", false)
-}
-
-// abortPlan is what X stops, from the live tree: the running descendants,
-// deepest first, then the session itself if it runs.
-func abortPlan(st *model.State, id string) []string {
-	plan := st.BusyDescendants(id)
-	if s := st.Session(id); s != nil && s.Running() {
-		plan = append(plan, id)
-	}
-	return plan
 }

@@ -37,9 +37,6 @@ type FlashMsg = intent.FlashMsg
 // SelectMsg asks the screen to select a session, now or once it arrives.
 type SelectMsg = intent.SelectMsg
 
-// Dialog is a room shown over the screen (see intent.Dialog).
-type Dialog = intent.Dialog
-
 // Options configure the screen. Ops is required outside demo mode.
 type Options struct {
 	// Ops carries out every server operation, reads and actions; in demo
@@ -114,7 +111,7 @@ type Model struct {
 	filtering bool
 	focus     pane
 	follow    bool
-	dialog    Dialog
+	dialog    intent.Dialog
 	// dialogGen numbers the dialogs opened, so an intent of one since
 	// closed is dropped.
 	dialogGen int
@@ -215,7 +212,7 @@ func New(opts Options) Model {
 func (m Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, tick(slowTick)}
 	if m.opts.Ops != nil {
-		cmds = append(cmds, fetchSnapshot(m.opts.Ops, m.snapTag), probeHealth(m.opts.Ops, m.healthTag))
+		cmds = append(cmds, calls.Snapshot(m.opts.Ops, m.snapTag), calls.Health(m.opts.Ops, m.healthTag))
 	}
 	return tea.Batch(cmds...)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/octop-dev/octop/internal/opencodetest"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ops"
+	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/history"
 	"github.com/octop-dev/octop/wire"
 )
@@ -74,7 +75,7 @@ func runScreen(b *testing.B, m Model) (first, full time.Duration) {
 			msgs <- c()
 		}()
 	}
-	run(fetchSnapshot(m.opts.Ops, m.snapTag))
+	run(calls.Snapshot(m.opts.Ops, m.snapTag))
 	for out.Load() > 0 {
 		msg := <-msgs
 		out.Add(-1)
@@ -86,7 +87,7 @@ func runScreen(b *testing.B, m Model) (first, full time.Duration) {
 		}
 		nm, cmd := m.Update(msg)
 		m = nm.(Model)
-		if _, ok := msg.(snapshotMsg); ok {
+		if _, ok := msg.(calls.SnapshotLoaded); ok {
 			_ = m.View()
 			first = time.Since(start)
 		}

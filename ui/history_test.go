@@ -12,6 +12,7 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/opencodetest"
 	"github.com/octop-dev/octop/ops"
+	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/wire"
 )
@@ -102,7 +103,7 @@ func TestHistoryLoadsEveryOldSession(t *testing.T) {
 	}
 	m := New(Options{Ops: ops.New(c), ServerURL: srv.URL(), Clock: fixedClock, NoColor: true})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
-	nm, loads := m.Update(fetchSnapshot(m.opts.Ops, m.snapTag)())
+	nm, loads := m.Update(calls.Snapshot(m.opts.Ops, m.snapTag)())
 	m = nm.(Model)
 	first := screen(m)
 	if got := screenRow(t, first, "old job 29"); !strings.Contains(got, format.MarkNotLoaded+" old job") || strings.Contains(got, "0s") {

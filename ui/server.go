@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -15,42 +14,6 @@ import (
 // This file folds the server's data into the screen: event batches, the
 // snapshot after a reconnect, the health probe, and what depends on the
 // whole tree (counts, follow, the selection).
-
-// snapshotMsg is the reply to a snapshot fetch. tag is the fetch's number:
-// a reply older than the newest fetch is dropped.
-type snapshotMsg struct {
-	tag  int
-	snap model.Snapshot
-	err  error
-}
-
-// healthMsg is the reply to a health probe, tagged like snapshotMsg.
-type healthMsg struct {
-	tag    int
-	health wire.Health
-	err    error
-}
-
-// fetchSnapshot reads the whole tree. It captures plain values only, so the
-// Cmd can run on any goroutine while Update goes on.
-func fetchSnapshot(b Ops, tag int) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), calls.RequestTimeout)
-		defer cancel()
-		snap, err := b.Snapshot(ctx)
-		return snapshotMsg{tag: tag, snap: snap, err: err}
-	}
-}
-
-// probeHealth asks the server for its version.
-func probeHealth(b Ops, tag int) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		h, err := b.Health(ctx)
-		return healthMsg{tag: tag, health: h, err: err}
-	}
-}
 
 // maxSnapEvents bounds the events kept for replay over one snapshot.
 const maxSnapEvents = 50000
@@ -75,17 +38,17 @@ func (m Model) updateServer(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.State == wire.Connected && m.opts.Ops != nil {
 			// The server may have been restarted, as another version.
 			m.healthTag++
-			return m, probeHealth(m.opts.Ops, m.healthTag)
+			return m, calls.Health(m.opts.Ops, m.healthTag)
 		}
 	case wire.ResyncNeeded:
 		return m.resync()
-	case snapshotMsg:
+	case calls.SnapshotLoaded:
 		if m.applySnapshot(msg) {
 			return m, m.startHistory()
 		}
-	case healthMsg:
-		if msg.tag == m.healthTag && msg.err == nil {
-			m.version = msg.health.Version
+	case calls.HealthLoaded:
+		if msg.Tag == m.healthTag && msg.Err == nil {
+			m.version = msg.Health.Version
 		}
 	case wire.DecodeError:
 		return m.flash(FlashMsg{Text: "skipped a malformed event: " + msg.Error(), Error: true})
@@ -132,26 +95,26 @@ func (m Model) resync() (tea.Model, tea.Cmd) {
 	m.snapTag++
 	m.snapRaced = false
 	m.snapPending, m.snapEvents = true, nil
-	return m, fetchSnapshot(m.opts.Ops, m.snapTag)
+	return m, calls.Snapshot(m.opts.Ops, m.snapTag)
 }
 
 // applySnapshot lays the newest snapshot under the live state, then
 // applies again the events that arrived while it was fetched. It reports
 // whether it did.
-func (m *Model) applySnapshot(msg snapshotMsg) bool {
-	if msg.tag != m.snapTag {
+func (m *Model) applySnapshot(msg calls.SnapshotLoaded) bool {
+	if msg.Tag != m.snapTag {
 		return false // a newer fetch is on its way; this one is stale
 	}
-	m.snapErr = msg.err
+	m.snapErr = msg.Err
 	replay := m.snapEvents
 	m.snapPending, m.snapEvents = false, nil
-	if msg.err != nil {
+	if msg.Err != nil {
 		return false
 	}
 	if m.snapRaced {
-		msg.snap.Complete = false
+		msg.Snap.Complete = false
 	}
-	m.state.ApplySnapshot(msg.snap)
+	m.state.ApplySnapshot(msg.Snap)
 	for _, ev := range replay {
 		m.state.Apply(ev)
 	}
@@ -255,8 +218,8 @@ func watched(msg tea.Msg, next tea.Model, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 		notice, cmds = m.wd.Events(m.state, batchEvents(msg), now)
 	case wire.ConnState:
 		notice, cmds = m.wd.Conn(m.state, msg, now)
-	case snapshotMsg:
-		if msg.tag != m.snapTag || msg.err != nil {
+	case calls.SnapshotLoaded:
+		if msg.Tag != m.snapTag || msg.Err != nil {
 			return m, cmd
 		}
 		notice, cmds = m.wd.Resync(m.state, now)

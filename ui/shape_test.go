@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/octop-dev/octop/ui/intent"
 )
 
 // checkScreenShape fails unless the screen is exactly h lines of exactly w
@@ -37,7 +38,7 @@ func TestTinyAndHugeScreens(t *testing.T) {
 // tallDialog is a dialog larger than any screen it is shown on.
 type tallDialog struct{ w, h int }
 
-func (d tallDialog) Update(tea.Msg) (Dialog, tea.Cmd) { return d, nil }
+func (d tallDialog) Update(tea.Msg) (intent.Dialog, tea.Cmd) { return d, nil }
 func (d tallDialog) View(int, int) string {
 	lines := make([]string, d.h)
 	for i := range lines {

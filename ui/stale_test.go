@@ -9,6 +9,7 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/opencodetest"
 	"github.com/octop-dev/octop/ops"
+	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/wire"
 )
@@ -34,7 +35,7 @@ func TestStaleScreenUntilResync(t *testing.T) {
 	m := New(Options{Ops: ops.New(c), ServerURL: srv.URL(), Clock: func() time.Time { return clock }})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
 	m = send(t, m, wire.ConnState{State: wire.Connected, Attempt: 1})
-	m = drain(t, m, fetchSnapshot(m.opts.Ops, m.snapTag))
+	m = drain(t, m, calls.Snapshot(m.opts.Ops, m.snapTag))
 	live := screen(m)
 	if row := screenRow(t, live, "long job"); !strings.Contains(row, "20s") || strings.Contains(row, format.MarkStale) {
 		t.Fatalf("a running session before the drop: %q", row)

@@ -47,7 +47,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseWheelMsg:
 		return m.updateWheel(msg.Mouse()), nil
 	case EventsMsg, wire.ConnState, wire.ResyncNeeded, wire.DecodeError,
-		snapshotMsg, healthMsg, ResetMsg:
+		calls.SnapshotLoaded, calls.HealthLoaded, ResetMsg:
 		next, cmd := m.updateServer(msg)
 		return watched(msg, next, cmd)
 	case history.Msg:

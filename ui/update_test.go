@@ -10,6 +10,8 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/colourtest"
 	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ui/calls"
+	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/wire"
 )
 
@@ -188,7 +190,7 @@ func TestReservedKeysWithoutActions(t *testing.T) {
 // fakeDialog is a dialog that closes on esc with a notice.
 type fakeDialog struct{}
 
-func (d fakeDialog) Update(msg tea.Msg) (Dialog, tea.Cmd) {
+func (d fakeDialog) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok && k.Code == tea.KeyEscape {
 		return nil, func() tea.Msg { return FlashMsg{Text: "dialog closed"} }
 	}
@@ -271,11 +273,11 @@ func TestStaleSnapshotDropped(t *testing.T) {
 	old := m.snapTag
 	m = send(t, m, wire.ResyncNeeded{})
 	stale := model.Snapshot{Sessions: []wire.Session{{ID: "ses_stale", Title: "from an old fetch"}}}
-	m = send(t, m, snapshotMsg{tag: old, snap: stale})
+	m = send(t, m, calls.SnapshotLoaded{Tag: old, Snap: stale})
 	if m.State().Session("ses_stale") != nil {
 		t.Fatal("a reply to an older fetch was applied")
 	}
-	m = send(t, m, snapshotMsg{tag: m.snapTag, snap: stale})
+	m = send(t, m, calls.SnapshotLoaded{Tag: m.snapTag, Snap: stale})
 	if m.State().Session("ses_stale") == nil {
 		t.Fatal("the reply to the newest fetch was dropped")
 	}
@@ -325,7 +327,7 @@ func TestDisconnectedCountdown(t *testing.T) {
 		t.Fatalf("reconnected, not re-read yet: the header must still say the screen is stale:\n%s", out)
 	}
 	m = send(t, m, wire.ResyncNeeded{})
-	m = send(t, m, snapshotMsg{tag: m.snapTag, snap: model.Snapshot{Complete: true}})
+	m = send(t, m, calls.SnapshotLoaded{Tag: m.snapTag, Snap: model.Snapshot{Complete: true}})
 	if out := screen(m); !strings.Contains(out, "● connected") || strings.Contains(out, "disconnected") {
 		t.Fatalf("after the resync the header still says disconnected:\n%s", out)
 	}
@@ -365,13 +367,13 @@ func TestSnapshotRaceKeepsNewSessions(t *testing.T) {
 	})
 	m = send(t, m, wire.ResyncNeeded{})
 	m = send(t, m, events(created("ses_new", "", "made during the fetch", 1)))
-	m = send(t, m, snapshotMsg{tag: m.snapTag, snap: model.Snapshot{Complete: true, Status: map[string]wire.SessionStatus{}}})
+	m = send(t, m, calls.SnapshotLoaded{Tag: m.snapTag, Snap: model.Snapshot{Complete: true, Status: map[string]wire.SessionStatus{}}})
 	if m.State().Session("ses_new") == nil {
 		t.Fatal("a session created during the snapshot fetch was dropped")
 	}
 	// With no race, a complete snapshot does remove what is gone.
 	m = send(t, m, wire.ResyncNeeded{})
-	m = send(t, m, snapshotMsg{tag: m.snapTag, snap: model.Snapshot{Complete: true, Status: map[string]wire.SessionStatus{}}})
+	m = send(t, m, calls.SnapshotLoaded{Tag: m.snapTag, Snap: model.Snapshot{Complete: true, Status: map[string]wire.SessionStatus{}}})
 	if m.State().Session("ses_new") != nil {
 		t.Fatal("a complete snapshot without the session did not drop it")
 	}
@@ -418,14 +420,14 @@ func TestSnapshotDoesNotRollBackNewerStatus(t *testing.T) {
 		Sessions: []wire.Session{{ID: "ses_a", Title: "root", Time: wire.SessionTime{Created: 1, Updated: 1}}},
 		Status:   map[string]wire.SessionStatus{}, // read before it went busy
 	}
-	m = send(t, m, snapshotMsg{tag: m.snapTag, snap: old})
+	m = send(t, m, calls.SnapshotLoaded{Tag: m.snapTag, Snap: old})
 	if got := m.State().Display("ses_a"); got != model.DisplayBusy {
 		t.Fatalf("display after a stale snapshot = %v, want busy", got)
 	}
 	// Once that snapshot is in, the buffer is gone: a later snapshot that
 	// says idle is believed.
 	m = send(t, m, wire.ResyncNeeded{})
-	m = send(t, m, snapshotMsg{tag: m.snapTag, snap: old})
+	m = send(t, m, calls.SnapshotLoaded{Tag: m.snapTag, Snap: old})
 	if got := m.State().Display("ses_a"); got != model.DisplayIdle {
 		t.Fatalf("display after a fresh idle snapshot = %v, want idle", got)
 	}

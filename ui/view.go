@@ -91,22 +91,22 @@ func (m Model) render() string {
 	if a.wide {
 		sep := m.styles.Ink.Border.Render("│")
 		for i := 0; i < a.tree.h; i++ {
-			lines = append(lines, at(treeLines, i, a.tree.w)+sep+at(detailLines, i, a.detail.w))
+			lines = append(lines, format.LineOf(treeLines, i, a.tree.w)+sep+format.LineOf(detailLines, i, a.detail.w))
 		}
 	} else {
 		for i := 0; i < a.tree.h; i++ {
-			lines = append(lines, at(treeLines, i, a.tree.w))
+			lines = append(lines, format.LineOf(treeLines, i, a.tree.w))
 		}
 		if a.detail.h > 0 || a.tree.h > 0 {
 			lines = append(lines, m.rule())
 		}
 		for i := 0; i < a.detail.h; i++ {
-			lines = append(lines, at(detailLines, i, a.detail.w))
+			lines = append(lines, format.LineOf(detailLines, i, a.detail.w))
 		}
 	}
 	footer := strings.Split(m.footer(), "\n")
 	for i := range a.footer {
-		lines = append(lines, at(footer, i, m.width))
+		lines = append(lines, format.LineOf(footer, i, m.width))
 	}
 	if len(lines) > m.height {
 		lines = lines[:m.height]
@@ -216,12 +216,4 @@ func (m Model) footer() string {
 // filter, ?), not once per frame: layout keeps the result.
 func (m Model) renderHelp() string {
 	return footer.Help(m.styles, m.help, m.helpKeys(), m.tree.Filter(), m.width)
-}
-
-// at is line i of a pane (already exactly width cells), or a blank line.
-func at(lines []string, i, width int) string {
-	if i < len(lines) {
-		return lines[i]
-	}
-	return strings.Repeat(" ", width)
 }

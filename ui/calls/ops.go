@@ -128,3 +128,39 @@ func answer(id, done, failed string, f func(ctx context.Context) error) func(ctx
 		return intent.Answered{RequestID: id, Done: done, Failed: failed, Err: f(ctx)}
 	}
 }
+
+// SnapshotLoaded is the reply to Snapshot. Tag is the fetch's number: a
+// reply older than the newest fetch is dropped.
+type SnapshotLoaded struct {
+	Tag  int
+	Snap model.Snapshot
+	Err  error
+}
+
+// HealthLoaded is the reply to Health, tagged like SnapshotLoaded.
+type HealthLoaded struct {
+	Tag    int
+	Health wire.Health
+	Err    error
+}
+
+// Snapshot reads the whole tree in a Cmd. It captures plain values only,
+// so the Cmd can run on any goroutine while Update goes on.
+func Snapshot(o Ops, tag int) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), RequestTimeout)
+		defer cancel()
+		snap, err := o.Snapshot(ctx)
+		return SnapshotLoaded{Tag: tag, Snap: snap, Err: err}
+	}
+}
+
+// Health asks the server for its version in a Cmd.
+func Health(o Ops, tag int) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		h, err := o.Health(ctx)
+		return HealthLoaded{Tag: tag, Health: h, Err: err}
+	}
+}

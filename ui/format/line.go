@@ -28,3 +28,12 @@ func Spread(left, right string, width int) string {
 	}
 	return left + strings.Repeat(" ", width-ansi.StringWidth(left)-rw) + right
 }
+
+// LineOf is line i of a pane's lines (each already width cells), or a
+// blank line of width cells past its end.
+func LineOf(lines []string, i, width int) string {
+	if i < len(lines) {
+		return lines[i]
+	}
+	return strings.Repeat(" ", width)
+}
