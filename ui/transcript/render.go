@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/octop-dev/octop/transcript"
+	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
@@ -112,7 +113,7 @@ func (r *renderer) tool(e *transcript.Entry, w int, expanded bool) []string {
 	case "error":
 		head = ink.Failed
 	}
-	line := transcript.ToolLine(*e)
+	line := format.OneLine(transcript.ToolLine(*e)) // the input and title are the server's
 	if e.ChildID != "" {
 		line += "  (enter opens it)"
 	}
@@ -131,18 +132,19 @@ func (r *renderer) tool(e *transcript.Entry, w int, expanded bool) []string {
 		shown = lines[:foldedOutput]
 	}
 	for _, l := range shown {
-		l = strings.ReplaceAll(strings.TrimRight(l, "\r"), "\t", "    ")
+		l = strings.ReplaceAll(strings.TrimRight(strings.ToValidUTF8(l, "\uFFFD"), "\r"), "\t", "    ")
 		out = append(out, "    "+ink.Dim.Render(ansi.Truncate(ansi.Strip(l), w-4, "…")))
 	}
 	if len(shown) < len(lines) {
-		out = append(out, "    "+ink.Dim.Render(fmt.Sprintf("… %s (enter)", plural(len(lines)-len(shown), "more line"))))
+		more := fmt.Sprintf("… %s (enter)", plural(len(lines)-len(shown), "more line"))
+		out = append(out, "    "+ink.Dim.Render(ansi.Truncate(more, w-4, "…")))
 	}
 	return out
 }
 
 // wrap splits text into lines of at most w cells.
 func wrap(text string, w int) []string {
-	text = strings.TrimRight(strings.ReplaceAll(text, "\t", "    "), " \n")
+	text = strings.TrimRight(strings.ReplaceAll(strings.ToValidUTF8(text, "\uFFFD"), "\t", "    "), " \n")
 	return strings.Split(ansi.Hardwrap(ansi.Wrap(ansi.Strip(text), max(w, 1), " "), max(w, 1), true), "\n")
 }
 

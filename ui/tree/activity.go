@@ -39,9 +39,9 @@ func callLine(t model.ToolCall) string {
 		what = t.Input
 	}
 	if what == "" {
-		return t.Tool
+		return format.OneLine(t.Tool)
 	}
-	return t.Tool + ": " + format.OneLine(what)
+	return format.OneLine(t.Tool) + ": " + format.OneLine(what)
 }
 
 // waitingFor says what a waiting session asks of the person: the
