@@ -118,12 +118,20 @@ func (o Replay) ReplyQuestion(context.Context, string, [][]string) error { retur
 // RejectQuestion answers "<label>: read-only".
 func (o Replay) RejectQuestion(context.Context, string) error { return o.readOnly }
 
-// History is the session's messages as the recording shows them so far.
-// A session the recording holds no message of (one that had finished
-// before recording began, whose history was read but not recorded) is an
-// error, not an empty history: that would draw a finished run as "✓ 0s,
-// no tools"; the row stays "…" (not loaded) instead.
+// History is the session's messages as the live screen read them, when
+// the recording holds that read (--record writes them), else as the
+// recording shows them so far. A session the recording holds no message
+// of (one that had finished before recording began, whose history was
+// read but not recorded) is an error, not an empty history: that would
+// draw a finished run as "✓ 0s, no tools"; the row stays "…" instead.
 func (o Replay) History(ctx context.Context, id, _ string) ([]wire.MessageWithParts, error) {
+	if h, ok := o.r.(interface {
+		History(id string) ([]wire.MessageWithParts, bool)
+	}); ok {
+		if msgs, ok := h.History(id); ok {
+			return msgs, nil
+		}
+	}
 	if !o.rec.hasMessages(id) {
 		return nil, fmt.Errorf("the recording holds no messages of %s", id)
 	}

@@ -25,7 +25,16 @@ const (
 	KindConn     Kind = "conn"     // Data: a Conn, the stream's connection state
 	KindResync   Kind = "resync"   // the stream (re)connected: the screen re-reads the tree
 	KindHealth   Kind = "health"   // Data: a wire.Health, the server's version
+	KindHistory  Kind = "history"  // Data: a History, one session's messages as read
 )
+
+// History is a session's messages as the screen read them (its history
+// loader), so a replay shows the sessions that ended before the recording
+// began as they were seen.
+type History struct {
+	ID       string                  `json:"id"`
+	Messages []wire.MessageWithParts `json:"messages"`
+}
 
 // Entry is one line of a recording.
 type Entry struct {
@@ -112,6 +121,12 @@ func (e Entry) Decode() (any, error) {
 			return nil, fmt.Errorf("snapshot: %w", err)
 		}
 		return s, nil
+	case KindHistory:
+		var h History
+		if err := json.Unmarshal(e.Data, &h); err != nil {
+			return nil, fmt.Errorf("history: %w", err)
+		}
+		return h, nil
 	case KindHealth:
 		var h wire.Health
 		if err := json.Unmarshal(e.Data, &h); err != nil {

@@ -45,6 +45,11 @@ func ServerName(serverURL string) string {
 // Raw records one event's SSE data. It matches client.StreamOptions.Raw.
 func (t Tap) Raw(data string) { t.w.Event(t.server, t.now(), []byte(data)) }
 
+// History records a session's messages the screen read.
+func (t Tap) History(id string, msgs []wire.MessageWithParts) {
+	t.w.History(t.server, t.now(), id, msgs)
+}
+
 // Send wraps the stream's send: it records the connection changes and
 // resyncs and passes everything on. Events are recorded by Raw, as sent.
 func (t Tap) Send(next func(any)) func(any) {

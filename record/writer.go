@@ -130,6 +130,11 @@ func (w *Writer) Snapshot(server string, at time.Time, s model.Snapshot) {
 	w.writeJSON(KindSnapshot, server, at, s)
 }
 
+// History records one session's messages as the screen read them.
+func (w *Writer) History(server string, at time.Time, id string, msgs []wire.MessageWithParts) {
+	w.writeJSON(KindHistory, server, at, History{ID: id, Messages: msgs})
+}
+
 // Health records the server's health reply.
 func (w *Writer) Health(server string, at time.Time, h wire.Health) {
 	w.writeJSON(KindHealth, server, at, h)

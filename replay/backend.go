@@ -93,6 +93,13 @@ type backend struct{ p *Player }
 
 func (b backend) Snapshot(ctx context.Context) (model.Snapshot, error) { return b.p.snaps.read(ctx) }
 
+// History is the messages of session id the live screen read; ok is
+// false when it read none.
+func (b backend) History(id string) ([]wire.MessageWithParts, bool) {
+	msgs, ok := b.p.histories[id]
+	return msgs, ok
+}
+
 func (b backend) Health(context.Context) (wire.Health, error) {
 	if b.p.health == nil {
 		return wire.Health{}, errors.New("the recording holds no version")

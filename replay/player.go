@@ -40,6 +40,8 @@ type Player struct {
 	start    time.Time // the recording's first moment
 	hasSnaps bool
 	health   *wire.Health
+	// histories are the sessions' messages the live screen read, by id.
+	histories map[string][]wire.MessageWithParts
 
 	mu        sync.Mutex
 	speed     int       // index into speeds
@@ -75,6 +77,14 @@ func New(rec record.Recording, opts Options) (*Player, error) {
 			if p.health == nil {
 				p.health = &v
 			}
+		case record.History:
+			if p.histories == nil {
+				p.histories = map[string][]wire.MessageWithParts{}
+			}
+			if _, ok := p.histories[v.ID]; !ok {
+				p.histories[v.ID] = v.Messages // the first read, nearest the replay's start
+			}
+			continue
 		}
 		p.items = append(p.items, item{at: e.Time(), v: v})
 	}

@@ -201,3 +201,42 @@ func TestLoopCallsOnLoop(t *testing.T) {
 	}
 	eventually(t, "the event again", func() bool { return s.len() >= 2 })
 }
+
+// TestHistoriesAnswerReads: a history the live screen read is the
+// replay's answer for that session, and is not sent as an event.
+func TestHistoriesAnswerReads(t *testing.T) {
+	msgs := []wire.MessageWithParts{{Info: wire.Message{ID: "msg_1", SessionID: "ses_old", Role: "user"}}}
+	rec := recording(t, func(w *record.Writer) {
+		w.Snapshot("s", t0, model.Snapshot{Sessions: []wire.Session{{ID: "ses_old"}}})
+		w.History("s", t0.Add(time.Millisecond), "ses_old", msgs)
+		w.History("s", t0.Add(2*time.Millisecond), "ses_old", nil) // a later read: the first is kept
+		w.Event("s", t0.Add(3*time.Millisecond), idle("ses_old"))
+	})
+	p, err := New(rec, Options{Speed: 32})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, ok := p.Backend().(interface {
+		History(string) ([]wire.MessageWithParts, bool)
+	})
+	if !ok {
+		t.Fatal("the replay's backend answers no history")
+	}
+	if got, ok := h.History("ses_old"); !ok || len(got) != 1 || got[0].Info.ID != "msg_1" {
+		t.Errorf("History(ses_old) = %v, %v", got, ok)
+	}
+	if _, ok := h.History("ses_other"); ok {
+		t.Error("a session never read has a history")
+	}
+	s := &sink{}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go p.Run(ctx, s.send)
+	go func() { _, _ = p.Backend().Snapshot(ctx) }()
+	eventually(t, "the idle event", func() bool { return s.len() == 1 })
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.got[0].(wire.Envelope); !ok {
+		t.Errorf("sent %T, want only the event", s.got[0])
+	}
+}

@@ -42,13 +42,24 @@ func (r *recorder) ops(o ui.Ops) ui.Ops {
 	if r == nil {
 		return o
 	}
-	return tappedOps{Ops: o, reads: r.tap.Backend(o)}
+	return tappedOps{Ops: o, reads: r.tap.Backend(o), tap: r.tap}
 }
 
 // tappedOps is o with its reads going through the recording's tap.
 type tappedOps struct {
 	ui.Ops
 	reads record.Backend
+	tap   record.Tap
+}
+
+// History records each history the screen reads, so that a replay shows
+// the sessions that ended before the recording began.
+func (t tappedOps) History(ctx context.Context, id, dir string) ([]wire.MessageWithParts, error) {
+	msgs, err := t.Ops.History(ctx, id, dir)
+	if err == nil {
+		t.tap.History(id, msgs)
+	}
+	return msgs, err
 }
 
 func (t tappedOps) Snapshot(ctx context.Context) (model.Snapshot, error) {
