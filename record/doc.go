@@ -12,6 +12,7 @@
 //	{"kind":"conn","at":…,"server":"…","data":{"state":"connected","attempt":1}}
 //	{"kind":"resync","at":…,"server":"…"}
 //	{"kind":"health","at":…,"server":"…","data":{"healthy":true,"version":"1.18.33"}}
+//	{"kind":"history","at":…,"server":"…","data":{"id":"ses_…","messages":[…]}}
 //
 // The Writer flushes the gzip stream at least once a second, so a crash
 // loses at most the last second. Read takes what a crash leaves (a gzip
@@ -19,6 +20,6 @@
 // before the cut; anything else wrong is an error naming the line.
 //
 // Tap sits between a client and the screen and writes as things pass:
-// the stream's raw events and connection changes, and each snapshot and
-// health reply. It holds no bubbletea and no ui import.
+// the stream's raw events and connection changes, and each snapshot,
+// health reply and session history the screen reads. It holds no bubbletea and no ui import.
 package record
