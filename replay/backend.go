@@ -93,6 +93,9 @@ type backend struct{ p *Player }
 
 func (b backend) Snapshot(ctx context.Context) (model.Snapshot, error) { return b.p.snaps.read(ctx) }
 
+// HasHistories says the recording holds histories the live screen read.
+func (p *Player) HasHistories() bool { return len(p.histories) > 0 }
+
 // History is the messages of session id the live screen read; ok is
 // false when it read none.
 func (b backend) History(id string) ([]wire.MessageWithParts, bool) {

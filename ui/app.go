@@ -56,6 +56,9 @@ type Options struct {
 	// Clock is the time source for elapsed times and countdowns; nil means
 	// time.Now. The demo sets the recording's time, tests a fixed one.
 	Clock func() time.Time
+	// RecordedHistory says a recording holds the histories the live screen
+	// read (--record writes them): a replay reads them as it did.
+	RecordedHistory bool
 	// NoColor draws without colour (NO_COLOR).
 	NoColor bool
 	// Watchdog configures the runaway detector; nil runs none.

@@ -252,7 +252,7 @@ func batchEvents(batch EventsMsg) []wire.Event {
 
 // startHistory begins a round of history reads over what the model lacks.
 func (m *Model) startHistory() tea.Cmd {
-	if m.opts.Ops == nil || m.opts.Demo {
+	if m.opts.Ops == nil || (m.opts.Demo && !m.opts.RecordedHistory) {
 		return nil // a recording answers no reads beyond its snapshot
 	}
 	return m.hist.Start(m.state, m.opts.Ops)

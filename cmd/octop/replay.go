@@ -61,7 +61,7 @@ func play(rec record.Recording, opts replay.Options, label string, stderr io.Wri
 		fmt.Fprintf(stderr, "octop: --%s: %v\n", label, err)
 		return 2
 	}
-	root := ui.New(ui.Options{Demo: true, ReadOnly: label + ": read-only",
+	root := ui.New(ui.Options{Demo: true, ReadOnly: label + ": read-only", RecordedHistory: p.HasHistories(),
 		Ops: ops.ReadOnly(p.Backend(), seen, label), Clock: p.Clock, NoColor: noColor()})
 	prog := tea.NewProgram(replay.NewScreen(root, p, label), programOptions()...)
 	b = feed.NewBatcher(prog.Send, feed.FrameInterval)
