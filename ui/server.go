@@ -81,7 +81,11 @@ func (m *Model) applyEvents(batch EventsMsg) {
 			}
 		}
 	}
+	// The panes read the new time too, not the last tick's: a replay's
+	// clock goes back at its loop point, and a run of the new pass must
+	// not show the old pass's end as its elapsed time until the next tick.
 	m.now = m.opts.Clock()
+	m.syncClock()
 	m.stateChanged()
 	m.observe(batch)
 }
