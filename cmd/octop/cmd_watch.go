@@ -183,7 +183,11 @@ func (w *watcher) handle(ctx context.Context, m any) (watchdog.Out, error) {
 	case wire.ResyncNeeded:
 		sctx, cancel := context.WithTimeout(ctx, snapshotTimeout)
 		defer cancel()
-		snap, err := ops.New(w.c).Snapshot(sctx)
+		o := ops.New(w.c)
+		snap, err := o.Snapshot(sctx)
+		if err == nil && w.primed {
+			endedWhileAway(sctx, o, w.st, &snap)
+		}
 		if err != nil {
 			// The stream goes on; the next reconnect reads again.
 			fmt.Fprintf(w.cmd.stdio.err, "octop watch: could not read the sessions after connecting: %s\n", squashSpaces(err.Error()))

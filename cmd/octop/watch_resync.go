@@ -1,0 +1,48 @@
+package main
+
+import (
+	"context"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ops"
+	"github.com/octop-dev/octop/wire"
+)
+
+// endedWhileAway adds to snap the messages of the sessions that may have
+// ended while watch could not hear them: those it knew as live before the
+// resync, and those new since, that the snapshot shows idle. The snapshot
+// reads only running sessions' messages, so without this an abort or a
+// failure during the outage would leave the session "not loaded" and its
+// end event would never be printed.
+func endedWhileAway(ctx context.Context, o *ops.Server, st *model.State, snap *model.Snapshot) {
+	var ids []string
+	dirOf := map[string]string{}
+	for _, ses := range snap.Sessions {
+		if _, read := snap.Messages[ses.ID]; read || snap.Status[ses.ID].Type == wire.StatusBusy || snap.Status[ses.ID].Type == wire.StatusRetry {
+			continue
+		}
+		if st.Session(ses.ID) == nil || st.StateOf(ses.ID).Kind.Live() {
+			ids = append(ids, ses.ID)
+			dirOf[ses.ID] = ses.Directory
+		}
+	}
+	var mu sync.Mutex
+	var g errgroup.Group
+	g.SetLimit(4)
+	for _, id := range ids {
+		g.Go(func() error {
+			msgs, err := o.History(ctx, id, dirOf[id])
+			if err != nil {
+				return nil // deleted meanwhile, or the server went again: the rest still helps
+			}
+			mu.Lock()
+			snap.Messages[id] = msgs
+			mu.Unlock()
+			return nil
+		})
+	}
+	_ = g.Wait()
+}
