@@ -15,6 +15,7 @@ const (
 	DefaultBigBytes   = 5_000_000
 	DefaultBigPath    = "octop-big.txt"
 	DefaultLoopCmd    = "sleep 0.2; echo same again"
+	DefaultErrorMsg   = "fakellm: refused on purpose"
 )
 
 // NoScenarioText answers a conversation that names no scenario.
@@ -50,6 +51,8 @@ func FinalText(s Script) string {
 		return strings.Join(words, " ")
 	case Call:
 		return "call finished: " + s.String("tool", "bash")
+	case Error:
+		return s.String("msg", DefaultErrorMsg)
 	case Question:
 		return "question finished"
 	}
@@ -162,6 +165,16 @@ func decide(c conversation) reply {
 		return reply{calls: []toolCall{bashCall(s.String("cmd", DefaultLoopCmd), "look again")}}
 	case Hang:
 		return reply{text: final.text, firstDelay: s.Duration("secs", 10)}
+	case Error:
+		if c.turn >= s.Int("steps", 0) {
+			return reply{text: final.text, status: s.Int("status", 400)}
+		}
+		if r, ok := need("bash"); !ok {
+			return r
+		}
+		return reply{calls: []toolCall{bashCall(
+			fmt.Sprintf("sleep %s; echo step %d", s.String("sleep", "0.5"), c.turn+1),
+			fmt.Sprintf("step %d", c.turn+1))}}
 	case Big:
 		if c.turn > 0 {
 			return final

@@ -115,6 +115,14 @@
 //	config instead: harness.Config{Extra: {"permission": {"*": "allow",
 //	"bash": "ask"}}} makes every bash call of LEAF ask.
 //
+// ERROR steps=0 sleep=0.5 status=400 msg="fakellm: refused on purpose"
+//
+//	Turns 0…steps-1: one bash call each, as LEAF. Then: the HTTP status
+//	with an OpenAI-style error body whose message is msg instead of a
+//	completion. A 4xx other than 408, 409 and 429 is not retried: the run
+//	ends in an error (APIError) on the session's last message, a failed
+//	session. 429 and 5xx make OpenCode retry.
+//
 // CALL tool=bash args="{…json…}"
 //
 //	Turn 0: one call of tool with the given JSON arguments (for tools the

@@ -295,3 +295,27 @@ func TestNonStreamingAndBadRequests(t *testing.T) {
 		t.Errorf("bad body: status %d", resp.StatusCode)
 	}
 }
+
+// TestErrorAnswersWithStatus: ERROR runs its bash steps, then answers the
+// HTTP status with msg as the error's message.
+func TestErrorAnswersWithStatus(t *testing.T) {
+	srv := httptest.NewServer(New(Options{}))
+	defer srv.Close()
+	conv := []any{msg("user", `ERROR steps=1 sleep=0.1 status=400 msg="no more"`)}
+	chunks, _ := post(t, srv.URL, map[string]any{"messages": conv, "tools": tools("bash")})
+	if _, calls, finish := summary(t, chunks); len(calls) != 1 || calls[0].Name != "bash" || finish != "tool_calls" {
+		t.Fatalf("turn 0: calls %+v finish %q, want one bash call", calls, finish)
+	}
+	conv = append(conv, msg("assistant", ""), map[string]any{"role": "tool", "tool_call_id": "x", "content": "ok"})
+	b, _ := json.Marshal(map[string]any{"messages": conv, "tools": tools("bash"), "stream": true})
+	resp, err := http.Post(srv.URL+"/v1/chat/completions", "application/json", bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out struct{ Error struct{ Message string } }
+	err = json.NewDecoder(resp.Body).Decode(&out)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest || err != nil || out.Error.Message != "no more" {
+		t.Errorf("turn 1: status %d, body %+v (%v); want 400 with message \"no more\"", resp.StatusCode, out, err)
+	}
+}

@@ -20,12 +20,13 @@ const (
 	Question = "QUESTION"
 	Loop     = "LOOP"
 	Hang     = "HANG"
+	Error    = "ERROR"
 )
 
 var keywords = map[string]bool{
 	Fanout: true, Leaf: true, Nested: true, Fail: true,
 	Big: true, Runaway: true, Slow: true, Call: true, Question: true,
-	Loop: true, Hang: true,
+	Loop: true, Hang: true, Error: true,
 }
 
 // Script is a scenario keyword with its parameters, as parsed from a user

@@ -128,7 +128,10 @@ type reply struct {
 	wordDelay time.Duration
 	// firstDelay is a silence before the first chunk (HANG).
 	firstDelay time.Duration
-	calls      []toolCall
+	// status, when not 0, answers with this HTTP status and text as the
+	// error's message instead of a completion (ERROR).
+	status int
+	calls  []toolCall
 }
 
 type toolCall struct {
@@ -161,6 +164,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		sort.Strings(tools)
 		s.opts.Logf("fakellm: request %d: tools [%s], script %s, turn %d -> %d tool calls, text %q",
 			n, strings.Join(tools, " "), name, c.turn, len(rep.calls), clip(rep.text, 60))
+	}
+	if rep.status != 0 {
+		writeError(w, rep.status, rep.text)
+		return
 	}
 	id := fmt.Sprintf("chatcmpl-%d", s.seq.Add(1))
 	if !req.Stream {

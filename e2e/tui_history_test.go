@@ -1,0 +1,239 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/octop-dev/octop/actions"
+	"github.com/octop-dev/octop/e2e/harness"
+)
+
+// TestTUIOldSessions: octop starts on a server that already holds 30+
+// finished sessions (complete, failed and one aborted). Once the histories
+// are read, every row has its real mark and tool count (no "…" left, no
+// fake "✓ 0s"), the detail pane's state and reason for every session are
+// those of `octop tree --json`, and the header's failed count is the
+// number of failed, interrupted or denied sessions there.
+func TestTUIOldSessions(t *testing.T) {
+	tuiRequireTmux(t)
+	for _, v := range harness.Versions() {
+		t.Run(v, func(t *testing.T) {
+			s := harness.Start(t, harness.Config{Version: v, StartTimeout: 3 * time.Minute})
+			c := newClient(t, s)
+			const leaves, fails = 28, 4
+			for i := 1; i <= leaves; i++ {
+				prompt(t, c, fmt.Sprintf("old leaf %02d", i), "LEAF steps=1 sleep=1")
+			}
+			for i := 1; i <= fails; i++ {
+				prompt(t, c, fmt.Sprintf("old fail %02d", i), `ERROR steps=1 sleep=0.1 status=400 msg="refused on purpose"`)
+			}
+			ab := prompt(t, c, "old abort 01", "RUNAWAY sleep=0.3")
+			ctx, cancel := context.WithTimeout(context.Background(), 3*actE2eWait)
+			defer cancel()
+			actWaitFor(t, "the runaway's first call", func() (bool, error) {
+				n, err := actCompletedTools(ctx, c, ab.ID)
+				return n > 0, err
+			})
+			if err := c.Abort(ctx, ab.ID); err != nil {
+				t.Fatal(err)
+			}
+			waitIdle(t, s, 3*time.Minute)
+
+			nodes := treeNodes(t, s.URL)
+			if len(nodes) != leaves+fails+1 {
+				t.Fatalf("tree --json holds %d sessions, want %d", len(nodes), leaves+fails+1)
+			}
+			bad := 0
+			for _, n := range nodes {
+				if n.Status == "error" && n.Reason != "aborted" {
+					bad++
+				}
+			}
+			oldCheckJSON(t, nodes, ab.ID, fails)
+
+			tm := tuiStart(t, 160, len(nodes)+8, "--server", s.URL)
+			header := fmt.Sprintf("all %d: ", len(nodes))
+			sc := tm.waitFor("every history read", func(sc string) bool {
+				if !strings.Contains(sc, "● connected") || !strings.Contains(sc, header) || strings.Contains(sc, "loading") {
+					return false
+				}
+				for _, n := range nodes {
+					if f := strings.Fields(oldRow(sc, n.Title)); len(f) == 0 || f[0] == "…" {
+						return false
+					}
+				}
+				return true
+			})
+			if want := fmt.Sprintf("%d failed", bad); !strings.Contains(strings.Split(sc, "\n")[1], want) {
+				t.Errorf("header %q, want %q (tree --json's failed, interrupted and denied)", strings.Split(sc, "\n")[1], want)
+			}
+			for _, n := range nodes {
+				oldCheckRow(t, oldRow(sc, n.Title), n)
+			}
+			oldCheckDetails(t, tm, nodes)
+		})
+	}
+}
+
+// oldCheckJSON: what the scripts made is what `tree --json` says.
+func oldCheckJSON(t *testing.T, nodes map[string]*actions.Node, aborted string, fails int) {
+	t.Helper()
+	failed := 0
+	for _, n := range nodes {
+		switch {
+		case n.ID == aborted:
+			if n.Status != "error" || n.Reason != "aborted" {
+				t.Errorf("tree --json on the aborted %q: %s/%s, want error/aborted", n.Title, n.Status, n.Reason)
+			}
+		case strings.HasPrefix(n.Title, "old fail"):
+			failed++
+			if n.Status != "error" || n.Reason != "APIError" || !strings.Contains(n.Error, "refused on purpose") || n.Tools.Total != 1 {
+				t.Errorf("tree --json on %q: %+v, want error/APIError with the fake's message and 1 tool", n.Title, n)
+			}
+		default:
+			if n.Status != "complete" || n.Reason != "" || n.Tools.Total != 1 || n.DurationMS < 1000 {
+				t.Errorf("tree --json on %q: %+v, want complete with 1 tool over at least 1s", n.Title, n)
+			}
+		}
+	}
+	if failed != fails {
+		t.Errorf("tree --json holds %d failed sessions, want %d", failed, fails)
+	}
+}
+
+// oldTreePart is a screen line left of the detail pane.
+func oldTreePart(line string) string {
+	if i := strings.Index(line, "│"); i >= 0 {
+		return line[:i]
+	}
+	return line
+}
+
+// oldRow is the tree part of the row of the session titled title: the
+// detail pane beside the tree names the selected session too.
+func oldRow(screen, title string) string {
+	for i, l := range strings.Split(screen, "\n") {
+		if part := oldTreePart(l); i >= 2 && strings.Contains(part, title) {
+			return part
+		}
+	}
+	return ""
+}
+
+// oldMark is the mark the screen must draw for a `tree --json` node.
+func oldMark(n *actions.Node) string {
+	switch {
+	case n.Status == "complete":
+		return "✓"
+	case n.Status == "idle":
+		return "○"
+	case n.Status == "running":
+		return "running"
+	}
+	switch n.Reason {
+	case "aborted":
+		return "■"
+	case "interrupted":
+		return "⊘"
+	case "denied":
+		return "⊖"
+	}
+	return "✗"
+}
+
+var oldRight = regexp.MustCompile(`(?:(\d+) tools?)?\s+(\S+)\s*$`)
+
+// oldCheckRow: the row's mark, tool count and elapsed time are the node's.
+func oldCheckRow(t *testing.T, row string, n *actions.Node) {
+	t.Helper()
+	part := row
+	f := strings.Fields(part)
+	if len(f) == 0 || f[0] != oldMark(n) {
+		t.Errorf("row of %q is %q, want mark %s (tree --json: %s/%s)", n.Title, part, oldMark(n), n.Status, n.Reason)
+		return
+	}
+	m := oldRight.FindStringSubmatch(part)
+	if m == nil || m[1] != fmt.Sprint(n.Tools.Total) {
+		t.Errorf("row of %q is %q, want %d tools as tree --json says", n.Title, part, n.Tools.Total)
+		return
+	}
+	if m[2] == "…" || (n.DurationMS >= 1500 && m[2] == "0s") {
+		t.Errorf("row of %q shows elapsed %q; tree --json says %d ms", n.Title, m[2], n.DurationMS)
+	}
+}
+
+// oldCheckDetails walks the tree from the top with j and reads each
+// session's state word and reason in the detail pane.
+func oldCheckDetails(t *testing.T, tm *tuiTerm, nodes map[string]*actions.Node) {
+	t.Helper()
+	byTitle := map[string]*actions.Node{}
+	for _, n := range nodes {
+		byTitle[n.Title] = n
+	}
+	selected := func(sc string) string {
+		lines := strings.Split(sc, "\n")
+		if len(lines) < 2 {
+			return ""
+		}
+		for title := range byTitle {
+			if strings.HasPrefix(lines[1], title) {
+				return title
+			}
+		}
+		return ""
+	}
+	if _, err := tm.run("send-keys", "-t", "octop", "g"); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	prev := ""
+	for range nodes {
+		sc := tm.waitFor("the next session selected", func(sc string) bool {
+			s := selected(sc)
+			return s != "" && s != prev && strings.Contains(sc, "status ")
+		})
+		title := selected(sc)
+		seen[title] = true
+		oldCheckDetail(t, sc, byTitle[title])
+		prev = title
+		if _, err := tm.run("send-keys", "-t", "octop", "j"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(seen) != len(nodes) {
+		t.Errorf("walked %d sessions with j, want %d", len(seen), len(nodes))
+	}
+}
+
+// oldCheckDetail: the detail pane's state line names the node's state,
+// and its reason line is the node's error.
+func oldCheckDetail(t *testing.T, sc string, n *actions.Node) {
+	t.Helper()
+	var status, reason string
+	for _, l := range strings.Split(sc, "\n") {
+		i := strings.Index(l, "│")
+		if i < 0 {
+			continue
+		}
+		pane := strings.TrimSpace(l[i+len("│"):])
+		switch {
+		case strings.HasPrefix(pane, "status "):
+			status = strings.TrimSpace(strings.TrimPrefix(pane, "status "))
+		case strings.HasPrefix(pane, "reason "):
+			reason = strings.TrimSpace(strings.TrimPrefix(pane, "reason "))
+		}
+	}
+	word := map[string]string{"✓": "complete", "✗": "failed", "■": "aborted", "⊘": "interrupted", "⊖": "denied", "○": "idle"}[oldMark(n)]
+	if !strings.HasPrefix(status, oldMark(n)+" "+word) {
+		t.Errorf("detail of %q: status %q, want %s %s (tree --json: %s/%s)", n.Title, status, oldMark(n), word, n.Status, n.Reason)
+	}
+	want := strings.TrimSuffix(n.Error, "…")
+	got := strings.TrimSuffix(reason, "…")
+	if n.Error == "" && reason != "" || n.Error != "" && (got == "" || !strings.HasPrefix(want, got)) {
+		t.Errorf("detail of %q: reason %q, want tree --json's %q", n.Title, reason, n.Error)
+	}
+}
