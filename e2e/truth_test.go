@@ -98,15 +98,12 @@ func TestTUICrashAndRestart(t *testing.T) {
 
 // TestTUIRejectedPermission: the server makes bash ask; the child's ask is
 // rejected, which ends its run: the child is denied (⊖) on the screen and
-// in `octop tree --json` (reason denied).
-//
-// 1.18.33 only: on 1.1.65 the child's run did not end at the rejection
-// (the screen showed it complete with its one call, its run going on to a
-// final reply), so denied is not the truth there; why 1.1.65 goes on is
-// not yet looked into.
+// in `octop tree --json` (reason denied). Both versions end the run at
+// the rejected call (its reply finishes on tool-calls, no later reply);
+// 1.1.65 words the call's error "Error: The user rejected permission …".
 func TestTUIRejectedPermission(t *testing.T) {
 	tuiRequireTmux(t)
-	for _, v := range []string{harness.V118} {
+	for _, v := range harness.Versions() {
 		t.Run(v, func(t *testing.T) {
 			s := harness.Start(t, harness.Config{Version: v, StartTimeout: 3 * time.Minute, Extra: map[string]any{
 				"permission": map[string]any{"*": "allow", "bash": "ask"},

@@ -83,11 +83,15 @@ func (k Kind) Status() string {
 // Errors and texts the server uses for the end states it does not name.
 const (
 	abortedError = "MessageAbortedError"
-	// A rejected permission fails the tool call with this text (1.1.65
-	// and 1.18.33); with feedback the run goes on, so only a run that
-	// ended right there is denied.
+	// A rejected permission fails the tool call with this text; with
+	// feedback the run goes on, so only a run that ended right there is
+	// denied.
 	rejectedText  = "The user rejected permission"
 	dismissedText = "The user dismissed this question"
+	// 1.1.65 puts this before the tool's error text ("Error: The user
+	// rejected permission to use this specific tool call."); 1.18.33
+	// does not.
+	errorPrefix = "Error: "
 )
 
 // StateOf derives the session's state from what the model holds: its run
@@ -173,12 +177,13 @@ func (ss *Session) deniedCall() *ToolCall {
 }
 
 func rejection(err string) bool {
+	err = strings.TrimPrefix(err, errorPrefix)
 	return strings.HasPrefix(err, rejectedText) && !strings.Contains(err, "feedback") ||
 		strings.HasPrefix(err, dismissedText)
 }
 
 func deniedDetail(t *ToolCall) string {
-	if strings.HasPrefix(t.Error, dismissedText) {
+	if strings.HasPrefix(strings.TrimPrefix(t.Error, errorPrefix), dismissedText) {
 		return "a question was dismissed"
 	}
 	return "permission to use " + t.Tool + " was rejected"

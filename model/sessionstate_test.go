@@ -1,6 +1,8 @@
 package model
 
 import (
+	"encoding/json"
+	"os"
 	"testing"
 
 	"github.com/octop-dev/octop/wire"
@@ -55,10 +57,16 @@ func TestStateOf(t *testing.T) {
 			SessionState{Kind: KindInterrupted, Reason: "interrupted", Detail: "a bash call was left running"}},
 		{"denied: permission rejected", run(tool(S, "msg_2", "prt_1", "bash", "error", "error", rejected), finishedMsg("tool-calls"), status(S, "idle")),
 			SessionState{Kind: KindDenied, Reason: "denied", Detail: "permission to use bash was rejected"}},
+		{"denied: permission rejected, 1.1.65's text", run(tool(S, "msg_2", "prt_1", "bash", "error", "error", "Error: "+rejected), finishedMsg("tool-calls"), status(S, "idle")),
+			SessionState{Kind: KindDenied, Reason: "denied", Detail: "permission to use bash was rejected"}},
 		{"denied: question dismissed", run(tool(S, "msg_2", "prt_1", "question", "error", "error", "The user dismissed this question"), finishedMsg("tool-calls"), status(S, "idle")),
 			SessionState{Kind: KindDenied, Reason: "denied", Detail: "a question was dismissed"}},
 		{"rejected with feedback, then finished: complete", run(
 			tool(S, "msg_2", "prt_1", "bash", "error", "error", rejected[:len(rejected)-1]+" with the following feedback: no"),
+			finishedMsg("tool-calls"), asstMsg(S, "msg_3", 1, 0, 10, 11), status(S, "idle")),
+			SessionState{Kind: KindComplete}},
+		{"rejected with feedback, 1.1.65's text, then finished: complete", run(
+			tool(S, "msg_2", "prt_1", "bash", "error", "error", "Error: "+rejected[:len(rejected)-1]+" with the following feedback: no"),
 			finishedMsg("tool-calls"), asstMsg(S, "msg_3", 1, 0, 10, 11), status(S, "idle")),
 			SessionState{Kind: KindComplete}},
 		{"a rejection in an earlier run is history", run(
@@ -147,5 +155,29 @@ func TestStreaming(t *testing.T) {
 	s.Apply(tool(S, "msg_2", "prt_3", "bash", "running"))
 	if got := s.Session(S).Streaming; got != StreamNone {
 		t.Fatalf("after a call: %v", got)
+	}
+}
+
+// TestDeniedFromRecordedHistory: the messages a real 1.1.65 server
+// answers for a child whose bash ask was rejected (GET
+// /session/{id}/message, recorded): the run ends at the rejected call,
+// whose error reads "Error: The user rejected permission …", on a reply
+// that finished on tool-calls with no error. The child is denied.
+func TestDeniedFromRecordedHistory(t *testing.T) {
+	raw, err := os.ReadFile("testdata/1.1.65-rejected-child.messages.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msgs []wire.MessageWithParts
+	if err := json.Unmarshal(raw, &msgs); err != nil {
+		t.Fatal(err)
+	}
+	id := msgs[0].Info.SessionID
+	s := New()
+	s.ApplySnapshot(Snapshot{Complete: true, Sessions: []wire.Session{{ID: id, Time: wire.SessionTime{Created: 1, Updated: 2}}}})
+	s.ApplyMessages(map[string][]wire.MessageWithParts{id: msgs})
+	want := SessionState{Kind: KindDenied, Reason: "denied", Detail: "permission to use bash was rejected"}
+	if got := s.StateOf(id); got != want {
+		t.Fatalf("state %+v, want %+v", got, want)
 	}
 }
