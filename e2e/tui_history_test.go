@@ -24,13 +24,8 @@ func TestTUIOldSessions(t *testing.T) {
 		t.Run(v, func(t *testing.T) {
 			s := harness.Start(t, harness.Config{Version: v, StartTimeout: 3 * time.Minute})
 			c := newClient(t, s)
-			const leaves, fails = 28, 4
-			for i := 1; i <= leaves; i++ {
-				prompt(t, c, fmt.Sprintf("old leaf %02d", i), "LEAF steps=1 sleep=1")
-			}
-			for i := 1; i <= fails; i++ {
-				prompt(t, c, fmt.Sprintf("old fail %02d", i), `ERROR steps=1 sleep=0.1 status=400 msg="refused on purpose"`)
-			}
+			// The abort first, on a quiet server: with 32 runs going, a
+			// loaded machine's server took more than 30 s to answer it.
 			ab := prompt(t, c, "old abort 01", "RUNAWAY sleep=0.3")
 			ctx, cancel := context.WithTimeout(context.Background(), 3*actE2eWait)
 			defer cancel()
@@ -40,6 +35,14 @@ func TestTUIOldSessions(t *testing.T) {
 			})
 			if err := c.Abort(ctx, ab.ID); err != nil {
 				t.Fatal(err)
+			}
+			waitIdle(t, s, 3*time.Minute)
+			const leaves, fails = 28, 4
+			for i := 1; i <= leaves; i++ {
+				prompt(t, c, fmt.Sprintf("old leaf %02d", i), "LEAF steps=1 sleep=1")
+			}
+			for i := 1; i <= fails; i++ {
+				prompt(t, c, fmt.Sprintf("old fail %02d", i), `ERROR steps=1 sleep=0.1 status=400 msg="refused on purpose"`)
 			}
 			waitIdle(t, s, 3*time.Minute)
 
