@@ -5,6 +5,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/wire"
@@ -20,8 +21,14 @@ const snapshotParallel = 4
 // background once the tree is drawn (ui's history loader).
 // Pending permissions and questions are best effort: older servers lack
 // the endpoints.
+//
+// A --directory that no project of the server knows is an error here, so
+// the screen's header says so instead of drawing an empty tree.
 func (s *Server) Snapshot(ctx context.Context) (model.Snapshot, error) {
 	c := s.c
+	if err := actions.CheckDirectory(ctx, c); err != nil {
+		return model.Snapshot{}, err
+	}
 	sessions, status, complete, err := listing(ctx, c)
 	if err != nil {
 		return model.Snapshot{}, err
