@@ -188,6 +188,9 @@ func (w *watcher) handle(ctx context.Context, m any) (watchdog.Out, error) {
 		if err == nil && w.primed {
 			endedWhileAway(sctx, o, w.st, &snap)
 		}
+		if err != nil && errors.Is(err, actions.ErrInvalid) {
+			return watchdog.Out{}, err // a --directory the server does not know: no reconnect fixes it
+		}
 		if err != nil {
 			// The stream goes on; the next reconnect reads again.
 			fmt.Fprintf(w.cmd.stdio.err, "octop watch: could not read the sessions after connecting: %s\n", squashSpaces(err.Error()))
