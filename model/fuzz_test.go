@@ -109,7 +109,7 @@ func interleave(evs []wire.Event, plan []byte) []wire.Event {
 	queues := map[string][]wire.Event{}
 	var keys []string
 	for _, ev := range evs {
-		k := sessionOf(ev)
+		k := wire.SessionOf(ev)
 		if _, ok := queues[k]; !ok {
 			keys = append(keys, k)
 		}

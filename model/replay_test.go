@@ -262,45 +262,6 @@ func TestReplay(t *testing.T) {
 	}
 }
 
-// sessionOf is the session an event belongs to; "" for the rest.
-func sessionOf(ev wire.Event) string {
-	switch e := ev.(type) {
-	case wire.SessionCreated:
-		return e.Info.ID
-	case wire.SessionUpdated:
-		return e.Info.ID
-	case wire.SessionDeleted:
-		return e.Info.ID
-	case wire.SessionStatusChanged:
-		return e.SessionID
-	case wire.SessionIdle:
-		return e.SessionID
-	case wire.SessionError:
-		return e.SessionID
-	case wire.MessageUpdated:
-		return e.Info.SessionID
-	case wire.MessageRemoved:
-		return e.SessionID
-	case wire.PartUpdated:
-		return e.Part.SessionID
-	case wire.PartRemoved:
-		return e.SessionID
-	case wire.PartDelta:
-		return e.SessionID
-	case wire.PermissionAsked:
-		return e.Request.SessionID
-	case wire.PermissionReplied:
-		return e.SessionID
-	case wire.QuestionAsked:
-		return e.Request.SessionID
-	case wire.QuestionReplied:
-		return e.SessionID
-	case wire.QuestionRejected:
-		return e.SessionID
-	}
-	return ""
-}
-
 // shuffle interleaves the sessions' event sequences at random, keeping each
 // session's own order (all the server guarantees), and repeats some events
 // right after themselves.
@@ -308,7 +269,7 @@ func shuffle(evs []wire.Event, rng *rand.Rand, dupRate float64) []wire.Event {
 	queues := map[string][]wire.Event{}
 	var keys []string
 	for _, ev := range evs {
-		k := sessionOf(ev)
+		k := wire.SessionOf(ev)
 		if _, ok := queues[k]; !ok {
 			keys = append(keys, k)
 		}

@@ -62,7 +62,7 @@ func (w *Watchdog) Events(st *model.State, evs []wire.Event, nowMS int64) Out {
 	}
 	var touched []touch
 	for _, ev := range evs {
-		if id := SessionOf(ev); id != "" {
+		if id := wire.SessionOf(ev); id != "" {
 			touched = append(touched, touch{id, kindsTouched(ev)})
 		}
 	}
