@@ -75,7 +75,29 @@ func (q *snapshotQueue) read(ctx context.Context) (model.Snapshot, error) {
 		}
 		return s, nil
 	case <-ctx.Done():
+		q.forget(ch)
 		return model.Snapshot{}, ctx.Err()
+	}
+}
+
+// forget takes a read that gave up off the queue. A snapshot handed to it
+// meanwhile is kept for the next read: dropped, a later read would find
+// the pass ended and the screen would say the recording has no answer.
+func (q *snapshotQueue) forget(ch chan model.Snapshot) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for i, w := range q.waiters {
+		if w == ch {
+			q.waiters = append(q.waiters[:i], q.waiters[i+1:]...)
+			return
+		}
+	}
+	select {
+	case s, ok := <-ch:
+		if ok {
+			q.ready = &s
+		}
+	default:
 	}
 }
 
