@@ -2,15 +2,11 @@ package ui
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/opencodetest"
@@ -18,44 +14,18 @@ import (
 	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/history"
-	"github.com/octop-dev/octop/wire"
 )
 
-// benchHistoryServer holds n finished sessions (a root per ten, nine
-// children each), each a prompt and two replies with three bash calls.
-func benchHistoryServer(b *testing.B, n int) *client.Client {
+// benchHistoryServer holds n finished sessions (opencodetest's
+// AddFinished); it returns the server and a client of it.
+func benchHistoryServer(b *testing.B, n int) (*opencodetest.Server, *client.Client) {
 	srv := opencodetest.New(b, opencodetest.Options{})
-	for i := range n {
-		id := fmt.Sprintf("ses_%06d", i)
-		parent := ""
-		if i%10 != 0 {
-			parent = fmt.Sprintf("ses_%06d", i-i%10)
-		}
-		at := int64(1_000_000 + i*1000)
-		srv.AddSession(wire.Session{ID: id, ParentID: parent, Title: "job " + id,
-			Time: wire.SessionTime{Created: at, Updated: at + 900}})
-		msgs := []wire.MessageWithParts{{Info: wire.Message{ID: "msg_1", SessionID: id, Role: "user",
-			Time: wire.MessageTime{Created: at}}}}
-		for k := 2; k <= 3; k++ {
-			mid := fmt.Sprintf("msg_%d", k)
-			r := wire.MessageWithParts{Info: wire.Message{ID: mid, SessionID: id, Role: "assistant", Cost: 0.001,
-				Tokens: wire.Tokens{Input: 1200, Output: 300}, Finish: "stop",
-				Time: wire.MessageTime{Created: at + int64(k*100), Completed: at + int64(k*100+90)}}}
-			for j := range 3 {
-				r.Parts = append(r.Parts, wire.Part{ID: fmt.Sprintf("prt_%d_%d", k, j), SessionID: id, MessageID: mid,
-					Type: wire.PartTool, Tool: "bash", CallID: "call", State: &wire.ToolState{Status: wire.ToolCompleted,
-						Title: "go test ./...", Input: json.RawMessage(`{"command":"go test ./..."}`), Output: "ok\n",
-						Time: wire.ToolTime{Start: at + 10, End: at + 20}}})
-			}
-			msgs = append(msgs, r)
-		}
-		srv.SetMessages(id, msgs)
-	}
+	srv.AddFinished(n)
 	c, err := client.New(client.Options{BaseURL: srv.URL()})
 	if err != nil {
 		b.Fatal(err)
 	}
-	return c
+	return srv, c
 }
 
 // runScreen drives the screen as Bubble Tea does: every Cmd on a goroutine
@@ -110,12 +80,14 @@ func runScreen(b *testing.B, m Model) (first, full time.Duration) {
 //	go test -run '^$' -bench ScreenHistory -benchtime 5x ./ui/
 func BenchmarkScreenHistory(b *testing.B) {
 	const n = 2000
-	c := benchHistoryServer(b, n)
+	srv, c := benchHistoryServer(b, n)
 	ctx := context.Background()
 	var bare, first, full time.Duration
 	for range b.N {
 		t0 := time.Now()
-		benchBareRead(b, ctx, c, n)
+		if read, err := srv.ReadAll(ctx, history.Parallel); err != nil || read != 3*n {
+			b.Fatalf("read %d messages: %v", read, err)
+		}
 		bare += time.Since(t0)
 		m := New(Options{Ops: ops.New(c), ServerURL: "http://x", Clock: fixedClock})
 		m = send(b, m, tea.WindowSizeMsg{Width: 160, Height: 48})
@@ -127,30 +99,4 @@ func BenchmarkScreenHistory(b *testing.B) {
 	b.ReportMetric(ms(first), "first-ms")
 	b.ReportMetric(ms(full), "full-ms")
 	b.ReportMetric(float64(full)/float64(bare), "full/bare")
-}
-
-func benchBareRead(b *testing.B, ctx context.Context, c *client.Client, n int) {
-	sessions, err := c.Sessions(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := c.Status(ctx); err != nil {
-		b.Fatal(err)
-	}
-	var mu sync.Mutex
-	read := 0
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(history.Parallel)
-	for _, s := range sessions {
-		g.Go(func() error {
-			msgs, err := c.Messages(gctx, s.ID, 0)
-			mu.Lock()
-			read += len(msgs)
-			mu.Unlock()
-			return err
-		})
-	}
-	if err := g.Wait(); err != nil || read != 3*n {
-		b.Fatalf("read %d messages: %v", read, err)
-	}
 }
