@@ -279,17 +279,29 @@ type Summary struct {
 	Conn      wire.ConnState
 	ConnKnown bool
 
-	Running, Waiting, Failed int
+	Of, Running, Waiting, Failed int // Of: the sessions counted
 }
 
 // Summary is the screen's server, connection and counts.
 func (m Model) Summary() Summary {
 	return Summary{
 		ServerURL: m.opts.ServerURL, Version: m.version, Conn: m.conn, ConnKnown: m.connKnown,
-		Running: m.counts.Running, Waiting: m.counts.Waiting, Failed: m.counts.Failed,
+		Of: m.counts.Of, Running: m.counts.Running, Waiting: m.counts.Waiting, Failed: m.counts.Failed,
 	}
 }
 
 // Typing says the keys go to text or a room (a dialog or the filter is
 // open), so a screen around this one must pass every key on.
 func (m Model) Typing() bool { return m.dialog != nil || m.filtering }
+
+// Tree is the tree pane, for a screen that draws several servers' trees
+// as one (ui/servers). It shares the pane's cache: read it, never keep it.
+func (m Model) Tree() tree.Model { return m.tree }
+
+// Panes is where the tree and the detail are drawn; room says a room
+// covers them, treeKeys that the tree would take the moving keys (no
+// room open, no filter typed, the tree focused).
+func (m Model) Panes() (t, d format.Rect, room, treeKeys bool) {
+	a := m.areas()
+	return a.tree, a.detail, m.dialog != nil, m.dialog == nil && !m.filtering && m.focus == paneTree
+}

@@ -136,7 +136,7 @@ func (m Model) screenKey(msg tea.KeyPressMsg) (_ Model, _ tea.Cmd, ok bool) {
 		return m, m.filter.Focus(), true
 	case key.Matches(msg, k.ClearFilter):
 		if m.tree.Filter() != "" {
-			m.setFilter("")
+			m.SetFilter("")
 		}
 	case key.Matches(msg, k.Sort):
 		m.tree.SetSort(m.tree.Sort().Next())
@@ -179,7 +179,7 @@ func (m Model) updateFilter(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case "esc":
 			m.filtering = false
 			m.filter.Blur()
-			m.setFilter("")
+			m.SetFilter("")
 			return m, nil
 		case "enter":
 			m.filtering = false
@@ -198,7 +198,8 @@ func (m Model) updateFilter(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
-func (m *Model) setFilter(f string) {
+// SetFilter filters the tree to f, as if typed after /.
+func (m *Model) SetFilter(f string) {
 	m.filter.SetValue(f)
 	m.tree.SetFilter(f)
 	m.counts = m.tree.Tally()
@@ -225,14 +226,14 @@ func (m Model) updateClick(p tea.Mouse) Model {
 	}
 	l := m.areas()
 	switch {
-	case l.tree.contains(p.X, p.Y):
+	case l.tree.Contains(p.X, p.Y):
 		m.setFocus(paneTree)
-		if i := m.tree.Offset() + p.Y - l.tree.y; i < len(m.tree.Rows()) {
+		if i := m.tree.Offset() + p.Y - l.tree.Y; i < len(m.tree.Rows()) {
 			m.tree.SelectIndex(i)
 			m.follow = false
 		}
 		m.syncDetail()
-	case l.detail.contains(p.X, p.Y):
+	case l.detail.Contains(p.X, p.Y):
 		m.setFocus(paneDetail)
 	}
 	return m
@@ -254,7 +255,7 @@ func (m Model) updateWheel(p tea.Mouse) Model {
 	}
 	l := m.areas()
 	switch {
-	case l.detail.contains(p.X, p.Y):
+	case l.detail.Contains(p.X, p.Y):
 		m.detail.ScrollBy(step)
 	default:
 		before := m.tree.Selected()

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/octop-dev/octop/ui/dialog"
 	"github.com/octop-dev/octop/ui/footer"
 	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/header"
@@ -16,16 +17,9 @@ import (
 // headerHeight is the header's two lines: where, and what is selected.
 const headerHeight = header.Height
 
-// rect is a screen area in cells.
-type rect struct{ x, y, w, h int }
-
-func (r rect) contains(x, y int) bool {
-	return x >= r.x && x < r.x+r.w && y >= r.y && y < r.y+r.h
-}
-
 // screenAreas is where each part of the screen goes at the current size.
 type screenAreas struct {
-	tree, detail rect
+	tree, detail format.Rect
 	wide         bool
 	footer       int // footer height
 }
@@ -38,14 +32,14 @@ func (m Model) areas() screenAreas {
 	a := screenAreas{footer: footer, wide: m.width >= wideLayout}
 	if a.wide {
 		tw := m.width * 11 / 20
-		a.tree = rect{0, headerHeight, tw, body}
-		a.detail = rect{tw + 1, headerHeight, m.width - tw - 1, body}
+		a.tree = format.Rect{Y: headerHeight, W: tw, H: body}
+		a.detail = format.Rect{X: tw + 1, Y: headerHeight, W: m.width - tw - 1, H: body}
 		return a
 	}
 	th := max(body/2, min(body, 3))
-	a.tree = rect{0, headerHeight, m.width, th}
+	a.tree = format.Rect{Y: headerHeight, W: m.width, H: th}
 	dh := max(body-th-1, 0) // one line for the rule between them
-	a.detail = rect{0, headerHeight + th + 1, m.width, dh}
+	a.detail = format.Rect{Y: headerHeight + th + 1, W: m.width, H: dh}
 	return a
 }
 
@@ -56,8 +50,8 @@ func (m *Model) layout() {
 	m.helpView = m.renderHelp()
 	m.footerH = lipgloss.Height(m.helpView)
 	a := m.areas()
-	m.tree.SetSize(a.tree.w, a.tree.h)
-	m.detail.SetSize(a.detail.w, a.detail.h)
+	m.tree.SetSize(a.tree.W, a.tree.H)
+	m.detail.SetSize(a.detail.W, a.detail.H)
 }
 
 // View draws the whole screen. It reads what Update prepared and renders
@@ -90,18 +84,18 @@ func (m Model) render() string {
 	detailLines := strings.Split(m.detail.View(), "\n")
 	if a.wide {
 		sep := m.styles.Ink.Border.Render("│")
-		for i := 0; i < a.tree.h; i++ {
-			lines = append(lines, format.LineOf(treeLines, i, a.tree.w)+sep+format.LineOf(detailLines, i, a.detail.w))
+		for i := 0; i < a.tree.H; i++ {
+			lines = append(lines, format.LineOf(treeLines, i, a.tree.W)+sep+format.LineOf(detailLines, i, a.detail.W))
 		}
 	} else {
-		for i := 0; i < a.tree.h; i++ {
-			lines = append(lines, format.LineOf(treeLines, i, a.tree.w))
+		for i := 0; i < a.tree.H; i++ {
+			lines = append(lines, format.LineOf(treeLines, i, a.tree.W))
 		}
-		if a.detail.h > 0 || a.tree.h > 0 {
+		if a.detail.H > 0 || a.tree.H > 0 {
 			lines = append(lines, m.rule())
 		}
-		for i := 0; i < a.detail.h; i++ {
-			lines = append(lines, format.LineOf(detailLines, i, a.detail.w))
+		for i := 0; i < a.detail.H; i++ {
+			lines = append(lines, format.LineOf(detailLines, i, a.detail.W))
 		}
 	}
 	footer := strings.Split(m.footer(), "\n")
@@ -113,39 +107,9 @@ func (m Model) render() string {
 	}
 	screen := strings.Join(lines, "\n")
 	if m.dialog != nil {
-		screen = m.overlay(screen)
+		screen = dialog.Overlay(screen, m.dialog.View(m.width, m.height), m.width, m.height, m.styles.NoColor)
 	}
 	return screen
-}
-
-// overlay draws the open dialog centred over the screen. It splices the
-// box into the lines it covers, cutting each around it, which costs what
-// the box covers rather than a cell buffer of the whole screen. A box
-// larger than the screen is clipped to it.
-func (m Model) overlay(screen string) string {
-	box := strings.Split(m.dialog.View(m.width, m.height), "\n")
-	if len(box) > m.height {
-		box = box[:m.height]
-	}
-	w := 0
-	for _, l := range box {
-		w = max(w, ansi.StringWidth(l))
-	}
-	w = min(w, m.width)
-	x, y := max((m.width-w)/2, 0), max((m.height-len(box))/2, 0)
-	reset := "\x1b[m" // each piece ends with one, so no style leaks across the seams
-	if m.styles.NoColor {
-		reset = ""
-	}
-	lines := strings.Split(screen, "\n")
-	for i, b := range box {
-		if y+i >= len(lines) {
-			break
-		}
-		bg := format.Fit(lines[y+i], m.width)
-		lines[y+i] = ansi.Truncate(bg, x, "") + reset + format.Fit(b, w) + reset + ansi.Cut(bg, x+w, m.width)
-	}
-	return strings.Join(lines, "\n")
 }
 
 // rule separates tree and detail in the narrow layout; it names the pane

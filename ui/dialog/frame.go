@@ -10,6 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/ui/styles"
 )
@@ -112,4 +113,34 @@ func PickerStyles(st *styles.Styles) list.DefaultItemStyles {
 		DimmedTitle:   plain.PaddingLeft(2),
 		DimmedDesc:    plain.PaddingLeft(2),
 	}
+}
+
+// Overlay draws box (a dialog's View) centred over screen, w by h cells.
+// It splices the box into the lines it covers, cutting each around it,
+// which costs what the box covers rather than a cell buffer of the whole
+// screen. A box larger than the screen is clipped to it.
+func Overlay(screen, box string, w, h int, noColor bool) string {
+	lines := strings.Split(box, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	bw := 0
+	for _, l := range lines {
+		bw = max(bw, ansi.StringWidth(l))
+	}
+	bw = min(bw, w)
+	x, y := max((w-bw)/2, 0), max((h-len(lines))/2, 0)
+	reset := "\x1b[m" // each piece ends with one, so no style leaks across the seams
+	if noColor {
+		reset = ""
+	}
+	under := strings.Split(screen, "\n")
+	for i, b := range lines {
+		if y+i >= len(under) {
+			break
+		}
+		bg := format.Fit(under[y+i], w)
+		under[y+i] = ansi.Truncate(bg, x, "") + reset + format.Fit(b, bw) + reset + ansi.Cut(bg, x+bw, w)
+	}
+	return strings.Join(under, "\n")
 }

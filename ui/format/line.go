@@ -37,3 +37,11 @@ func LineOf(lines []string, i, width int) string {
 	}
 	return strings.Repeat(" ", width)
 }
+
+// Rect is a screen area in cells.
+type Rect struct{ X, Y, W, H int }
+
+// Contains says the cell x, y is inside r.
+func (r Rect) Contains(x, y int) bool {
+	return x >= r.X && x < r.X+r.W && y >= r.Y && y < r.Y+r.H
+}

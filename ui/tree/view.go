@@ -33,13 +33,16 @@ func (m Model) View() string {
 }
 
 // row renders row i, from the cache when nothing it depends on changed.
-func (m Model) row(i int) string {
+func (m Model) row(i int) string { return m.rowAs(i, i == m.cursor) }
+
+// rowAs renders row i drawn selected or not, whatever the cursor.
+func (m Model) rowAs(i int, selected bool) string {
 	r := m.rows[i]
 	k := rowKey{
 		width:    m.width,
 		version:  m.state.SessionVersion(r.ID),
 		below:    m.state.Counts(r.ID).RunningBelow,
-		selected: i == m.cursor,
+		selected: selected,
 		focused:  m.focused,
 		project:  m.byDirectory,
 	}
