@@ -13,10 +13,11 @@ import (
 )
 
 // TestTwoServers watches a 1.18.33 server and a 1.1.65 one (with its own
-// password, given in its URL) in one screen: both are live; tree --json
-// lists both with their server; an abort goes to the server that holds
-// the session and leaves the other's running; killing one marks it down
-// while the other stays live.
+// password, given in its URL) in one screen: both groups and their roots
+// are live in one tree at once; tree --json lists both with their
+// server; an abort taken on the screen goes to the server that holds
+// the session and leaves the other's running; killing one marks its
+// group down, its root still shown, while the other stays live.
 func TestTwoServers(t *testing.T) {
 	tuiRequireTmux(t)
 	// Two servers start one after the other on a shared machine: give
@@ -32,15 +33,11 @@ func TestTwoServers(t *testing.T) {
 
 	tm := tuiStart(t, 160, 40, "--server", servers)
 	aHost, bHost := strings.TrimPrefix(a.URL, "http://"), strings.TrimPrefix(b.URL, "http://")
-	tm.waitFor("both servers live, a's root shown", func(sc string) bool {
-		return strings.Contains(sc, "1 "+aHost+" 1.18.33 ● 1 running") && strings.Contains(sc, "2 "+bHost+" 1.1.65 ● 1 running") &&
-			strings.Contains(sc, "all: 2 running") && strings.Contains(sc, "runs on a") && !strings.Contains(sc, "runs on b")
-	})
-	if _, err := tm.run("send-keys", "-t", "octop", "]"); err != nil {
-		t.Fatal(err)
-	}
-	tm.waitFor("b's root after ]", func(sc string) bool {
-		return strings.Contains(sc, "runs on b") && !strings.Contains(sc, "runs on a")
+	aGroup, bGroup := "▾ 1 "+aHost+"  OpenCode 1.18.33", "▾ 2 "+bHost+"  OpenCode 1.1.65"
+	tm.waitFor("both servers' groups and roots on one screen", func(sc string) bool {
+		return inOrder(sc, aGroup+"  ● connected", "runs on a", bGroup+"  ● connected", "runs on b") &&
+			strings.Contains(sc, "1 "+aHost+" 1.18.33 ● 1 running") && strings.Contains(sc, "2 "+bHost+" 1.1.65 ● 1 running") &&
+			strings.Contains(sc, "all: 2 running")
 	})
 
 	// A loaded server can be slower than a call's 10 s: ask again until
@@ -60,17 +57,20 @@ func TestTwoServers(t *testing.T) {
 		t.Errorf("tree --json roots by server: %v; want %s on %s and %s on %s, no password", got, onA.ID, a.URL, onB.ID, b.URL)
 	}
 
-	testwait.Eventually(t, func() bool {
-		code, _, _ := actOctop(t, "", "", "abort", onB.ID, "--server", servers)
-		return code == 0 // again only if a loaded server was too slow to say
-	}, 3*tuiWait, "abort %s to go through", onB.ID)
+	// Abort b's root from the screen: 2 goes to b's group line, j onto
+	// its root, x asks, y confirms; only b is sent the abort.
+	tm.actSend("2", "j")
+	tm.waitFor("b's root selected", func(sc string) bool { return strings.Contains(sc, "task_id "+onB.ID) })
+	tm.actSend("x")
+	tm.waitFor("the abort asked", func(sc string) bool { return strings.Contains(sc, "Abort ") })
+	tm.actSend("y")
 	waitREST(t, tuiWait, "b's root to stop", func(ctx context.Context) (bool, error) {
 		st, err := cb.Status(ctx)
 		return err == nil && !busy(st, onB.ID), err
 	})
-	tm.waitFor("b's root aborted on screen, a's still running", func(sc string) bool {
-		return strings.Contains(sc, "■ runs on b") && strings.Contains(sc, "1 "+aHost+" 1.18.33 ● 1 running") &&
-			strings.Contains(sc, bHost+" 1.1.65 ● 0 running")
+	tm.waitFor("b's root aborted on screen, a's still running beside it", func(sc string) bool {
+		return strings.Contains(sc, "■ runs on b") && !strings.Contains(sc, "■ runs on a") && strings.Contains(sc, "runs on a") &&
+			strings.Contains(sc, "1 "+aHost+" 1.18.33 ● 1 running") && strings.Contains(sc, bHost+" 1.1.65 ● 0 running")
 	})
 	if st, err := ca.Status(context.Background()); err != nil || !busy(st, onA.ID) {
 		t.Fatalf("a's root stopped with b's (status %v, %v)", st, err)
@@ -79,17 +79,27 @@ func TestTwoServers(t *testing.T) {
 	if err := b.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	tm.waitFor("b marked down, a live", func(sc string) bool {
-		return strings.Contains(sc, bHost+" 1.1.65 ✗ down") && strings.Contains(sc, "1 of 2 down") &&
-			strings.Contains(sc, "1 "+aHost+" 1.18.33 ● 1 running")
+	tm.waitFor("b's group marked down, its root still shown; a live", func(sc string) bool {
+		return inOrder(sc, aGroup+"  ● connected", "runs on a", bGroup+"  ✗ down", "runs on b") &&
+			strings.Contains(sc, "1 of 2 down") && strings.Contains(sc, "1 "+aHost+" 1.18.33 ● 1 running")
 	})
-	if _, err := tm.run("send-keys", "-t", "octop", "1"); err != nil {
-		t.Fatal(err)
-	}
+	tm.actSend("1")
 	tm.waitFor("a's screen still connected with its root running", func(sc string) bool {
 		return strings.Contains(sc, "octop  "+a.URL+"  OpenCode 1.18.33  ● connected") && strings.Contains(sc, "runs on a") &&
 			!strings.Contains(sc, "■ runs on a") && strings.Contains(sc, "1 running  0 waiting")
 	})
+}
+
+// inOrder says each of parts is in s, after the one before it.
+func inOrder(s string, parts ...string) bool {
+	for _, p := range parts {
+		i := strings.Index(s, p)
+		if i < 0 {
+			return false
+		}
+		s = s[i+len(p):]
+	}
+	return true
 }
 
 func busy(st map[string]wire.SessionStatus, id string) bool {

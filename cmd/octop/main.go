@@ -308,7 +308,7 @@ Usage:
   octop [flags]            open the monitor (needs 'opencode serve' running)
   octop --demo             replay a built-in recording; no server needed
   octop --replay FILE      play back what --record FILE saved (space pauses, + and - speed)
-  octop --server A,B       watch several servers at once ([ and ] switch between them)
+  octop --server A,B       watch several servers at once, one group each ([ ] jump)
   octop --discover         also watch the servers announced with opencode serve --mdns
 `)
 	fmt.Fprint(w, "  octop COMMAND [args]     run one action for a script (below)\n\n")

@@ -10,9 +10,9 @@ import (
 	"github.com/octop-dev/octop/wire"
 )
 
-// bar is the servers line: each server (the shown one bracketed) with
+// bar is the servers line: each server (the selected one bracketed) with
 // its connection mark and running count, then the sums over all and how
-// many servers are down, and the keys that switch, exactly m.width cells.
+// many servers are down, and the keys that jump between them, exactly m.width cells.
 func (m Model) bar() string {
 	ink := m.styles.Ink
 	parts := []string{ink.App.Render("servers")}
@@ -36,7 +36,7 @@ func (m Model) bar() string {
 			label += " " + d.Version
 		}
 		item := label + " " + mark + " " + fmt.Sprintf("%d running", d.Running)
-		if i == m.shown {
+		if i == m.sel {
 			item = ink.URL.Render("[" + item + "]")
 		}
 		parts = append(parts, item)
@@ -45,7 +45,7 @@ func (m Model) bar() string {
 	if down > 0 {
 		total += "  " + ink.Disconnected.Render(fmt.Sprintf("%d of %d down", down, len(m.screens)))
 	}
-	parts = append(parts, total, ink.Dim.Render("[ ] switch"))
+	parts = append(parts, total, ink.Dim.Render("[ ] 1-9 jump"))
 	return format.Fit(strings.Join(parts, "  "), m.width)
 }
 

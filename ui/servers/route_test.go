@@ -72,8 +72,9 @@ func flatten(cmd tea.Cmd) []tea.Cmd {
 }
 
 // TestAbortGoesToItsServer: two servers each with a running session of
-// the SAME id; x then y on the second server's screen aborts it there,
-// and the first server is sent nothing.
+// the SAME id; x on the second server's group line aborts nothing; x
+// then y on its session aborts it there, and the first server is sent
+// nothing.
 func TestAbortGoesToItsServer(t *testing.T) {
 	log := &abortLog{}
 	a := ui.New(ui.Options{Ops: abortOps{name: "a", log: log}, ServerURL: "http://a:1", NoColor: true})
@@ -85,6 +86,8 @@ func TestAbortGoesToItsServer(t *testing.T) {
 		m = drive(m, Msg{Server: i, Msg: ui.EventsMsg{{Event: wire.SessionStatusChanged{SessionID: "ses_same", Status: wire.SessionStatus{Type: wire.StatusBusy}}}}})
 	}
 	m = drive(m, tea.KeyPressMsg{Code: ']', Text: "]"})
+	m = drive(m, tea.KeyPressMsg{Code: 'x', Text: "x"}) // on b's group line: says to select a session
+	m = drive(m, tea.KeyPressMsg{Code: 'j', Text: "j"})
 	m = drive(m, tea.KeyPressMsg{Code: 'x', Text: "x"})
 	m = drive(m, tea.KeyPressMsg{Code: 'y', Text: "y"})
 	log.mu.Lock()

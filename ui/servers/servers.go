@@ -3,7 +3,6 @@ package servers
 import (
 	"reflect"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/octop-dev/octop/ui"
 	"github.com/octop-dev/octop/ui/styles"
@@ -25,17 +24,26 @@ const barHeight = 1
 
 // Model is the screen of several servers.
 type Model struct {
-	screens       []ui.Model
-	shown         int
+	screens []ui.Model
+	// sel is the server the cursor is on, whose screen takes the keys;
+	// onGroup says the cursor is on its group line, not on a session.
+	sel     int
+	onGroup bool
+	// folded holds the servers whose group is folded to its one line.
+	folded map[int]bool
+	// offset is the first line of the one tree shown.
+	offset int
+
 	keys          KeyMap
 	styles        *styles.Styles
 	noColor       bool
 	width, height int
 }
 
-// New shows screens, one per server, the first one first.
+// New shows screens, one per server, the cursor on the first one's group.
 func New(screens []ui.Model, noColor bool) Model {
-	return Model{screens: screens, keys: DefaultKeyMap(), styles: styles.New(true, noColor), noColor: noColor}
+	return Model{screens: screens, onGroup: true, folded: map[int]bool{}, keys: DefaultKeyMap(),
+		styles: styles.New(true, noColor), noColor: noColor}
 }
 
 // Init starts every screen.
@@ -47,15 +55,27 @@ func (m Model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// Shown is the index of the server on screen.
-func (m Model) Shown() int { return m.shown }
+// Selected is the server the cursor is on and the session selected
+// there, "" on its group line.
+func (m Model) Selected() (server int, id string) {
+	if m.onGroup {
+		return m.sel, ""
+	}
+	return m.sel, m.screens[m.sel].Selected()
+}
 
 // Screen is server i's screen.
 func (m Model) Screen(i int) ui.Model { return m.screens[i] }
 
 // Update routes msg: a server's own to its screen, the terminal's size
-// and colours to every screen, keys and the mouse to the shown one.
+// and colours to every screen, keys and the mouse by where the cursor is
+// (see route.go); then it keeps the cursor in view.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	next, cmd := m.update(msg)
+	return next.settle(), cmd
+}
+
+func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case Msg:
 		if msg.Server < 0 || msg.Server >= len(m.screens) {
@@ -78,38 +98,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m.key(msg)
 	case tea.MouseClickMsg:
-		p := msg.Mouse()
-		p.Y -= barHeight
-		return m.to(m.shown, tea.MouseClickMsg(p))
+		return m.click(msg)
 	case tea.MouseWheelMsg:
-		p := msg.Mouse()
-		p.Y -= barHeight
-		return m.to(m.shown, tea.MouseWheelMsg(p))
+		return m.wheel(msg)
 	}
-	return m.to(m.shown, msg)
-}
-
-// key switches servers on [ ] 1-9, else hands the key to the shown one;
-// while that one takes text (a form, the filter), every key is its.
-func (m Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	if m.screens[m.shown].Typing() {
-		return m.to(m.shown, k)
-	}
-	n := len(m.screens)
-	switch {
-	case key.Matches(k, m.keys.Prev):
-		m.shown = (m.shown + n - 1) % n
-		return m, nil
-	case key.Matches(k, m.keys.Next):
-		m.shown = (m.shown + 1) % n
-		return m, nil
-	case key.Matches(k, m.keys.Pick):
-		if i := int(k.Code - '1'); i >= 0 && i < n {
-			m.shown = i
-		}
-		return m, nil
-	}
-	return m.to(m.shown, k)
+	return m.to(m.sel, msg)
 }
 
 // to updates server i's screen with msg and tags what it returns.
@@ -129,16 +122,6 @@ func (m Model) all(msg tea.Msg) (Model, tea.Cmd) {
 		cmds[i] = cmd
 	}
 	return m, tea.Batch(cmds...)
-}
-
-// View is the bar over the shown server's screen.
-func (m Model) View() tea.View {
-	v := m.screens[m.shown].View()
-	if m.width <= 0 {
-		return v
-	}
-	v.Content = m.bar() + "\n" + v.Content
-	return v
 }
 
 // tag makes the messages cmd yields come back to server i's screen. Bubble
