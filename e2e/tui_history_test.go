@@ -10,6 +10,7 @@ import (
 
 	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/e2e/harness"
+	"github.com/octop-dev/octop/internal/testwait"
 )
 
 // TestTUIOldSessions: octop starts on a server that already holds 30+
@@ -46,7 +47,21 @@ func TestTUIOldSessions(t *testing.T) {
 			}
 			waitIdle(t, s, 3*time.Minute)
 
-			nodes := treeNodes(t, s.URL)
+			// Idle comes before the failed replies' errors are written: on
+			// a loaded machine tree --json once caught "old fail 04" idle
+			// with its reply unfinished and no error yet. Wait for the
+			// server's word on every failed run; oldCheckJSON then says
+			// what is still wrong.
+			var nodes map[string]*actions.Node
+			_ = testwait.Poll(func() error {
+				nodes = treeNodes(t, s.URL)
+				for _, n := range nodes {
+					if strings.HasPrefix(n.Title, "old fail") && n.Reason != "APIError" {
+						return fmt.Errorf("%q: %s/%s", n.Title, n.Status, n.Reason)
+					}
+				}
+				return nil
+			}, time.Minute)
 			if len(nodes) != leaves+fails+1 {
 				t.Fatalf("tree --json holds %d sessions, want %d", len(nodes), leaves+fails+1)
 			}

@@ -7,7 +7,8 @@
 // when (Unix milliseconds), and from which server.
 //
 //	{"kind":"header","format":"octop-recording/1","at":1795286989756,"octop":"v0.3.0"}
-//	{"kind":"snapshot","at":…,"server":"http://127.0.0.1:4096","data":{…model.Snapshot…}}
+//	{"kind":"snapshot","at":…,"server":"http://127.0.0.1:4096","read":1,"data":{…model.Snapshot…}}
+//	{"kind":"snapshot_failed","at":…,"server":"…","read":2,"data":{"error":"…"}}
 //	{"kind":"event","at":…,"server":"…","data":{…the event's SSE data, as sent…}}
 //	{"kind":"conn","at":…,"server":"…","data":{"state":"connected","attempt":1}}
 //	{"kind":"resync","at":…,"server":"…"}
@@ -18,6 +19,11 @@
 // loses at most the last second. Read takes what a crash leaves (a gzip
 // stream without its end, a last line cut short) and returns everything
 // before the cut; anything else wrong is an error naming the line.
+//
+// A snapshot carries the number of the screen's read it answered (1 the
+// first), and a read that failed is recorded as failed, so the replay's
+// nth read gets exactly what the live one got, whatever order the
+// answers came in.
 //
 // Tap sits between a client and the screen and writes as things pass:
 // the stream's raw events and connection changes, and each snapshot,

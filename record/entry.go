@@ -22,10 +22,12 @@ const (
 	KindHeader   Kind = "header"
 	KindEvent    Kind = "event"    // Data: one event's SSE data, as the server sent it
 	KindSnapshot Kind = "snapshot" // Data: a model.Snapshot, the REST read of the whole tree
-	KindConn     Kind = "conn"     // Data: a Conn, the stream's connection state
-	KindResync   Kind = "resync"   // the stream (re)connected: the screen re-reads the tree
-	KindHealth   Kind = "health"   // Data: a wire.Health, the server's version
-	KindHistory  Kind = "history"  // Data: a History, one session's messages as read
+	// Data: a Failure, a read of the whole tree that failed.
+	KindSnapshotFailed Kind = "snapshot_failed"
+	KindConn           Kind = "conn"    // Data: a Conn, the stream's connection state
+	KindResync         Kind = "resync"  // the stream (re)connected: the screen re-reads the tree
+	KindHealth         Kind = "health"  // Data: a wire.Health, the server's version
+	KindHistory        Kind = "history" // Data: a History, one session's messages as read
 )
 
 // History is a session's messages as the screen read them (its history
@@ -36,14 +38,23 @@ type History struct {
 	Messages []wire.MessageWithParts `json:"messages"`
 }
 
+// Failure is a read that failed live, as its error said.
+type Failure struct {
+	Error string `json:"error"`
+}
+
 // Entry is one line of a recording.
 type Entry struct {
 	Kind Kind `json:"kind"`
 	// At is when octop received it, in Unix milliseconds.
 	At int64 `json:"at"`
 	// Server is the URL of the server it came from (empty on the header).
-	Server string          `json:"server,omitempty"`
-	Data   json.RawMessage `json:"data,omitempty"`
+	Server string `json:"server,omitempty"`
+	// Read numbers a snapshot's (or failed snapshot's) read among the
+	// screen's reads of its server, 1 the first. Recordings before it
+	// have none: their snapshots answer the reads in file order.
+	Read int             `json:"read,omitempty"`
+	Data json.RawMessage `json:"data,omitempty"`
 
 	// Header only.
 	Format string `json:"format,omitempty"`
@@ -121,6 +132,12 @@ func (e Entry) Decode() (any, error) {
 			return nil, fmt.Errorf("snapshot: %w", err)
 		}
 		return s, nil
+	case KindSnapshotFailed:
+		var f Failure
+		if err := json.Unmarshal(e.Data, &f); err != nil {
+			return nil, fmt.Errorf("failed snapshot: %w", err)
+		}
+		return f, nil
 	case KindHistory:
 		var h History
 		if err := json.Unmarshal(e.Data, &h); err != nil {

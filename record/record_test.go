@@ -40,7 +40,7 @@ func sample(t *testing.T) []byte {
 func writeSample(w *Writer) {
 	w.Conn(server, t0, wire.ConnState{State: wire.Connected, Attempt: 1})
 	w.Resync(server, t0)
-	w.Snapshot(server, t0.Add(5*time.Millisecond), model.Snapshot{
+	w.Snapshot(server, t0.Add(5*time.Millisecond), 1, model.Snapshot{
 		Sessions: []wire.Session{{ID: "ses_a", Title: "refactor"}},
 		Complete: true,
 		Status:   map[string]wire.SessionStatus{"ses_a": {Type: wire.StatusBusy}},
@@ -210,9 +210,13 @@ func TestServerNameHidesPassword(t *testing.T) {
 	}
 }
 
-type fakeBackend struct{}
+// fakeBackend's snapshot reads fail while fail is set.
+type fakeBackend struct{ fail *bool }
 
-func (fakeBackend) Snapshot(context.Context) (model.Snapshot, error) {
+func (f fakeBackend) Snapshot(context.Context) (model.Snapshot, error) {
+	if *f.fail {
+		return model.Snapshot{}, errors.New("timed out")
+	}
 	return model.Snapshot{Sessions: []wire.Session{{ID: "ses_b"}}}, nil
 }
 func (fakeBackend) Health(context.Context) (wire.Health, error) {
@@ -229,7 +233,12 @@ func TestTap(t *testing.T) {
 	send(wire.ResyncNeeded{})
 	tap.Raw(`{"type":"server.connected","properties":{}}`)
 	send(wire.Envelope{Event: wire.ServerConnected{}})
-	b := tap.Backend(fakeBackend{})
+	fail := true
+	b := tap.Backend(fakeBackend{&fail})
+	if _, err := b.Snapshot(context.Background()); err == nil {
+		t.Fatal("the tap hid the backend's error")
+	}
+	fail = false
 	if _, err := b.Snapshot(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -248,14 +257,21 @@ func TestTap(t *testing.T) {
 		t.Fatal(err)
 	}
 	var kinds []Kind
+	var reads []int
 	for _, e := range rec.Entries {
 		kinds = append(kinds, e.Kind)
+		reads = append(reads, e.Read)
 		if e.Server != "http://h:1" {
 			t.Errorf("server %q", e.Server)
 		}
 	}
-	want := []Kind{KindConn, KindResync, KindEvent, KindSnapshot} // a failed health read is not recorded
-	if !reflect.DeepEqual(kinds, want) {
-		t.Errorf("kinds = %v, want %v", kinds, want)
+	// A failed snapshot read is recorded, numbered; a failed health read
+	// is not.
+	want := []Kind{KindConn, KindResync, KindEvent, KindSnapshotFailed, KindSnapshot}
+	if !reflect.DeepEqual(kinds, want) || !reflect.DeepEqual(reads, []int{0, 0, 0, 1, 2}) {
+		t.Errorf("kinds = %v, reads %v; want %v, reads [0 0 0 1 2]", kinds, reads, want)
+	}
+	if f, err := rec.Entries[3].Decode(); err != nil || f != (Failure{Error: "timed out"}) {
+		t.Errorf("the failed read decodes to %#v, %v", f, err)
 	}
 }

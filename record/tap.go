@@ -3,6 +3,7 @@ package record
 import (
 	"context"
 	"net/url"
+	"sync/atomic"
 	"time"
 
 	"github.com/octop-dev/octop/model"
@@ -21,12 +22,13 @@ type Tap struct {
 	w      *Writer
 	server string
 	now    func() time.Time
+	reads  *atomic.Int64 // the screen's snapshot reads so far
 }
 
 // Tap returns a tap for the server at serverURL. The URL's user and
 // password are never written.
 func (w *Writer) Tap(serverURL string) Tap {
-	return Tap{w: w, server: ServerName(serverURL), now: time.Now}
+	return Tap{w: w, server: ServerName(serverURL), now: time.Now, reads: new(atomic.Int64)}
 }
 
 // ServerName is a server URL fit to write down: without user or password.
@@ -65,7 +67,7 @@ func (t Tap) Send(next func(any)) func(any) {
 }
 
 // Backend wraps b so that every snapshot and health reply it reads is
-// recorded when it arrives.
+// recorded when it arrives, and every snapshot read that fails.
 func (t Tap) Backend(b Backend) Backend { return tapBackend{b, t} }
 
 type tapBackend struct {
@@ -74,10 +76,13 @@ type tapBackend struct {
 }
 
 func (tb tapBackend) Snapshot(ctx context.Context) (model.Snapshot, error) {
+	read := int(tb.t.reads.Add(1))
 	s, err := tb.b.Snapshot(ctx)
-	if err == nil {
-		tb.t.w.Snapshot(tb.t.server, tb.t.now(), s)
+	if err != nil {
+		tb.t.w.SnapshotFailed(tb.t.server, tb.t.now(), read, err)
+		return s, err
 	}
+	tb.t.w.Snapshot(tb.t.server, tb.t.now(), read, s)
 	return s, err
 }
 

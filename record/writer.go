@@ -117,7 +117,7 @@ func (w *Writer) Event(server string, at time.Time, data []byte) {
 
 // Conn records a change of the stream's connection.
 func (w *Writer) Conn(server string, at time.Time, c wire.ConnState) {
-	w.writeJSON(KindConn, server, at, ConnOf(c))
+	w.writeJSON(KindConn, server, at, 0, ConnOf(c))
 }
 
 // Resync records that the stream (re)connected.
@@ -125,22 +125,31 @@ func (w *Writer) Resync(server string, at time.Time) {
 	w.Write(Entry{Kind: KindResync, At: at.UnixMilli(), Server: server})
 }
 
-// Snapshot records a REST read of the whole tree.
-func (w *Writer) Snapshot(server string, at time.Time, s model.Snapshot) {
-	w.writeJSON(KindSnapshot, server, at, s)
+// Snapshot records a REST read of the whole tree: the screen's read-th
+// read of the server (1 the first), so a replay answers the same read with
+// it, whatever order the reads' answers came in.
+func (w *Writer) Snapshot(server string, at time.Time, read int, s model.Snapshot) {
+	w.writeJSON(KindSnapshot, server, at, read, s)
+}
+
+// SnapshotFailed records that the screen's read-th read of the whole tree
+// failed, so the replay's same read fails too (and a later one gets the
+// next snapshot, as live).
+func (w *Writer) SnapshotFailed(server string, at time.Time, read int, err error) {
+	w.writeJSON(KindSnapshotFailed, server, at, read, Failure{Error: err.Error()})
 }
 
 // History records one session's messages as the screen read them.
 func (w *Writer) History(server string, at time.Time, id string, msgs []wire.MessageWithParts) {
-	w.writeJSON(KindHistory, server, at, History{ID: id, Messages: msgs})
+	w.writeJSON(KindHistory, server, at, 0, History{ID: id, Messages: msgs})
 }
 
 // Health records the server's health reply.
 func (w *Writer) Health(server string, at time.Time, h wire.Health) {
-	w.writeJSON(KindHealth, server, at, h)
+	w.writeJSON(KindHealth, server, at, 0, h)
 }
 
-func (w *Writer) writeJSON(k Kind, server string, at time.Time, v any) {
+func (w *Writer) writeJSON(k Kind, server string, at time.Time, read int, v any) {
 	data, err := json.Marshal(v)
 	if err != nil {
 		w.mu.Lock()
@@ -148,7 +157,7 @@ func (w *Writer) writeJSON(k Kind, server string, at time.Time, v any) {
 		w.mu.Unlock()
 		return
 	}
-	w.Write(Entry{Kind: k, At: at.UnixMilli(), Server: server, Data: data})
+	w.Write(Entry{Kind: k, At: at.UnixMilli(), Server: server, Read: read, Data: data})
 }
 
 // cmp returns the first non-nil error.

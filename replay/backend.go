@@ -13,26 +13,41 @@ import (
 // errEnded answers a read the recording holds no reply for.
 var errEnded = errors.New("the recording ends before this read's answer")
 
-// snapshotQueue hands the recorded snapshots to the screen's reads in
-// order: a read waits for the next one, as it waited for the server live.
-type snapshotQueue struct {
-	mu      sync.Mutex
-	waiters []chan model.Snapshot
-	ready   *model.Snapshot // arrived with nobody waiting
-	ended   bool            // no snapshot is left in this pass
+// answer is the recorded reply to one snapshot read: the snapshot, or the
+// error the read failed with live.
+type answer struct {
+	read int // which of the screen's reads it answered, 1 the first
+	snap model.Snapshot
+	err  error
 }
 
-// arrive hands s to the oldest waiting read, or keeps it for the next.
-func (q *snapshotQueue) arrive(s model.Snapshot, more bool) {
+// snapshotQueue hands the recorded answers to the screen's snapshot reads:
+// its nth read gets the answer the live screen's nth read got, when the
+// replay reaches it, as it waited for the server live. Matched by number,
+// a read whose live answer was a failure, or came after a later read's,
+// does not take another read's snapshot.
+type snapshotQueue struct {
+	mu      sync.Mutex
+	last    int                 // the highest read number recorded
+	reads   int                 // reads made in this pass
+	waiting map[int]chan answer // reads waiting, by number
+	ready   map[int]answer      // answers that came before their read
+	ended   bool                // the pass is over
+}
+
+// arrive hands a to its read, waiting or still to come.
+func (q *snapshotQueue) arrive(a answer) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	q.ended = !more
-	if len(q.waiters) > 0 {
-		q.waiters[0] <- s
-		q.waiters = q.waiters[1:]
+	if w, ok := q.waiting[a.read]; ok {
+		w <- a
+		delete(q.waiting, a.read)
 		return
 	}
-	q.ready = &s
+	if q.ready == nil {
+		q.ready = map[int]answer{}
+	}
+	q.ready[a.read] = a
 }
 
 // end marks the end of a pass: reads from now on get errEnded.
@@ -40,64 +55,52 @@ func (q *snapshotQueue) end() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.ended = true
-	for _, w := range q.waiters {
+	for _, w := range q.waiting {
 		close(w)
 	}
-	q.waiters = nil
+	q.waiting = nil
 }
 
-// reset starts a new pass.
+// reset starts a new pass: its reads are numbered from 1 again.
 func (q *snapshotQueue) reset() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	q.ready, q.ended = nil, false
+	for _, w := range q.waiting {
+		close(w)
+	}
+	q.waiting, q.ready, q.reads, q.ended = nil, nil, 0, false
 }
 
 func (q *snapshotQueue) read(ctx context.Context) (model.Snapshot, error) {
 	q.mu.Lock()
-	if q.ready != nil {
-		s := *q.ready
-		q.ready = nil
+	q.reads++
+	n := q.reads
+	if a, ok := q.ready[n]; ok {
+		delete(q.ready, n)
 		q.mu.Unlock()
-		return s, nil
+		return a.snap, a.err
 	}
-	if q.ended {
+	if q.ended || n > q.last {
 		q.mu.Unlock()
 		return model.Snapshot{}, errEnded
 	}
-	ch := make(chan model.Snapshot, 1)
-	q.waiters = append(q.waiters, ch)
+	ch := make(chan answer, 1)
+	if q.waiting == nil {
+		q.waiting = map[int]chan answer{}
+	}
+	q.waiting[n] = ch
 	q.mu.Unlock()
 	select {
-	case s, ok := <-ch:
+	case a, ok := <-ch:
 		if !ok {
 			return model.Snapshot{}, errEnded
 		}
-		return s, nil
+		return a.snap, a.err
 	case <-ctx.Done():
-		q.forget(ch)
+		q.mu.Lock()
+		delete(q.waiting, n)
+		q.mu.Unlock()
 		return model.Snapshot{}, ctx.Err()
-	}
-}
-
-// forget takes a read that gave up off the queue. A snapshot handed to it
-// meanwhile is kept for the next read: dropped, a later read would find
-// the pass ended and the screen would say the recording has no answer.
-func (q *snapshotQueue) forget(ch chan model.Snapshot) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	for i, w := range q.waiters {
-		if w == ch {
-			q.waiters = append(q.waiters[:i], q.waiters[i+1:]...)
-			return
-		}
-	}
-	select {
-	case s, ok := <-ch:
-		if ok {
-			q.ready = &s
-		}
-	default:
 	}
 }
 

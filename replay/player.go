@@ -1,7 +1,9 @@
 package replay
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -63,26 +65,36 @@ func New(rec record.Recording, opts Options) (*Player, error) {
 		}
 		p.speed = i
 	}
+	reads := 0 // snapshots so far, the read numbers of old recordings
 	for i, e := range rec.Entries {
 		v, err := e.Decode()
 		if err != nil {
 			return nil, fmt.Errorf("recording entry %d (%s): %w", i+1, e.Kind, err)
 		}
-		switch v := v.(type) {
+		switch d := v.(type) {
 		case nil:
 			continue // a kind this octop does not know
-		case model.Snapshot:
+		case model.Snapshot, record.Failure:
 			p.hasSnaps = true
+			reads++
+			a := answer{read: cmp.Or(e.Read, reads)}
+			if f, ok := d.(record.Failure); ok {
+				a.err = errors.New(f.Error)
+			} else {
+				a.snap = d.(model.Snapshot)
+			}
+			p.snaps.last = max(p.snaps.last, a.read)
+			v = a
 		case wire.Health:
 			if p.health == nil {
-				p.health = &v
+				p.health = &d
 			}
 		case record.History:
 			if p.histories == nil {
 				p.histories = map[string][]wire.MessageWithParts{}
 			}
-			if _, ok := p.histories[v.ID]; !ok {
-				p.histories[v.ID] = v.Messages // the first read, nearest the replay's start
+			if _, ok := p.histories[d.ID]; !ok {
+				p.histories[d.ID] = d.Messages // the first read, nearest the replay's start
 			}
 			continue
 		}
@@ -179,13 +191,13 @@ func (p *Player) Run(ctx context.Context, send func(any)) {
 			p.snaps.reset()
 			p.seek(p.start)
 		}
-		for i, it := range p.items {
+		for _, it := range p.items {
 			if !p.waitUntil(ctx, it.at) {
 				return
 			}
 			switch v := it.v.(type) {
-			case model.Snapshot:
-				p.snaps.arrive(v, p.snapshotsAfter(i))
+			case answer:
+				p.snaps.arrive(v)
 			case wire.Health:
 				// answered from p.health; the live screen asked for it
 			default:
@@ -201,16 +213,6 @@ func (p *Player) Run(ctx context.Context, send func(any)) {
 			return
 		}
 	}
-}
-
-// snapshotsAfter reports whether a snapshot follows item i.
-func (p *Player) snapshotsAfter(i int) bool {
-	for _, it := range p.items[i+1:] {
-		if _, ok := it.v.(model.Snapshot); ok {
-			return true
-		}
-	}
-	return false
 }
 
 // waitUntil waits until the recording's clock reaches t, following pauses

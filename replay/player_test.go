@@ -130,15 +130,17 @@ func TestSpeedSteps(t *testing.T) {
 	}
 }
 
-// TestSnapshotsAnswerReadsInOrder: each read gets the next recorded
-// snapshot, when the replay reaches it, as it did live.
+// TestSnapshotsAnswerReadsInOrder: in a recording whose reads are not
+// numbered, each read gets the next recorded snapshot, when the replay
+// reaches it, as it did live.
 func TestSnapshotsAnswerReadsInOrder(t *testing.T) {
 	snap := func(id string) model.Snapshot { return model.Snapshot{Sessions: []wire.Session{{ID: id}}} }
 	rec := recording(t, func(w *record.Writer) {
 		w.Resync("s", t0)
 		w.Health("s", t0, wire.Health{Healthy: true, Version: "1.1.65"})
-		w.Snapshot("s", t0.Add(50*time.Millisecond), snap("first"))
-		w.Snapshot("s", t0.Add(100*time.Millisecond), snap("second"))
+		// Numbered 0: a recording from before reads were numbered.
+		w.Snapshot("s", t0.Add(50*time.Millisecond), 0, snap("first"))
+		w.Snapshot("s", t0.Add(100*time.Millisecond), 0, snap("second"))
 	})
 	p, _ := New(rec, Options{Speed: 4})
 	b := p.Backend()
@@ -207,7 +209,7 @@ func TestLoopCallsOnLoop(t *testing.T) {
 func TestHistoriesAnswerReads(t *testing.T) {
 	msgs := []wire.MessageWithParts{{Info: wire.Message{ID: "msg_1", SessionID: "ses_old", Role: "user"}}}
 	rec := recording(t, func(w *record.Writer) {
-		w.Snapshot("s", t0, model.Snapshot{Sessions: []wire.Session{{ID: "ses_old"}}})
+		w.Snapshot("s", t0, 1, model.Snapshot{Sessions: []wire.Session{{ID: "ses_old"}}})
 		w.History("s", t0.Add(time.Millisecond), "ses_old", msgs)
 		w.History("s", t0.Add(2*time.Millisecond), "ses_old", nil) // a later read: the first is kept
 		w.Event("s", t0.Add(3*time.Millisecond), idle("ses_old"))
