@@ -14,6 +14,11 @@
 //	{"kind":"resync","at":…,"server":"…"}
 //	{"kind":"health","at":…,"server":"…","data":{"healthy":true,"version":"1.18.33"}}
 //	{"kind":"history","at":…,"server":"…","data":{"id":"ses_…","messages":[…]}}
+//	{"kind":"server","at":…,"server":"…"}
+//
+// A recording of several servers (--record with several --server) holds
+// every server's entries, interleaved as they came; a "server" line
+// announces each, in the order the screen shows them.
 //
 // The Writer flushes the gzip stream at least once a second, so a crash
 // loses at most the last second. Read takes what a crash leaves (a gzip

@@ -28,6 +28,9 @@ const (
 	KindResync         Kind = "resync"  // the stream (re)connected: the screen re-reads the tree
 	KindHealth         Kind = "health"  // Data: a wire.Health, the server's version
 	KindHistory        Kind = "history" // Data: a History, one session's messages as read
+	// KindServer says a server joins the recording: with several servers,
+	// one for each in the order the screen shows them, before its entries.
+	KindServer Kind = "server"
 )
 
 // History is a session's messages as the screen read them (its history

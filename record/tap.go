@@ -44,6 +44,12 @@ func ServerName(serverURL string) string {
 	return u.String()
 }
 
+// Announce records that the server joins the recording; a screen of
+// several servers announces each in its order, which a replay keeps.
+func (t Tap) Announce() {
+	t.w.Write(Entry{Kind: KindServer, At: t.now().UnixMilli(), Server: t.server})
+}
+
 // Raw records one event's SSE data. It matches client.StreamOptions.Raw.
 func (t Tap) Raw(data string) { t.w.Event(t.server, t.now(), []byte(data)) }
 

@@ -15,4 +15,8 @@
 // + and - change the speed); the root, in Demo mode, reads what the
 // recording has shown and answers the keys that would change anything
 // with "replay: read-only" ("demo: read-only" in the demo).
+//
+// A recording of several servers plays as a Group: a Player per server,
+// all from the recording's first moment, so each server's entries come
+// when they came relative to the others', and the keys drive them all.
 package replay

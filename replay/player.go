@@ -31,6 +31,10 @@ type Options struct {
 	Loop      bool
 	LoopPause time.Duration
 	OnLoop    func()
+	// Start is the recording's time the play starts from; zero means its
+	// first entry's. The players of one recording's servers share it, so
+	// they keep the time they were recorded at relative to each other.
+	Start time.Time
 }
 
 // Player replays one recording. Its controls (Toggle, Faster, Slower)
@@ -103,6 +107,9 @@ func New(rec record.Recording, opts Options) (*Player, error) {
 	p.start = rec.Header.Time()
 	if len(p.items) > 0 {
 		p.start = p.items[0].at
+	}
+	if !opts.Start.IsZero() {
+		p.start = opts.Start
 	}
 	p.anchorRec, p.anchorAt = p.start, time.Now()
 	return p, nil

@@ -15,7 +15,7 @@ import (
 // "<label>: read-only".
 type Screen struct {
 	inner  tea.Model
-	player *Player
+	player Control
 	label  string // "replay" or "demo", for the notices
 	keys   KeyMap
 }
@@ -23,8 +23,18 @@ type Screen struct {
 // typist is a screen that says when its keys are text or a room's (ui.Model).
 type typist interface{ Typing() bool }
 
-// NewScreen puts the replay's keys in front of inner (a ui.Model).
-func NewScreen(inner tea.Model, p *Player, label string) Screen {
+// Control is what the replay's keys drive: a Player, or the Players of
+// a recording of several servers together (Group).
+type Control interface {
+	Toggle() (paused bool)
+	Faster() (speed float64)
+	Slower() (speed float64)
+	State() (paused bool, speed float64)
+}
+
+// NewScreen puts the replay's keys in front of inner (a ui.Model, or a
+// servers.Model of several).
+func NewScreen(inner tea.Model, p Control, label string) Screen {
 	return Screen{inner: inner, player: p, label: label, keys: DefaultKeyMap()}
 }
 
@@ -68,8 +78,8 @@ func (s *Screen) key(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-func speedOf(p *Player) float64 { _, v := p.State(); return v }
-func pausedOf(p *Player) bool   { v, _ := p.State(); return v }
+func speedOf(p Control) float64 { _, v := p.State(); return v }
+func pausedOf(p Control) bool   { v, _ := p.State(); return v }
 
 // notice says where the replay stands.
 func (s Screen) notice(paused bool, speed float64) ui.FlashMsg {

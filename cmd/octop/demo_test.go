@@ -56,13 +56,15 @@ func TestFlags(t *testing.T) {
 		{[]string{"stray"}, 2},
 		{[]string{"--replay", "/nonexistent/rec.gz"}, 1},
 		{[]string{"--server", "http://127.0.0.1:1,ftp://nope"}, 2},
-		{[]string{"--server", "http://127.0.0.1:1", "--server", "http://127.0.0.1:2", "--record", "/tmp/x.gz"}, 2},
+		// Several servers record into one file; one that cannot be made
+		// is a one-line error before the screen starts.
+		{[]string{"--server", "http://127.0.0.1:1", "--server", "http://127.0.0.1:2", "--record", "/nonexistent/x.gz"}, 1},
 	} {
 		var out, errb stringsBuilder
 		if got := realMain(tc.args, nil, &out, &errb); got != tc.code {
 			t.Errorf("octop %v exited %d, want %d (stderr %q)", tc.args, got, tc.code, errb.String())
 		}
-		if tc.code == 2 && (errb.Len() == 0 || errb.lines() != 1) {
+		if tc.code != 0 && (errb.Len() == 0 || errb.lines() != 1) {
 			t.Errorf("octop %v: want one line on stderr, got %q", tc.args, errb.String())
 		}
 	}

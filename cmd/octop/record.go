@@ -17,14 +17,25 @@ import (
 // reads, are written as they pass. A nil recorder passes everything
 // through untouched.
 type recorder struct {
-	path string
-	w    *record.Writer
-	tap  record.Tap
+	path   string
+	w      *record.Writer
+	tap    record.Tap
+	closed bool
 }
 
 // startRecording opens path and hooks the stream of o to it. An empty
 // path records nothing and returns a nil recorder.
 func startRecording(path string, o *client.Options) (*recorder, error) {
+	r, err := openRecording(path)
+	if err != nil || r == nil {
+		return nil, err
+	}
+	return r.also(o), nil
+}
+
+// openRecording opens path for recording; also then hooks each server to
+// it. An empty path records nothing and returns a nil recorder.
+func openRecording(path string) (*recorder, error) {
 	if path == "" {
 		return nil, nil
 	}
@@ -32,9 +43,27 @@ func startRecording(path string, o *client.Options) (*recorder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--record %s: %w", path, err)
 	}
-	r := &recorder{path: path, w: w, tap: w.Tap(o.BaseURL)}
-	o.Stream.Raw = r.tap.Raw
-	return r, nil
+	return &recorder{path: path, w: w}, nil
+}
+
+// also is a recorder for another server, o, into the same file (a
+// screen of several servers): one Writer, whose taps may write at once.
+// A nil recorder records nothing.
+func (r *recorder) also(o *client.Options) *recorder {
+	if r == nil {
+		return nil
+	}
+	a := &recorder{path: r.path, w: r.w, tap: r.w.Tap(o.BaseURL)}
+	o.Stream.Raw = a.tap.Raw
+	return a
+}
+
+// announce writes down that its server joins the recording, so a replay
+// shows the servers in the order the screen did.
+func (r *recorder) announce() {
+	if r != nil {
+		r.tap.Announce()
+	}
 }
 
 // ops records the screen's snapshot and health reads of o.
@@ -75,10 +104,12 @@ func (r *recorder) send(next func(any)) func(any) {
 }
 
 // close finishes the file; a recording that failed on the way says so.
+// The file is finished once: a second close does nothing.
 func (r *recorder) close(stderr io.Writer) {
-	if r == nil {
+	if r == nil || r.closed {
 		return
 	}
+	r.closed = true
 	if err := r.w.Close(); err != nil {
 		fmt.Fprintf(stderr, "octop: the recording %s is incomplete: %v\n", r.path, err)
 	}

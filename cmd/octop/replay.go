@@ -35,6 +35,9 @@ func runReplay(path string, speed float64, stderr io.Writer) int {
 	if rec.Truncated {
 		fmt.Fprintf(stderr, "octop: %s ends mid-way (octop stopped while recording); replaying up to the cut\n", path)
 	}
+	if len(rec.Servers()) > 1 {
+		return playSeveral(rec, replay.Options{Speed: speed}, "replay", stderr)
+	}
 	return play(rec, replay.Options{Speed: speed}, "replay", stderr)
 }
 

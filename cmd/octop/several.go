@@ -26,16 +26,25 @@ type several struct {
 	notify alert.Mode
 	p      *tea.Program
 	hooks  []*alert.Hook
+	// rec is --record's file, which every server's tap writes to (nil
+	// when not recording).
+	rec *recorder
+	// started, when set, is handed the program before it runs (a test
+	// quits it).
+	started func(*tea.Program)
 }
 
 // runSeveral watches several servers in one screen. --discover adds the
-// servers announced on the local network as they appear.
+// servers announced on the local network as they appear; --record writes
+// what every server sends into one file.
 func runSeveral(g globalFlags, stderr io.Writer) int {
-	if g.Record != "" {
-		fmt.Fprintln(stderr, "octop: --record records one server; give one --server")
-		return 2
-	}
-	s := &several{g: g}
+	return (&several{g: g}).run(stderr, programOptions())
+}
+
+// run is runSeveral with the program's options (a test's give it no
+// terminal).
+func (s *several) run(stderr io.Writer, progOpts []tea.ProgramOption) int {
+	g := s.g
 	var err error
 	if s.wd, s.notify, err = g.watchdog(); err != nil {
 		fmt.Fprintln(stderr, "octop:", err)
@@ -46,26 +55,41 @@ func runSeveral(g globalFlags, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "octop:", err)
 		return 1
 	}
+	if s.rec, err = openRecording(g.Record); err != nil {
+		fmt.Fprintln(stderr, "octop:", err)
+		return 1
+	}
+	defer s.rec.close(stderr)
 	clients := make([]*client.Client, len(opts))
+	recs := make([]*recorder, len(opts))
 	screens := make([]ui.Model, len(opts))
 	for i, o := range opts {
 		o.Global = g.AllProjects
+		recs[i] = s.rec.also(&o)
+		recs[i].announce()
 		if clients[i], err = client.New(o); err != nil {
 			fmt.Fprintln(stderr, "octop:", err)
 			return 2
 		}
-		screens[i] = s.screen(i, clients[i])
+		screens[i] = s.screen(i, clients[i], recs[i])
 	}
 	defer func() {
 		for _, h := range s.hooks {
 			h.Stop() // quitting kills a hook still running
 		}
 	}()
-	s.p = tea.NewProgram(servers.New(screens, noColor()), programOptions()...)
+	s.p = tea.NewProgram(servers.New(screens, noColor()), progOpts...)
+	if s.started != nil {
+		s.started(s.p)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	// The recording ends before the streams are cancelled: their goodbye
+	// ("disconnected") is octop quitting, not a server going down, and a
+	// replay would end with every server marked down.
+	defer s.rec.close(stderr)
 	for i, c := range clients {
-		s.stream(ctx, i, c)
+		s.stream(ctx, i, c, recs[i])
 	}
 	if g.Discover {
 		go s.discover(ctx, clients)
@@ -79,9 +103,9 @@ func runSeveral(g globalFlags, stderr io.Writer) int {
 
 // screen is server i's screen, with the watchdog and --exec hook the flags
 // set (the hook's failures shown on that screen).
-func (s *several) screen(i int, c *client.Client) ui.Model {
+func (s *several) screen(i int, c *client.Client, rec *recorder) ui.Model {
 	wd := s.wd
-	o := ui.Options{Ops: ops.New(c), ServerURL: c.BaseURL(), AllProjects: s.g.AllProjects, NoColor: noColor(),
+	o := ui.Options{Ops: rec.ops(ops.New(c)), ServerURL: c.BaseURL(), AllProjects: s.g.AllProjects, NoColor: noColor(),
 		Getenv: os.Getenv, Watchdog: &wd, Notify: s.notify}
 	if s.g.wd.exec != "" {
 		h := alert.NewHook(s.g.wd.exec, c.BaseURL(), s.g.wd.hookTimeout, func(r alert.HookResult) {
@@ -95,10 +119,11 @@ func (s *several) screen(i int, c *client.Client) ui.Model {
 	return ui.New(o)
 }
 
-// stream feeds server i's events to its screen until ctx ends.
-func (s *several) stream(ctx context.Context, i int, c *client.Client) {
+// stream feeds server i's events to its screen until ctx ends, through
+// its recorder.
+func (s *several) stream(ctx context.Context, i int, c *client.Client, rec *recorder) {
 	b := feed.NewBatcher(func(v tea.Msg) { s.p.Send(servers.Msg{Server: i, Msg: v}) }, feed.FrameInterval)
-	go func() { _ = c.Stream(ctx, b.Send) }()
+	go func() { _ = c.Stream(ctx, rec.send(b.Send)) }()
 }
 
 // discover adds each server announced on the local network (--discover)
@@ -111,13 +136,16 @@ func (s *several) discover(ctx context.Context, known []*client.Client) {
 	}
 	next := len(known)
 	discover.Watch(ctx, discover.Every, func(url string) {
-		c, err := client.New(client.Options{BaseURL: url, Global: s.g.AllProjects})
+		o := client.Options{BaseURL: url, Global: s.g.AllProjects}
+		rec := s.rec.also(&o) // a tap writes nothing until the stream does
+		c, err := client.New(o)
 		if err != nil || shown[c.BaseURL()] {
 			return
 		}
 		shown[c.BaseURL()] = true
-		s.p.Send(servers.Added{Screen: s.screen(next, c)})
-		s.stream(ctx, next, c)
+		rec.announce()
+		s.p.Send(servers.Added{Screen: s.screen(next, c, rec)})
+		s.stream(ctx, next, c, rec)
 		next++
 	})
 }

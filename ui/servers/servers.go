@@ -64,6 +64,10 @@ func (m Model) Selected() (server int, id string) {
 	return m.sel, m.screens[m.sel].Selected()
 }
 
+// Typing says the selected server's screen takes every key (a form, the
+// filter, a room), so a screen around this one (a replay's) passes them on.
+func (m Model) Typing() bool { return m.screens[m.sel].Typing() }
+
 // Screen is server i's screen.
 func (m Model) Screen(i int) ui.Model { return m.screens[i] }
 

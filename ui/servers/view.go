@@ -174,7 +174,7 @@ func (m Model) groupDetail(w, h int) []string {
 		ink.URL.Render(d.ServerURL),
 		version,
 		conn,
-		fmt.Sprintf("%d sessions: %d running  %d waiting  %d failed", d.Of, d.Running, d.Waiting, d.Failed),
+		fmt.Sprintf("%d %s: %d running  %d waiting  %d failed", d.Of, format.Noun(d.Of, "session", "sessions"), d.Running, d.Waiting, d.Failed),
 	}
 	if down {
 		text = append(text, ink.Dim.Render("its rows show what was last seen, faint, until it is back"))
