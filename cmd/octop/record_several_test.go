@@ -57,7 +57,7 @@ func TestRecordSeveralThenReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	aHost, bHost := strings.TrimPrefix(a.URL(), "http://"), strings.TrimPrefix(b.URL(), "http://")
-	pump(t, r, func(screen string) bool {
+	pump(t, r.screen, r.run, func(screen string) bool {
 		return strings.Contains(screen, "▾ 1 "+aHost+"  OpenCode") && strings.Contains(screen, "▾ 2 "+bHost+"  OpenCode") &&
 			strings.Contains(screen, "on a") && strings.Contains(screen, "on b") &&
 			strings.Contains(screen, "1 "+aHost+" 1.18.33 ● 0 running") && strings.Contains(screen, "2 "+bHost+" 1.1.65 ● 1 running")
@@ -115,10 +115,10 @@ func readRecording(t *testing.T, path string) record.Recording {
 	return rec
 }
 
-// pump runs r's screen as a program would, with no terminal: the
-// players' messages and the commands' replies go through Update until
-// the screen (without escapes) satisfies cond.
-func pump(t *testing.T, r severalReplay, cond func(string) bool) {
+// pump runs m as a program would, with no terminal: what start sends
+// (the players' or streams' messages) and the commands' replies go
+// through Update until the screen (without escapes) satisfies cond.
+func pump(t *testing.T, m tea.Model, start func(context.Context, func(tea.Msg)), cond func(string) bool) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -143,11 +143,10 @@ func pump(t *testing.T, r severalReplay, cond func(string) bool) {
 			}
 		}()
 	}
-	var m tea.Model = r.screen
 	m, cmd := m.Update(tea.WindowSizeMsg{Width: 160, Height: 30})
 	run(cmd)
 	run(m.Init())
-	r.run(ctx, func(v tea.Msg) {
+	start(ctx, func(v tea.Msg) {
 		select {
 		case msgs <- v:
 		case <-ctx.Done():
@@ -163,7 +162,7 @@ func pump(t *testing.T, r severalReplay, cond func(string) bool) {
 			m, cmd = m.Update(msg)
 			run(cmd)
 		case <-deadline:
-			t.Fatalf("the replay never showed it:\n%s", ansi.Strip(m.View().Content))
+			t.Fatalf("the screen never showed it:\n%s", ansi.Strip(m.View().Content))
 		}
 	}
 }

@@ -44,41 +44,17 @@ func runSeveral(g globalFlags, stderr io.Writer) int {
 // run is runSeveral with the program's options (a test's give it no
 // terminal).
 func (s *several) run(stderr io.Writer, progOpts []tea.ProgramOption) int {
-	g := s.g
-	var err error
-	if s.wd, s.notify, err = g.watchdog(); err != nil {
-		fmt.Fprintln(stderr, "octop:", err)
-		return 2
-	}
-	opts, err := g.conn.resolveAll(client.OptionsFromEnv())
-	if err != nil {
-		fmt.Fprintln(stderr, "octop:", err)
-		return 1
-	}
-	if s.rec, err = openRecording(g.Record); err != nil {
-		fmt.Fprintln(stderr, "octop:", err)
-		return 1
-	}
+	w, code := s.connect(stderr)
 	defer s.rec.close(stderr)
-	clients := make([]*client.Client, len(opts))
-	recs := make([]*recorder, len(opts))
-	screens := make([]ui.Model, len(opts))
-	for i, o := range opts {
-		o.Global = g.AllProjects
-		recs[i] = s.rec.also(&o)
-		recs[i].announce()
-		if clients[i], err = client.New(o); err != nil {
-			fmt.Fprintln(stderr, "octop:", err)
-			return 2
-		}
-		screens[i] = s.screen(i, clients[i], recs[i])
+	if code != 0 {
+		return code
 	}
 	defer func() {
 		for _, h := range s.hooks {
 			h.Stop() // quitting kills a hook still running
 		}
 	}()
-	s.p = tea.NewProgram(servers.New(screens, noColor()), progOpts...)
+	s.p = tea.NewProgram(servers.New(w.screens, noColor()), progOpts...)
 	if s.started != nil {
 		s.started(s.p)
 	}
@@ -88,17 +64,62 @@ func (s *several) run(stderr io.Writer, progOpts []tea.ProgramOption) int {
 	// ("disconnected") is octop quitting, not a server going down, and a
 	// replay would end with every server marked down.
 	defer s.rec.close(stderr)
-	for i, c := range clients {
-		s.stream(ctx, i, c, recs[i])
-	}
-	if g.Discover {
-		go s.discover(ctx, clients)
+	w.stream(ctx, s.p.Send)
+	if s.g.Discover {
+		go s.discover(ctx, w.clients)
 	}
 	if _, err := s.p.Run(); err != nil {
 		fmt.Fprintln(stderr, "octop:", err)
 		return 1
 	}
 	return 0
+}
+
+// watching is the servers a screen of several watches: each one's
+// client, recorder (nil when not recording) and screen.
+type watching struct {
+	clients []*client.Client
+	recs    []*recorder
+	screens []ui.Model
+}
+
+// connect makes a client, recorder and screen for each server the flags
+// name; code is the exit code when it cannot, 0 when it can.
+func (s *several) connect(stderr io.Writer) (w watching, code int) {
+	var err error
+	if s.wd, s.notify, err = s.g.watchdog(); err != nil {
+		fmt.Fprintln(stderr, "octop:", err)
+		return w, 2
+	}
+	opts, err := s.g.conn.resolveAll(client.OptionsFromEnv())
+	if err != nil {
+		fmt.Fprintln(stderr, "octop:", err)
+		return w, 1
+	}
+	if s.rec, err = openRecording(s.g.Record); err != nil {
+		fmt.Fprintln(stderr, "octop:", err)
+		return w, 1
+	}
+	w = watching{clients: make([]*client.Client, len(opts)), recs: make([]*recorder, len(opts)), screens: make([]ui.Model, len(opts))}
+	for i, o := range opts {
+		o.Global = s.g.AllProjects
+		w.recs[i] = s.rec.also(&o)
+		w.recs[i].announce()
+		if w.clients[i], err = client.New(o); err != nil {
+			fmt.Fprintln(stderr, "octop:", err)
+			return w, 2
+		}
+		w.screens[i] = s.screen(i, w.clients[i], w.recs[i])
+	}
+	return w, 0
+}
+
+// stream starts every server's event stream, each to its screen through
+// send (the program's Send), until ctx ends.
+func (w watching) stream(ctx context.Context, send func(tea.Msg)) {
+	for i, c := range w.clients {
+		streamTo(ctx, send, i, c, w.recs[i])
+	}
 }
 
 // screen is server i's screen, with the watchdog and --exec hook the flags
@@ -119,10 +140,11 @@ func (s *several) screen(i int, c *client.Client, rec *recorder) ui.Model {
 	return ui.New(o)
 }
 
-// stream feeds server i's events to its screen until ctx ends, through
-// its recorder.
-func (s *several) stream(ctx context.Context, i int, c *client.Client, rec *recorder) {
-	b := feed.NewBatcher(func(v tea.Msg) { s.p.Send(servers.Msg{Server: i, Msg: v}) }, feed.FrameInterval)
+// streamTo feeds server i's events to its screen through send until ctx
+// ends, through its recorder. Each server has its own stream and
+// batcher: one slow or down holds up no other.
+func streamTo(ctx context.Context, send func(tea.Msg), i int, c *client.Client, rec *recorder) {
+	b := feed.NewBatcher(func(v tea.Msg) { send(servers.Msg{Server: i, Msg: v}) }, feed.FrameInterval)
 	go func() { _ = c.Stream(ctx, rec.send(b.Send)) }()
 }
 
@@ -145,7 +167,7 @@ func (s *several) discover(ctx context.Context, known []*client.Client) {
 		shown[c.BaseURL()] = true
 		rec.announce()
 		s.p.Send(servers.Added{Screen: s.screen(next, c, rec)})
-		s.stream(ctx, next, c, rec)
+		streamTo(ctx, s.p.Send, next, c, rec)
 		next++
 	})
 }
