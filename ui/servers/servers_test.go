@@ -262,3 +262,23 @@ func TestFilterAndSortEveryServer(t *testing.T) {
 		t.Errorf("s sorted %v and %v", m.Screen(0).Tree().Sort(), m.Screen(1).Tree().Sort())
 	}
 }
+
+// TestMouse: a click on a line of the one tree selects it, in whichever
+// server; the wheel moves the cursor three lines across servers.
+func TestMouse(t *testing.T) {
+	m := scene()
+	// The bar, then the header's two lines, then the tree's lines: 0 a's
+	// group, 1-3 its sessions, 4 b's group, 5 b's session.
+	m = send(m, tea.MouseClickMsg{X: 10, Y: 3 + 5, Button: tea.MouseLeft})
+	if s, id := m.Selected(); s != 1 || id != "ses_b1" {
+		t.Fatalf("click on b's session: server %d %q", s, id)
+	}
+	m = send(m, tea.MouseWheelMsg{X: 10, Y: 5, Button: tea.MouseWheelUp})
+	if s, id := m.Selected(); s != 0 || id != "ses_a1" {
+		t.Fatalf("wheel up 3 lines from b's session: server %d %q, want a's second root", s, id)
+	}
+	m = send(m, tea.MouseClickMsg{X: 10, Y: 3 + 4, Button: tea.MouseLeft})
+	if s, id := m.Selected(); s != 1 || id != "" {
+		t.Fatalf("click on b's group line: server %d %q", s, id)
+	}
+}

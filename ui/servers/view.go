@@ -33,8 +33,17 @@ func (m Model) View() tea.View {
 // line above t.
 func (m Model) splice(screen string, t, d format.Rect) string {
 	lines := strings.Split(screen, "\n")
+	// The screen's lines there begin with its own tree's, drawn from the
+	// rows' cache: cutting those off costs far less than measuring cells.
+	own := strings.Split(m.screens[m.sel].Tree().View(), "\n")
 	for i, l := range m.treeLines(t.W, t.H) {
-		if y := t.Y + i; y < len(lines) {
+		y := t.Y + i
+		if y >= len(lines) {
+			break
+		}
+		if rest, ok := strings.CutPrefix(lines[y], format.LineOf(own, i, t.W)); ok && t.X == 0 {
+			lines[y] = l + rest
+		} else {
 			lines[y] = cutIn(lines[y], t, l, m.width)
 		}
 	}
@@ -84,7 +93,7 @@ func (m Model) treeLines(w, h int) []string {
 		rows := t.Rows()
 		for ; r < len(rows) && len(out) < h; r++ {
 			sel := s == m.sel && !m.onGroup && r == t.Cursor()
-			out = append(out, format.Fit(t.Line(r, sel), w))
+			out = append(out, t.Line(r, sel)) // exactly w cells, as the tree draws every row
 		}
 		s, r = s+1, -1
 	}
