@@ -8,15 +8,14 @@ import (
 )
 
 // fuzzWidths are the widths FuzzRender draws at: the narrowest, a few
-// pane widths, and a wide terminal. A fixed few, each with its own
-// renderers built once, since building glamour's renderer costs far more
-// than a render and the fuzzer would otherwise spend its time there.
+// pane widths, and a wide terminal.
 var fuzzWidths = []int{1, 2, 7, 20, 40, 80, 119}
 
 // FuzzRender: an agent's answer is any text. Rendering it must not panic
-// and, as Render promises, no line may be wider than the width, in every
-// style. Seeds: testdata/fuzz/FuzzRender (headings, lists, code, tables,
-// links, wide and combining characters, escapes in the text).
+// and, as Render promises, no line may be wider than the width or end in
+// a space, in every style. Seeds: testdata/fuzz/FuzzRender (headings,
+// lists, code, tables, links, wide and combining characters, escapes in
+// the text).
 func FuzzRender(f *testing.F) {
 	f.Add("# Done\n\n- one\n- two\n\n```go\nfmt.Println(1)\n```", uint8(40))
 	renderers := make([][]*Renderer, len(fuzzWidths))
@@ -31,6 +30,9 @@ func FuzzRender(f *testing.F) {
 			for n, l := range strings.Split(out, "\n") {
 				if got := ansi.StringWidth(l); got > width {
 					t.Fatalf("style %s, width %d: line %d is %d wide: %q\nfrom %q", r.style, width, n, got, l, text)
+				}
+				if strings.HasSuffix(ansi.Strip(l), " ") {
+					t.Fatalf("style %s, width %d: line %d ends in a space: %q\nfrom %q", r.style, width, n, l, text)
 				}
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/octop-dev/octop/ui/dialog"
 	"github.com/octop-dev/octop/ui/intent"
+	"github.com/octop-dev/octop/ui/markdown"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
@@ -33,12 +34,12 @@ type Model struct {
 	missing bool // err says the session is not on the server
 	width   int
 	content string
-	md      *markdown // renders the answer; shared by the view's copies so its cache lasts
+	md      *markdown.Renderer // renders the answer; shared by the view's copies so its cache lasts
 }
 
 // New opens the result of session id on a w×h screen; its Cmd asks for it.
 func New(st *styles.Styles, id, title string, w, h int) (Model, tea.Cmd) {
-	v := Model{st: st, keys: DefaultKeyMap(), id: id, title: title, md: newMarkdown(st)}
+	v := Model{st: st, keys: DefaultKeyMap(), id: id, title: title, md: markdown.New(st.IsDark, st.NoColor)}
 	v.width = dialog.Width(w, 100)
 	v.vp = viewport.New(viewport.WithWidth(v.width-4), viewport.WithHeight(max(h-10, 3)))
 	return v, intent.Send(intent.ResultRequested{ID: id})
@@ -80,7 +81,7 @@ func (v Model) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
 func (v *Model) setContent() {
 	inner := v.width - 4
 	atBottom := v.vp.AtBottom()
-	v.content = Render(v.st, v.id, v.res, v.err, v.missing, inner, v.md.render)
+	v.content = Render(v.st, v.id, v.res, v.err, v.missing, inner, v.md.Render)
 	v.vp.SetContent(v.content)
 	if atBottom && v.res.State == intent.StateRunning {
 		v.vp.GotoBottom()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/octop-dev/octop/internal/colourtest"
 	"github.com/octop-dev/octop/ui/intent"
+	"github.com/octop-dev/octop/ui/markdown"
 	"github.com/octop-dev/octop/ui/styles"
 	"github.com/octop-dev/octop/wire"
 )
@@ -47,7 +48,7 @@ func fixture() []wire.MessageWithParts {
 }
 
 func open(w, h int, noColor bool) Model {
-	m := New("ses_p", "refactor Parse", styles.New(true, noColor), nil)
+	m := New("ses_p", "refactor Parse", styles.New(true, noColor), markdown.New(true, noColor).Render)
 	m.SetSize(w, h)
 	m, _ = m.Update(Loaded{ID: "ses_p", Msgs: fixture()})
 	return m

@@ -1,0 +1,115 @@
+package markdown
+
+import (
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/octop-dev/octop/ui/styles"
+)
+
+// look is what a run of text is drawn as: the marks markdown put on it
+// (strong, code, a link…), one bit each, combined as runs nest.
+type look uint16
+
+const (
+	lookBold    look = 1 << iota // **strong**
+	lookItalic                   // *emphasis*
+	lookStrike                   // ~~strikethrough~~ (colour only)
+	lookCode                     // `code` and code blocks
+	lookLink                     // a link's text
+	lookURL                      // a link's address
+	lookHeading                  // # heading
+	lookDim                      // rules, quote bars, table lines
+)
+
+// palette holds the colours of a rendering. Under NO_COLOR it has none:
+// headings are bold, addresses underlined, code keeps its backticks and
+// struck text its tildes, since only bold, faint, italic, underline and
+// reverse video are left to mark them.
+type palette struct {
+	noColor                  bool
+	heading, code, link, dim lipgloss.Style
+	inks                     map[look]styles.Ink
+}
+
+func newPalette(isDark, noColor bool) *palette {
+	p := &palette{noColor: noColor, inks: map[look]styles.Ink{}}
+	plain := lipgloss.NewStyle()
+	if noColor {
+		p.heading, p.code, p.link, p.dim = plain.Bold(true), plain, plain, plain
+		return p
+	}
+	ld := lipgloss.LightDark(isDark)
+	c := func(light, dark string) lipgloss.Style {
+		return plain.Foreground(ld(lipgloss.Color(light), lipgloss.Color(dark)))
+	}
+	// Headings and links share the ui's accent and badge colours
+	// (ui/styles Focused, Badge), the dim grey its secondary text.
+	p.heading = c("#5A3FC0", "#B4A2FF").Bold(true)
+	p.link = c("#0060A0", "#7FC8FF")
+	p.dim = c("#8A8A8A", "#6C6C6C")
+	p.code = c("#A8431C", "#F0A070")
+	return p
+}
+
+// ink returns the escape codes that draw l, built once per look.
+func (p *palette) ink(l look) styles.Ink {
+	if k, ok := p.inks[l]; ok {
+		return k
+	}
+	st := lipgloss.NewStyle()
+	switch {
+	case l&lookCode != 0:
+		st = p.code
+	case l&lookURL != 0:
+		st = p.dim.Underline(true)
+	case l&lookLink != 0:
+		st = p.link
+	case l&lookHeading != 0:
+		st = p.heading
+	case l&lookDim != 0:
+		st = p.dim
+	}
+	if l&lookBold != 0 {
+		st = st.Bold(true)
+	}
+	if l&lookItalic != 0 {
+		st = st.Italic(true)
+	}
+	if l&lookStrike != 0 && !p.noColor {
+		st = st.Strikethrough(true)
+	}
+	k := styles.InkOf(st)
+	p.inks[l] = k
+	return k
+}
+
+// paint draws s as l.
+func (p *palette) paint(s string, l look) string {
+	if s == "" || l == 0 {
+		return s
+	}
+	return p.ink(l).Render(s)
+}
+
+// carry keeps a style that a wrap cut in two on both of its lines: a line
+// that ends inside a run is closed, and the next one opens it again, so
+// what the caller puts before a line (a gutter, a list's indent) is never
+// painted. Runs are one opening escape, text, and a reset (see paint).
+func carry(lines []string) []string {
+	open := ""
+	for i, l := range lines {
+		l = open + l
+		open = ""
+		if j := strings.LastIndex(l, "\x1b["); j >= 0 {
+			if end := strings.IndexByte(l[j:], 'm'); end > 0 {
+				if seq := l[j : j+end+1]; seq != "\x1b[m" && seq != "\x1b[0m" {
+					open = seq
+					l += "\x1b[m"
+				}
+			}
+		}
+		lines[i] = l
+	}
+	return lines
+}
