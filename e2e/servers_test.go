@@ -1,14 +1,18 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/octop-dev/octop/e2e/harness"
 	"github.com/octop-dev/octop/internal/testwait"
+	"github.com/octop-dev/octop/record"
 	"github.com/octop-dev/octop/wire"
 )
 
@@ -17,7 +21,8 @@ import (
 // are live in one tree at once; tree --json lists both with their
 // server; an abort taken on the screen goes to the server that holds
 // the session and leaves the other's running; killing one marks its
-// group down, its root still shown, while the other stays live.
+// group down, its root still shown, while the other stays live. It
+// records all of it (--record) and replays the file.
 func TestTwoServers(t *testing.T) {
 	tuiRequireTmux(t)
 	// Two servers start one after the other on a shared machine: give
@@ -31,7 +36,8 @@ func TestTwoServers(t *testing.T) {
 	bURL := strings.Replace(b.URL, "http://", "http://"+b.Username+":b-secret@", 1)
 	servers := a.URL + "," + bURL
 
-	tm := tuiStart(t, 160, 40, "--server", servers)
+	path := filepath.Join(t.TempDir(), "two.octop")
+	tm := tuiStart(t, 160, 40, "--server", servers, "--record", path)
 	aHost, bHost := strings.TrimPrefix(a.URL, "http://"), strings.TrimPrefix(b.URL, "http://")
 	aGroup, bGroup := "▾ 1 "+aHost+"  OpenCode 1.18.33", "▾ 2 "+bHost+"  OpenCode 1.1.65"
 	tm.waitFor("both servers' groups and roots on one screen", func(sc string) bool {
@@ -88,6 +94,39 @@ func TestTwoServers(t *testing.T) {
 		return strings.Contains(sc, "octop  "+a.URL+"  OpenCode 1.18.33  ● connected") && strings.Contains(sc, "runs on a") &&
 			!strings.Contains(sc, "■ runs on a") && strings.Contains(sc, "1 running  0 waiting")
 	})
+	tm.actSend("q")
+	replayTwoServers(t, path, a.URL, b.URL)
+}
+
+// replayTwoServers replays what TestTwoServers recorded: the file holds
+// both servers, without b's password, and the replay ends as the live
+// screen did: both groups, b's root aborted and b down, a's running.
+func replayTwoServers(t *testing.T, path, aURL, bURL string) {
+	t.Helper()
+	var rec record.Recording
+	testwait.Eventually(t, func() bool {
+		f, err := os.Open(path)
+		if err != nil {
+			return false
+		}
+		defer f.Close()
+		rec, err = record.Read(f)
+		return err == nil && !rec.Truncated
+	}, tuiWait, "the recording to be closed")
+	if got := rec.Servers(); len(got) != 2 || got[0] != aURL || got[1] != bURL {
+		t.Fatalf("recorded servers %v, want %s then %s", got, aURL, bURL)
+	}
+	if raw, err := os.ReadFile(path); err != nil || bytes.Contains(raw, []byte("b-secret")) {
+		t.Fatalf("the recording (%v) holds b's password", err)
+	}
+	aHost, bHost := strings.TrimPrefix(aURL, "http://"), strings.TrimPrefix(bURL, "http://")
+	re := tuiStart(t, 160, 40, "--replay", path, "--speed", "32")
+	re.waitFor("the replay to end as the live screen did", func(sc string) bool {
+		return inOrder(sc, "▾ 1 "+aHost+"  OpenCode 1.18.33  ● connected", "runs on a", "▾ 2 "+bHost+"  OpenCode 1.1.65  ✗ down", "■ runs on b") &&
+			!strings.Contains(sc, "■ runs on a") && strings.Contains(sc, "1 of 2 down")
+	})
+	re.actSend("j", "x")
+	re.waitFor("x to answer read-only", func(sc string) bool { return strings.Contains(sc, "replay: read-only") })
 }
 
 // inOrder says each of parts is in s, after the one before it.

@@ -25,7 +25,7 @@ func (m Model) bar() string {
 		sum.Failed += d.Failed
 		mark := ink.Dim.Render("○")
 		switch {
-		case isDown(d):
+		case m.down(i):
 			down++
 			mark = ink.Disconnected.Render("✗ down")
 		case d.ConnKnown && d.Conn.State == wire.Connected:
@@ -49,9 +49,16 @@ func (m Model) bar() string {
 	return format.Fit(strings.Join(parts, "  "), m.width)
 }
 
-// isDown says the server's stream is lost (not merely still starting).
-func isDown(d ui.Summary) bool {
-	return d.ConnKnown && d.Conn.State == wire.Disconnected
+// down says server i is out of reach, not merely still starting: its
+// stream is lost, or it is being tried again after a failed attempt or
+// after the stream it had dropped (its rows stale until it is re-read).
+// Between attempts the stream says connecting; the server is still down.
+func (m Model) down(i int) bool {
+	d := m.screens[i].Summary()
+	if !d.ConnKnown || d.Conn.State == wire.Connected {
+		return false
+	}
+	return d.Conn.State == wire.Disconnected || d.Conn.Attempt > 1 || m.screens[i].Tree().Stale()
 }
 
 // hostOf is a server URL's host:port and path, short enough for the bar.

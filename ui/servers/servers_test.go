@@ -282,3 +282,22 @@ func TestMouse(t *testing.T) {
 		t.Fatalf("click on b's group line: server %d %q", s, id)
 	}
 }
+
+// TestDownWhileRetrying: a server lost and being tried again is down
+// between attempts too (its stream says connecting); one still making
+// its first attempt is only connecting.
+func TestDownWhileRetrying(t *testing.T) {
+	m := lose(scene(), 1)
+	m = send(m, Msg{Server: 1, Msg: wire.ConnState{State: wire.Connecting, Attempt: 1}})
+	if v := strings.Join(lines(m), "\n"); !strings.Contains(v, "▾ 2 box:4097  OpenCode 1.1.65  ✗ down") || !strings.Contains(v, "1 of 2 down") {
+		t.Errorf("a lost server trying again:\n%s", v)
+	}
+	m = send(twoScreens(), Msg{Server: 1, Msg: wire.ConnState{State: wire.Connecting, Attempt: 1}})
+	if v := strings.Join(lines(m), "\n"); !strings.Contains(v, "▾ 2 box:4097  ○ connecting…") || strings.Contains(v, "down") {
+		t.Errorf("a server on its first attempt:\n%s", v)
+	}
+	m = send(m, Msg{Server: 1, Msg: wire.ConnState{State: wire.Connecting, Attempt: 2}})
+	if v := strings.Join(lines(m), "\n"); !strings.Contains(v, "▾ 2 box:4097  ✗ down") {
+		t.Errorf("a server on its second attempt:\n%s", v)
+	}
+}

@@ -124,8 +124,8 @@ func (m Model) groupLine(i, w int) string {
 	if d.Version != "" {
 		left += "  " + paint(ink.Dim, "OpenCode "+d.Version)
 	}
-	switch mark, down := connMark(d); {
-	case down:
+	switch mark := connMark(d); {
+	case m.down(i):
 		left += "  " + paint(ink.Disconnected, "✗ down")
 	case d.ConnKnown && d.Conn.State == wire.Connected:
 		left += "  " + paint(ink.Connected, mark)
@@ -151,23 +151,20 @@ func (m Model) groupHeader() string {
 	return format.Spread(fmt.Sprintf("server %d of %d  %s", m.sel+1, len(m.screens), d.ServerURL), counts, m.width)
 }
 
-// connMark is a server's connection in a few words, "" when down: it is
-// lost (its lines then say ✗ down).
-func connMark(d ui.Summary) (mark string, down bool) {
-	switch {
-	case isDown(d):
-		return "", true
-	case d.ConnKnown && d.Conn.State == wire.Connected:
-		return "● connected", false
+// connMark is a server's connection in a few words, when it is not down
+// (then its lines say ✗ down).
+func connMark(d ui.Summary) string {
+	if d.ConnKnown && d.Conn.State == wire.Connected {
+		return "● connected"
 	}
-	return "○ connecting…", false
+	return "○ connecting…"
 }
 
 // groupDetail is what the detail pane shows on a server's group line.
 func (m Model) groupDetail(w, h int) []string {
 	d := m.screens[m.sel].Summary()
 	ink := m.styles.Ink
-	conn, down := connMark(d)
+	conn, down := connMark(d), m.down(m.sel)
 	if down {
 		conn = ink.Disconnected.Render("✗ down")
 		if d.Conn.Err != nil {
