@@ -2,12 +2,15 @@ package servers
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/octop-dev/octop/ui"
+	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/wire"
 )
 
@@ -30,6 +33,18 @@ func (o abortOps) Abort(_ context.Context, id string) error {
 	defer o.log.mu.Unlock()
 	o.log.got = append(o.log.got, o.name+":"+id)
 	return nil
+}
+
+func (o abortOps) Agents(context.Context) ([]wire.Agent, error) {
+	return []wire.Agent{{Name: "general", Mode: "subagent", Description: "General-purpose agent"}}, nil
+}
+
+// Launch records "server:launch:parent:description".
+func (o abortOps) Launch(_ context.Context, r intent.LaunchRequested) (wire.Session, error) {
+	o.log.mu.Lock()
+	defer o.log.mu.Unlock()
+	o.log.got = append(o.log.got, o.name+":launch:"+r.Parent+":"+r.Description)
+	return wire.Session{ID: "ses_new"}, nil
 }
 
 // drive updates m with msg and runs what comes back as the program would,
@@ -94,5 +109,32 @@ func TestAbortGoesToItsServer(t *testing.T) {
 	defer log.mu.Unlock()
 	if len(log.got) != 1 || log.got[0] != "b:ses_same" {
 		t.Fatalf("aborts sent %v, want only b:ses_same", log.got)
+	}
+}
+
+// TestLaunchRootOnAGroupLine: N on the second server's group line opens
+// its launch form, drawn whole under the bar, and the launch goes to
+// that server only.
+func TestLaunchRootOnAGroupLine(t *testing.T) {
+	log := &abortLog{}
+	a := ui.New(ui.Options{Ops: abortOps{name: "a", log: log}, ServerURL: "http://a:1", NoColor: true})
+	b := ui.New(ui.Options{Ops: abortOps{name: "b", log: log}, ServerURL: "http://b:2", NoColor: true})
+	m := drive(New([]ui.Model{a, b}, true), tea.WindowSizeMsg{Width: 120, Height: 40})
+	m = drive(m, tea.KeyPressMsg{Code: '2', Text: "2"})
+	m = drive(m, tea.KeyPressMsg{Code: 'N', Text: "N"})
+	if v := m.View().Content; !strings.Contains(v, "Launch a task as a new root session") || !strings.HasPrefix(ansi.Strip(v), "servers") {
+		t.Fatalf("N on b's group line:\n%s", v)
+	}
+	m = drive(m, tea.KeyPressMsg{Code: tea.KeyEnter}) // the agent → the description
+	for _, r := range "on b" {
+		m = drive(m, tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	m = drive(m, tea.KeyPressMsg{Code: tea.KeyEnter}) // → the prompt
+	m = drive(m, tea.KeyPressMsg{Code: 'g', Text: "g"})
+	m = drive(m, tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
+	log.mu.Lock()
+	defer log.mu.Unlock()
+	if len(log.got) != 1 || log.got[0] != "b:launch::on b" {
+		t.Fatalf("calls %v, want only b's launch of a root", log.got)
 	}
 }
