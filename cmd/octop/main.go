@@ -196,6 +196,7 @@ func runLive(g globalFlags, stderr io.Writer) int {
 	p = tea.NewProgram(root, progOpts...)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	defer rec.close(stderr) // before the stream's goodbye, which is octop quitting
 	b := feed.NewBatcher(p.Send, feed.FrameInterval)
 	send := b.Send
 	if tr != nil {
