@@ -84,3 +84,14 @@ func inOrder(s string, parts ...string) bool {
 	}
 	return true
 }
+
+// TestWrongPasswordHoldsUpNoOther: b refuses the login it is given (none);
+// its group says down, a's shows its sessions, live.
+func TestWrongPasswordHoldsUpNoOther(t *testing.T) {
+	a, b, _ := twoServers(t)
+	aHost, bHost := strings.TrimPrefix(a.URL(), "http://"), strings.TrimPrefix(b.URL(), "http://")
+	watch(t, func(sc string) bool {
+		return inOrder(sc, "▾ 1 "+aHost+"  OpenCode 1.18.33  ● connected", "on a", "▾ 2 "+bHost+"  ✗ down") &&
+			strings.Contains(sc, "1 of 2 down") && !strings.Contains(sc, "on b")
+	}, "--server", a.URL(), "--server", b.URL())
+}
