@@ -33,7 +33,7 @@ func bigSession(n int) []wire.MessageWithParts {
 
 // BenchmarkFirstScreen: from the fetched messages of a 5,000-part session
 // to the first drawn screen (tailing: the last entries), markdown
-// rendered with glamour.
+// rendered by ui/markdown.
 func BenchmarkFirstScreen(b *testing.B) {
 	msgs := bigSession(5000)
 	st := styles.New(true, false)
@@ -49,7 +49,7 @@ func BenchmarkFirstScreen(b *testing.B) {
 
 // BenchmarkScroll: one entry down (or up) and a redraw, at entry 10
 // and at entry 5,000 of a 5,000-part session: "fresh" clears the drawing
-// cache first (every visible entry drawn again, glamour included: the
+// cache first (every visible entry drawn again, markdown included: the
 // worst case), "cached" is the usual case.
 func BenchmarkScroll(b *testing.B) {
 	msgs := bigSession(5000)
