@@ -33,22 +33,14 @@ type palette struct {
 }
 
 func newPalette(isDark, noColor bool) *palette {
-	p := &palette{noColor: noColor, inks: map[look]styles.Ink{}}
-	plain := lipgloss.NewStyle()
-	if noColor {
-		p.heading, p.code, p.link, p.dim = plain.Bold(true), plain, plain, plain
-		return p
+	st := styles.New(isDark, noColor)
+	// Headings take the ui's accent, links its badge colour, rules and
+	// addresses its secondary grey; code has a colour of its own.
+	p := &palette{noColor: noColor, heading: st.Focused, link: st.Badge, dim: st.Dim, inks: map[look]styles.Ink{}}
+	p.code = lipgloss.NewStyle()
+	if !noColor {
+		p.code = p.code.Foreground(lipgloss.LightDark(isDark)(lipgloss.Color("#A8431C"), lipgloss.Color("#F0A070")))
 	}
-	ld := lipgloss.LightDark(isDark)
-	c := func(light, dark string) lipgloss.Style {
-		return plain.Foreground(ld(lipgloss.Color(light), lipgloss.Color(dark)))
-	}
-	// Headings and links share the ui's accent and badge colours
-	// (ui/styles Focused, Badge), the dim grey its secondary text.
-	p.heading = c("#5A3FC0", "#B4A2FF").Bold(true)
-	p.link = c("#0060A0", "#7FC8FF")
-	p.dim = c("#8A8A8A", "#6C6C6C")
-	p.code = c("#A8431C", "#F0A070")
 	return p
 }
 
