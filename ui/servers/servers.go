@@ -92,6 +92,9 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		init := tag(i, msg.Screen.Init())
 		var size tea.Cmd
 		m, size = m.to(i, tea.WindowSizeMsg{Width: m.width, Height: max(m.height-barHeight, 0)})
+		if f := m.screens[m.sel].Tree().Filter(); f != "" {
+			m.screens[i].SetFilter(f) // the filter shown applies to it too
+		}
 		return m, tea.Batch(init, size)
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height

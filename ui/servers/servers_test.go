@@ -257,6 +257,9 @@ func TestFilterAndSortEveryServer(t *testing.T) {
 	if !strings.Contains(v, "deploy the box") || strings.Contains(v, "fix the parser") || m.Screen(1).Tree().Filter() != "dep" {
 		t.Errorf("filter dep over both servers:\n%s", v)
 	}
+	if m = send(m, Added{Screen: screen("http://found:4096")}); m.Screen(2).Tree().Filter() != "dep" {
+		t.Errorf("a server found later is not filtered: %q", m.Screen(2).Tree().Filter())
+	}
 	m = press(m, "s")
 	if m.Screen(0).Tree().Sort() != m.Screen(1).Tree().Sort() || m.Screen(0).Tree().Sort().String() == "newest" {
 		t.Errorf("s sorted %v and %v", m.Screen(0).Tree().Sort(), m.Screen(1).Tree().Sort())
