@@ -87,10 +87,11 @@ const wideLayout = 100
 
 // Intervals of the one tick loop: fast while the connection's countdown
 // runs, else once a second on the second (tea.Every), when the clocks the
-// panes show change. Every frame Bubble Tea draws parses and diffs the
-// whole screen, so nothing ticks faster: the busy marks' spinner steps with
-// the clocks, in the frame they draw anyway, and never draws one of its
-// own. Events draw their frames when they come (feed.Batcher).
+// panes show change. A frame costs a View and a line diff (package screen),
+// and a tick that moves every busy row rewrites each of them, so nothing
+// ticks faster: the busy marks' spinner steps with the clocks, in the frame
+// they draw anyway, and never draws one of its own. Events draw their
+// frames when they come (feed.Batcher).
 const (
 	fastTick = 100 * time.Millisecond
 	slowTick = time.Second

@@ -3,11 +3,14 @@ package ui
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	uv "github.com/charmbracelet/ultraviolet"
+	linescreen "github.com/octop-dev/octop/screen"
 	"github.com/octop-dev/octop/wire"
 )
 
@@ -56,25 +59,48 @@ func (t *terminal) draw(content string) int {
 	return t.out.Len()
 }
 
+// lineScreen is octop's own renderer (package screen): a line diff.
+type lineScreen struct {
+	out bytes.Buffer
+	scr *linescreen.Screen
+}
+
+func newLineScreen(w, h int) *lineScreen {
+	l := &lineScreen{}
+	l.scr = linescreen.New(&l.out, w, h, 0, colorprofile.TrueColor)
+	return l
+}
+
+func (l *lineScreen) draw(content string) int {
+	l.out.Reset()
+	l.scr.Set(tea.NewView(content))
+	l.scr.Draw()
+	return l.out.Len()
+}
+
 // BenchmarkFrame is one frame of bench-live's screen (200x50, a fan-out
 // of 8 children): after a tick (spinners and clocks move), and after one
 // tool update; each is Update, View and the terminal's parse, diff and
-// write. bytes/frame is what reaches the terminal.
+// write, by Bubble Tea's renderer (bubbletea) and by octop's (screen).
+// bytes/frame is what reaches the terminal.
 func BenchmarkFrame(b *testing.B) {
-	for _, what := range []string{"tick", "event"} {
+	for _, what := range []string{"tick/bubbletea", "event/bubbletea", "tick/screen", "event/screen"} {
 		b.Run(what, func(b *testing.B) {
 			clock := now
 			m := New(Options{ServerURL: "http://127.0.0.1:4096", Clock: func() time.Time { return clock }})
 			m = send(b, m, tea.WindowSizeMsg{Width: 200, Height: 50})
 			m = send(b, m, liveFanOut(8, 10))
-			term := newTerminal(200, 50)
-			term.draw(m.View().Content)
+			var draw func(string) int = newTerminal(200, 50).draw
+			if strings.HasSuffix(what, "screen") {
+				draw = newLineScreen(200, 50).draw
+			}
+			draw(m.View().Content)
 			written := 0
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; b.Loop(); i++ {
 				var msg tea.Msg = tickMsg{}
-				if what == "event" {
+				if strings.HasPrefix(what, "event") {
 					kid := fmt.Sprintf("ses_kid%d", i%8)
 					msg = events(toolCall(kid, fmt.Sprintf("%s_p%02d", kid, 10+i%50), "bash", wire.ToolRunning,
 						fmt.Sprintf("step %d", i), `{"command":"x"}`, 50, -1))
@@ -83,7 +109,7 @@ func BenchmarkFrame(b *testing.B) {
 				}
 				nm, _ := m.Update(msg)
 				m = nm.(Model)
-				written += term.draw(m.View().Content)
+				written += draw(m.View().Content)
 			}
 			b.ReportMetric(float64(written)/float64(b.N), "bytes/frame")
 		})

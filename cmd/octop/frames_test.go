@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/octop-dev/octop/feed"
 	"github.com/octop-dev/octop/internal/testwait"
+	"github.com/octop-dev/octop/screen"
 	"github.com/octop-dev/octop/ui"
 	"github.com/octop-dev/octop/wire"
 )
@@ -38,14 +39,14 @@ func (o *terminalOutput) text() string {
 }
 
 // TestFrameCapShowsAShortLivedChild runs the screen as octop does (the
-// frame cap, events through the Batcher) and starts and ends a child
+// frame cap of package screen, events through the Batcher) and starts and ends a child
 // within one frame: the frame after it must still show the child, ended.
 // The cap may skip the frames in between, never the session.
 func TestFrameCapShowsAShortLivedChild(t *testing.T) {
 	out := &terminalOutput{}
-	opts := append(programOptions(), tea.WithInput(nil), tea.WithOutput(out),
-		tea.WithoutSignalHandler(), tea.WithWindowSize(120, 30), tea.WithEnvironment([]string{"TERM=xterm-256color"}))
-	p := tea.NewProgram(ui.New(ui.Options{ServerURL: "http://127.0.0.1:4096", NoColor: true}), opts...)
+	p := screen.NewProgram(ui.New(ui.Options{ServerURL: "http://127.0.0.1:4096", NoColor: true}), screen.Options{
+		Interval: frameInterval, Frames: out, Width: 120, Height: 30, NoInput: true,
+		Environ: []string{"TERM=xterm-256color"}, Extra: []tea.ProgramOption{tea.WithoutSignalHandler()}})
 	done := make(chan error, 1)
 	go func() { _, err := p.Run(); done <- err }()
 	t.Cleanup(func() {

@@ -19,8 +19,10 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/octop-dev/octop/internal/frametrace"
+	"github.com/octop-dev/octop/screen"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/octop-dev/octop/alert"
@@ -176,7 +178,7 @@ func runLive(g globalFlags, stderr io.Writer) int {
 	}
 	// The hook's failures go to the screen as a notice; the program it
 	// sends to is made below, before any event can start a hook.
-	var p *tea.Program
+	var p *screen.Program
 	if g.wd.exec != "" {
 		h := alert.NewHook(g.wd.exec, c.BaseURL(), g.wd.hookTimeout, func(r alert.HookResult) {
 			if r.Err != nil {
@@ -187,13 +189,13 @@ func runLive(g globalFlags, stderr io.Writer) int {
 		opts.OnEvent = h.Run
 	}
 	var root tea.Model = ui.New(opts)
-	progOpts := programOptions()
+	so := screenOptions()
 	if tr != nil {
 		defer tr.Close()
 		root = tr.Model(root, eventCount)
-		progOpts = append(progOpts, tea.WithOutput(tr.Output(os.Stdout)))
+		so.Frames = tr.Output(os.Stdout)
 	}
-	p = tea.NewProgram(root, progOpts...)
+	p = newProgram(root, so)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	defer rec.close(stderr) // before the stream's goodbye, which is octop quitting
@@ -215,15 +217,20 @@ func runLive(g globalFlags, stderr io.Writer) int {
 	return 0
 }
 
-// maxFPS caps how often the screen is redrawn. Bubble Tea parses and diffs
-// the whole screen for every frame that changed, so a busy stream costs in
-// proportion; at 30 an event still reaches the screen well within 100 ms
-// (make bench-live measures both).
-const maxFPS = 30
+// frameInterval caps how often the screen is redrawn: 30 frames a second.
+// A frame writes only the lines that changed (package screen), and an
+// event still reaches the screen well within 100 ms (make bench-live
+// measures both).
+const frameInterval = time.Second / 30
 
-// programOptions are the options every octop screen runs with.
-func programOptions() []tea.ProgramOption {
-	return []tea.ProgramOption{tea.WithFPS(maxFPS)}
+// screenOptions are the options of every octop screen: the frame cap, the
+// terminal.
+func screenOptions() screen.Options { return screen.Options{Interval: frameInterval} }
+
+// newProgram is the program of every octop screen: root, drawn by package
+// screen with options o.
+func newProgram(root tea.Model, o screen.Options) *screen.Program {
+	return screen.NewProgram(root, o)
 }
 
 // openTrace starts the latency trace when OCTOP_TRACE names a file

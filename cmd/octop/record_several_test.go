@@ -17,6 +17,7 @@ import (
 	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/record"
 	"github.com/octop-dev/octop/replay"
+	"github.com/octop-dev/octop/screen"
 )
 
 // TestRecordSeveralThenReplay: octop --server A --server B --record F
@@ -27,13 +28,15 @@ func TestRecordSeveralThenReplay(t *testing.T) {
 	a, b, bURL := twoServers(t)
 	path := filepath.Join(t.TempDir(), "two.octop")
 	s := &several{g: severalFlags(t, "--server", a.URL(), "--server", bURL, "--record", path, "--notify", "none")}
-	progs := make(chan *tea.Program, 1)
-	s.started = func(p *tea.Program) { progs <- p }
+	progs := make(chan *screen.Program, 1)
+	s.started = func(p *screen.Program) { progs <- p }
 	done := make(chan int, 1)
 	var stderr bytes.Buffer
 	go func() {
-		done <- s.run(&stderr, append(programOptions(), tea.WithInput(nil), tea.WithOutput(io.Discard),
-			tea.WithoutSignalHandler(), tea.WithWindowSize(160, 30)))
+		o := screenOptions()
+		o.Frames, o.Width, o.Height, o.NoInput = io.Discard, 160, 30, true
+		o.Extra = []tea.ProgramOption{tea.WithoutSignalHandler()}
+		done <- s.run(&stderr, o)
 	}()
 	p := <-progs
 	testwait.Eventually(t, func() bool { return a.Streams() > 0 && b.Streams() > 0 }, 10*time.Second, "both streams open")

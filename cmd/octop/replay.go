@@ -7,7 +7,6 @@ import (
 	"os"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/octop-dev/octop/feed"
 	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/record"
@@ -66,7 +65,7 @@ func play(rec record.Recording, opts replay.Options, label string, stderr io.Wri
 	}
 	root := ui.New(ui.Options{Demo: true, ReadOnly: label + ": read-only", RecordedHistory: p.HasHistories(),
 		Ops: ops.ReadOnly(p.Backend(), seen, label), Clock: p.Clock, NoColor: noColor()})
-	prog := tea.NewProgram(replay.NewScreen(root, p, label), programOptions()...)
+	prog := newProgram(replay.NewScreen(root, p, label), screenOptions())
 	b = feed.NewBatcher(prog.Send, feed.FrameInterval)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

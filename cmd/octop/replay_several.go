@@ -59,7 +59,7 @@ func playSeveral(rec record.Recording, opts replay.Options, label string, stderr
 		fmt.Fprintf(stderr, "octop: --%s: %v\n", label, err)
 		return 2
 	}
-	prog := tea.NewProgram(r.screen, programOptions()...)
+	prog := newProgram(r.screen, screenOptions())
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	r.run(ctx, prog.Send)

@@ -12,6 +12,7 @@ import (
 	"github.com/octop-dev/octop/discover"
 	"github.com/octop-dev/octop/feed"
 	"github.com/octop-dev/octop/ops"
+	"github.com/octop-dev/octop/screen"
 	"github.com/octop-dev/octop/ui"
 	"github.com/octop-dev/octop/ui/servers"
 	"github.com/octop-dev/octop/watchdog"
@@ -24,26 +25,26 @@ type several struct {
 	g      globalFlags
 	wd     watchdog.Config
 	notify alert.Mode
-	p      *tea.Program
+	p      *screen.Program
 	hooks  []*alert.Hook
 	// rec is --record's file, which every server's tap writes to (nil
 	// when not recording).
 	rec *recorder
 	// started, when set, is handed the program before it runs (a test
 	// quits it).
-	started func(*tea.Program)
+	started func(*screen.Program)
 }
 
 // runSeveral watches several servers in one screen. --discover adds the
 // servers announced on the local network as they appear; --record writes
 // what every server sends into one file.
 func runSeveral(g globalFlags, stderr io.Writer) int {
-	return (&several{g: g}).run(stderr, programOptions())
+	return (&several{g: g}).run(stderr, screenOptions())
 }
 
 // run is runSeveral with the program's options (a test's give it no
 // terminal).
-func (s *several) run(stderr io.Writer, progOpts []tea.ProgramOption) int {
+func (s *several) run(stderr io.Writer, o screen.Options) int {
 	w, code := s.connect(stderr)
 	defer s.rec.close(stderr)
 	if code != 0 {
@@ -54,7 +55,7 @@ func (s *several) run(stderr io.Writer, progOpts []tea.ProgramOption) int {
 			h.Stop() // quitting kills a hook still running
 		}
 	}()
-	s.p = tea.NewProgram(servers.New(w.screens, noColor()), progOpts...)
+	s.p = newProgram(servers.New(w.screens, noColor()), o)
 	if s.started != nil {
 		s.started(s.p)
 	}

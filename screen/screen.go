@@ -1,0 +1,213 @@
+package screen
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Screen draws frames on a terminal, line by line. Set hands it a view;
+// its own goroutine (Start) writes the lines that changed.
+type Screen struct {
+	out      io.Writer
+	interval time.Duration
+	profile  colorprofile.Profile
+	wake     chan struct{}
+	stop     chan struct{}
+	stopped  chan struct{}
+
+	mu     sync.Mutex
+	view   tea.View // the newest view
+	dirty  bool     // view or size changed since the last draw
+	width  int
+	height int
+	full   bool // the next draw repaints every line
+
+	// The drawer's own, touched by no other goroutine.
+	shown []string      // the lines on the terminal
+	title string        // the window title set
+	mouse tea.MouseMode // the mouse reporting turned on
+	last  time.Time     // when the last frame was written
+	frame bytes.Buffer
+	conv  bytes.Buffer
+}
+
+// New returns a Screen that writes to out, a frame at most every interval,
+// with colours brought down to profile.
+func New(out io.Writer, width, height int, interval time.Duration, profile colorprofile.Profile) *Screen {
+	return &Screen{
+		out: out, interval: interval, profile: profile,
+		wake: make(chan struct{}, 1), stop: make(chan struct{}), stopped: make(chan struct{}),
+		width: width, height: height, full: true,
+	}
+}
+
+// Set hands the screen the newest view. It returns at once: the drawer
+// writes it when the frame cap allows, merged with any view after it.
+func (s *Screen) Set(v tea.View) {
+	s.mu.Lock()
+	same := v.Content == s.view.Content && v.WindowTitle == s.view.WindowTitle && v.MouseMode == s.view.MouseMode
+	s.view = v
+	if !same {
+		s.dirty = true
+	}
+	s.mu.Unlock()
+	if !same {
+		s.poke()
+	}
+}
+
+// Resize tells the screen the terminal's new size: the next frame repaints
+// every line.
+func (s *Screen) Resize(width, height int) {
+	s.mu.Lock()
+	s.width, s.height, s.full, s.dirty = width, height, true, true
+	s.mu.Unlock()
+	s.poke()
+}
+
+func (s *Screen) poke() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Start runs the drawer until Stop.
+func (s *Screen) Start() { go s.run() }
+
+// Stop ends the drawer after it writes the newest view.
+func (s *Screen) Stop() {
+	close(s.stop)
+	<-s.stopped
+}
+
+func (s *Screen) run() {
+	defer close(s.stopped)
+	for {
+		select {
+		case <-s.stop:
+			s.Draw()
+			return
+		case <-s.wake:
+		}
+		// The frame cap: a frame soon after the last waits out the
+		// interval, and draws what is newest then.
+		if wait := s.interval - time.Since(s.last); wait > 0 {
+			t := time.NewTimer(wait)
+			select {
+			case <-t.C:
+			case <-s.stop:
+				t.Stop()
+				s.Draw()
+				return
+			}
+		}
+		s.Draw()
+	}
+}
+
+// Draw writes the newest view now, if it changed: only the lines that
+// differ from those on the terminal, in one write. Only the drawer's
+// goroutine calls it, or a test with no drawer running.
+func (s *Screen) Draw() {
+	s.mu.Lock()
+	if !s.dirty {
+		s.mu.Unlock()
+		return
+	}
+	v, w, h, full := s.view, s.width, s.height, s.full
+	s.dirty, s.full = false, false
+	s.mu.Unlock()
+
+	s.frame.Reset()
+	s.frame.WriteString(ansi.SetModeSynchronizedOutput)
+	s.modes(v)
+	s.lines(v.Content, w, h, full)
+	s.frame.WriteString(ansi.ResetModeSynchronizedOutput)
+	s.last = time.Now()
+	s.write()
+}
+
+// modes writes the window title and the mouse reporting when they change.
+func (s *Screen) modes(v tea.View) {
+	if v.WindowTitle != s.title {
+		s.frame.WriteString(ansi.SetWindowTitle(v.WindowTitle))
+		s.title = v.WindowTitle
+	}
+	if v.MouseMode != s.mouse {
+		s.frame.WriteString(mouseOff)
+		switch v.MouseMode {
+		case tea.MouseModeCellMotion:
+			s.frame.WriteString(ansi.SetModeMouseButtonEvent + ansi.SetModeMouseExtSgr)
+		case tea.MouseModeAllMotion:
+			s.frame.WriteString(ansi.SetModeMouseAnyEvent + ansi.SetModeMouseExtSgr)
+		}
+		s.mouse = v.MouseMode
+	}
+}
+
+// mouseOff turns every kind of mouse reporting off.
+const mouseOff = ansi.ResetModeMouseButtonEvent + ansi.ResetModeMouseAnyEvent + ansi.ResetModeMouseExtSgr
+
+// lines writes each line of content that is not already on the terminal:
+// moved to, written whole, its style reset and the rest of the row erased.
+// Rows under the content are blank; lines past the height are not drawn.
+func (s *Screen) lines(content string, w, h int, full bool) {
+	if full {
+		s.frame.WriteString(ansi.EraseEntireScreen)
+		s.shown = s.shown[:0]
+	}
+	s.shown = resize(s.shown, h)
+	rest := content
+	for y := range h {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		line = strings.TrimSuffix(line, "\r")
+		if line == s.shown[y] && !full {
+			continue
+		}
+		if line == "" && full {
+			s.shown[y] = line // the screen was just erased
+			continue
+		}
+		s.frame.WriteString(ansi.CursorPosition(1, y+1))
+		s.frame.WriteString(line)
+		s.frame.WriteString(ansi.ResetStyle)
+		if ansi.StringWidth(line) < w {
+			s.frame.WriteString(ansi.EraseLineRight)
+		}
+		s.shown[y] = line
+	}
+}
+
+// resize returns lines at length n, new rows unknown (so drawn).
+func resize(lines []string, n int) []string {
+	for len(lines) < n {
+		lines = append(lines, unknownLine)
+	}
+	return lines[:n]
+}
+
+// unknownLine is a row whose content the screen does not know: no line
+// equals it, so the next frame writes the row.
+const unknownLine = "\x00unknown"
+
+// write sends the frame to the terminal in one write, its colours brought
+// down to the terminal's profile first.
+func (s *Screen) write() {
+	b := s.frame.Bytes()
+	if s.profile < colorprofile.TrueColor {
+		s.conv.Reset()
+		cw := &colorprofile.Writer{Forward: &s.conv, Profile: s.profile}
+		_, _ = cw.Write(b)
+		b = s.conv.Bytes()
+	}
+	_, _ = s.out.Write(b)
+}

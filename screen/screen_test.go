@@ -1,0 +1,215 @@
+package screen
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/octop-dev/octop/internal/testwait"
+)
+
+// writes records each write the screen makes, safe for its drawer.
+type writes struct {
+	mu  sync.Mutex
+	all []string
+}
+
+func (w *writes) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.all = append(w.all, string(p))
+	return len(p), nil
+}
+
+func (w *writes) list() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]string(nil), w.all...)
+}
+
+func (w *writes) last() string {
+	l := w.list()
+	if len(l) == 0 {
+		return ""
+	}
+	return l[len(l)-1]
+}
+
+func view(lines ...string) tea.View { return tea.NewView(strings.Join(lines, "\n")) }
+
+func TestDrawWritesOnlyTheLinesThatChanged(t *testing.T) {
+	out := &writes{}
+	s := New(out, 20, 4, 0, colorprofile.TrueColor)
+	s.Set(view("alpha", "beta", "gamma"))
+	s.Draw()
+	first := out.last()
+	for _, want := range []string{ansi.EraseEntireScreen, "alpha", "beta", "gamma"} {
+		if !strings.Contains(first, want) {
+			t.Fatalf("first frame %q lacks %q", first, want)
+		}
+	}
+
+	s.Set(view("alpha", "BETA", "gamma"))
+	s.Draw()
+	second := out.last()
+	if !strings.Contains(second, ansi.CursorPosition(1, 2)+"BETA"+ansi.ResetStyle+ansi.EraseLineRight) {
+		t.Errorf("the changed line is not written whole at row 2 and erased to its end: %q", second)
+	}
+	if strings.Contains(second, "alpha") || strings.Contains(second, "gamma") || strings.Contains(second, ansi.EraseEntireScreen) {
+		t.Errorf("lines that did not change were written again: %q", second)
+	}
+
+	n := len(out.list())
+	s.Set(view("alpha", "BETA", "gamma"))
+	s.Draw()
+	if len(out.list()) != n {
+		t.Errorf("the same view drew a frame: %q", out.last())
+	}
+}
+
+func TestDrawBlanksRowsTheContentLeft(t *testing.T) {
+	out := &writes{}
+	s := New(out, 20, 4, 0, colorprofile.TrueColor)
+	s.Set(view("one", "two", "three"))
+	s.Draw()
+	s.Set(view("one"))
+	s.Draw()
+	got := out.last()
+	for _, row := range []int{2, 3} {
+		if !strings.Contains(got, ansi.CursorPosition(1, row)+ansi.ResetStyle+ansi.EraseLineRight) {
+			t.Errorf("row %d, empty now, is not erased: %q", row, got)
+		}
+	}
+	if strings.Contains(got, ansi.CursorPosition(1, 4)) {
+		t.Errorf("row 4, empty before and after, was written: %q", got)
+	}
+}
+
+func TestDrawKeepsToTheScreen(t *testing.T) {
+	out := &writes{}
+	s := New(out, 10, 2, 0, colorprofile.TrueColor)
+	s.Set(view("1234567890", "second", "third, past the bottom"))
+	s.Draw()
+	got := out.last()
+	if strings.Contains(got, "third") {
+		t.Errorf("a line below the screen was drawn: %q", got)
+	}
+	if strings.Contains(got, "1234567890"+ansi.ResetStyle+ansi.EraseLineRight) {
+		t.Errorf("a line as wide as the screen is erased after its last cell (which would erase that cell): %q", got)
+	}
+}
+
+func TestResizeRepaintsEveryLine(t *testing.T) {
+	out := &writes{}
+	s := New(out, 20, 3, 0, colorprofile.TrueColor)
+	s.Set(view("alpha", "beta"))
+	s.Draw()
+	s.Resize(30, 3)
+	s.Draw()
+	got := out.last()
+	for _, want := range []string{ansi.EraseEntireScreen, "alpha", "beta"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the frame after a resize lacks %q: %q", want, got)
+		}
+	}
+}
+
+func TestColoursComeDownToTheTerminals(t *testing.T) {
+	red := "\x1b[38;2;255;0;0mred\x1b[m"
+	for _, tc := range []struct {
+		profile colorprofile.Profile
+		keeps   bool
+	}{{colorprofile.TrueColor, true}, {colorprofile.ANSI256, false}, {colorprofile.Ascii, false}} {
+		out := &writes{}
+		s := New(out, 20, 1, 0, tc.profile)
+		s.Set(view(red))
+		s.Draw()
+		got := out.last()
+		if strings.Contains(got, "38;2;255;0;0") != tc.keeps {
+			t.Errorf("profile %v: true colour kept = %v, want %v: %q", tc.profile, !tc.keeps, tc.keeps, got)
+		}
+		if !strings.Contains(got, "red") {
+			t.Errorf("profile %v: the text is gone: %q", tc.profile, got)
+		}
+	}
+}
+
+func TestModesFollowTheView(t *testing.T) {
+	out := &writes{}
+	s := New(out, 20, 1, 0, colorprofile.TrueColor)
+	v := view("x")
+	v.WindowTitle = "octop"
+	v.MouseMode = tea.MouseModeCellMotion
+	s.Set(v)
+	s.Draw()
+	got := out.last()
+	for _, want := range []string{ansi.SetWindowTitle("octop"), ansi.SetModeMouseButtonEvent, ansi.SetModeMouseExtSgr} {
+		if !strings.Contains(got, want) {
+			t.Errorf("first frame lacks %q: %q", want, got)
+		}
+	}
+	v.Content = "y"
+	s.Set(v)
+	s.Draw()
+	if got := out.last(); strings.Contains(got, "\x1b]") || strings.Contains(got, "1002") {
+		t.Errorf("unchanged title and mouse mode written again: %q", got)
+	}
+}
+
+// TestFrameCapMergesAndNeverLoses: views set faster than the interval are
+// drawn merged, and the newest is always drawn.
+func TestFrameCapMergesAndNeverLoses(t *testing.T) {
+	out := &writes{}
+	s := New(out, 20, 1, 200*time.Millisecond, colorprofile.TrueColor)
+	s.Start()
+	defer s.Stop()
+	s.Set(view("first"))
+	testwait.Eventually(t, func() bool { return strings.Contains(out.last(), "first") }, 5*time.Second,
+		"the first view drawn at once")
+	for i := range 50 {
+		s.Set(view("burst " + strings.Repeat("x", i%7)))
+	}
+	s.Set(view("newest"))
+	testwait.Eventually(t, func() bool { return strings.Contains(out.last(), "newest") }, 5*time.Second,
+		"the newest view drawn")
+	all := strings.Join(out.list(), "")
+	if c := strings.Count(all, ansi.SetModeSynchronizedOutput); c > 3 {
+		t.Errorf("51 views inside about one interval drew %d frames; want them merged", c)
+	}
+}
+
+func TestSetReturnsWhileTheTerminalIsSlow(t *testing.T) {
+	slow := &blocking{release: make(chan struct{})}
+	s := New(slow, 20, 1, 0, colorprofile.TrueColor)
+	s.Start()
+	s.Set(view("one"))
+	done := make(chan struct{})
+	go func() {
+		for i := range 100 {
+			s.Set(view(strings.Repeat("z", i%10)))
+		}
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Set waited for the terminal")
+	}
+	close(slow.release)
+	s.Stop()
+}
+
+type blocking struct {
+	release chan struct{}
+	buf     bytes.Buffer
+}
+
+func (b *blocking) Write(p []byte) (int, error) {
+	<-b.release
+	return b.buf.Write(p)
+}
