@@ -9,8 +9,10 @@ import (
 )
 
 // FrameInterval is how long the Batcher gathers events before handing them
-// to the program: about one frame at 60 fps.
-const FrameInterval = 16 * time.Millisecond
+// to the program: one frame of the screen's 30 a second (package screen).
+// Each batch costs an Update and a View, so a batch per frame is the most
+// the screen can show; an event still reaches it within two frames.
+const FrameInterval = time.Second / 30
 
 // Batcher sits between the event stream and the program. The server sends
 // events much faster than a terminal redraws (a fan-out is hundreds of part

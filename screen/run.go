@@ -42,7 +42,9 @@ const Renderer = "OCTOP_RENDERER"
 // queryFPS is how often, with the Screen drawing, Bubble Tea's loop writes
 // what it queued for the terminal (its queries, such as the background
 // colour's). It draws nothing, so it runs slow: its ticks are wake-ups.
-const queryFPS = 10
+// The start asks for the background colour itself (enter), so the first
+// frames have the right colours without waiting for it.
+const queryFPS = 2
 
 // Program is a Bubble Tea program whose frames a Screen draws.
 type Program struct {
@@ -102,7 +104,7 @@ func (p *Program) Run() (tea.Model, error) {
 		}
 		defer func() { _ = term.Restore(in, old) }()
 	}
-	_, _ = io.WriteString(p.screen.out, enter())
+	_, _ = io.WriteString(p.screen.out, enter(!p.opts.NoInput))
 	defer func() { _, _ = io.WriteString(p.screen.out, leave()) }()
 
 	winch := make(chan os.Signal, 1)
@@ -142,9 +144,15 @@ func (p *Program) resizes(winch <-chan os.Signal, done <-chan struct{}) {
 // alternate screen, no cursor, no autowrap (a line too long is cut at the
 // margin), bracketed paste, and the keyboard reporting Bubble Tea's
 // renderer asks for (modifyOtherKeys, kitty's disambiguated keys).
-func enter() string {
-	return ansi.SetModeAltScreenSaveCursor + ansi.HideCursor + ansi.ResetModeAutoWrap +
+func enter(input bool) string {
+	s := ansi.SetModeAltScreenSaveCursor + ansi.HideCursor + ansi.ResetModeAutoWrap +
 		ansi.SetModeBracketedPaste + ansi.SetModifyOtherKeys2 + ansi.PushKittyKeyboard(1) + ansi.EraseEntireScreen
+	if input {
+		// Only a program that reads the answer asks: else it would
+		// reach the shell after the program ends.
+		s += ansi.RequestBackgroundColor
+	}
+	return s
 }
 
 func leave() string {

@@ -122,14 +122,14 @@ func (s *Screen) Draw() {
 		s.mu.Unlock()
 		return
 	}
-	v, w, h, full := s.view, s.width, s.height, s.full
+	v, h, full := s.view, s.height, s.full
 	s.dirty, s.full = false, false
 	s.mu.Unlock()
 
 	s.frame.Reset()
 	s.frame.WriteString(ansi.SetModeSynchronizedOutput)
 	s.modes(v)
-	s.lines(v.Content, w, h, full)
+	s.lines(v.Content, h, full)
 	s.frame.WriteString(ansi.ResetModeSynchronizedOutput)
 	s.last = time.Now()
 	s.write()
@@ -157,9 +157,12 @@ func (s *Screen) modes(v tea.View) {
 const mouseOff = ansi.ResetModeMouseButtonEvent + ansi.ResetModeMouseAnyEvent + ansi.ResetModeMouseExtSgr
 
 // lines writes each line of content that is not already on the terminal:
-// moved to, written whole, its style reset and the rest of the row erased.
-// Rows under the content are blank; lines past the height are not drawn.
-func (s *Screen) lines(content string, w, h int, full bool) {
+// moved to, the row erased, the line written whole and its style reset.
+// Erased first, a line needs no measuring (a line as wide as the screen
+// leaves the cursor on its last cell, which an erase after it would
+// clear). Rows under the content are blank; lines past the height are not
+// drawn.
+func (s *Screen) lines(content string, h int, full bool) {
 	if full {
 		s.frame.WriteString(ansi.EraseEntireScreen)
 		s.shown = s.shown[:0]
@@ -178,11 +181,9 @@ func (s *Screen) lines(content string, w, h int, full bool) {
 			continue
 		}
 		s.frame.WriteString(ansi.CursorPosition(1, y+1))
+		s.frame.WriteString(ansi.EraseEntireLine)
 		s.frame.WriteString(line)
 		s.frame.WriteString(ansi.ResetStyle)
-		if ansi.StringWidth(line) < w {
-			s.frame.WriteString(ansi.EraseLineRight)
-		}
 		s.shown[y] = line
 	}
 }

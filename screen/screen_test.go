@@ -57,8 +57,8 @@ func TestDrawWritesOnlyTheLinesThatChanged(t *testing.T) {
 	s.Set(view("alpha", "BETA", "gamma"))
 	s.Draw()
 	second := out.last()
-	if !strings.Contains(second, ansi.CursorPosition(1, 2)+"BETA"+ansi.ResetStyle+ansi.EraseLineRight) {
-		t.Errorf("the changed line is not written whole at row 2 and erased to its end: %q", second)
+	if !strings.Contains(second, ansi.CursorPosition(1, 2)+ansi.EraseEntireLine+"BETA"+ansi.ResetStyle) {
+		t.Errorf("the changed line is not written whole on row 2, erased first: %q", second)
 	}
 	if strings.Contains(second, "alpha") || strings.Contains(second, "gamma") || strings.Contains(second, ansi.EraseEntireScreen) {
 		t.Errorf("lines that did not change were written again: %q", second)
@@ -81,7 +81,7 @@ func TestDrawBlanksRowsTheContentLeft(t *testing.T) {
 	s.Draw()
 	got := out.last()
 	for _, row := range []int{2, 3} {
-		if !strings.Contains(got, ansi.CursorPosition(1, row)+ansi.ResetStyle+ansi.EraseLineRight) {
+		if !strings.Contains(got, ansi.CursorPosition(1, row)+ansi.EraseEntireLine+ansi.ResetStyle) {
 			t.Errorf("row %d, empty now, is not erased: %q", row, got)
 		}
 	}
@@ -99,8 +99,8 @@ func TestDrawKeepsToTheScreen(t *testing.T) {
 	if strings.Contains(got, "third") {
 		t.Errorf("a line below the screen was drawn: %q", got)
 	}
-	if strings.Contains(got, "1234567890"+ansi.ResetStyle+ansi.EraseLineRight) {
-		t.Errorf("a line as wide as the screen is erased after its last cell (which would erase that cell): %q", got)
+	if !strings.Contains(got, "1234567890"+ansi.ResetStyle+ansi.CursorPosition(1, 2)) {
+		t.Errorf("a line as wide as the screen is not followed at once by the move to the next row (an erase after it would clear its last cell): %q", got)
 	}
 }
 

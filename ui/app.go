@@ -13,6 +13,7 @@ import (
 	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/detail"
 	"github.com/octop-dev/octop/ui/format"
+	"github.com/octop-dev/octop/ui/header"
 	"github.com/octop-dev/octop/ui/history"
 	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/ui/styles"
@@ -166,9 +167,11 @@ type Model struct {
 	runawayN int
 	notice   string
 
-	// helpView is the footer's help, drawn by layout; footerH its height.
+	// helpView is the footer's help, drawn by layout; footerH its height;
+	// hdr keeps the header's last lines (shared by the model's copies).
 	helpView string
 	footerH  int
+	hdr      *header.Cache
 }
 
 // New returns the screen. It does no I/O: Init returns the first fetches.
@@ -193,6 +196,7 @@ func New(opts Options) Model {
 		now:    opts.Clock(),
 		width:  80,
 		height: 24,
+		hdr:    &header.Cache{},
 	}
 	m.applyStyles(st)
 	if m.opts.Getenv == nil {

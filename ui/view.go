@@ -155,7 +155,7 @@ func (m Model) treeView() string {
 
 // headerLines is the two header lines.
 func (m Model) headerLines() []string {
-	return header.Lines(m.styles, header.Data{
+	return m.hdr.Lines(m.styles, header.Data{
 		Demo: m.opts.Demo, ServerURL: m.opts.ServerURL, Version: m.version,
 		Conn: m.conn, ConnKnown: m.connKnown, LostAt: m.lostAt, Follow: m.follow, Sort: m.tree.Sort().String(), SnapErr: m.snapErr, Now: m.now,
 		Of: m.counts.Of, Filtered: m.counts.Filtered, Loading: m.hist.Left(),

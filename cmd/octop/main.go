@@ -19,7 +19,6 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
-	"time"
 
 	"github.com/octop-dev/octop/internal/frametrace"
 	"github.com/octop-dev/octop/screen"
@@ -217,11 +216,11 @@ func runLive(g globalFlags, stderr io.Writer) int {
 	return 0
 }
 
-// frameInterval caps how often the screen is redrawn: 30 frames a second.
-// A frame writes only the lines that changed (package screen), and an
-// event still reaches the screen well within 100 ms (make bench-live
-// measures both).
-const frameInterval = time.Second / 30
+// frameInterval caps how often the screen is redrawn: 30 frames a second,
+// the Batcher's interval. A frame writes only the lines that changed
+// (package screen), and an event still reaches the screen well within
+// 100 ms (make bench-live measures both).
+const frameInterval = feed.FrameInterval
 
 // screenOptions are the options of every octop screen: the frame cap, the
 // terminal.

@@ -192,3 +192,44 @@ func selectionText(st *styles.Styles, d Data, room int) string {
 	}
 	return st.Ink.Title.Render(title) + st.Ink.Dim.Render(rollup)
 }
+
+// Cache draws the header again only when what it shows changed: most
+// frames (an event in a row, a key in the tree) leave it as it was. It is
+// not safe for concurrent use; a screen keeps one and calls it from View.
+type Cache struct {
+	st    *styles.Styles
+	key   cacheKey
+	lines []string
+}
+
+// cacheKey is what the lines are drawn from, in comparable form: the
+// errors by their text, the selection by its title, the time only while
+// a countdown or a "disconnected for" shows it.
+type cacheKey struct {
+	d                Data
+	width            int
+	snapErr, connErr string
+	selID, selTitle  string
+}
+
+// Lines is Lines(st, d, width), drawn again only when one of them changed.
+func (c *Cache) Lines(st *styles.Styles, d Data, width int) []string {
+	k := cacheKey{d: d, width: width}
+	if s := d.Selected; s != nil {
+		k.selID, k.selTitle = s.ID, s.Title
+	}
+	if d.SnapErr != nil {
+		k.snapErr = d.SnapErr.Error()
+	}
+	if d.Conn.Err != nil {
+		k.connErr = d.Conn.Err.Error()
+	}
+	k.d.Selected, k.d.SnapErr, k.d.Conn.Err = nil, nil, nil
+	if d.LostAt.IsZero() && d.Conn.RetryAt.IsZero() {
+		k.d.Now = time.Time{} // no clock on show
+	}
+	if c.lines == nil || c.st != st || c.key != k {
+		c.st, c.key, c.lines = st, k, Lines(st, d, width)
+	}
+	return c.lines
+}
