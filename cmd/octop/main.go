@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"strings"
 
@@ -228,7 +229,15 @@ func screenOptions() screen.Options { return screen.Options{Interval: frameInter
 
 // newProgram is the program of every octop screen: root, drawn by package
 // screen with options o.
+//
+// The screen runs on one processor unless GOMAXPROCS says otherwise: its
+// work is one event loop fed by a stream, so a second processor adds no
+// speed, only the scheduler's spinning between them (make bench-live: a
+// quarter of octop's CPU).
 func newProgram(root tea.Model, o screen.Options) *screen.Program {
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(1)
+	}
 	return screen.NewProgram(root, o)
 }
 
