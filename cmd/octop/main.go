@@ -1,7 +1,7 @@
 // Command octop is a terminal monitor and control room for OpenCode's
 // subagents.
 //
-// main.go is wiring only: flags → client → ui → tea.NewProgram, with the
+// main.go is wiring only: flags → client → ui → screen.NewProgram, with the
 // event stream (or the demo) running in a goroutine that feeds the program.
 //
 // Extending it: subcommands (octop launch, …) live in subcommands.go and
