@@ -87,9 +87,11 @@ func SplitTitle(title string) (desc, agent string) {
 // OneLine folds a text from the server into one line a row can hold. Line
 // breaks and tabs become spaces; escape sequences and other control
 // characters are dropped, so a title or a tool's input can neither wrap a
-// row nor reach the terminal; invalid UTF-8 becomes U+FFFD.
+// row nor reach the terminal; invalid UTF-8 becomes U+FFFD. Marks and
+// joiners at its start go: with no letter before them, they would join the
+// space a row puts before the text and make the row a cell short.
 func OneLine(s string) string {
-	s = strings.TrimSpace(s)
+	s = strings.TrimSpace(strings.TrimLeftFunc(strings.TrimSpace(s), joins))
 	if plain(s) {
 		return s
 	}
@@ -102,8 +104,13 @@ func OneLine(s string) string {
 		}
 		return r
 	}, ansi.Strip(strings.ToValidUTF8(s, "\uFFFD")))
-	return strings.Join(strings.Fields(s), " ")
+	// Dropping a control character may leave a mark first.
+	return strings.TrimSpace(strings.TrimLeftFunc(strings.Join(strings.Fields(s), " "), joins))
 }
+
+// joins says r joins the character before it: a combining mark, a zero
+// width joiner or non-joiner.
+func joins(r rune) bool { return unicode.IsMark(r) || r == '\u200d' || r == '\u200c' }
 
 // plain says s holds no control character and is valid UTF-8: OneLine has
 // nothing to do.

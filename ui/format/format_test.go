@@ -67,6 +67,14 @@ func TestOneLine(t *testing.T) {
 		"C1 \u009b2J shown":        "C1 2J shown", // the control goes, harmless text stays
 		"plain  spaces kept":       "plain  spaces kept",
 		"日本語 ok":                   "日本語 ok",
+		// A mark or joiner first has no letter to join: it would join
+		// the space before the text (FuzzRenderRow found a row a cell
+		// short so).
+		"\u103b":          "",
+		"\u103b title":    "title",
+		"\u200d\u0301x":   "x",
+		"\x01\u103bafter": "after",
+		"cafe\u0301":      "cafe\u0301", // a mark after its letter stays
 	} {
 		if got := OneLine(in); got != want {
 			t.Errorf("OneLine(%q) = %q, want %q", in, got, want)
