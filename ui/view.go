@@ -74,38 +74,51 @@ func (m Model) render() string {
 		return ""
 	}
 	a := m.areas()
-	lines := make([]string, 0, m.height)
-	for _, l := range m.headerLines() {
-		lines = append(lines, format.Fit(l, m.width))
+	// One builder for the whole screen: a line per row, no string per row
+	// in between. The header's lines and the panes' are exactly their
+	// width already: no second measuring pass here, it would cost as much
+	// as drawing them.
+	var b strings.Builder
+	b.Grow(m.height * (2*m.width + 64)) // cells and their colours
+	n := 0
+	line := func(parts ...string) {
+		if n == m.height {
+			return
+		}
+		if n > 0 {
+			b.WriteByte('\n')
+		}
+		for _, p := range parts {
+			b.WriteString(p)
+		}
+		n++
 	}
-	// The panes draw every line at exactly their width already: no second
-	// measuring pass here, it would cost as much as drawing them.
+	for _, l := range m.headerLines() {
+		line(l)
+	}
 	treeLines := strings.Split(m.treeView(), "\n")
 	detailLines := strings.Split(m.detail.View(), "\n")
 	if a.wide {
 		sep := m.styles.Ink.Border.Render("│")
 		for i := 0; i < a.tree.H; i++ {
-			lines = append(lines, format.LineOf(treeLines, i, a.tree.W)+sep+format.LineOf(detailLines, i, a.detail.W))
+			line(format.LineOf(treeLines, i, a.tree.W), sep, format.LineOf(detailLines, i, a.detail.W))
 		}
 	} else {
 		for i := 0; i < a.tree.H; i++ {
-			lines = append(lines, format.LineOf(treeLines, i, a.tree.W))
+			line(format.LineOf(treeLines, i, a.tree.W))
 		}
 		if a.detail.H > 0 || a.tree.H > 0 {
-			lines = append(lines, m.rule())
+			line(m.rule())
 		}
 		for i := 0; i < a.detail.H; i++ {
-			lines = append(lines, format.LineOf(detailLines, i, a.detail.W))
+			line(format.LineOf(detailLines, i, a.detail.W))
 		}
 	}
 	footer := strings.Split(m.footer(), "\n")
 	for i := range a.footer {
-		lines = append(lines, format.LineOf(footer, i, m.width))
+		line(format.LineOf(footer, i, m.width))
 	}
-	if len(lines) > m.height {
-		lines = lines[:m.height]
-	}
-	screen := strings.Join(lines, "\n")
+	screen := b.String()
 	if m.dialog != nil {
 		screen = dialog.Overlay(screen, m.dialog.View(m.width, m.height), m.width, m.height, m.styles.NoColor)
 	}
