@@ -69,10 +69,14 @@ func Totals(files []File) (additions, deletions int) {
 	return additions, deletions
 }
 
+// patchOf is the file's patch: the server's, or one made from the file
+// before and after. The name goes into the made patch's header on one
+// line: a line break in it would start a line the patch does not hold.
 func patchOf(d wire.FileDiff) string {
 	p := d.Patch
 	if p == "" && (d.Before != "" || d.After != "") {
-		p = udiff.Unified("a/"+d.File, "b/"+d.File, d.Before, d.After)
+		name := strings.NewReplacer("\r", " ", "\n", " ").Replace(d.File)
+		p = udiff.Unified("a/"+name, "b/"+name, d.Before, d.After)
 	}
 	if p != "" && !strings.HasSuffix(p, "\n") {
 		p += "\n"
