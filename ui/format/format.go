@@ -88,10 +88,11 @@ func SplitTitle(title string) (desc, agent string) {
 // breaks and tabs become spaces; escape sequences and other control
 // characters are dropped, so a title or a tool's input can neither wrap a
 // row nor reach the terminal; invalid UTF-8 becomes U+FFFD. Marks and
-// joiners at its start go: with no letter before them, they would join the
-// space a row puts before the text and make the row a cell short.
+// joiners at its start go, and prepended signs at its end: with no letter
+// beside them, they would join the space a row puts around the text and
+// make the row a cell short.
 func OneLine(s string) string {
-	s = strings.TrimSpace(strings.TrimLeftFunc(strings.TrimSpace(s), joins))
+	s = trimJoiners(s)
 	if plain(s) {
 		return s
 	}
@@ -105,7 +106,31 @@ func OneLine(s string) string {
 		return r
 	}, ansi.Strip(strings.ToValidUTF8(s, "\uFFFD")))
 	// Dropping a control character may leave a mark first.
-	return strings.TrimSpace(strings.TrimLeftFunc(strings.Join(strings.Fields(s), " "), joins))
+	return trimJoiners(strings.Join(strings.Fields(s), " "))
+}
+
+// trimJoiners trims spaces, the marks and joiners s starts with and the
+// prepended signs it ends with.
+func trimJoiners(s string) string {
+	for {
+		t := strings.TrimSpace(strings.TrimRightFunc(strings.TrimLeftFunc(strings.TrimSpace(s), joins), prepends))
+		if t == s {
+			return s
+		}
+		s = t
+	}
+}
+
+// prepends says r is a prepended sign (UAX #29 Grapheme_Cluster_Break =
+// Prepend, Unicode 16): it joins the character after it.
+func prepends(r rune) bool {
+	switch {
+	case r >= 0x0600 && r <= 0x0605, r == 0x06DD, r == 0x070F, r == 0x0890, r == 0x0891, r == 0x08E2,
+		r == 0x0D4E, r == 0x110BD, r == 0x110CD, r == 0x111C2, r == 0x111C3, r == 0x1193F, r == 0x11941,
+		r == 0x11A3A, r >= 0x11A84 && r <= 0x11A89, r == 0x11D46, r == 0x11F02:
+		return true
+	}
+	return false
 }
 
 // joins says r joins the character before it: a combining mark, a zero

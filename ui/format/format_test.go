@@ -75,6 +75,10 @@ func TestOneLine(t *testing.T) {
 		"\u200d\u0301x":   "x",
 		"\x01\u103bafter": "after",
 		"cafe\u0301":      "cafe\u0301", // a mark after its letter stays
+		// A prepended sign last has no letter to join but the space
+		// after the text.
+		"permission \u06dd": "permission",
+		"\u0600\u0661":      "\u0600\u0661", // before its digit it stays
 	} {
 		if got := OneLine(in); got != want {
 			t.Errorf("OneLine(%q) = %q, want %q", in, got, want)
