@@ -63,16 +63,7 @@ func TestRecordThenReplay(t *testing.T) {
 	if _, err := live.run("send-keys", "-t", "octop", "q"); err != nil {
 		t.Fatal(err)
 	}
-	var rec record.Recording
-	testwait.Eventually(t, func() bool {
-		f, err := os.Open(path)
-		if err != nil {
-			return false
-		}
-		defer f.Close()
-		rec, err = record.Read(f)
-		return err == nil && !rec.Truncated
-	}, tuiWait, "the recording to be closed")
+	rec := closedRecording(t, path)
 	kinds := map[record.Kind]int{}
 	for _, e := range rec.Entries {
 		kinds[e.Kind]++
@@ -114,4 +105,21 @@ func waitAllIdle(t *testing.T, c *client.Client, n int, what string) {
 		}
 		return err == nil, err
 	})
+}
+
+// closedRecording reads the recording at path once octop has closed it
+// (the file reads whole, not cut short).
+func closedRecording(t *testing.T, path string) record.Recording {
+	t.Helper()
+	var rec record.Recording
+	testwait.Eventually(t, func() bool {
+		f, err := os.Open(path)
+		if err != nil {
+			return false
+		}
+		defer f.Close()
+		rec, err = record.Read(f)
+		return err == nil && !rec.Truncated
+	}, tuiWait, "the recording to be closed")
+	return rec
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/octop-dev/octop/e2e/harness"
 	"github.com/octop-dev/octop/internal/testwait"
-	"github.com/octop-dev/octop/record"
 	"github.com/octop-dev/octop/wire"
 )
 
@@ -103,16 +102,7 @@ func TestTwoServers(t *testing.T) {
 // screen did: both groups, b's root aborted and b down, a's running.
 func replayTwoServers(t *testing.T, path, aURL, bURL string) {
 	t.Helper()
-	var rec record.Recording
-	testwait.Eventually(t, func() bool {
-		f, err := os.Open(path)
-		if err != nil {
-			return false
-		}
-		defer f.Close()
-		rec, err = record.Read(f)
-		return err == nil && !rec.Truncated
-	}, tuiWait, "the recording to be closed")
+	rec := closedRecording(t, path)
 	if got := rec.Servers(); len(got) != 2 || got[0] != aURL || got[1] != bURL {
 		t.Fatalf("recorded servers %v, want %s then %s", got, aURL, bURL)
 	}
