@@ -1,5 +1,6 @@
 // Package feed is what brings events to the screen: the Batcher, which
-// gathers a live stream's envelopes into one message per frame, and the
+// gathers a live stream's envelopes into one message per FrameInterval
+// (50 ms), and the
 // Demo, which replays a recording at its own pace with no server. Neither
 // knows the screen; both hand plain messages to a send func (a Program's
 // Send), so the ui package only ever sees EventsMsg and ResetMsg.
@@ -8,7 +9,7 @@ package feed
 import "github.com/octop-dev/octop/wire"
 
 // EventsMsg is a batch of stream events, in arrival order. The Batcher
-// sends one per frame at most, so a burst costs one render.
+// sends one per FrameInterval at most, so a burst costs one render.
 type EventsMsg []wire.Envelope
 
 // ResetMsg empties the tree. The demo sends it when its recording starts
