@@ -56,8 +56,18 @@ func actOctop(t *testing.T, url, stdin string, args ...string) (code int, stdout
 	if err != nil && code < 0 {
 		t.Fatalf("octop %v: %v\nstderr: %s", args, err, errb.String())
 	}
-	t.Logf("octop %s → exit %d\n%s%s", strings.Join(args, " "), code, out.String(), errb.String())
+	t.Logf("octop %s → exit %d\n%s%s", strings.Join(args, " "), code, actClip(out.String()), actClip(errb.String()))
 	return code, out.String(), errb.String()
+}
+
+// actClip is s cut to its first KB for the log: a failure's own message
+// must not drown under pages of JSON (CI shows only a part of the output).
+func actClip(s string) string {
+	const max = 1 << 10
+	if len(s) <= max {
+		return s
+	}
+	return fmt.Sprintf("%s… (%d more bytes)\n", s[:max], len(s)-max)
 }
 
 func actNewClient(t *testing.T, s *harness.Server) *client.Client {

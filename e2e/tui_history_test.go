@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -47,23 +48,25 @@ func TestTUIOldSessions(t *testing.T) {
 			}
 			waitIdle(t, s, 3*time.Minute)
 
-			// Idle comes before the failed replies' errors are written: on
-			// a loaded machine tree --json once caught "old fail 04" idle
-			// with its reply unfinished and no error yet. Wait for the
-			// server's word on every failed run; oldCheckJSON then says
-			// what is still wrong.
+			// Idle comes before a reply is all written: on a loaded
+			// machine tree --json once caught "old fail 04" idle with its
+			// reply unfinished and no error yet. Wait for the server's
+			// word on every run to be what the scripts made; what is
+			// still wrong at the deadline fails the test.
 			var nodes map[string]*actions.Node
+			var problems []string
 			_ = testwait.Poll(func() error {
 				nodes = treeNodes(t, s.URL)
-				for _, n := range nodes {
-					if strings.HasPrefix(n.Title, "old fail") && n.Reason != "APIError" {
-						return fmt.Errorf("%q: %s/%s", n.Title, n.Status, n.Reason)
-					}
+				if problems = oldJSONProblems(nodes, ab.ID, leaves, fails); len(problems) > 0 {
+					return errors.New(problems[0])
 				}
 				return nil
 			}, time.Minute)
-			if len(nodes) != leaves+fails+1 {
-				t.Fatalf("tree --json holds %d sessions, want %d", len(nodes), leaves+fails+1)
+			for _, p := range problems {
+				t.Error(p)
+			}
+			if t.Failed() {
+				t.FailNow()
 			}
 			bad := 0
 			for _, n := range nodes {
@@ -71,7 +74,6 @@ func TestTUIOldSessions(t *testing.T) {
 					bad++
 				}
 			}
-			oldCheckJSON(t, nodes, ab.ID, fails)
 
 			tm := tuiStart(t, 160, len(nodes)+8, "--server", s.URL)
 			header := fmt.Sprintf("all %d: ", len(nodes))
@@ -97,30 +99,35 @@ func TestTUIOldSessions(t *testing.T) {
 	}
 }
 
-// oldCheckJSON: what the scripts made is what `tree --json` says.
-func oldCheckJSON(t *testing.T, nodes map[string]*actions.Node, aborted string, fails int) {
-	t.Helper()
+// oldJSONProblems says how `tree --json` differs from what the scripts
+// made: one aborted run, fails failed ones and leaves complete ones.
+func oldJSONProblems(nodes map[string]*actions.Node, aborted string, leaves, fails int) []string {
+	var out []string
+	if len(nodes) != leaves+fails+1 {
+		out = append(out, fmt.Sprintf("tree --json holds %d sessions, want %d", len(nodes), leaves+fails+1))
+	}
 	failed := 0
 	for _, n := range nodes {
 		switch {
 		case n.ID == aborted:
 			if n.Status != "error" || n.Reason != "aborted" {
-				t.Errorf("tree --json on the aborted %q: %s/%s, want error/aborted", n.Title, n.Status, n.Reason)
+				out = append(out, fmt.Sprintf("tree --json on the aborted %q: %s/%s, want error/aborted", n.Title, n.Status, n.Reason))
 			}
 		case strings.HasPrefix(n.Title, "old fail"):
 			failed++
 			if n.Status != "error" || n.Reason != "APIError" || !strings.Contains(n.Error, "refused on purpose") || n.Tools.Total != 1 {
-				t.Errorf("tree --json on %q: %+v, want error/APIError with the fake's message and 1 tool", n.Title, n)
+				out = append(out, fmt.Sprintf("tree --json on %q: %+v, want error/APIError with the fake's message and 1 tool", n.Title, *n))
 			}
 		default:
 			if n.Status != "complete" || n.Reason != "" || n.Tools.Total != 1 || n.DurationMS < 1000 {
-				t.Errorf("tree --json on %q: %+v, want complete with 1 tool over at least 1s", n.Title, n)
+				out = append(out, fmt.Sprintf("tree --json on %q: %+v, want complete with 1 tool over at least 1s", n.Title, *n))
 			}
 		}
 	}
 	if failed != fails {
-		t.Errorf("tree --json holds %d failed sessions, want %d", failed, fails)
+		out = append(out, fmt.Sprintf("tree --json holds %d failed sessions, want %d", failed, fails))
 	}
+	return out
 }
 
 // oldTreePart is a screen line left of the detail pane.

@@ -81,10 +81,11 @@ func (p *postHoldProxy) waitHeld(t *testing.T, n int32, what string) {
 	testwait.Eventually(t, func() bool { return p.held.Load() == n }, tuiWait, "%s", what)
 }
 
-// gone reports whether octop has exited (its tmux session closed with it).
+// gone reports whether octop has exited: its pane is dead (tuiStart keeps
+// it), or its tmux session is gone.
 func (tm *tuiTerm) gone() bool {
-	_, err := tm.run("has-session", "-t", "octop")
-	return err != nil
+	out, err := tm.run("display-message", "-p", "-t", "octop", "#{pane_dead}")
+	return err != nil || strings.HasPrefix(out, "1")
 }
 
 // TestTUIKeysAnswerWhileServerIsSlow: with every POST held 20 s by a

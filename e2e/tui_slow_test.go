@@ -85,6 +85,6 @@ func TestTUIKeysAnswerASlowServer(t *testing.T) {
 	tm.waitFor("the launch form again", func(sc string) bool { return strings.Contains(sc, "loading agents") })
 	proxy.await(t, proxy.held, "the second agents request")
 	tm.actSend("C-c")
-	testwait.Eventually(t, func() bool { _, err := tm.run("has-session", "-t", "octop"); return err != nil }, keyAnswer,
+	testwait.Eventually(t, tm.gone, keyAnswer,
 		"ctrl+c to quit octop while a request is held")
 }

@@ -84,8 +84,10 @@ func tuiStart(t *testing.T, width, height int, args ...string) *tuiTerm {
 	t.Helper()
 	tm := &tuiTerm{t: t, tmux: tuiRequireTmux(t), socket: fmt.Sprintf("octop-e2e-%d-%d", os.Getpid(), time.Now().UnixNano())}
 	cmdline := strings.Join(append([]string{tuiOctopBinary(t)}, args...), " ")
+	// The pane stays when octop exits, so a crash's last words (a panic's
+	// stack) can be read instead of a bare "no server running".
 	if out, err := tm.run("new-session", "-d", "-s", "octop", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height),
-		"env TERM=xterm-256color "+cmdline); err != nil {
+		"env TERM=xterm-256color "+cmdline, ";", "set-option", "-t", "octop", "remain-on-exit", "on"); err != nil {
 		t.Fatalf("tmux new-session: %v\n%s", err, out)
 	}
 	t.Cleanup(func() {
@@ -112,6 +114,10 @@ func (tm *tuiTerm) screen() string {
 		tm.t.Fatalf("tmux capture-pane: %v\n%s", err, out)
 	}
 	tm.last = out
+	if dead, _ := tm.run("display-message", "-p", "-t", "octop", "#{pane_dead} #{pane_dead_status}"); strings.HasPrefix(dead, "1") {
+		hist, _ := tm.run("capture-pane", "-p", "-S", "-", "-t", "octop")
+		tm.t.Fatalf("octop exited (status %s) while the test still watched it; its terminal:\n%s", strings.TrimSpace(dead[1:]), hist)
+	}
 	return out
 }
 
