@@ -35,11 +35,15 @@ type Model struct {
 	// back is how many lines the body is scrolled up from its end. The body
 	// is pinned to its end by default, so the newest tool call shows.
 	back int
+	// calls keeps the drawn lines of the shown session's ended calls,
+	// shared by the pane's copies: an event redraws the calls it touched,
+	// not every call in view.
+	calls *callLines
 }
 
 // New returns an empty detail pane.
 func New(s *styles.Styles) Model {
-	return Model{keys: DefaultKeyMap(), styles: s, state: model.New()}
+	return Model{keys: DefaultKeyMap(), styles: s, state: model.New(), calls: &callLines{}}
 }
 
 // KeyMap returns the pane's keys, for the footer's help.
@@ -133,7 +137,7 @@ func (m Model) View() string {
 		lines = append(head, body...)
 	}
 	for i, l := range lines {
-		lines[i] = fit(l, m.width)
+		lines[i] = fit(l, m.width) // a cached call's line is fitted already: fit only measures it
 	}
 	for len(lines) < m.height {
 		lines = append(lines, strings.Repeat(" ", m.width))
@@ -270,7 +274,7 @@ func (m Model) lines(b body, from, to int) []string {
 		case len(b.s.Tools) == 0:
 			out = append(out, m.styles.Ink.Dim.Render("none yet"))
 		default:
-			out = append(out, m.toolLine(b.s.Tools[i], b.s.ShownToolStatus(i), b.nameW))
+			out = append(out, m.callLine(b.s, i, b.nameW))
 		}
 	}
 	return out
@@ -328,10 +332,16 @@ func rule(st *styles.Styles, title string, width int) string {
 }
 
 // fit cuts a line to width with an ellipsis, or pads it, so every line of
-// the pane is exactly width cells.
+// the pane is exactly width cells. It measures the line once, and again
+// only when it was cut.
 func fit(s string, width int) string {
-	if ansi.StringWidth(s) > width {
-		s = ansi.Truncate(s, width, "…")
+	w := ansi.StringWidth(s)
+	if w == width {
+		return s
 	}
-	return s + strings.Repeat(" ", max(width-ansi.StringWidth(s), 0))
+	if w > width {
+		s = ansi.Truncate(s, width, "…")
+		w = ansi.StringWidth(s)
+	}
+	return s + strings.Repeat(" ", max(width-w, 0))
 }

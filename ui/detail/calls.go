@@ -1,0 +1,71 @@
+package detail
+
+import (
+	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ui/format"
+	"github.com/octop-dev/octop/ui/styles"
+)
+
+// callLines keeps the fitted line of each tool call of one session, with
+// everything it was drawn from. An ended call's line does not move with
+// the clock or the spinner, so it is drawn again only when the call, the
+// name column, the width or the styles change; a running call's also when
+// its duration as shown or the spinner's frame moves.
+//
+// It holds the calls of one window of the body, lines[j] being call
+// first+j: the window the pane draws, so a session with thousands of
+// calls keeps only those in view.
+type callLines struct {
+	session string
+	first   int
+	lines   []callLine
+}
+
+type callLine struct {
+	key callKey
+	s   string
+}
+
+// callKey is what toolLine reads of a call.
+type callKey struct {
+	tool, title, input, err string
+	start, end              int64
+	shown                   model.ToolStatus
+	nameW, width            int
+	styles                  *styles.Styles
+	// For a running call only: its duration so far as drawn, and the
+	// spinner's frame.
+	ran, spin string
+}
+
+// callLine is the fitted line of s's call i.
+func (m Model) callLine(s *model.Session, i, nameW int) string {
+	t, shown := s.Tools[i], s.ShownToolStatus(i)
+	if m.calls == nil {
+		return fit(m.toolLine(t, shown, nameW), m.width)
+	}
+	k := callKey{tool: t.Tool, title: t.Title, input: t.Input, err: t.Error, start: t.Start, end: t.End,
+		shown: shown, nameW: nameW, width: m.width, styles: m.styles}
+	if shown == model.ToolRunning {
+		k.spin = m.spin
+		if t.Start > 0 && t.End < t.Start {
+			k.ran = format.Duration(m.now - t.Start)
+		}
+	}
+	c := m.calls
+	j := i - c.first
+	if c.session != s.ID || j < 0 || j > len(c.lines) || j > 2*max(m.height, 1) {
+		// Another session, or a call outside the window and not next
+		// to it: the window starts again at this call.
+		c.session, c.first, c.lines, j = s.ID, i, c.lines[:0], 0
+	}
+	if j < len(c.lines) && c.lines[j].key == k {
+		return c.lines[j].s
+	}
+	line := fit(m.toolLine(t, shown, nameW), m.width)
+	if j == len(c.lines) {
+		c.lines = append(c.lines, callLine{})
+	}
+	c.lines[j] = callLine{key: k, s: line}
+	return line
+}
