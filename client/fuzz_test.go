@@ -7,6 +7,7 @@ import (
 	"io"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/octop-dev/octop/wire"
 )
@@ -24,11 +25,21 @@ func FuzzStreamRead(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	// The paced reader (StreamOptions.Pace) must not change what is sent
+	// either, only add wire.CaughtUp between events.
+	paced, err := New(Options{BaseURL: "http://127.0.0.1:1", Stream: StreamOptions{MaxEventSize: 4096, IdleTimeout: -1, Pace: time.Nanosecond}})
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, raw []byte, cut uint8) {
 		whole, werr := readSent(t, c, bytes.NewReader(raw))
 		pieces, perr := readSent(t, c, &choppedReader{b: raw, n: int(cut)%17 + 1})
 		if (werr == nil) != (perr == nil) || !reflect.DeepEqual(whole, pieces) {
 			t.Fatalf("reads of %d bytes changed what was sent:\nwhole  %q (%v)\npieces %q (%v)", int(cut)%17+1, whole, werr, pieces, perr)
+		}
+		slow, serr := readSent(t, paced, &choppedReader{b: raw, n: int(cut)%17 + 1})
+		if (werr == nil) != (serr == nil) || !reflect.DeepEqual(whole, slow) {
+			t.Fatalf("a paced stream in reads of %d bytes changed what was sent:\nwhole  %q (%v)\npaced  %q (%v)", int(cut)%17+1, whole, werr, slow, serr)
 		}
 	})
 }
@@ -43,6 +54,10 @@ func readSent(t *testing.T, c *Client, body io.Reader) ([]string, error) {
 	err := c.readStream(context.Background(), cancel, body, func(m any) {
 		switch m := m.(type) {
 		case wire.Envelope:
+			if m.Received.IsZero() {
+				t.Fatalf("sent an envelope without the time it was read: %#v", m)
+			}
+			m.Received = time.Time{}
 			j, err := json.Marshal(m)
 			if m.Event == nil || err != nil {
 				t.Fatalf("sent an envelope with no event or that does not encode (%v): %#v", err, m)
@@ -53,6 +68,10 @@ func readSent(t *testing.T, c *Client, body io.Reader) ([]string, error) {
 				t.Fatalf("sent a decode error without its error or with %d bytes of data", len(m.Data))
 			}
 			sent = append(sent, "decode error: "+string(m.Data))
+		case wire.CaughtUp:
+			if c.stream.Pace == 0 {
+				t.Fatalf("sent CaughtUp without a pace")
+			}
 		default:
 			t.Fatalf("sent %T", m)
 		}

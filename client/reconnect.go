@@ -37,6 +37,16 @@ type StreamOptions struct {
 	// sent it, before it is decoded, on the stream's goroutine. octop
 	// --record writes it down.
 	Raw func(data string)
+	// Pace, when > 0, reads a busy stream once per Pace: once a read has
+	// caught up with the server (it ended an event and found nothing
+	// more waiting), its next read waits until Pace has passed. After
+	// the events of each read Stream sends wire.CaughtUp: all that came
+	// is handed on. What the server sends meanwhile waits in the
+	// socket and is read, decoded and handed on in one go, so a busy
+	// stream wakes its reader once per Pace instead of once per event.
+	// The first event after a quiet spell is read at once, and an event
+	// cut across reads is never held between them.
+	Pace time.Duration
 }
 
 // Defaults of StreamOptions.

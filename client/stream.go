@@ -179,7 +179,11 @@ func (c *Client) readStream(ctx context.Context, cancel context.CancelCauseFunc,
 			idle.Stop()
 		}
 	}()
-	for ev, rerr := range sse.Read(fillingReader{body}, &sse.ReadConfig{MaxEventSize: o.MaxEventSize}) {
+	pr := &pacedReader{ctx: ctx, r: body, pace: o.Pace}
+	if o.Pace > 0 {
+		pr.caughtUp = func() { send(wire.CaughtUp{}) }
+	}
+	for ev, rerr := range sse.Read(fillingReader{pr}, &sse.ReadConfig{MaxEventSize: o.MaxEventSize}) {
 		if idle != nil {
 			idle.Stop()
 		}
@@ -193,6 +197,8 @@ func (c *Client) readStream(ctx context.Context, cancel context.CancelCauseFunc,
 			o.Raw(ev.Data)
 		}
 		env, derr := wire.DecodeEvent([]byte(ev.Data))
+		env.Received = pr.since
+		pr.sent = true
 		if derr != nil {
 			data := []byte(ev.Data[:min(len(ev.Data), decodeErrorDataMax)])
 			send(wire.DecodeError{Err: derr, Data: data})
@@ -254,4 +260,86 @@ func (f fillingReader) Read(p []byte) (int, error) {
 		n += m
 	}
 	return n, nil
+}
+
+// pacedReader reads a busy stream once per pace (StreamOptions.Pace). The
+// parser asks for a read only once it has handed on every whole event in
+// what it had, so each read first calls caughtUp if events were sent
+// since the last. A read has caught up when it came back short (nothing
+// more was waiting) right at the end of an event; the next read then
+// waits out the pace. A read that did not catch up (an event cut across
+// reads) is followed at once. Without a pace it only keeps since.
+type pacedReader struct {
+	ctx      context.Context
+	r        io.Reader
+	pace     time.Duration
+	caughtUp func()
+	sent     bool // an event was sent since caughtUp was last called
+	timer    *time.Timer
+	// since is the earliest time the bytes of the last read may have
+	// reached the socket (wire.Envelope.Received).
+	since time.Time
+	at    time.Time // when the last read caught up; zero if it did not
+	empty time.Time // when a read last came back short: the socket was empty then
+	tail  []byte    // the stream's last bytes, for endsEvent across reads
+}
+
+// blocked is how long a read must take to count as having waited for its
+// bytes (they reached the socket as it returned), rather than finding them
+// there.
+const blocked = time.Millisecond
+
+func (p *pacedReader) Read(b []byte) (int, error) {
+	if p.sent && p.pace > 0 {
+		// The parser reads again only once it has handed on every
+		// whole event it had: those are all there is for now.
+		p.sent = false
+		p.caughtUp()
+	}
+	if !p.at.IsZero() && p.pace > 0 {
+		if wait := p.pace - time.Since(p.at); wait > 0 {
+			if p.timer == nil {
+				p.timer = time.NewTimer(wait)
+			} else {
+				p.timer.Reset(wait)
+			}
+			select {
+			case <-p.ctx.Done():
+				p.timer.Stop()
+				return 0, p.ctx.Err()
+			case <-p.timer.C:
+			}
+		}
+		p.at = time.Time{}
+	}
+	start := time.Now()
+	n, err := p.r.Read(b)
+	end := time.Now()
+	// Bytes the read found waiting came after the socket was last seen
+	// empty; bytes it waited for came as it returned, and the socket was
+	// empty until then.
+	waited := end.Sub(start) >= blocked
+	if n > 0 {
+		p.since = p.empty
+		if p.since.IsZero() || waited {
+			p.since = end
+		}
+	}
+	if n < len(b) || waited {
+		p.empty = end
+	}
+	if n > 0 {
+		p.tail = append(p.tail, b[max(n-4, 0):n]...)
+		p.tail = p.tail[max(len(p.tail)-4, 0):]
+	}
+	if n > 0 && n < len(b) && endsEvent(p.tail) {
+		p.at = end
+	}
+	return n, err
+}
+
+// endsEvent reports whether b, the stream's last bytes, ends with the
+// blank line that ends an SSE event.
+func endsEvent(b []byte) bool {
+	return bytes.HasSuffix(b, []byte("\n\n")) || bytes.HasSuffix(b, []byte("\r\n\r\n")) || bytes.HasSuffix(b, []byte("\r\r"))
 }

@@ -293,6 +293,10 @@ func TestStreamGlobal(t *testing.T) {
 	stop()
 	envs := rec.envelopes()
 	want := wire.Envelope{ID: "evt_1", Directory: "/home/dev/p", Event: wire.SessionIdle{SessionID: "ses_a"}}
+	if envs[0].Received.IsZero() {
+		t.Errorf("envelope %+v: Received not set", envs[0])
+	}
+	envs[0].Received = time.Time{}
 	if envs[0] != want {
 		t.Errorf("got %+v, want %+v", envs[0], want)
 	}

@@ -22,6 +22,12 @@ const FrameInterval = 50 * time.Millisecond
 // EventsMsg per frame: a burst of 1,000 updates costs one Update and one
 // render. Anything that is not an envelope (ConnState, ResyncNeeded, …)
 // first flushes what is pending, so order is kept.
+//
+// With a paced stream (client.StreamOptions.Pace = FrameInterval) the
+// stream does the gathering: it reads once per interval and sends
+// wire.CaughtUp after each read's events, which flushes at once. Its
+// Batcher has no interval and so no timer: a timer per batch would wake
+// the program (and Go's system monitor) once more per batch for nothing.
 type Batcher struct {
 	send     func(tea.Msg)
 	interval time.Duration
@@ -31,7 +37,10 @@ type Batcher struct {
 	timer   *time.Timer
 }
 
-// NewBatcher returns a Batcher that delivers to send (a Program's Send).
+// NewBatcher returns a Batcher that delivers to send (a Program's Send),
+// at the latest interval after the first event of a batch; with interval
+// 0, only on wire.CaughtUp or a message that is not an event (a paced
+// stream's).
 func NewBatcher(send func(tea.Msg), interval time.Duration) *Batcher {
 	return &Batcher{send: send, interval: interval}
 }
@@ -41,11 +50,17 @@ func NewBatcher(send func(tea.Msg), interval time.Duration) *Batcher {
 func (b *Batcher) Send(v any) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if env, ok := v.(wire.Envelope); ok {
-		b.pending = append(b.pending, env)
-		if b.timer == nil {
+	switch v := v.(type) {
+	case wire.Envelope:
+		b.pending = append(b.pending, v)
+		if b.timer == nil && b.interval > 0 {
 			b.timer = time.AfterFunc(b.interval, b.Flush)
 		}
+		return
+	case wire.CaughtUp:
+		// A paced stream has handed on all the server sent: draw it now,
+		// the stream itself waits the interval before it reads again.
+		b.flushLocked()
 		return
 	}
 	b.flushLocked()

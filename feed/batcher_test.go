@@ -84,3 +84,25 @@ func TestBatcherKeepsOrder(t *testing.T) {
 		t.Fatal("Flush with nothing pending sent something")
 	}
 }
+
+// TestBatcherFlushesWhenCaughtUp: wire.CaughtUp delivers what is pending
+// at once, as one batch, and is not passed on; with nothing pending it
+// sends nothing.
+func TestBatcherFlushesWhenCaughtUp(t *testing.T) {
+	var r recorder
+	b := NewBatcher(r.send, time.Hour) // the timer never fires here
+	b.Send(wire.CaughtUp{})
+	if got := r.snapshot(); len(got) != 0 {
+		t.Fatalf("CaughtUp with nothing pending sent %#v", got)
+	}
+	b.Send(partEnv(0))
+	b.Send(partEnv(1))
+	b.Send(wire.CaughtUp{})
+	got := r.snapshot()
+	if len(got) != 1 {
+		t.Fatalf("got %d messages, want the one batch: %#v", len(got), got)
+	}
+	if ev, ok := got[0].(EventsMsg); !ok || len(ev) != 2 {
+		t.Fatalf("got %#v, want the two events in one batch", got[0])
+	}
+}

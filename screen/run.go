@@ -19,8 +19,8 @@ type Options struct {
 	// In and Out are the terminal; nil means os.Stdin and os.Stdout.
 	In, Out *os.File
 	// Frames, when set, is where frames are written instead of Out (the
-	// latency trace wraps Out so). Out is still the terminal whose size
-	// and colours are read.
+	// latency trace wraps Out so); unset, they go to QuietOutput(Out).
+	// Out is still the terminal whose size and colours are read.
 	Frames io.Writer
 	// Interval is the frame cap: at most one frame per Interval.
 	Interval time.Duration
@@ -66,9 +66,6 @@ func NewProgram(m tea.Model, o Options) *Program {
 		o.Environ = os.Environ()
 	}
 	frames := o.Frames
-	if frames == nil {
-		frames = o.Out
-	}
 	w, h, err := o.Width, o.Height, error(nil)
 	if w <= 0 {
 		w, h, err = term.GetSize(o.Out.Fd())
@@ -80,9 +77,15 @@ func NewProgram(m tea.Model, o Options) *Program {
 	if err != nil || getenv(o.Environ, Renderer) == "bubbletea" {
 		// Not a terminal (its size unknown), or asked for: Bubble Tea
 		// draws, as it does.
+		if frames == nil {
+			frames = o.Out
+		}
 		opts := append([]tea.ProgramOption{tea.WithFPS(int(time.Second / o.Interval)),
 			in, tea.WithOutput(frames), tea.WithEnvironment(o.Environ)}, o.Extra...)
 		return &Program{Program: tea.NewProgram(m, opts...), opts: o}
+	}
+	if frames == nil {
+		frames = QuietOutput(o.Out)
 	}
 	s := New(frames, w, h, o.Interval, colorprofile.Detect(o.Out, o.Environ))
 	opts := append([]tea.ProgramOption{tea.WithoutRenderer(), tea.WithFPS(queryFPS),

@@ -3,6 +3,7 @@ package wire
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 )
 
 // Event is one decoded message of the server's event stream. The concrete
@@ -18,7 +19,15 @@ type Envelope struct {
 	ID        string // evt_… on 1.18; empty on 1.1
 	Directory string // set on /global/event only
 	Event     Event
+	// Received is, for an event read from a stream, the earliest time its
+	// last bytes may have reached octop's socket; zero otherwise.
+	// OCTOP_TRACE times events from it.
+	Received time.Time
 }
+
+// CaughtUp is sent by a paced stream (client.StreamOptions.Pace) each
+// time every event it sent is all the server had sent: the moment to draw.
+type CaughtUp struct{}
 
 // ServerConnected is the first event of every stream.
 type ServerConnected struct{}

@@ -152,6 +152,7 @@ func runLive(g globalFlags, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "octop:", err)
 		return 1
 	}
+	paced(&o)
 	rec, err := startRecording(g.Record, &o)
 	if err != nil {
 		fmt.Fprintln(stderr, "octop:", err)
@@ -194,13 +195,16 @@ func runLive(g globalFlags, stderr io.Writer) int {
 	if tr != nil {
 		defer tr.Close()
 		root = tr.Model(root, eventCount)
-		so.Frames = tr.Output(os.Stdout)
+		out := tr.Output(os.Stdout)
+		out.To = screen.QuietOutput(os.Stdout)
+		so.Frames = out
 	}
 	p = newProgram(root, so)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	defer rec.close(stderr) // before the stream's goodbye, which is octop quitting
-	b := feed.NewBatcher(p.Send, feed.FrameInterval)
+	// No interval: the paced stream says when to draw (wire.CaughtUp).
+	b := feed.NewBatcher(p.Send, 0)
 	send := b.Send
 	if tr != nil {
 		send = tr.Send(send)
@@ -217,6 +221,14 @@ func runLive(g globalFlags, stderr io.Writer) int {
 	}
 	return 0
 }
+
+// paced sets a screen's stream to read once per feed.FrameInterval while
+// it is busy (client.StreamOptions.Pace): a batch then costs one wake-up
+// of octop, its read, decode, Update, View and write all in one, instead
+// of one wake-up per event and another for the batch (make bench-live).
+// The subcommands' streams (watch) are not paced: they print each event
+// as it comes.
+func paced(o *client.Options) { o.Stream.Pace = feed.FrameInterval }
 
 // frameInterval caps how often the screen is redrawn: 30 frames a second,
 // so a key shows within one. Events come in batches of feed.FrameInterval.

@@ -104,6 +104,7 @@ func (s *several) connect(stderr io.Writer) (w watching, code int) {
 	w = watching{clients: make([]*client.Client, len(opts)), recs: make([]*recorder, len(opts)), screens: make([]ui.Model, len(opts))}
 	for i, o := range opts {
 		o.Global = s.g.AllProjects
+		paced(&o)
 		w.recs[i] = s.rec.also(&o)
 		w.recs[i].announce()
 		if w.clients[i], err = client.New(o); err != nil {
@@ -145,7 +146,7 @@ func (s *several) screen(i int, c *client.Client, rec *recorder) ui.Model {
 // ends, through its recorder. Each server has its own stream and
 // batcher: one slow or down holds up no other.
 func streamTo(ctx context.Context, send func(tea.Msg), i int, c *client.Client, rec *recorder) {
-	b := feed.NewBatcher(func(v tea.Msg) { send(servers.Msg{Server: i, Msg: v}) }, feed.FrameInterval)
+	b := feed.NewBatcher(func(v tea.Msg) { send(servers.Msg{Server: i, Msg: v}) }, 0) // paced: CaughtUp flushes
 	go func() { _ = c.Stream(ctx, rec.send(b.Send)) }()
 }
 
@@ -160,6 +161,7 @@ func (s *several) discover(ctx context.Context, known []*client.Client) {
 	next := len(known)
 	discover.Watch(ctx, discover.Every, func(url string) {
 		o := client.Options{BaseURL: url, Global: s.g.AllProjects}
+		paced(&o)
 		rec := s.rec.also(&o) // a tap writes nothing until the stream does
 		c, err := client.New(o)
 		if err != nil || shown[c.BaseURL()] {

@@ -63,12 +63,20 @@ func (t *Trace) Close() error {
 	return t.f.Close()
 }
 
-// Send wraps the stream's send func: it stamps each event's arrival.
+// Send wraps the stream's send func: it stamps each event's arrival, the
+// envelope's Received when the stream set it.
 func (t *Trace) Send(next func(any)) func(any) {
 	return func(v any) {
-		if _, ok := v.(wire.Envelope); ok {
+		if env, ok := v.(wire.Envelope); ok {
+			// A paced stream reads what waited in the socket: the event
+			// counts from when it may have arrived there, not from the
+			// read.
+			at := env.Received
+			if at.IsZero() {
+				at = t.now()
+			}
 			t.mu.Lock()
-			t.arrived = append(t.arrived, t.now().UnixNano())
+			t.arrived = append(t.arrived, at.UnixNano())
 			t.mu.Unlock()
 		}
 		next(v)

@@ -1,6 +1,7 @@
 package frametrace
 
 import (
+	"io"
 	"os"
 
 	tea "charm.land/bubbletea/v2"
@@ -45,11 +46,18 @@ func (t *Trace) Output(f *os.File) *Output { return &Output{File: f, t: t} }
 // Output is a terminal file whose writes the trace times.
 type Output struct {
 	*os.File
-	t *Trace
+	// To, when set, is written to instead of File (screen.QuietOutput of
+	// it), so the trace times the writes octop makes without it.
+	To io.Writer
+	t  *Trace
 }
 
 func (o *Output) Write(p []byte) (int, error) {
-	n, err := o.File.Write(p)
+	var w io.Writer = o.File
+	if o.To != nil {
+		w = o.To
+	}
+	n, err := w.Write(p)
 	o.t.written()
 	return n, err
 }
