@@ -8,12 +8,13 @@ import (
 	"github.com/octop-dev/octop/wire"
 )
 
-// FrameInterval is how long the Batcher gathers events before handing them
-// to the program: 20 batches a second at most while a stream is busy. Each
-// batch costs an Update, a View and a frame, so fewer batches cost less
-// (make bench-live: 0.71 CPU-s against 0.76 at 30 a second), and an event
-// still reaches the screen within about 60 ms (p95 56.6 ms). Keys do not
-// wait for it: they draw at the screen's own cap, 30 frames a second.
+// FrameInterval is how often a busy live stream is read (octop paces its
+// screens' streams with it, client.StreamOptions.Pace) and how long a
+// replay's Batcher gathers events: 20 batches a second at most. Each batch
+// costs a wake-up, an Update, a View and a frame, so fewer batches cost
+// less (make bench-live: 0.71 CPU-s against 0.76 at 30 a second), and an
+// event still reaches the screen within about 60 ms p95. Keys do not wait
+// for it: they draw at the screen's own cap, 30 frames a second.
 const FrameInterval = 50 * time.Millisecond
 
 // Batcher sits between the event stream and the program. The server sends

@@ -231,7 +231,8 @@ func runLive(g globalFlags, stderr io.Writer) int {
 func paced(o *client.Options) { o.Stream.Pace = feed.FrameInterval }
 
 // frameInterval caps how often the screen is redrawn: 30 frames a second,
-// so a key shows within one. Events come in batches of feed.FrameInterval.
+// so a key shows within one. A busy stream is read once per
+// feed.FrameInterval and each read's events drawn together.
 // A frame writes only the lines that changed (package screen), and an
 // event still reaches the screen well within 100 ms (make bench-live
 // measures both).
