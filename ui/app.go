@@ -3,6 +3,8 @@ package ui
 import (
 	"time"
 
+	"charm.land/bubbles/v2/key"
+
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/spinner"
 	"charm.land/bubbles/v2/textinput"
@@ -72,6 +74,8 @@ type Options struct {
 	// OnEvent runs, in a command, for each notable event: the --exec hook.
 	// It must not block.
 	OnEvent func(watchdog.Event)
+	// MoreKeys are the keys of what holds this screen (servers' [ ] 1-9), for the ? help.
+	MoreKeys []key.Binding
 }
 
 // pane names which pane has the keys.

@@ -81,7 +81,7 @@ func (m Model) helpKeys() footer.Keys {
 		PaneShort: m.tree.KeyMap().ShortHelp(),
 		PaneFull:  m.tree.KeyMap().FullHelp(),
 		Short:     []key.Binding{r.Tab, r.Filter},
-		View:      []key.Binding{r.Tab, r.Filter, r.ClearFilter, r.Follow, r.Sort, r.Help, r.Quit},
+		View:      append([]key.Binding{r.Tab, r.Filter, r.ClearFilter, r.Follow, r.Sort, r.Help, r.Quit}, m.opts.MoreKeys...),
 		Actions: []key.Binding{r.Transcript, r.Diff, r.Timeline, r.Launch, r.LaunchRoot, r.Resume,
 			r.ResumeByID, r.Abort, r.AbortTree, r.Open, r.CopyID, r.Inbox},
 	}

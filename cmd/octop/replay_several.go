@@ -36,7 +36,8 @@ func newSeveralReplay(rec record.Recording, opts replay.Options, label string) (
 		p := g[i]
 		r.seen[i] = ops.NewRecorded()
 		screens[i] = ui.New(ui.Options{Demo: true, ReadOnly: label + ": read-only", RecordedHistory: p.HasHistories(),
-			Ops: ops.ReadOnly(p.Backend(), r.seen[i], label), Clock: p.Clock, ServerURL: s, NoColor: noColor()})
+			Ops: ops.ReadOnly(p.Backend(), r.seen[i], label), Clock: p.Clock, ServerURL: s, NoColor: noColor(),
+			MoreKeys: servers.DefaultKeyMap().ShortHelp()})
 	}
 	r.screen = replay.NewScreen(servers.New(screens, noColor()), g, label)
 	return r, nil

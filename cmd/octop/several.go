@@ -129,7 +129,7 @@ func (w watching) stream(ctx context.Context, send func(tea.Msg)) {
 func (s *several) screen(i int, c *client.Client, rec *recorder) ui.Model {
 	wd := s.wd
 	o := ui.Options{Ops: rec.ops(ops.New(c)), ServerURL: c.BaseURL(), AllProjects: s.g.AllProjects, NoColor: noColor(),
-		Getenv: os.Getenv, Watchdog: &wd, Notify: s.notify}
+		Getenv: os.Getenv, Watchdog: &wd, Notify: s.notify, MoreKeys: servers.DefaultKeyMap().ShortHelp()}
 	if s.g.wd.exec != "" {
 		h := alert.NewHook(s.g.wd.exec, c.BaseURL(), s.g.wd.hookTimeout, func(r alert.HookResult) {
 			if r.Err != nil {

@@ -304,3 +304,19 @@ func TestDownWhileRetrying(t *testing.T) {
 		t.Errorf("a server on its second attempt:\n%s", v)
 	}
 }
+
+// TestHelpListsServerKeys: with the servers' keys handed to each screen
+// (as octop does), the ? help lists [ ] and 1-9 beside the screen's keys.
+func TestHelpListsServerKeys(t *testing.T) {
+	keyed := func(url string) ui.Model {
+		return ui.New(ui.Options{ServerURL: url, NoColor: true, Clock: func() time.Time { return now },
+			MoreKeys: DefaultKeyMap().ShortHelp()})
+	}
+	m, _ := New([]ui.Model{keyed("http://127.0.0.1:4096"), keyed("http://box:4097")}, true).Update(tea.WindowSizeMsg{Width: 160, Height: 30})
+	sc := strings.Join(lines(press(m.(Model), "?")), "\n")
+	for _, want := range []string{"previous server", "next server", "1-9", "server N", "quit"} {
+		if !strings.Contains(sc, want) {
+			t.Errorf("the ? help lacks %q:\n%s", want, sc)
+		}
+	}
+}
