@@ -122,20 +122,23 @@ func trimJoiners(s string) string {
 }
 
 // prepends says r is a prepended sign (UAX #29 Grapheme_Cluster_Break =
-// Prepend, Unicode 16): it joins the character after it.
-func prepends(r rune) bool {
-	switch {
-	case r >= 0x0600 && r <= 0x0605, r == 0x06DD, r == 0x070F, r == 0x0890, r == 0x0891, r == 0x08E2,
-		r == 0x0D4E, r == 0x110BD, r == 0x110CD, r == 0x111C2, r == 0x111C3, r == 0x1193F, r == 0x11941,
-		r == 0x11A3A, r >= 0x11A84 && r <= 0x11A89, r == 0x11D46, r == 0x11F02:
-		return true
-	}
-	return false
-}
+// Prepend): it joins the character after it. The grapheme tables are the
+// ones the widths are measured with (ansi), which may know newer
+// characters than Go's unicode package.
+func prepends(r rune) bool { return oneCluster(string(r) + "a") }
 
 // joins says r joins the character before it: a combining mark, a zero
-// width joiner or non-joiner.
-func joins(r rune) bool { return unicode.IsMark(r) || r == '\u200d' || r == '\u200c' }
+// width joiner or non-joiner, any extending character the grapheme tables
+// know.
+func joins(r rune) bool {
+	return unicode.IsMark(r) || r == '\u200d' || r == '\u200c' || oneCluster("a"+string(r))
+}
+
+// oneCluster says s is a single grapheme cluster.
+func oneCluster(s string) bool {
+	c, _ := ansi.FirstGraphemeCluster(s, ansi.GraphemeWidth)
+	return len(c) == len(s)
+}
 
 // plain says s holds no control character and is valid UTF-8: OneLine has
 // nothing to do.
