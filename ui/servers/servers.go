@@ -95,6 +95,11 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		if f := m.screens[m.sel].Tree().Filter(); f != "" {
 			m.screens[i].SetFilter(f) // the filter shown applies to it too
 		}
+		// So does the order: s steps its sort until it is the others'.
+		want, s := m.screens[m.sel].Tree().Sort(), m.keys.Screen.Sort.Keys()[0]
+		for n := 0; n < 16 && m.screens[i].Tree().Sort() != want; n++ {
+			m, _ = m.to(i, tea.KeyPressMsg{Code: []rune(s)[0], Text: s})
+		}
 		return m, tea.Batch(init, size)
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height

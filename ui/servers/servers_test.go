@@ -237,8 +237,12 @@ func TestTagRoutesReplies(t *testing.T) {
 // TestAdded: a server found later joins as the next group, sized, and
 // its messages reach it.
 func TestAdded(t *testing.T) {
-	m := scene()
+	m := press(scene(), "s", "s") // a sort chosen before the server is found applies to it too
+	want := m.Screen(0).Tree().Sort()
 	m = send(m, Added{Screen: screen("http://found:4096")}, Msg{Server: 2, Msg: created("ses_c", "on found")})
+	if got := m.Screen(2).Tree().Sort(); got != want || want == screen("x").Tree().Sort() {
+		t.Errorf("the found server sorts by %v, the others by %v", got, want)
+	}
 	m = press(m, "3")
 	ls := lines(m)
 	if s, _ := m.Selected(); s != 2 || !strings.Contains(ls[0], "[3 found:4096") || len(ls) != 20 {
