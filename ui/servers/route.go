@@ -108,7 +108,9 @@ func (m Model) atRootEdge() bool {
 // session the cursor is not on.
 func (m Model) needsSession(k tea.KeyPressMsg) bool {
 	s := m.keys.Screen
-	for _, b := range []key.Binding{s.Launch, s.Resume, s.Abort, s.AbortTree, s.Open, s.CopyID, s.Transcript, s.Diff, s.Timeline} {
+	// tab too: a group line's detail is the server's, which has nothing
+	// to scroll, and the screen's own would take the keys unseen.
+	for _, b := range []key.Binding{s.Launch, s.Resume, s.Abort, s.AbortTree, s.Open, s.CopyID, s.Transcript, s.Diff, s.Timeline, s.Tab} {
 		if key.Matches(k, b) {
 			return true
 		}

@@ -138,3 +138,25 @@ func TestLaunchRootOnAGroupLine(t *testing.T) {
 		t.Fatalf("calls %v, want only b's launch of a root", log.got)
 	}
 }
+
+// TestTabOnAGroupLine: tab on a server's group line keeps the keys on the
+// tree (its detail is the server's, with nothing to scroll) and says to
+// select a session; on a session it moves them to the detail pane.
+func TestTabOnAGroupLine(t *testing.T) {
+	m := drive(New([]ui.Model{ui.New(ui.Options{ServerURL: "http://a:1", NoColor: true}),
+		ui.New(ui.Options{ServerURL: "http://b:2", NoColor: true})}, true), tea.WindowSizeMsg{Width: 120, Height: 30})
+	m = drive(m, Msg{Server: 1, Msg: created("ses_b", "work on b")})
+	m = drive(m, tea.KeyPressMsg{Code: '2', Text: "2"})
+	m = drive(m, tea.KeyPressMsg{Code: tea.KeyTab})
+	if _, _, _, treeKeys := m.Screen(1).Panes(); !treeKeys {
+		t.Fatal("tab on the group line moved the keys to a detail pane that is not shown")
+	}
+	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "select a session of b:2 first") {
+		t.Errorf("tab on the group line said nothing:\n%s", v)
+	}
+	m = drive(m, tea.KeyPressMsg{Code: 'j', Text: "j"})
+	m = drive(m, tea.KeyPressMsg{Code: tea.KeyTab})
+	if _, _, _, treeKeys := m.Screen(1).Panes(); treeKeys {
+		t.Error("tab on a session left the keys on the tree")
+	}
+}
