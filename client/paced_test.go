@@ -57,42 +57,53 @@ func TestPacedReaderWaitsOnlyWhenCaughtUp(t *testing.T) {
 
 // TestPacedReaderSince: bytes a read waited for count from when it
 // returned; bytes a read found at once count from when the socket was
-// last seen empty.
+// last seen empty. The clock is the test's: a read "takes" what the
+// script says, whatever the machine's load.
 func TestPacedReaderSince(t *testing.T) {
-	slow := &slowFirst{delay: 20 * time.Millisecond, parts: []string{"data: 1\n\n", "data: 2\n\n"}}
-	p := &pacedReader{ctx: context.Background(), r: slow}
+	clock := time.Unix(1000, 0)
+	src := &timedChunks{clock: &clock, parts: []timedChunk{
+		{"data: 1\n\n", 20 * time.Millisecond},  // waited for
+		{"data: 2\n\n", 500 * time.Microsecond}, // found at once
+		{"data: 3\n\n", 5 * time.Second},        // waited for again
+	}}
+	p := &pacedReader{ctx: context.Background(), r: src, now: func() time.Time { return clock }}
 	buf := make([]byte, 64)
-	if _, err := p.Read(buf); err != nil {
-		t.Fatal(err)
+	want := []time.Time{
+		time.Unix(1000, 0).Add(20 * time.Millisecond), // as the first read returned
+		time.Unix(1000, 0).Add(20 * time.Millisecond), // when the socket was last empty: the first read's end
+		time.Unix(1000, 0).Add(20*time.Millisecond + 60*time.Millisecond + 500*time.Microsecond + 5*time.Second),
 	}
-	first := p.since
-	if first.Before(slow.returned[0]) {
-		t.Fatalf("a read that waited %v counts its bytes from %v, before it returned at %v", slow.delay, first, slow.returned[0])
-	}
-	if _, err := p.Read(buf); err != nil {
-		t.Fatal(err)
-	}
-	if !p.since.Equal(first) {
-		t.Fatalf("a read that found its bytes at once counts them from %v, not from when the socket was last seen empty (%v)", p.since, first)
+	for i, w := range want {
+		if i > 0 {
+			clock = clock.Add(30 * time.Millisecond) // the parser at work between reads
+		}
+		if _, err := p.Read(buf); err != nil {
+			t.Fatal(err)
+		}
+		if !p.since.Equal(w) {
+			t.Errorf("read %d counts its bytes from %v, want %v", i+1, p.since.Sub(time.Unix(1000, 0)), w.Sub(time.Unix(1000, 0)))
+		}
 	}
 }
 
-// slowFirst waits before its first chunk only.
-type slowFirst struct {
-	delay    time.Duration
-	parts    []string
-	returned []time.Time
+type timedChunk struct {
+	data string
+	took time.Duration
 }
 
-func (s *slowFirst) Read(p []byte) (int, error) {
-	if len(s.parts) == 0 {
+// timedChunks returns one chunk per Read, moving the test's clock on by
+// how long the read took.
+type timedChunks struct {
+	clock *time.Time
+	parts []timedChunk
+}
+
+func (c *timedChunks) Read(p []byte) (int, error) {
+	if len(c.parts) == 0 {
 		return 0, io.EOF
 	}
-	if len(s.returned) == 0 {
-		time.Sleep(s.delay)
-	}
-	n := copy(p, s.parts[0])
-	s.parts = s.parts[1:]
-	s.returned = append(s.returned, time.Now())
+	*c.clock = c.clock.Add(c.parts[0].took)
+	n := copy(p, c.parts[0].data)
+	c.parts = c.parts[1:]
 	return n, nil
 }

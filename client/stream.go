@@ -36,7 +36,8 @@ func (c *Client) StreamPath() string {
 //   - ConnState on every change of the connection;
 //   - ResyncNeeded right after every successful (re)connect;
 //   - Envelope for each event, unknown types included (as Unknown);
-//   - DecodeError for an event that could not be decoded.
+//   - DecodeError for an event that could not be decoded;
+//   - CaughtUp, with StreamOptions.Pace only, after each read's events.
 //
 // It reconnects on its own with capped exponential backoff and jitter. It
 // gives up, returning the error, only on a failure retrying cannot fix: a
@@ -276,6 +277,7 @@ type pacedReader struct {
 	caughtUp func()
 	sent     bool // an event was sent since caughtUp was last called
 	timer    *time.Timer
+	now      func() time.Time // time.Now; tests set their own clock
 	// since is the earliest time the bytes of the last read may have
 	// reached the socket (wire.Envelope.Received).
 	since time.Time
@@ -297,7 +299,7 @@ func (p *pacedReader) Read(b []byte) (int, error) {
 		p.caughtUp()
 	}
 	if !p.at.IsZero() && p.pace > 0 {
-		if wait := p.pace - time.Since(p.at); wait > 0 {
+		if wait := p.pace - p.clock().Sub(p.at); wait > 0 {
 			if p.timer == nil {
 				p.timer = time.NewTimer(wait)
 			} else {
@@ -312,9 +314,9 @@ func (p *pacedReader) Read(b []byte) (int, error) {
 		}
 		p.at = time.Time{}
 	}
-	start := time.Now()
+	start := p.clock()
 	n, err := p.r.Read(b)
-	end := time.Now()
+	end := p.clock()
 	// Bytes the read found waiting came after the socket was last seen
 	// empty; bytes it waited for came as it returned, and the socket was
 	// empty until then.
@@ -336,6 +338,13 @@ func (p *pacedReader) Read(b []byte) (int, error) {
 		p.at = end
 	}
 	return n, err
+}
+
+func (p *pacedReader) clock() time.Time {
+	if p.now != nil {
+		return p.now()
+	}
+	return time.Now()
 }
 
 // endsEvent reports whether b, the stream's last bytes, ends with the
