@@ -65,7 +65,8 @@ func Cost(c float64) string {
 
 // SplitTitle separates a child session's description from the agent named
 // in the " (@explore subagent)" suffix OpenCode's task tool appends. A title
-// without the suffix comes back unchanged with no agent. It runs for every
+// without the suffix comes back unchanged with no agent; the agent comes
+// back as OneLine makes it. It runs for every
 // visible row of every frame, hence no regexp.
 func SplitTitle(title string) (desc, agent string) {
 	const suffix = " subagent)"
@@ -79,6 +80,12 @@ func SplitTitle(title string) (desc, agent string) {
 	}
 	agent = head[i+2:]
 	if agent == "" || strings.ContainsAny(agent, "() \t") {
+		return title, ""
+	}
+	// The agent is drawn as it comes, so it is made one line here, for
+	// every caller: a stray byte in it (invalid UTF-8) was measured as no
+	// cell and drawn as one, and left the row a cell too wide.
+	if agent = OneLine(agent); agent == "" {
 		return title, ""
 	}
 	return strings.TrimRight(head[:i], " \t"), agent

@@ -51,6 +51,9 @@ func TestSplitTitle(t *testing.T) {
 		{"deep root 2", "deep root 2", ""},
 		{"(@general subagent)", "", "general"},
 		{"odd (@two words subagent)", "odd (@two words subagent)", ""},
+		{"bad (@0\xec subagent)", "bad", "0\uFFFD"},
+		{"nl (@a\nb subagent)", "nl", "a b"},
+		{"esc (@\x1b subagent)", "esc (@\x1b subagent)", ""},
 	} {
 		d, a := SplitTitle(tc.in)
 		if d != tc.desc || a != tc.agent {
