@@ -12,14 +12,18 @@ export OCTOP_OPENCODE_1_1 := $(call OPENCODE_BIN,1.1.65)
 
 .PHONY: test deps opencode tmux unit bench build bench-live bench-soak fuzz dist
 
+# go test runs each Fuzz test over its seeds and every input in
+# testdata/fuzz, so what fuzzing has found stays tested; make test does no
+# fuzzing itself, as that searches at random and would make the result of
+# the same commit depend on luck.
 test: deps
 	go vet ./...
 	go test -count=1 -timeout 20m ./...
-	$(MAKE) --no-print-directory fuzz FUZZTIME=3s
 
 # fuzz runs every Fuzz test of the module (found by name, so a new one is
 # included) for FUZZTIME each, from its seeds in testdata/fuzz. An input
-# that fails is written there too: check it in with the fix.
+# that fails is written there too: check it in with the fix. Run it before
+# landing a change to anything that draws or parses what a server sends.
 FUZZTIME ?= 60s
 FUZZMINIMIZETIME ?= 5s
 fuzz:
