@@ -176,7 +176,7 @@ func (m Model) header(s *model.Session) []string {
 	if c.Children > 0 {
 		status += st.Ink.Dim.Render(" · " + format.Plural(c.Children, "child", "children"))
 		if c.RunningBelow > 0 {
-			status += st.Ink.Busy.Render(fmt.Sprintf(", %d running", c.RunningBelow))
+			status += st.Ink.Busy.Render(fmt.Sprintf(", %d running below", c.RunningBelow))
 		}
 	}
 	lines := []string{top, label(st, "status") + status, label(st, "task_id") + s.ID}
