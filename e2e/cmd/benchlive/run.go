@@ -92,9 +92,14 @@ func runOnce(c config) (result, error) {
 	}); err != nil {
 		return r, err
 	}
+	kc, err := tm.keyClient()
+	if err != nil {
+		return r, err
+	}
+	defer kc.close()
 	keysDone := make(chan struct{})
 	stopKeys := make(chan struct{})
-	go func() { pressKeys(tm, procs, c.keyEvery, stopKeys); close(keysDone) }()
+	go func() { pressKeys(kc, procs, c.keyEvery, stopKeys); close(keysDone) }()
 	err = waitFanOut(ctx, srv)
 	close(stopKeys)
 	<-keysDone
@@ -271,8 +276,9 @@ func waitFanOut(ctx context.Context, srv *harness.Server) error {
 }
 
 // pressKeys presses j and k in turn in each octop's pane until stop
-// closes, noting when each was sent (Unix ns, just before send-keys).
-func pressKeys(tm tmux, procs []*proc, every time.Duration, stop <-chan struct{}) {
+// closes, noting when each was sent (Unix ns, just before the send-keys
+// command is written to tmux).
+func pressKeys(kc *keyClient, procs []*proc, every time.Duration, stop <-chan struct{}) {
 	keys := []string{"j", "k"}
 	for i := 0; ; i++ {
 		select {
@@ -283,7 +289,7 @@ func pressKeys(tm tmux, procs []*proc, every time.Duration, stop <-chan struct{}
 		for _, p := range procs {
 			if p.octop {
 				p.sent = append(p.sent, time.Now().UnixNano())
-				_ = tm.keys(p.pane, keys[i%2])
+				_ = kc.send(p.pane, keys[i%2])
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -47,3 +48,45 @@ func (t tmux) keys(name string, keys ...string) error {
 }
 
 func (t tmux) kill() { _, _ = t.run("kill-server") }
+
+// keyClient is one tmux client in control mode (tmux -C), on a session of
+// its own so its size touches no pane, that sends keys as commands on its
+// stdin. A key then costs tmux what a terminal's key press costs it (the
+// server writes the key to the pane's pty), not the start of a tmux
+// process per key, which on a busy 2-core machine took 20 ms and more
+// and was most of what "key -> screen" measured.
+type keyClient struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+}
+
+func (t tmux) keyClient() (*keyClient, error) {
+	cmd := exec.Command("tmux", "-L", t.socket, "-C", "new-session", "-s", "benchlive-keys")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stdout = io.Discard // tmux's replies (%begin … %end) and notices
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("tmux -C: %v", err)
+	}
+	return &keyClient{cmd: cmd, in: in}, nil
+}
+
+// send asks tmux to press key in pane; it does not wait for the reply.
+func (k *keyClient) send(pane, key string) error {
+	_, err := fmt.Fprintf(k.in, "send-keys -t %s %s\n", pane, key)
+	return err
+}
+
+func (k *keyClient) close() {
+	_ = k.in.Close()
+	done := make(chan struct{})
+	go func() { _ = k.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		_ = k.cmd.Process.Kill()
+		<-done
+	}
+}
