@@ -23,6 +23,9 @@
 // returns is handed to the Screen, which draws it from its own goroutine:
 // at once when the last frame is older than the interval (the frame cap),
 // else at the end of the interval, with whatever content is newest then.
+// A view that answers a key press, a click or a paste is drawn at once
+// (SetNow): the cap is for a busy stream, and input should not wait
+// behind it.
 // A frame is never skipped when the content changed, only merged with the
 // changes after it; nothing is drawn, and nothing wakes, while the content
 // stays the same.

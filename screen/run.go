@@ -168,6 +168,7 @@ func leave() string {
 type drawn struct {
 	inner  tea.Model
 	screen *Screen
+	input  bool // the last message was a key press, a click or a paste
 }
 
 func (d drawn) Init() tea.Cmd { return d.inner.Init() }
@@ -175,11 +176,23 @@ func (d drawn) Init() tea.Cmd { return d.inner.Init() }
 func (d drawn) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, cmd := d.inner.Update(msg)
 	d.inner = next
+	switch msg.(type) {
+	case tea.KeyPressMsg, tea.MouseClickMsg, tea.MouseWheelMsg, tea.PasteMsg:
+		d.input = true
+	default:
+		d.input = false
+	}
 	return d, cmd
 }
 
+// View hands the inner view to the screen: at once when it answers input,
+// else within the frame cap.
 func (d drawn) View() tea.View {
-	d.screen.Set(d.inner.View())
+	if d.input {
+		d.screen.SetNow(d.inner.View())
+	} else {
+		d.screen.Set(d.inner.View())
+	}
 	return tea.View{}
 }
 

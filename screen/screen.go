@@ -19,12 +19,14 @@ type Screen struct {
 	interval time.Duration
 	profile  colorprofile.Profile
 	wake     chan struct{}
+	hurry    chan struct{} // a view set with SetNow: end the cap's wait
 	stop     chan struct{}
 	stopped  chan struct{}
 
 	mu     sync.Mutex
 	view   tea.View // the newest view
 	dirty  bool     // view or size changed since the last draw
+	now    bool     // the newest view answers input: draw it without the cap
 	width  int
 	height int
 	full   bool // the next draw repaints every line
@@ -43,23 +45,38 @@ type Screen struct {
 func New(out io.Writer, width, height int, interval time.Duration, profile colorprofile.Profile) *Screen {
 	return &Screen{
 		out: out, interval: interval, profile: profile,
-		wake: make(chan struct{}, 1), stop: make(chan struct{}), stopped: make(chan struct{}),
+		wake: make(chan struct{}, 1), hurry: make(chan struct{}, 1), stop: make(chan struct{}), stopped: make(chan struct{}),
 		width: width, height: height, full: true,
 	}
 }
 
 // Set hands the screen the newest view. It returns at once: the drawer
 // writes it when the frame cap allows, merged with any view after it.
-func (s *Screen) Set(v tea.View) {
+func (s *Screen) Set(v tea.View) { s.set(v, false) }
+
+// SetNow hands the screen a view that answers a key or a click: it is
+// drawn at once, without waiting out the frame cap. The cap is there for
+// a busy stream; a person's input comes a few times a second and should
+// not wait behind it.
+func (s *Screen) SetNow(v tea.View) { s.set(v, true) }
+
+func (s *Screen) set(v tea.View, now bool) {
 	s.mu.Lock()
 	same := v.Content == s.view.Content && v.WindowTitle == s.view.WindowTitle && v.MouseMode == s.view.MouseMode
 	s.view = v
 	if !same {
 		s.dirty = true
+		s.now = s.now || now
 	}
 	s.mu.Unlock()
 	if !same {
 		s.poke()
+		if now {
+			select {
+			case s.hurry <- struct{}{}:
+			default:
+			}
+		}
 	}
 }
 
@@ -98,11 +115,17 @@ func (s *Screen) run() {
 		case <-s.wake:
 		}
 		// The frame cap: a frame soon after the last waits out the
-		// interval, and draws what is newest then.
-		if wait := s.interval - time.Since(s.last); wait > 0 {
+		// interval, and draws what is newest then; a view that answers
+		// input (SetNow) ends the wait.
+		s.mu.Lock()
+		now := s.now
+		s.mu.Unlock()
+		if wait := s.interval - time.Since(s.last); wait > 0 && !now {
 			t := time.NewTimer(wait)
 			select {
 			case <-t.C:
+			case <-s.hurry:
+				t.Stop()
 			case <-s.stop:
 				t.Stop()
 				s.Draw()
@@ -123,7 +146,7 @@ func (s *Screen) Draw() {
 		return
 	}
 	v, h, full := s.view, s.height, s.full
-	s.dirty, s.full = false, false
+	s.dirty, s.full, s.now = false, false, false
 	s.mu.Unlock()
 
 	s.frame.Reset()

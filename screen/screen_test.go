@@ -183,6 +183,57 @@ func TestFrameCapMergesAndNeverLoses(t *testing.T) {
 	}
 }
 
+// TestInputIsDrawnWithoutTheCap: with a frame drawn a moment ago, a view
+// from the stream waits out the interval (an hour here), but a view that
+// answers a key is drawn at once, and with it what the stream changed. The
+// program's model marks which views answer input.
+func TestInputIsDrawnWithoutTheCap(t *testing.T) {
+	out := &writes{}
+	s := New(out, 20, 2, time.Hour, colorprofile.TrueColor)
+	s.Start()
+	defer s.Stop()
+	s.Set(view("first"))
+	testwait.Eventually(t, func() bool { return strings.Contains(out.last(), "first") }, 5*time.Second,
+		"the first view drawn at once")
+	m := drawn{inner: &lines{text: "event"}, screen: s}
+	var next tea.Model = m
+	next, _ = next.Update(tickMsg{})
+	next.View()
+	if got := len(out.list()); got != 1 {
+		t.Fatalf("a stream's view drew at once (%d writes); it should wait out the interval", got)
+	}
+	next, _ = next.Update(tea.KeyPressMsg{Code: 'j', Text: "j"})
+	next.View()
+	testwait.Eventually(t, func() bool { return strings.Contains(out.last(), "key j") }, 5*time.Second,
+		"the key's view drawn without waiting an hour")
+	if !strings.Contains(out.last(), "event") {
+		t.Errorf("the key's frame lost the line the stream changed: %q", out.last())
+	}
+	next, _ = next.Update(tickMsg{})
+	next.View()
+	time.Sleep(20 * time.Millisecond) // give a wrong drawer the chance to draw
+	if got := len(out.list()); got != 2 {
+		t.Errorf("after the key's frame, a stream's view drew at once (%d writes); the cap holds again", got)
+	}
+}
+
+type tickMsg struct{}
+
+// lines is a model whose view is the stream's line and the last key.
+type lines struct{ text, key string }
+
+func (l *lines) Init() tea.Cmd { return nil }
+func (l *lines) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		l.key = "key " + msg.String()
+	case tickMsg:
+		l.text += "."
+	}
+	return l, nil
+}
+func (l *lines) View() tea.View { return view(l.text, l.key) }
+
 func TestSetReturnsWhileTheTerminalIsSlow(t *testing.T) {
 	slow := &blocking{release: make(chan struct{})}
 	s := New(slow, 20, 1, 0, colorprofile.TrueColor)
