@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -61,16 +62,43 @@ type keyClient struct {
 }
 
 func (t tmux) keyClient() (*keyClient, error) {
-	cmd := exec.Command("tmux", "-L", t.socket, "-C", "new-session", "-s", "benchlive-keys")
+	cmd := exec.Command("tmux", "-L", t.socket, "-C", "new-session", "-s", "benchlive-keys", "exec cat")
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
 	}
-	cmd.Stdout = io.Discard // tmux's replies (%begin … %end) and notices
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("tmux -C: %v", err)
 	}
-	return &keyClient{cmd: cmd, in: in}, nil
+	k := &keyClient{cmd: cmd, in: in}
+	// Ready once tmux answers a command: the first key is not timed
+	// while the client is still being set up.
+	ready := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(out)
+		once := ready
+		for sc.Scan() { // read to the end, so tmux never blocks on its replies
+			if sc.Text() == "benchlive-ready" && once != nil {
+				close(once)
+				once = nil
+			}
+		}
+	}()
+	if _, err := io.WriteString(in, "display-message -p benchlive-ready\n"); err != nil {
+		k.close()
+		return nil, err
+	}
+	select {
+	case <-ready:
+		return k, nil
+	case <-time.After(10 * time.Second):
+		k.close()
+		return nil, fmt.Errorf("tmux -C did not answer within 10s")
+	}
 }
 
 // send asks tmux to press key in pane; it does not wait for the reply.
