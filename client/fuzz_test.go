@@ -51,7 +51,7 @@ func readSent(t *testing.T, c *Client, body io.Reader) ([]string, error) {
 	_, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	var sent []string
-	err := c.readStream(context.Background(), cancel, body, func(m any) {
+	err := c.readStream(context.Background(), cancel, body, nil, func(m any) {
 		switch m := m.(type) {
 		case wire.Envelope:
 			if m.Received.IsZero() {

@@ -107,3 +107,20 @@ func (c *timedChunks) Read(p []byte) (int, error) {
 	c.parts = c.parts[1:]
 	return n, nil
 }
+
+type stamp time.Time
+
+func (s stamp) Arrived() time.Time { return time.Time(s) }
+
+// TestPacedReaderTakesTheConnectionsStamp: a connection that knows when its
+// bytes arrived stamps them, instead of the reader's estimate.
+func TestPacedReaderTakesTheConnectionsStamp(t *testing.T) {
+	at := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	p := &pacedReader{ctx: context.Background(), r: &chunks{parts: []string{"data: {}\n\n"}}, conn: stamp(at)}
+	if _, err := p.Read(make([]byte, 64)); err != nil {
+		t.Fatal(err)
+	}
+	if !p.since.Equal(at) {
+		t.Fatalf("since = %v, want the connection's %v", p.since, at)
+	}
+}

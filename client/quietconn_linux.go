@@ -4,7 +4,9 @@ import (
 	"context"
 	"io"
 	"net"
+	"sync/atomic"
 	"syscall"
+	"time"
 	"unsafe"
 )
 
@@ -35,10 +37,22 @@ func quietDial(d *net.Dialer) func(ctx context.Context, network, addr string) (n
 // Go's system monitor from its sleep and sets it polling every 20 µs
 // while the program runs. On a busy stream that monitor cost octop more
 // CPU than drawing did (make bench-live, perf).
+//
+// Because the raw read sees whether the socket was empty, the connection
+// also knows when the bytes of each read reached it (Arrived).
 type quietConn struct {
 	*net.TCPConn
 	rc syscall.RawConn
+	// Unix ns: when the socket was last seen empty (a read found nothing,
+	// or took less than it could), and the Arrived of the last read.
+	empty, arrived atomic.Int64
 }
+
+// Arrived is the earliest time the bytes of the last read that returned
+// any may have reached the socket: when the read returned, if it had to
+// wait for them; else when the socket was last seen empty, as they came
+// after that.
+func (c *quietConn) Arrived() time.Time { return time.Unix(0, c.arrived.Load()) }
 
 func (c *quietConn) Read(p []byte) (int, error) {
 	if len(p) == 0 {
@@ -46,6 +60,7 @@ func (c *quietConn) Read(p []byte) (int, error) {
 	}
 	var n int
 	var errno syscall.Errno
+	waited := false
 	err := c.rc.Read(func(fd uintptr) bool {
 		for {
 			r, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
@@ -53,9 +68,24 @@ func (c *quietConn) Read(p []byte) (int, error) {
 				continue
 			}
 			n, errno = int(r), e
+			if e == syscall.EAGAIN {
+				waited = true
+				c.empty.Store(time.Now().UnixNano())
+			}
 			return e != syscall.EAGAIN
 		}
 	})
+	if n > 0 && errno == 0 {
+		now := time.Now().UnixNano()
+		if empty := c.empty.Load(); waited || empty == 0 {
+			c.arrived.Store(now)
+		} else {
+			c.arrived.Store(empty)
+		}
+		if n < len(p) {
+			c.empty.Store(now) // it gave all it had
+		}
+	}
 	if err == nil && errno != 0 {
 		err = errno
 	}

@@ -80,3 +80,70 @@ func TestQuietConnReadsWhatWasSent(t *testing.T) {
 		t.Fatalf("a read past its deadline returned %v, want the deadline's error", err)
 	}
 }
+
+// TestQuietConnArrived: bytes a read waited for arrived when it returned;
+// bytes that were there before the read arrived after the socket was last
+// seen empty, and no later than they were written.
+func TestQuietConnArrived(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	peer := make(chan net.Conn, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err == nil {
+			peer <- c
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	nc, err := quietDial(&net.Dialer{})(ctx, "tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	c := nc.(*quietConn)
+	var p net.Conn
+	select {
+	case p = <-peer:
+	case <-ctx.Done():
+		t.Fatal("no connection")
+	}
+	defer p.Close()
+	_ = c.SetReadDeadline(time.Now().Add(30 * time.Second))
+	buf := make([]byte, 64)
+
+	// 1. The read starts on an empty socket and waits: the bytes are
+	// written after it started, and arrive as it returns.
+	go func() {
+		time.Sleep(30 * time.Millisecond)
+		_, _ = p.Write([]byte("one"))
+	}()
+	start := time.Now()
+	if n, err := c.Read(buf); err != nil || string(buf[:n]) != "one" {
+		t.Fatalf("read %q, %v", buf[:n], err)
+	}
+	end := time.Now()
+	if a := c.Arrived(); a.Before(start.Add(25*time.Millisecond)) || a.After(end) {
+		t.Errorf("waited-for bytes arrived at +%v, want within the read's wait (+25ms..+%v)", a.Sub(start), end.Sub(start))
+	}
+
+	// 2. The bytes are written, and read only later: they arrived no
+	// later than they were written, and after the first read emptied
+	// the socket (which was after its bytes were written, 25 ms in).
+	before := time.Now()
+	if _, err := p.Write([]byte("two")); err != nil {
+		t.Fatal(err)
+	}
+	written := time.Now()
+	time.Sleep(50 * time.Millisecond) // the bytes wait in the socket
+	if n, err := c.Read(buf); err != nil || string(buf[:n]) != "two" {
+		t.Fatalf("read %q, %v", buf[:n], err)
+	}
+	if a := c.Arrived(); a.After(written) || !a.After(start.Add(25*time.Millisecond)) {
+		t.Errorf("bytes waiting in the socket arrived at %v after the write began, want before it ended (%v) and after the first read (%v)",
+			a.Sub(before), written.Sub(before), start.Add(25*time.Millisecond).Sub(before))
+	}
+}

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
+	"net/http/httptrace"
 	"time"
 
 	"github.com/octop-dev/octop/wire"
@@ -96,14 +98,17 @@ func permanent(err error) bool {
 func (c *Client) streamOnce(ctx context.Context, send func(any), attempt int) (connected bool, err error) {
 	cctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	resp, err := c.openStream(ctx, cctx, cancel)
+	var conn net.Conn
+	trace := &httptrace.ClientTrace{GotConn: func(i httptrace.GotConnInfo) { conn = i.Conn }}
+	resp, err := c.openStream(ctx, httptrace.WithClientTrace(cctx, trace), cancel)
 	if resp == nil {
 		return false, err
 	}
 	defer resp.Body.Close()
 	send(wire.ConnState{State: wire.Connected, Attempt: attempt})
 	send(wire.ResyncNeeded{})
-	err = c.readStream(ctx, cancel, resp.Body, send)
+	arr, _ := conn.(arrivals)
+	err = c.readStream(ctx, cancel, resp.Body, arr, send)
 	return true, c.streamEnded(ctx, cctx, err)
 }
 
@@ -172,7 +177,10 @@ func (c *Client) checkStreamResponse(op string, resp *http.Response) error {
 // fails, or ctx is done; it returns the read error, if any. The idle
 // watchdog is armed once the server has sent a heartbeat, and stopped
 // while send runs so a slow consumer is not taken for a dead server.
-func (c *Client) readStream(ctx context.Context, cancel context.CancelCauseFunc, body io.Reader, send func(any)) error {
+//
+// conn, when the connection can say when its bytes arrived (a quietConn),
+// stamps each event's Received; without it the reader estimates.
+func (c *Client) readStream(ctx context.Context, cancel context.CancelCauseFunc, body io.Reader, conn arrivals, send func(any)) error {
 	o := c.stream
 	var idle *time.Timer
 	defer func() {
@@ -180,7 +188,7 @@ func (c *Client) readStream(ctx context.Context, cancel context.CancelCauseFunc,
 			idle.Stop()
 		}
 	}()
-	pr := &pacedReader{ctx: ctx, r: body, pace: o.Pace}
+	pr := &pacedReader{ctx: ctx, r: body, pace: o.Pace, conn: conn}
 	if o.Pace > 0 {
 		pr.caughtUp = func() { send(wire.CaughtUp{}) }
 	}
@@ -279,12 +287,18 @@ type pacedReader struct {
 	timer    *time.Timer
 	now      func() time.Time // time.Now; tests set their own clock
 	// since is the earliest time the bytes of the last read may have
-	// reached the socket (wire.Envelope.Received).
+	// reached the socket (wire.Envelope.Received): the connection's own
+	// stamp when it has one (conn), else estimated from how long reads take.
 	since time.Time
+	conn  arrivals
 	at    time.Time // when the last read caught up; zero if it did not
 	empty time.Time // when a read last came back short: the socket was empty then
 	tail  []byte    // the stream's last bytes, for endsEvent across reads
 }
+
+// arrivals is a connection that knows when the bytes of its last read
+// reached its socket (quietConn, on Linux).
+type arrivals interface{ Arrived() time.Time }
 
 // blocked is how long a read must take to count as having waited for its
 // bytes (they reached the socket as it returned), rather than finding them
@@ -325,6 +339,12 @@ func (p *pacedReader) Read(b []byte) (int, error) {
 		p.since = p.empty
 		if p.since.IsZero() || waited {
 			p.since = end
+		}
+		if p.conn != nil {
+			// The body is read through net/http's buffer, which reads
+			// the socket only when it is empty: these bytes came in
+			// the connection's last read.
+			p.since = p.conn.Arrived()
 		}
 	}
 	if n < len(b) || waited {
