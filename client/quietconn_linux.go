@@ -44,14 +44,15 @@ type quietConn struct {
 	*net.TCPConn
 	rc syscall.RawConn
 	// Unix ns: when the socket was last seen empty (a read found nothing,
-	// or took less than it could), and the Arrived of the last read.
+	// or took less than it could; or woke from waiting on it, as the
+	// bytes came), and the Arrived of the last read.
 	empty, arrived atomic.Int64
 }
 
 // Arrived is the earliest time the bytes of the last read that returned
 // any may have reached the socket: when the read returned, if it had to
-// wait for them; else when the socket was last seen empty, as they came
-// after that.
+// wait for them; else when the socket was last seen empty (or a read
+// woke from waiting on it), as they came after that.
 func (c *quietConn) Arrived() time.Time { return time.Unix(0, c.arrived.Load()) }
 
 func (c *quietConn) Read(p []byte) (int, error) {
@@ -82,8 +83,11 @@ func (c *quietConn) Read(p []byte) (int, error) {
 		} else {
 			c.arrived.Store(empty)
 		}
-		if n < len(p) {
-			c.empty.Store(now) // it gave all it had
+		if n < len(p) || waited {
+			// It gave all it had; or it waited on an empty socket
+			// and woke as the first bytes came, so whatever it
+			// left came after them.
+			c.empty.Store(now)
 		}
 	}
 	if err == nil && errno != 0 {

@@ -146,4 +146,23 @@ func TestQuietConnArrived(t *testing.T) {
 		t.Errorf("bytes waiting in the socket arrived at %v after the write began, want before it ended (%v) and after the first read (%v)",
 			a.Sub(before), written.Sub(before), start.Add(25*time.Millisecond).Sub(before))
 	}
+
+	// 3. A read waits, and its bytes fill its buffer; the rest, found at
+	// once by the next read, came with them, not when the socket was
+	// seen empty before the wait.
+	go func() {
+		time.Sleep(30 * time.Millisecond)
+		_, _ = p.Write([]byte("three and more"))
+	}()
+	start = time.Now()
+	small := make([]byte, 5)
+	if n, err := c.Read(small); err != nil || string(small[:n]) != "three" {
+		t.Fatalf("read %q, %v", small[:n], err)
+	}
+	if n, err := c.Read(small); err != nil || string(small[:n]) != " and " {
+		t.Fatalf("read %q, %v", small[:n], err)
+	}
+	if a := c.Arrived(); a.Before(start.Add(25 * time.Millisecond)) {
+		t.Errorf("the rest of a burst a read waited for arrived at +%v, before the burst was written (+30ms)", a.Sub(start))
+	}
 }
