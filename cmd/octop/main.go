@@ -230,8 +230,9 @@ func runLive(g globalFlags, stderr io.Writer) int {
 // as it comes.
 func paced(o *client.Options) { o.Stream.Pace = feed.FrameInterval }
 
-// frameInterval caps how often the screen is redrawn: 30 frames a second,
-// so a key shows within one. A busy stream is read once per
+// frameInterval caps how often the screen is redrawn for the stream: 30
+// frames a second (a key press is drawn at once, see screen.SetNow). A
+// busy stream is read once per
 // feed.FrameInterval and each read's events drawn together.
 // A frame writes only the lines that changed (package screen), and an
 // event still reaches the screen well within 100 ms (make bench-live
