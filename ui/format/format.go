@@ -132,12 +132,18 @@ func trimJoiners(s string) string {
 // Prepend): it joins the character after it. The grapheme tables are the
 // ones the widths are measured with (ansi), which may know newer
 // characters than Go's unicode package.
-func prepends(r rune) bool { return oneCluster(string(r) + "a") }
+func prepends(r rune) bool { return r >= utf8.RuneSelf && oneCluster(string(r)+"a") }
 
 // joins says r joins the character before it: a combining mark, a zero
 // width joiner or non-joiner, any extending character the grapheme tables
 // know.
+//
+// No ASCII character joins or is prepended, so those are answered without
+// asking the tables (which costs an allocation, for every title drawn).
 func joins(r rune) bool {
+	if r < utf8.RuneSelf {
+		return false
+	}
 	return unicode.IsMark(r) || r == '\u200d' || r == '\u200c' || oneCluster("a"+string(r))
 }
 
