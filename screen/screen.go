@@ -133,6 +133,13 @@ func (s *Screen) run() {
 			}
 		}
 		s.Draw()
+		// A SetNow drawn without a wait left its hurry unread: drop it,
+		// or the next stream view would skip the cap. A SetNow after
+		// the draw still has its now flag and its wake.
+		select {
+		case <-s.hurry:
+		default:
+		}
 	}
 }
 

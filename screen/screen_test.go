@@ -217,6 +217,27 @@ func TestInputIsDrawnWithoutTheCap(t *testing.T) {
 	}
 }
 
+// TestInputLeavesTheCapWhole: a key's view set while the drawer waits for
+// nothing is drawn at once, and leaves nothing behind that would let the
+// next view from the stream skip the cap.
+func TestInputLeavesTheCapWhole(t *testing.T) {
+	out := &writes{}
+	s := New(out, 20, 1, time.Hour, colorprofile.TrueColor)
+	s.Start()
+	defer s.Stop()
+	s.Set(view("first"))
+	testwait.Eventually(t, func() bool { return strings.Contains(out.last(), "first") }, 5*time.Second,
+		"the first view drawn at once")
+	s.SetNow(view("key"))
+	testwait.Eventually(t, func() bool { return strings.Contains(out.last(), "key") }, 5*time.Second,
+		"a key's view drawn at once")
+	s.Set(view("stream"))
+	time.Sleep(20 * time.Millisecond) // give a wrong drawer the chance to draw
+	if got := len(out.list()); got != 2 {
+		t.Errorf("the stream's view after a key's drew at once (%d writes, want 2); the cap holds again", got)
+	}
+}
+
 type tickMsg struct{}
 
 // lines is a model whose view is the stream's line and the last key.
