@@ -124,3 +124,16 @@ func TestPacedReaderTakesTheConnectionsStamp(t *testing.T) {
 		t.Fatalf("since = %v, want the connection's %v", p.since, at)
 	}
 }
+
+// TestPacedReaderWithoutAStampEstimates: a connection that has no stamp
+// yet leaves the reader's own estimate, never the zero time.
+func TestPacedReaderWithoutAStampEstimates(t *testing.T) {
+	p := &pacedReader{ctx: context.Background(), r: &chunks{parts: []string{"data: {}\n\n"}}, conn: stamp(time.Time{})}
+	before := time.Now()
+	if _, err := p.Read(make([]byte, 64)); err != nil {
+		t.Fatal(err)
+	}
+	if p.since.Before(before) {
+		t.Fatalf("since = %v, want the reader's estimate (after %v)", p.since, before)
+	}
+}

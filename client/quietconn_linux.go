@@ -53,7 +53,13 @@ type quietConn struct {
 // any may have reached the socket: when the read returned, if it had to
 // wait for them; else when the socket was last seen empty (or a read
 // woke from waiting on it), as they came after that.
-func (c *quietConn) Arrived() time.Time { return time.Unix(0, c.arrived.Load()) }
+// Zero until a read returns bytes.
+func (c *quietConn) Arrived() time.Time {
+	if at := c.arrived.Load(); at != 0 {
+		return time.Unix(0, at)
+	}
+	return time.Time{}
+}
 
 func (c *quietConn) Read(p []byte) (int, error) {
 	if len(p) == 0 {

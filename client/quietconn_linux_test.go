@@ -8,8 +8,12 @@ import (
 	"math/rand/v2"
 	"net"
 	"os"
+	"syscall"
 	"testing"
 	"time"
+	"unsafe"
+
+	"github.com/octop-dev/octop/internal/testwait"
 )
 
 // TestQuietConnReadsWhatWasSent: 4 MB written in random pieces with
@@ -43,17 +47,7 @@ func TestQuietConnReadsWhatWasSent(t *testing.T) {
 			}
 		}
 	}()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	c, err := quietDial(&net.Dialer{})(ctx, "tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if _, ok := c.(*quietConn); !ok {
-		t.Fatalf("dialled a %T, want a quietConn", c)
-	}
-	_ = c.SetReadDeadline(time.Now().Add(30 * time.Second))
+	c := dialQuiet(t, ln.Addr().String())
 	got, err := io.ReadAll(c)
 	if err != nil {
 		t.Fatalf("reading: %v after %d bytes", err, len(got))
@@ -70,20 +64,46 @@ func TestQuietConnReadsWhatWasSent(t *testing.T) {
 			c2.Close()
 		}
 	}()
-	c3, err := quietDial(&net.Dialer{})(ctx, "tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c3.Close()
+	c3 := dialQuiet(t, ln.Addr().String())
 	_ = c3.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
 	if _, err := c3.Read(make([]byte, 10)); !errors.Is(err, os.ErrDeadlineExceeded) {
 		t.Fatalf("a read past its deadline returned %v, want the deadline's error", err)
 	}
 }
 
-// TestQuietConnArrived: bytes a read waited for arrived when it returned;
+// dialQuiet dials addr through quietDial, which must give a quietConn,
+// with a read deadline far enough for any test; it is closed at the end.
+func dialQuiet(t *testing.T, addr string) *quietConn {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	nc, err := quietDial(&net.Dialer{})(ctx, "tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { nc.Close() })
+	c, ok := nc.(*quietConn)
+	if !ok {
+		t.Fatalf("dialled a %T, want a quietConn", nc)
+	}
+	_ = c.SetReadDeadline(time.Now().Add(30 * time.Second))
+	return c
+}
+
+// pending is how many bytes wait in c's socket (FIONREAD).
+func pending(c *quietConn) int {
+	var n int32
+	_ = c.rc.Control(func(fd uintptr) {
+		syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCINQ, uintptr(unsafe.Pointer(&n)))
+	})
+	return int(n)
+}
+
+// TestQuietConnArrived: bytes a read waited for arrived when it woke;
 // bytes that were there before the read arrived after the socket was last
-// seen empty, and no later than they were written.
+// seen empty, and no later than they were written. The peer writes only
+// once the read has found the socket empty, or the test has seen the bytes
+// wait in it, so no step depends on how fast the machine is.
 func TestQuietConnArrived(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -92,69 +112,69 @@ func TestQuietConnArrived(t *testing.T) {
 	defer ln.Close()
 	peer := make(chan net.Conn, 1)
 	go func() {
-		c, err := ln.Accept()
-		if err == nil {
+		if c, err := ln.Accept(); err == nil {
 			peer <- c
 		}
 	}()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	nc, err := quietDial(&net.Dialer{})(ctx, "tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	c := nc.(*quietConn)
+	c := dialQuiet(t, ln.Addr().String())
 	var p net.Conn
 	select {
 	case p = <-peer:
-	case <-ctx.Done():
+	case <-time.After(30 * time.Second):
 		t.Fatal("no connection")
 	}
 	defer p.Close()
-	_ = c.SetReadDeadline(time.Now().Add(30 * time.Second))
-	buf := make([]byte, 64)
 
-	// 1. The read starts on an empty socket and waits: the bytes are
-	// written after it started, and arrive as it returns.
-	go func() {
-		time.Sleep(30 * time.Millisecond)
-		_, _ = p.Write([]byte("one"))
-	}()
-	start := time.Now()
+	// writeOnceWaiting writes data once a read that began after since
+	// has found the socket empty, and says when it began writing.
+	writeOnceWaiting := func(since time.Time, data string) <-chan time.Time {
+		began := make(chan time.Time, 1)
+		go func() {
+			_ = testwait.Poll(func() error {
+				if c.empty.Load() < since.UnixNano() {
+					return errors.New("not waiting yet")
+				}
+				return nil
+			}, 30*time.Second)
+			began <- time.Now()
+			_, _ = p.Write([]byte(data))
+		}()
+		return began
+	}
+
+	// 1. The read waits on an empty socket: the bytes arrived when it
+	// woke, after they were written.
+	buf := make([]byte, 64)
+	began := writeOnceWaiting(time.Now(), "one")
 	if n, err := c.Read(buf); err != nil || string(buf[:n]) != "one" {
 		t.Fatalf("read %q, %v", buf[:n], err)
 	}
 	end := time.Now()
-	if a := c.Arrived(); a.Before(start.Add(25*time.Millisecond)) || a.After(end) {
-		t.Errorf("waited-for bytes arrived at +%v, want within the read's wait (+25ms..+%v)", a.Sub(start), end.Sub(start))
+	w1 := <-began
+	if a := c.Arrived(); a.Before(w1) || a.After(end) {
+		t.Errorf("waited-for bytes arrived %v after their write began, want between it and the read's end (+%v)", a.Sub(w1), end.Sub(w1))
 	}
 
-	// 2. The bytes are written, and read only later: they arrived no
-	// later than they were written, and after the first read emptied
-	// the socket (which was after its bytes were written, 25 ms in).
-	before := time.Now()
+	// 2. The bytes are written and wait in the socket before the read:
+	// they arrived after the first read emptied it, and no later than
+	// they were written.
 	if _, err := p.Write([]byte("two")); err != nil {
 		t.Fatal(err)
 	}
 	written := time.Now()
-	time.Sleep(50 * time.Millisecond) // the bytes wait in the socket
+	testwait.Eventually(t, func() bool { return pending(c) == 3 }, 10*time.Second, "the 3 bytes waiting in the socket")
 	if n, err := c.Read(buf); err != nil || string(buf[:n]) != "two" {
 		t.Fatalf("read %q, %v", buf[:n], err)
 	}
-	if a := c.Arrived(); a.After(written) || !a.After(start.Add(25*time.Millisecond)) {
-		t.Errorf("bytes waiting in the socket arrived at %v after the write began, want before it ended (%v) and after the first read (%v)",
-			a.Sub(before), written.Sub(before), start.Add(25*time.Millisecond).Sub(before))
+	if a := c.Arrived(); a.After(written) || a.Before(w1) {
+		t.Errorf("bytes waiting in the socket arrived %v after the first write began, want after it and by the second's end (+%v)",
+			a.Sub(w1), written.Sub(w1))
 	}
 
 	// 3. A read waits, and its bytes fill its buffer; the rest, found at
 	// once by the next read, came with them, not when the socket was
 	// seen empty before the wait.
-	go func() {
-		time.Sleep(30 * time.Millisecond)
-		_, _ = p.Write([]byte("three and more"))
-	}()
-	start = time.Now()
+	began = writeOnceWaiting(time.Now(), "three and more")
 	small := make([]byte, 5)
 	if n, err := c.Read(small); err != nil || string(small[:n]) != "three" {
 		t.Fatalf("read %q, %v", small[:n], err)
@@ -162,7 +182,7 @@ func TestQuietConnArrived(t *testing.T) {
 	if n, err := c.Read(small); err != nil || string(small[:n]) != " and " {
 		t.Fatalf("read %q, %v", small[:n], err)
 	}
-	if a := c.Arrived(); a.Before(start.Add(25 * time.Millisecond)) {
-		t.Errorf("the rest of a burst a read waited for arrived at +%v, before the burst was written (+30ms)", a.Sub(start))
+	if w3, a := <-began, c.Arrived(); a.Before(w3) {
+		t.Errorf("the rest of a burst a read waited for arrived %v before the burst was written", w3.Sub(a))
 	}
 }

@@ -344,7 +344,9 @@ func (p *pacedReader) Read(b []byte) (int, error) {
 			// The body is read through net/http's buffer, which reads
 			// the socket only when it is empty: these bytes came in
 			// the connection's last read.
-			p.since = p.conn.Arrived()
+			if at := p.conn.Arrived(); !at.IsZero() {
+				p.since = at
+			}
 		}
 	}
 	if n < len(b) || waited {
