@@ -95,3 +95,14 @@ func TestOneLine(t *testing.T) {
 		t.Errorf("OneLine = %q", got)
 	}
 }
+
+// TestASCIINeverJoins: joins and prepends answer ASCII without asking the
+// grapheme tables; the tables must agree that no ASCII character joins the
+// one before it or is prepended to the one after.
+func TestASCIINeverJoins(t *testing.T) {
+	for r := rune(0x20); r < 0x7f; r++ {
+		if oneCluster("a"+string(r)) || oneCluster(string(r)+"a") {
+			t.Errorf("the grapheme tables join %q to a letter; joins/prepends must ask them for ASCII too", r)
+		}
+	}
+}
