@@ -1,6 +1,9 @@
 package format
 
-import "testing"
+import (
+	"testing"
+	"unicode/utf8"
+)
 
 func TestDuration(t *testing.T) {
 	for _, tc := range []struct {
@@ -100,7 +103,7 @@ func TestOneLine(t *testing.T) {
 // grapheme tables; the tables must agree that no ASCII character joins the
 // one before it or is prepended to the one after.
 func TestASCIINeverJoins(t *testing.T) {
-	for r := rune(0x20); r < 0x7f; r++ {
+	for r := rune(0); r < utf8.RuneSelf; r++ {
 		if oneCluster("a"+string(r)) || oneCluster(string(r)+"a") {
 			t.Errorf("the grapheme tables join %q to a letter; joins/prepends must ask them for ASCII too", r)
 		}
