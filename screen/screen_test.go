@@ -164,13 +164,7 @@ func TestModesFollowTheView(t *testing.T) {
 // TestFrameCapMergesAndNeverLoses: views set faster than the interval are
 // drawn merged, and the newest is always drawn.
 func TestFrameCapMergesAndNeverLoses(t *testing.T) {
-	out := &writes{}
-	s := New(out, 20, 1, 200*time.Millisecond, colorprofile.TrueColor)
-	s.Start()
-	defer s.Stop()
-	s.Set(view("first"))
-	testwait.Eventually(t, func() bool { return strings.Contains(out.last(), "first") }, 5*time.Second,
-		"the first view drawn at once")
+	s, out := firstDrawn(t, 1, 200*time.Millisecond)
 	for i := range 50 {
 		s.Set(view("burst " + strings.Repeat("x", i%7)))
 	}
@@ -188,13 +182,7 @@ func TestFrameCapMergesAndNeverLoses(t *testing.T) {
 // answers a key is drawn at once, and with it what the stream changed. The
 // program's model marks which views answer input.
 func TestInputIsDrawnWithoutTheCap(t *testing.T) {
-	out := &writes{}
-	s := New(out, 20, 2, time.Hour, colorprofile.TrueColor)
-	s.Start()
-	defer s.Stop()
-	s.Set(view("first"))
-	testwait.Eventually(t, func() bool { return strings.Contains(out.last(), "first") }, 5*time.Second,
-		"the first view drawn at once")
+	s, out := firstDrawn(t, 2, time.Hour)
 	m := drawn{inner: &lines{text: "event"}, screen: s}
 	var next tea.Model = m
 	next, _ = next.Update(tickMsg{})
@@ -221,13 +209,7 @@ func TestInputIsDrawnWithoutTheCap(t *testing.T) {
 // nothing is drawn at once, and leaves nothing behind that would let the
 // next view from the stream skip the cap.
 func TestInputLeavesTheCapWhole(t *testing.T) {
-	out := &writes{}
-	s := New(out, 20, 1, time.Hour, colorprofile.TrueColor)
-	s.Start()
-	defer s.Stop()
-	s.Set(view("first"))
-	testwait.Eventually(t, func() bool { return strings.Contains(out.last(), "first") }, 5*time.Second,
-		"the first view drawn at once")
+	s, out := firstDrawn(t, 1, time.Hour)
 	s.SetNow(view("key"))
 	testwait.Eventually(t, func() bool { return strings.Contains(out.last(), "key") }, 5*time.Second,
 		"a key's view drawn at once")
@@ -236,6 +218,20 @@ func TestInputLeavesTheCapWhole(t *testing.T) {
 	if got := len(out.list()); got != 2 {
 		t.Errorf("the stream's view after a key's drew at once (%d writes, want 2); the cap holds again", got)
 	}
+}
+
+// firstDrawn starts a screen of the given height and frame cap and waits
+// until its first view, "first", is drawn: a frame has just been written.
+func firstDrawn(t *testing.T, height int, interval time.Duration) (*Screen, *writes) {
+	t.Helper()
+	out := &writes{}
+	s := New(out, 20, height, interval, colorprofile.TrueColor)
+	s.Start()
+	t.Cleanup(s.Stop)
+	s.Set(view("first"))
+	testwait.Eventually(t, func() bool { return strings.Contains(out.last(), "first") }, 5*time.Second,
+		"the first view drawn at once")
+	return s, out
 }
 
 type tickMsg struct{}
