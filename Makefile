@@ -67,7 +67,7 @@ build:
 # BASELINE=path/to/octop measures a second octop in the same run (several,
 # comma-separated); BENCHLIVE_FLAGS="-runs 1 -cpuprofile DIR" passes flags on.
 bench-live: deps build
-	go run ./e2e/cmd/benchlive -octop bin/octop $(if $(BASELINE),-baseline $(BASELINE)) $(BENCHLIVE_FLAGS)
+	go run ./internal/dev/benchlive -octop bin/octop $(if $(BASELINE),-baseline $(BASELINE)) $(BENCHLIVE_FLAGS)
 
 # bench-soak replays 30 minutes of a steady synthetic fan-out workload into
 # the model and the tree pane and fails if the live heap at minute 30 is

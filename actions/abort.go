@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // Abort stops one running session. The server answers "true" to an abort of

@@ -15,7 +15,7 @@ import (
 	"strings"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // baseDeniedTools are the tools an async task may never use: nobody is

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/transcript"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/transcript"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // Log reads a session's transcript as it is now.

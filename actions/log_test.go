@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/octop-dev/octop/transcript"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/transcript"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // FollowLog on a session that keeps running gives up at the deadline with

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/octop-dev/octop/model"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // Task states, in async-task-result terms.

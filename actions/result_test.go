@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // msg is a finished message: an assistant reply that ended with "stop".

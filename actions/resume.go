@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // Resumed is a task that Resume prompted again.

@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 func sess(id, parent string, created int64) wire.Session {

@@ -1,7 +1,7 @@
 package actions
 
 import (
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // Usage is what a session, or a whole subtree, used and did, as

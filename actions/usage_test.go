@@ -3,7 +3,7 @@ package actions
 import (
 	"testing"
 
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 func usageMsgs() []wire.MessageWithParts {

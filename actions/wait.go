@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // DefaultPollInterval is how often Wait asks the server whether a task is

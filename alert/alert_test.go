@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/octop-dev/octop/watchdog"
+	"github.com/octop-dev/octop/internal/watchdog"
 )
 
 func env(kv ...string) func(string) string {

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/octop-dev/octop/watchdog"
+	"github.com/octop-dev/octop/internal/watchdog"
 )
 
 // Hook defaults: how many commands run at once, how many more may wait,

@@ -5,7 +5,7 @@ import _ "embed"
 
 // DemoRecording is what `octop --demo` replays: JSON lines of
 // {"ms": offset from the start, "data": a raw server event}, recorded from a
-// real `opencode serve` driven by the fake model (see e2e/cmd/record).
+// real `opencode serve` driven by the fake model (see internal/dev/record).
 //
 //go:embed demo.jsonl
 var DemoRecording []byte

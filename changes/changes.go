@@ -17,7 +17,7 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // File is one changed file with its counts over every run that touched it.

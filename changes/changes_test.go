@@ -3,7 +3,7 @@ package changes
 import (
 	"testing"
 
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 func userWith(diffs ...wire.FileDiff) wire.MessageWithParts {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // FuzzFiles: a message summary's diffs are the server's strings: a

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/internal/opencodetest"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // seen is one request as the test server received it.

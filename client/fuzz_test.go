@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // FuzzStreamRead feeds raw bytes, as a server's socket would deliver them,

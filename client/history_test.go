@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/internal/opencodetest"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // TestHistory: every session's messages arrive, no more than parallel

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // Project is one project the server has opened (GET /project). Worktree

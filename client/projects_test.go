@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/octop-dev/octop/internal/opencodetest"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // projectServer is the shared fake server with sessions in several

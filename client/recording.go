@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // MaxRecordedLine is the longest line ReadRecording accepts: a recorded

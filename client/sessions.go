@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // ValidSessionID reports whether id looks like an OpenCode session id:

@@ -12,7 +12,7 @@ import (
 	"net/http/httptrace"
 	"time"
 
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 	sse "github.com/tmaxmax/go-sse"
 )
 

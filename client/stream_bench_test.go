@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 	sse "github.com/tmaxmax/go-sse"
 )
 

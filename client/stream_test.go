@@ -16,7 +16,7 @@ import (
 
 	"github.com/octop-dev/octop/internal/opencodetest"
 	"github.com/octop-dev/octop/internal/testwait"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // sendRecorder collects what Stream sends.

@@ -15,10 +15,10 @@ import (
 
 	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/e2e/fakellm"
-	"github.com/octop-dev/octop/e2e/harness"
+	"github.com/octop-dev/octop/internal/fakellm"
+	"github.com/octop-dev/octop/internal/harness"
 	"github.com/octop-dev/octop/internal/testwait"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // The actions tests drive the actOctop binary the way a script does (same

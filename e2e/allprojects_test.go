@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/e2e/harness"
+	"github.com/octop-dev/octop/internal/harness"
 	"github.com/octop-dev/octop/ops"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // TestAllProjectsSnapshot: with --all-projects the screen's snapshot must

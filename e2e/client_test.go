@@ -16,10 +16,10 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/e2e/fakellm"
-	"github.com/octop-dev/octop/e2e/harness"
+	"github.com/octop-dev/octop/internal/fakellm"
+	"github.com/octop-dev/octop/internal/harness"
 	"github.com/octop-dev/octop/internal/testwait"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // lastAssistantText is the text of a session's last assistant message.

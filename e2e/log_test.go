@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/octop-dev/octop/e2e/harness"
-	"github.com/octop-dev/octop/transcript"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/harness"
+	"github.com/octop-dev/octop/internal/transcript"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // TestLogChildTranscript: `octop log --follow` on a running child prints

@@ -9,7 +9,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/octop-dev/octop/e2e/harness"
+	"github.com/octop-dev/octop/internal/harness"
 )
 
 // TestMain stops the servers harness.Shared started for the package.

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/e2e/harness"
+	"github.com/octop-dev/octop/internal/harness"
 	"github.com/octop-dev/octop/model"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // modelFrom folds what the stream delivered into a fresh State, the way

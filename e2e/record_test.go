@@ -9,10 +9,10 @@ import (
 	"testing"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/e2e/harness"
+	"github.com/octop-dev/octop/internal/harness"
 	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/record"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // rowFacts are what a row says that a replay must say the same: the mark,

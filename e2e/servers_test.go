@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/octop-dev/octop/e2e/harness"
+	"github.com/octop-dev/octop/internal/harness"
 	"github.com/octop-dev/octop/internal/testwait"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // TestTwoServers watches a 1.18.33 server and a 1.1.65 one (with its own

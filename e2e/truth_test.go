@@ -10,8 +10,8 @@ import (
 
 	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/e2e/harness"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/harness"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // treeNodes runs `octop tree --json` and indexes every node by id.

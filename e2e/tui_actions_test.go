@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/octop-dev/octop/actions"
-	"github.com/octop-dev/octop/e2e/harness"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/harness"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // TestTUIActions drives the action keys in a real terminal: `x` plus its

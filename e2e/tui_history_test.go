@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/actions"
-	"github.com/octop-dev/octop/e2e/harness"
+	"github.com/octop-dev/octop/internal/harness"
 	"github.com/octop-dev/octop/internal/testwait"
 )
 

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/e2e/fakellm"
-	"github.com/octop-dev/octop/e2e/harness"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/fakellm"
+	"github.com/octop-dev/octop/internal/harness"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // TestTUIInbox answers, from octop's inbox in a real terminal, a

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/octop-dev/octop/e2e/harness"
+	"github.com/octop-dev/octop/internal/harness"
 	"github.com/octop-dev/octop/internal/testwait"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // slowPostDelay is how long the slow proxy holds every POST: far longer

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/octop-dev/octop/e2e/harness"
+	"github.com/octop-dev/octop/internal/harness"
 	"github.com/octop-dev/octop/internal/testwait"
 )
 

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/octop-dev/octop/e2e/harness"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/harness"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // TestTUITranscript opens, in a real terminal, the transcript of a

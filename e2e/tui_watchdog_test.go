@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/octop-dev/octop/actions"
-	"github.com/octop-dev/octop/e2e/harness"
+	"github.com/octop-dev/octop/internal/harness"
 )
 
 // TestTUIWatchdog: in the screen, a looping child gets the loop mark in

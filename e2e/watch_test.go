@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/actions"
-	"github.com/octop-dev/octop/e2e/harness"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/harness"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // The watch tests run `octop watch` against a real server with the fake

@@ -3,7 +3,7 @@ package model
 import (
 	"sort"
 
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // State is the whole tree. Read it through its methods; only Apply and

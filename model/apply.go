@@ -1,6 +1,6 @@
 package model
 
-import "github.com/octop-dev/octop/wire"
+import "github.com/octop-dev/octop/internal/wire"
 
 // Apply folds one event into the state. Unknown events are ignored.
 //

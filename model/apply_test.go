@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 func TestApply(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // benchStream is every recorded event, as the raw bytes the stream

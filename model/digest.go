@@ -3,7 +3,7 @@ package model
 import (
 	"encoding/json"
 
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // InputDigest is one line saying what a tool call works on, as the tree

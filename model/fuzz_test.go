@@ -8,7 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 var sessionIDShape = regexp.MustCompile(`^ses_[0-9A-Za-z]+$`)

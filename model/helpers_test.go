@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // Event builders for table tests: short, so a case reads as a story.

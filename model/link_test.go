@@ -3,7 +3,7 @@ package model
 import (
 	"testing"
 
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // TestTaskLinks: the link from a parent's task call to its child comes from

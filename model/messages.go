@@ -3,7 +3,7 @@ package model
 import (
 	"sort"
 
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // msgAcct is what a session keeps of one message: enough for tokens, cost,

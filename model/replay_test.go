@@ -11,11 +11,11 @@ import (
 	"testing"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // recording is one replay fixture: the raw events a real server sent
-// (recorded by e2e/cmd/record) and its REST view at the end.
+// (recorded by internal/dev/record) and its REST view at the end.
 type recording struct {
 	name  string
 	datas [][]byte
@@ -26,7 +26,7 @@ func loadRecordings(tb testing.TB) []recording {
 	tb.Helper()
 	files, _ := filepath.Glob("testdata/replay/*.jsonl")
 	if len(files) == 0 {
-		tb.Fatal("no replay fixtures in testdata/replay (record them with e2e/cmd/record)")
+		tb.Fatal("no replay fixtures in testdata/replay (record them with internal/dev/record)")
 	}
 	var out []recording
 	for _, f := range files {

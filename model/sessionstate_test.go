@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 const S = "ses_s"

@@ -3,7 +3,7 @@ package model
 import (
 	"sort"
 
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // ApplySnapshot folds a full REST read into the state, over whatever the

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 func sess(id, parent, title string, at int64) wire.Session {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // readSSE reads the data payloads of a raw SSE capture.

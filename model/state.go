@@ -1,6 +1,6 @@
 package model
 
-import "github.com/octop-dev/octop/wire"
+import "github.com/octop-dev/octop/internal/wire"
 
 // Run is a session's run state as the server reports it.
 type Run int

@@ -4,8 +4,8 @@ import (
 	"sync"
 
 	"github.com/octop-dev/octop/model"
-	"github.com/octop-dev/octop/transcript"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/transcript"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // Recorded is what a recording has shown so far, kept so that a replay

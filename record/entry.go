@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/model"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // Format names the file format in the header line.

@@ -15,7 +15,7 @@ import (
 
 	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/model"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 const server = "http://127.0.0.1:4096"

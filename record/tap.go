@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/model"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // Backend is how a screen reads a server (ui.Ops has these and more

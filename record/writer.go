@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/model"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // FlushEvery is how often the Writer flushes what it has written: a crash

@@ -7,7 +7,7 @@ import (
 
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/record"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // errEnded answers a read the recording holds no reply for.

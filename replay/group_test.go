@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/record"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // TestGroupKeepsEachServersTime: b's only event came 100 ms after a's

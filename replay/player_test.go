@@ -10,7 +10,7 @@ import (
 	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/record"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 var t0 = time.UnixMilli(1795286989756)

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/octop-dev/octop/model"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 func build(evs ...wire.Event) *model.State {

@@ -14,7 +14,7 @@ import (
 	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/intent"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // fakeOpenCode is the shared fake server with the agents the action

@@ -10,7 +10,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/octop-dev/octop/alert"
-	"github.com/octop-dev/octop/feed"
+	"github.com/octop-dev/octop/internal/feed"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/detail"
@@ -21,8 +21,8 @@ import (
 	"github.com/octop-dev/octop/ui/styles"
 	"github.com/octop-dev/octop/ui/tree"
 	"github.com/octop-dev/octop/ui/watch"
-	"github.com/octop-dev/octop/watchdog"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/watchdog"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // Ops is every server operation the screen asks for (see calls.Ops).
@@ -304,7 +304,7 @@ func (m Model) Summary() Summary {
 func (m Model) Typing() bool { return m.dialog != nil || m.filtering }
 
 // Tree is the tree pane, for a screen that draws several servers' trees
-// as one (ui/servers). It shares the pane's cache: read it, never keep it.
+// as one (internal/servers). It shares the pane's cache: read it, never keep it.
 func (m Model) Tree() tree.Model { return m.tree }
 
 // Panes is where the tree and the detail are drawn; room says a room

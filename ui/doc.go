@@ -24,7 +24,7 @@
 //	            and --abort-on's aborts, as commands
 //	ui/calls    Ops, the one interface of server operations, and the
 //	            calls in flight: each intent's call, its cancel, its reply
-//	ui/servers  several servers: one root Model each, drawn as one tree
+//	internal/servers  several servers: one root Model each, drawn as one tree
 //	            of server groups under a bar (wraps the root, like replay)
 //	ui/format   pure string helpers; ui/styles the one style set
 //

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // Follow keeps one busy session selected while it shows signs of life,

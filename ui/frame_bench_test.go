@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	uv "github.com/charmbracelet/ultraviolet"
 	linescreen "github.com/octop-dev/octop/screen"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // liveFanOut is bench-live's tree: one root and k busy children, each with

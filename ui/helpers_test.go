@@ -12,7 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/ui/calls"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // t0 is the scenarios' start; the screen's clock is fixed at now, so every

@@ -5,7 +5,7 @@ import (
 
 	"github.com/octop-dev/octop/internal/colourtest"
 	"github.com/octop-dev/octop/ops"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // noColourScenes are every overlay and room, in the states worth seeing:

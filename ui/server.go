@@ -8,7 +8,7 @@ import (
 	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/history"
 	"github.com/octop-dev/octop/ui/intent"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // This file folds the server's data into the screen: event batches, the

@@ -11,7 +11,7 @@ import (
 	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/format"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // While the server is out of reach the screen says so: the header counts

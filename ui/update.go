@@ -9,7 +9,7 @@ import (
 	"github.com/octop-dev/octop/ui/history"
 	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/ui/styles"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // tickMsg drives the spinner, elapsed times and countdowns.

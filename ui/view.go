@@ -11,7 +11,7 @@ import (
 	"github.com/octop-dev/octop/ui/footer"
 	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/header"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // headerHeight is the header's two lines: where, and what is selected.

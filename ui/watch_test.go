@@ -14,8 +14,8 @@ import (
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/intent"
-	"github.com/octop-dev/octop/watchdog"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/watchdog"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // clock is a screen clock a test moves by hand.

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/config"
+	"github.com/octop-dev/octop/internal/config"
 )
 
 const configHelp = `

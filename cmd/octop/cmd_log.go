@@ -6,7 +6,7 @@ import (
 
 	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/transcript"
+	"github.com/octop-dev/octop/internal/transcript"
 )
 
 const logHelp = `

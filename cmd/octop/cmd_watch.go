@@ -13,8 +13,8 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ops"
-	"github.com/octop-dev/octop/watchdog"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/watchdog"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 const watchHelp = `

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/config"
+	"github.com/octop-dev/octop/internal/config"
 )
 
 // applyConfig makes the config file's settings the defaults of fs's flags

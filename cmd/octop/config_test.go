@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/config"
+	"github.com/octop-dev/octop/internal/config"
 )
 
 // withConfig points octop at a config file holding text.

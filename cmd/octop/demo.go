@@ -9,14 +9,14 @@ import (
 	"github.com/octop-dev/octop/assets"
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/record"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // demoServer names the demo's server in its recording.
 const demoServer = "demo"
 
 // demoRecording turns the embedded recording (the {"ms", "data"} lines
-// e2e/cmd/record writes) into a record.Recording, so that --demo plays
+// internal/dev/record writes) into a record.Recording, so that --demo plays
 // through the same Player as --replay. Times are placed on the wall clock
 // the events carry, so elapsed times read as they did when recorded.
 func demoRecording() (record.Recording, error) {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/replay"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // TestDemoRecording checks the embedded recording is one `--demo` can play:

@@ -28,11 +28,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/octop-dev/octop/alert"
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/config"
-	"github.com/octop-dev/octop/feed"
+	"github.com/octop-dev/octop/internal/config"
+	"github.com/octop-dev/octop/internal/feed"
 	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/ui"
-	"github.com/octop-dev/octop/watchdog"
+	"github.com/octop-dev/octop/internal/watchdog"
 )
 
 // version and commit are stamped into release builds by `make dist`:

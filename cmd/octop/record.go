@@ -9,7 +9,7 @@ import (
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/record"
 	"github.com/octop-dev/octop/ui"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // recorder wires --record between the client and the screen: the stream's

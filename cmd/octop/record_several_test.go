@@ -13,7 +13,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/octop-dev/octop/config"
+	"github.com/octop-dev/octop/internal/config"
 	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/record"
 	"github.com/octop-dev/octop/replay"

@@ -7,7 +7,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/octop-dev/octop/feed"
+	"github.com/octop-dev/octop/internal/feed"
 	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/record"
 	"github.com/octop-dev/octop/replay"

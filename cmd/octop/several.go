@@ -9,16 +9,16 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/octop-dev/octop/alert"
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/discover"
-	"github.com/octop-dev/octop/feed"
+	"github.com/octop-dev/octop/internal/discover"
+	"github.com/octop-dev/octop/internal/feed"
 	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/screen"
 	"github.com/octop-dev/octop/ui"
-	"github.com/octop-dev/octop/ui/servers"
-	"github.com/octop-dev/octop/watchdog"
+	"github.com/octop-dev/octop/internal/servers"
+	"github.com/octop-dev/octop/internal/watchdog"
 )
 
-// several is the wiring of a screen of several servers (ui/servers): a
+// several is the wiring of a screen of several servers (internal/servers): a
 // client, an event stream and a ui.Model each, so one server down, slow
 // or refusing the password holds up nothing of the others.
 type several struct {

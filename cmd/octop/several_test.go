@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/octop-dev/octop/internal/opencodetest"
-	"github.com/octop-dev/octop/ui/servers"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/servers"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // watch connects a screen of several servers as octop --server … does,

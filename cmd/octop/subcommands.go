@@ -14,7 +14,7 @@ import (
 
 	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/config"
+	"github.com/octop-dev/octop/internal/config"
 )
 
 // Exit codes of the subcommands, fixed so scripts can rely on them.

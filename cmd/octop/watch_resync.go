@@ -8,7 +8,7 @@ import (
 
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ops"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // endedWhileAway adds to snap the messages of the sessions that may have

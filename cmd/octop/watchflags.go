@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/octop-dev/octop/watchdog"
+	"github.com/octop-dev/octop/internal/watchdog"
 )
 
 // watchdogFlags are the watchdog's thresholds and --abort-on, shared by

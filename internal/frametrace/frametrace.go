@@ -18,7 +18,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // Trace records to one file. Its methods are safe for the goroutines that

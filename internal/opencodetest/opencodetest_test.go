@@ -12,7 +12,7 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/opencodetest"
 	"github.com/octop-dev/octop/internal/testwait"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // TestVersionsAnswerUnknownSessions: what each version was seen to answer

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/internal/testwait"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // The versions whose behaviour the fake follows.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // Project is one entry of GET /project.

@@ -14,7 +14,7 @@ import (
 )
 
 // TB is the part of testing.TB the helpers use, so that non-test helpers
-// (e2e/harness) can pass their own.
+// (internal/harness) can pass their own.
 type TB interface {
 	Helper()
 	Fatalf(format string, args ...any)

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/octop-dev/octop/ui/styles"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // TestCachedCallsDrawAsFresh: a pane that keeps its calls' lines across

@@ -5,7 +5,7 @@ import (
 
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/format"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // todoLines is the session's todo list under a rule that counts what is

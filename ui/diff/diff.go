@@ -18,7 +18,7 @@ import (
 	"github.com/octop-dev/octop/changes"
 	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/styles"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // RefreshEvery is how often the room asks for the messages again while the

@@ -11,7 +11,7 @@ import (
 
 	"github.com/octop-dev/octop/internal/colourtest"
 	"github.com/octop-dev/octop/ui/styles"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // fixture: a 1.18-style patch and a 1.1-style before/after.

@@ -9,7 +9,7 @@ import (
 	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/ui/styles"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // Room is the files-changed view as the root's full-screen Dialog: it asks

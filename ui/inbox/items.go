@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/octop-dev/octop/model"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // item is one request waiting on the person: a permission or a

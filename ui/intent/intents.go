@@ -1,6 +1,6 @@
 package intent
 
-import "github.com/octop-dev/octop/wire"
+import "github.com/octop-dev/octop/internal/wire"
 
 // Request is an intent: what a room asks the server to do. The root turns
 // it into a call through its Ops, in a tea.Cmd with a context it can

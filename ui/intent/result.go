@@ -4,7 +4,7 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // Task states, in async-task-result terms.

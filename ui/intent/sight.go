@@ -2,7 +2,7 @@ package intent
 
 import (
 	"github.com/octop-dev/octop/model"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // MessagesRequested reads session ID's messages (the transcript and

@@ -13,7 +13,7 @@ import (
 	"github.com/octop-dev/octop/model"
 	tl "github.com/octop-dev/octop/timeline"
 	"github.com/octop-dev/octop/ui/styles"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 const base = 1_000_000

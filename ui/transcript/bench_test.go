@@ -6,7 +6,7 @@ import (
 
 	"github.com/octop-dev/octop/ui/markdown"
 	"github.com/octop-dev/octop/ui/styles"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // bigSession is n parts: per assistant message a reasoning part, a bash

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/octop-dev/octop/transcript"
+	"github.com/octop-dev/octop/internal/transcript"
 	"github.com/octop-dev/octop/ui/styles"
 )
 

@@ -5,9 +5,9 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/octop-dev/octop/transcript"
+	"github.com/octop-dev/octop/internal/transcript"
 	"github.com/octop-dev/octop/ui/styles"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // Loaded is the root's reply to opening a transcript: the session's

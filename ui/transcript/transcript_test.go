@@ -14,7 +14,7 @@ import (
 	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/ui/markdown"
 	"github.com/octop-dev/octop/ui/styles"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 func toolPart(id, name, status, input, output string) wire.Part {

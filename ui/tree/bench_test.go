@@ -6,7 +6,7 @@ import (
 
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/styles"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // busyTree is 5 roots with 9 busy children each: 50 rows, a 200x50 pane.

@@ -8,7 +8,7 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/styles"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // recordedEvents are the events of the model's replay fixtures, one slice

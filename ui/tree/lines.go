@@ -5,7 +5,7 @@ func (m Model) Cursor() int { return m.cursor }
 
 // Line draws row i (0 <= i < len(Rows())) as View does, but selected
 // only when asked, whatever the cursor: a screen that draws several
-// trees as one (ui/servers) marks one cursor's row among all of them.
+// trees as one (internal/servers) marks one cursor's row among all of them.
 func (m Model) Line(i int, selected bool) string { return m.rowAs(i, selected) }
 
 // Stale says the rows are drawn as out of date (see SetStale).

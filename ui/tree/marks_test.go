@@ -8,7 +8,7 @@ import (
 	"github.com/octop-dev/octop/internal/colourtest"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/styles"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // endStates builds one root per session state, each from the events that

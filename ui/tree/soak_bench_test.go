@@ -10,7 +10,7 @@ import (
 
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/styles"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // soakEvent is one synthetic event at its time in the run (Unix ms).

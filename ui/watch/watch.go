@@ -16,8 +16,8 @@ import (
 	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/intent"
-	"github.com/octop-dev/octop/watchdog"
-	"github.com/octop-dev/octop/wire"
+	"github.com/octop-dev/octop/internal/watchdog"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // tickMS is how often the stall check runs.

@@ -1,0 +1,18 @@
+// Package feed is what brings events to the screen: the Batcher, which
+// gathers a stream's envelopes into one message per read of a paced live
+// stream (at most one per FrameInterval, 50 ms) or per FrameInterval for
+// a replay, and the
+// Demo, which replays a recording at its own pace with no server. Neither
+// knows the screen; both hand plain messages to a send func (a Program's
+// Send), so the ui package only ever sees EventsMsg and ResetMsg.
+package feed
+
+import "github.com/octop-dev/octop/internal/wire"
+
+// EventsMsg is a batch of stream events, in arrival order. The Batcher
+// sends one per FrameInterval at most, so a burst costs one render.
+type EventsMsg []wire.Envelope
+
+// ResetMsg empties the tree. The demo sends it when its recording starts
+// over.
+type ResetMsg struct{}

@@ -1,0 +1,148 @@
+package transcript
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/internal/wire"
+)
+
+// Kind says what an Entry is.
+type Kind string
+
+// The kinds of entries, in the words `octop log --json` uses.
+const (
+	KindPrompt    Kind = "prompt"    // a user message's text
+	KindText      Kind = "text"      // assistant text (markdown)
+	KindReasoning Kind = "reasoning" // the model's reasoning
+	KindTool      Kind = "tool"      // a tool call; a task call has ChildID
+	KindError     Kind = "error"     // the error a message ended with
+)
+
+// Entry is one thing said or done in a session.
+type Entry struct {
+	Kind      Kind   `json:"kind"`
+	SessionID string `json:"sessionID"`
+	MessageID string `json:"messageID"`
+	PartID    string `json:"partID,omitempty"`
+	Agent     string `json:"agent,omitempty"`
+	// Text is the prompt, text or reasoning; for KindError the message.
+	Text string `json:"text,omitempty"`
+	// Tool, Status (pending, running, completed, error), Input (a one-line
+	// digest: the command, file path, pattern…), Title and Output describe
+	// a tool call. A running call's Output is what it printed so far.
+	Tool   string `json:"tool,omitempty"`
+	Status string `json:"status,omitempty"`
+	Input  string `json:"input,omitempty"`
+	Title  string `json:"title,omitempty"`
+	Output string `json:"output,omitempty"`
+	// Error is a failed call's error, or a KindError's name
+	// (e.g. MessageAbortedError).
+	Error string `json:"error,omitempty"`
+	// ChildID is the session a task call started, once the server names it.
+	ChildID string `json:"childID,omitempty"`
+	// Start and End are Unix ms, where the server gave them.
+	Start int64 `json:"start,omitempty"`
+	End   int64 `json:"end,omitempty"`
+
+	// done: the entry will not change any more (its part or message ended).
+	done bool
+}
+
+// Build lists the entries of a session's messages (oldest first, as
+// GET /session/{id}/message gives them), in order. Parts that say nothing
+// to a reader (step markers, snapshots, patches) are left out.
+func Build(msgs []wire.MessageWithParts) []Entry {
+	var out []Entry
+	for i := range msgs {
+		out = appendMessage(out, &msgs[i])
+	}
+	return out
+}
+
+func appendMessage(out []Entry, m *wire.MessageWithParts) []Entry {
+	info := &m.Info
+	ended := info.Time.Completed != 0 || info.Error != nil || info.Role == "user"
+	base := Entry{SessionID: info.SessionID, MessageID: info.ID, Agent: info.Agent}
+	for i := range m.Parts {
+		p := &m.Parts[i]
+		e := base
+		e.PartID = p.ID
+		switch p.Type {
+		case wire.PartText, wire.PartReasoning:
+			if strings.TrimSpace(p.Text) == "" {
+				continue
+			}
+			e.Kind, e.Text = textKind(info.Role, p.Type), p.Text
+			if p.Time != nil {
+				e.Start, e.End = p.Time.Start, p.Time.End
+			}
+			e.done = ended || e.End != 0
+		case wire.PartTool:
+			e = toolEntry(e, p)
+		default:
+			continue
+		}
+		out = append(out, e)
+	}
+	if info.Error != nil {
+		out = append(out, Entry{Kind: KindError, SessionID: info.SessionID, MessageID: info.ID,
+			Agent: info.Agent, Text: info.Error.Data.Message, Error: info.Error.Name,
+			End: info.Time.Completed, done: true})
+	}
+	return out
+}
+
+func textKind(role, partType string) Kind {
+	switch {
+	case role == "user":
+		return KindPrompt
+	case partType == wire.PartReasoning:
+		return KindReasoning
+	}
+	return KindText
+}
+
+func toolEntry(e Entry, p *wire.Part) Entry {
+	e.Kind, e.Tool, e.Status = KindTool, p.Tool, wire.ToolPending
+	st := p.State
+	if st == nil {
+		return e
+	}
+	e.Status = st.Status
+	e.Input = model.InputDigest(st.Input)
+	e.Title, e.Output, e.Error = st.Title, st.Output, st.Error
+	e.Start, e.End = st.Time.Start, st.Time.End
+	if e.Output == "" && !ended(st.Status) {
+		e.Output = liveOutput(st.Metadata)
+	}
+	if p.Tool == "task" {
+		e.ChildID = model.TaskChild(st)
+	}
+	e.done = ended(st.Status)
+	return e
+}
+
+func ended(status string) bool {
+	return status == wire.ToolCompleted || status == wire.ToolError
+}
+
+// liveOutput is what a running call printed so far (bash streams it into
+// metadata.output).
+func liveOutput(md json.RawMessage) string {
+	if len(md) <= 2 || !strings.Contains(string(md), `"output"`) {
+		return ""
+	}
+	var v struct {
+		Output string `json:"output"`
+	}
+	if json.Unmarshal(md, &v) != nil {
+		return ""
+	}
+	return v.Output
+}
+
+// Settled says whether e will not change any more. Once its session is
+// idle every entry is: a call the server never closed stays as it is.
+func (e Entry) Settled(idle bool) bool { return idle || e.done }

@@ -1,0 +1,159 @@
+package watchdog
+
+import (
+	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/internal/wire"
+)
+
+// look compares a session with what was last seen of it and emits the
+// transitions: its lifecycle, then its marks.
+func (w *Watchdog) look(out *Out, st *model.State, ss *model.Session, t *track, nowMS int64) {
+	w.lookLifecycle(out, st, ss, t, nowMS)
+	w.mark(out, st, ss, t, allKinds, nowMS)
+}
+
+// lookLifecycle emits the session's lifecycle transitions since the last
+// look.
+func (w *Watchdog) lookLifecycle(out *Out, st *model.State, ss *model.Session, t *track, nowMS int64) {
+	cur := phaseOf(st, ss)
+	prev, prevStart := t.phase, t.runStart
+	t.phase, t.runStart = cur, ss.RunStart
+	if w.primed {
+		for _, name := range transitions(prev, cur, prevStart != ss.RunStart) {
+			out.add(w.event(st, ss, name, cur, nowMS))
+		}
+	}
+}
+
+// transitions lists the events a change from prev to cur means. newRun
+// says a new run started since the last look (its user message is newer),
+// so an ended→ended change still shows the run that happened in between.
+func transitions(prev, cur phase, newRun bool) []string {
+	switch {
+	case cur == phaseBusy && prev == phaseWaiting:
+		return []string{SessionAnswered}
+	case cur == phaseBusy && prev != phaseBusy:
+		return []string{SessionStarted}
+	case cur == phaseWaiting && prev != phaseWaiting:
+		if prev == phaseBusy {
+			return []string{SessionWaiting}
+		}
+		return []string{SessionStarted, SessionWaiting}
+	case cur.ended() && (prev == phaseBusy || prev == phaseWaiting):
+		return []string{cur.endEvent()}
+	case cur.ended() && (prev == phaseNone || (newRun && prev.ended())):
+		// It ran and ended between two looks (while disconnected, or
+		// within one batch of events).
+		return []string{SessionStarted, cur.endEvent()}
+	case cur.ended() && prev.ended() && cur != prev:
+		return []string{cur.endEvent()} // e.g. a late error for a run taken as done
+	}
+	return nil
+}
+
+func (w *Watchdog) event(st *model.State, ss *model.Session, name string, p phase, nowMS int64) Event {
+	tot := st.Subtree(ss.ID)
+	e := Event{
+		TS: nowMS, Name: name, ID: ss.ID, Parent: ss.ParentID, Root: rootOf(st, ss).ID,
+		Title: ss.Title, Agent: ss.Agent, Status: p.String(), Tokens: tot.Tokens, Cost: tot.Cost,
+	}
+	switch name {
+	case SessionAborted:
+		e.Reason = w.AbortReason(st, ss.ID)
+		if e.Reason == "" && ss.Err != nil {
+			e.Reason = errText(ss.Err)
+		}
+	case SessionFailed, SessionInterrupted:
+		e.Reason = model.StateOf(ss).Detail
+		if e.Reason == "" && ss.Err != nil {
+			e.Reason = errText(ss.Err)
+		}
+		if e.Reason == "" && name == SessionInterrupted {
+			e.Reason = "tool calls left running"
+		}
+	}
+	return e
+}
+
+func errText(e *wire.ErrorInfo) string {
+	if e.Data.Message != "" {
+		return e.Name + ": " + e.Data.Message
+	}
+	return e.Name
+}
+
+// Indexes of the kinds in kinds and in a track's marks, for masks.
+const (
+	loopIdx, stallIdx, budgetIdx, errorsIdx = 0, 1, 2, 3
+	allKinds                                = 1<<len(kinds) - 1
+)
+
+// mark sets and clears the session's runaway marks of the kinds in mask,
+// emits runaway.KIND for each new one, and asks for an abort where the
+// config says so.
+func (w *Watchdog) mark(out *Out, st *model.State, ss *model.Session, t *track, mask uint8, nowMS int64) {
+	before := t.marked()
+	for i := range kinds {
+		if mask&(1<<i) != 0 {
+			w.markOne(out, st, ss, t, i, nowMS)
+		}
+	}
+	switch after := t.marked(); {
+	case after && !before:
+		w.marked++
+	case before && !after:
+		w.marked--
+	}
+}
+
+func (w *Watchdog) markOne(out *Out, st *model.State, ss *model.Session, t *track, i int, nowMS int64) {
+	k := kinds[i]
+	msg, on := w.detect(k, st, ss, t, nowMS)
+	if !on {
+		t.marks[i] = nil
+		return
+	}
+	if t.marks[i] != nil {
+		t.marks[i].Evidence = msg
+		return
+	}
+	t.marks[i] = &Mark{Kind: k, Since: nowMS, Evidence: msg}
+	live := t.phase == phaseBusy || t.phase == phaseWaiting
+	if !w.primed && !live {
+		return // history found at start: marked, not news
+	}
+	e := w.event(st, ss, RunawayPrefix+string(k), t.phase, nowMS)
+	e.Reason = msg
+	out.add(e)
+	if live && w.cfg.aborts(k) {
+		w.requestAbort(out, st, ss, k)
+	}
+}
+
+func (w *Watchdog) detect(k Kind, st *model.State, ss *model.Session, t *track, nowMS int64) (string, bool) {
+	switch k {
+	case Loop:
+		return detectLoop(ss.Tools, w.cfg.Loop, w.cfg.LoopWindow)
+	case Errors:
+		return detectErrors(ss.Tools, w.cfg.Errors)
+	case Stall:
+		if w.down {
+			return "", false
+		}
+		return detectStall(st, ss, nowMS-t.heard, w.cfg.Stall)
+	case Budget:
+		return detectBudget(st, ss, w.cfg)
+	}
+	return "", false
+}
+
+// requestAbort asks, once per session, for the session and its subtree to
+// be aborted, unless an ancestor's abort already covers it.
+func (w *Watchdog) requestAbort(out *Out, st *model.State, ss *model.Session, k Kind) {
+	if w.AbortReason(st, ss.ID) != "" {
+		return
+	}
+	why := "aborted by octop: " + string(k)
+	w.abortWhy[ss.ID] = why
+	out.Aborts = append(out.Aborts, Abort{ID: ss.ID, Kind: k, Reason: why})
+}
