@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // Task states, in async-task-result terms.

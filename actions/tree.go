@@ -7,8 +7,8 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // running reports whether a status means the session is working: busy, or

@@ -10,8 +10,8 @@ import (
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/harness"
-	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/ops"
 )
 
 // TestAllProjectsSnapshot: with --all-projects the screen's snapshot must

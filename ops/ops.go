@@ -10,8 +10,8 @@ import (
 
 	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/ui/intent"
 )
 
 // Server is ui.Ops over a *client.Client. Every method takes the context

@@ -6,9 +6,9 @@ import (
 	"fmt"
 
 	"github.com/octop-dev/octop/actions"
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/intent"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // Reader is the part of the operations a recording can answer: the

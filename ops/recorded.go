@@ -3,9 +3,9 @@ package ops
 import (
 	"sync"
 
-	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/internal/transcript"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // Recorded is what a recording has shown so far, kept so that a replay

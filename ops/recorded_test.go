@@ -5,9 +5,9 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/intent"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // snapReader answers one recorded snapshot.

@@ -7,8 +7,8 @@ import (
 
 	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 	"golang.org/x/sync/errgroup"
 )
 

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // Format names the file format in the header line.

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/internal/testwait"
-	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 const server = "http://127.0.0.1:4096"

@@ -10,8 +10,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // FlushEvery is how often the Writer flushes what it has written: a crash

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/record"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // errEnded answers a read the recording holds no reply for.

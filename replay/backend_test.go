@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/internal/testwait"
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/record"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // TestEachReadGetsItsOwnAnswer: live, the screen's first read failed (it

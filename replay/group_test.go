@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/octop-dev/octop/record"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/record"
 )
 
 // TestGroupKeepsEachServersTime: b's only event came 100 ms after a's

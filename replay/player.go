@@ -8,9 +8,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/record"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // Speeds are the speeds + and - step through.

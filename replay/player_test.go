@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/internal/testwait"
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/record"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 var t0 = time.UnixMilli(1795286989756)

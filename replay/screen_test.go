@@ -6,9 +6,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/record"
 	"github.com/octop-dev/octop/ui"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // press sends one key to s and runs the Cmd it returns, as the program

@@ -11,10 +11,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/opencodetest"
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/intent"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // fakeOpenCode is the shared fake server with the agents the action

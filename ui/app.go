@@ -11,6 +11,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/octop-dev/octop/alert"
 	"github.com/octop-dev/octop/internal/feed"
+	"github.com/octop-dev/octop/internal/watchdog"
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/detail"
@@ -21,8 +23,6 @@ import (
 	"github.com/octop-dev/octop/ui/styles"
 	"github.com/octop-dev/octop/ui/tree"
 	"github.com/octop-dev/octop/ui/watch"
-	"github.com/octop-dev/octop/internal/watchdog"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // Ops is every server operation the screen asks for (see calls.Ops).

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/ui/intent"
 )
 
 // blockingOps is a server that never answers: every call blocks until its

@@ -10,8 +10,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	uv "github.com/charmbracelet/ultraviolet"
-	linescreen "github.com/octop-dev/octop/screen"
 	"github.com/octop-dev/octop/internal/wire"
+	linescreen "github.com/octop-dev/octop/screen"
 )
 
 // liveFanOut is bench-live's tree: one root and k busy children, each with

@@ -11,8 +11,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/ui/calls"
 )
 
 // t0 is the scenarios' start; the screen's clock is fixed at now, so every

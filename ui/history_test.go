@@ -11,10 +11,10 @@ import (
 	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/opencodetest"
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/format"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // oldRun is the REST history of a finished session that ended as end:

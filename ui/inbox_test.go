@@ -10,8 +10,8 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/opencodetest"
-	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/ops"
 )
 
 // replyRecorder is the shared fake server as 1.1.65, which answers true

@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/octop-dev/octop/internal/colourtest"
-	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/ops"
 )
 
 // noColourScenes are every overlay and room, in the states worth seeing:

@@ -6,8 +6,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/opencodetest"
-	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/ops"
 )
 
 // TestUpdateMakesNoServerCalls is crush's guard: Update and View must never

@@ -4,11 +4,11 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/history"
 	"github.com/octop-dev/octop/ui/intent"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // This file folds the server's data into the screen: event batches, the

@@ -8,10 +8,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/opencodetest"
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/format"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // While the server is out of reach the screen says so: the header counts

@@ -5,11 +5,11 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/history"
 	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/ui/styles"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // tickMsg drives the spinner, elapsed times and countdowns.

@@ -9,10 +9,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/colourtest"
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/intent"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 func TestMoveKeys(t *testing.T) {

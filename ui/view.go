@@ -7,11 +7,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ui/dialog"
 	"github.com/octop-dev/octop/ui/footer"
 	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/header"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // headerHeight is the header's two lines: where, and what is selected.

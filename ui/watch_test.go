@@ -11,11 +11,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/octop-dev/octop/alert"
+	"github.com/octop-dev/octop/internal/watchdog"
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/intent"
-	"github.com/octop-dev/octop/internal/watchdog"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // clock is a screen clock a test moves by hand.

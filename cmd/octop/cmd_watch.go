@@ -11,10 +11,10 @@ import (
 	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/alert"
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/model"
-	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/internal/watchdog"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ops"
 )
 
 const watchHelp = `

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/replay"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // TestDemoRecording checks the embedded recording is one `--demo` can play:

@@ -12,9 +12,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/octop-dev/octop/internal/feed"
 	"github.com/octop-dev/octop/internal/testwait"
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/screen"
 	"github.com/octop-dev/octop/ui"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // terminalOutput is what the program wrote, safe for its renderer's

@@ -30,9 +30,9 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/config"
 	"github.com/octop-dev/octop/internal/feed"
+	"github.com/octop-dev/octop/internal/watchdog"
 	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/ui"
-	"github.com/octop-dev/octop/internal/watchdog"
 )
 
 // version and commit are stamped into release builds by `make dist`:

@@ -6,10 +6,10 @@ import (
 	"io"
 
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/record"
 	"github.com/octop-dev/octop/ui"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // recorder wires --record between the client and the screen: the stream's

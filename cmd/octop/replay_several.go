@@ -7,11 +7,11 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/octop-dev/octop/internal/feed"
+	"github.com/octop-dev/octop/internal/servers"
 	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/record"
 	"github.com/octop-dev/octop/replay"
 	"github.com/octop-dev/octop/ui"
-	"github.com/octop-dev/octop/internal/servers"
 )
 
 // severalReplay plays a recording of several servers (--record with

@@ -11,11 +11,11 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/discover"
 	"github.com/octop-dev/octop/internal/feed"
+	"github.com/octop-dev/octop/internal/servers"
+	"github.com/octop-dev/octop/internal/watchdog"
 	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/screen"
 	"github.com/octop-dev/octop/ui"
-	"github.com/octop-dev/octop/internal/servers"
-	"github.com/octop-dev/octop/internal/watchdog"
 )
 
 // several is the wiring of a screen of several servers (internal/servers): a

@@ -6,9 +6,9 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ops"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // endedWhileAway adds to snap the messages of the sessions that may have

@@ -5,9 +5,9 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ui"
 	"github.com/octop-dev/octop/ui/format"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // bar is the servers line: each server (the selected one bracketed) with

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/octop-dev/octop/ui"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/ui"
 )
 
 // manyRoots is n busy roots on one server.

@@ -9,9 +9,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ui"
 	"github.com/octop-dev/octop/ui/intent"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // abortLog is every abort the fake servers got, as "server:id".

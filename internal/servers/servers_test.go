@@ -8,9 +8,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ui"
 	"github.com/octop-dev/octop/ui/calls"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // now is the screens' clock in these tests; sessions start a minute

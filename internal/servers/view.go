@@ -6,9 +6,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ui"
 	"github.com/octop-dev/octop/ui/format"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // View is the bar over the selected server's screen, whose tree pane

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // benchState is n sessions (roots with 9 children each), each with 20

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // step is one moment of a scenario: events arriving, a tick, a resync, or

@@ -1,8 +1,8 @@
 package watchdog
 
 import (
-	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // look compares a session with what was last seen of it and emits the

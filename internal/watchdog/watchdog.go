@@ -3,8 +3,8 @@ package watchdog
 import (
 	"sort"
 
-	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // Watchdog turns the model's sessions into lifecycle events and runaway

@@ -6,8 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/octop-dev/octop/ui/styles"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/ui/styles"
 )
 
 // TestCachedCallsDrawAsFresh: a pane that keeps its calls' lines across

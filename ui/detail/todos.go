@@ -3,9 +3,9 @@ package detail
 import (
 	"fmt"
 
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/format"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // todoLines is the session's todo list under a rule that counts what is

@@ -5,9 +5,9 @@ import (
 
 	"charm.land/bubbles/v2/list"
 	tea "charm.land/bubbletea/v2"
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/ui/styles"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // agentItem is one agent in a picker; the zero agent stands for "the

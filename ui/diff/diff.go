@@ -15,10 +15,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/octop-dev/octop/changes"
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/styles"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // RefreshEvery is how often the room asks for the messages again while the
@@ -45,7 +44,7 @@ type Model struct {
 	id, title     string
 	st            *styles.Styles
 	keys          KeyMap
-	files         []changes.File
+	files         []File
 	loaded        bool
 	err           error
 	running       bool
@@ -83,7 +82,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if msg.ID == m.id {
 			m.loaded, m.err = true, msg.Err
 			if msg.Err == nil {
-				m.files = changes.Files(msg.Msgs)
+				m.files = Files(msg.Msgs)
 				m.cursor = min(m.cursor, max(len(m.files)-1, 0))
 			}
 		}
@@ -126,7 +125,7 @@ func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 // View draws the header, the file list and the selected file's diff.
 func (m Model) View() string {
 	ink := m.st.Ink
-	add, del := changes.Totals(m.files)
+	add, del := Totals(m.files)
 	head := fmt.Sprintf("%s  %s  %s  %s", ink.App.Render("files changed"), ink.Title.Render(format.OneLine(m.title)),
 		ink.Dim.Render(m.id), counts(ink, len(m.files), add, del))
 	lines := []string{head}
@@ -181,7 +180,7 @@ func (m Model) fileList() []string {
 // patch draws the visible lines of the selected file's diff.
 func (m Model) patch(h int) []string {
 	ink := m.st.Ink
-	all := changes.Lines(m.files[m.cursor].Patch)
+	all := Lines(m.files[m.cursor].Patch)
 	if len(all) == 0 {
 		return []string{ink.Dim.Render("(the server sent no patch for this file)")}
 	}
@@ -190,13 +189,13 @@ func (m Model) patch(h int) []string {
 	for _, l := range all[start:min(start+h, len(all))] {
 		text := ansi.Truncate(l.Text, m.width, "…")
 		switch l.Kind {
-		case changes.Added:
+		case Added:
 			text = ink.Done.Render(text)
-		case changes.Removed:
+		case Removed:
 			text = ink.Failed.Render(text)
-		case changes.Hunk:
+		case Hunk:
 			text = ink.Badge.Render(text)
-		case changes.Header:
+		case Header:
 			text = ink.Dim.Render(text)
 		}
 		out = append(out, text)

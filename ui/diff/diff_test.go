@@ -10,8 +10,8 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/octop-dev/octop/internal/colourtest"
-	"github.com/octop-dev/octop/ui/styles"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/ui/styles"
 )
 
 // fixture: a 1.18-style patch and a 1.1-style before/after.

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/octop-dev/octop/ui/styles"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/ui/styles"
 )
 
 // FuzzView: a patch holds whatever the changed files held. The room must

@@ -5,11 +5,11 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/ui/styles"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // Room is the files-changed view as the root's full-screen Dialog: it asks

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/styles"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // TestCacheDrawsWhatLinesDraws: through a run of changes, each of which

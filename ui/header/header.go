@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/styles"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // Height is the header's two lines.

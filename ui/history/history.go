@@ -9,9 +9,9 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/calls"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // Parallel is how many message lists the screen reads at once:

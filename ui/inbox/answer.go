@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/ui/intent"
 )
 
 // current is the request's next unanswered question, nil when all have

@@ -3,8 +3,8 @@ package inbox
 import (
 	"slices"
 
-	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // item is one request waiting on the person: a permission or a

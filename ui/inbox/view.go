@@ -8,10 +8,10 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/dialog"
 	"github.com/octop-dev/octop/ui/format"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // title is a session's description without the agent suffix.

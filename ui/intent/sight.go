@@ -1,8 +1,8 @@
 package intent
 
 import (
-	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // MessagesRequested reads session ID's messages (the transcript and

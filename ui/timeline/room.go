@@ -5,12 +5,11 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
-	tl "github.com/octop-dev/octop/timeline"
 	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/ui/styles"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // Room is the timeline as the root's full-screen Dialog; it redraws from
@@ -20,7 +19,7 @@ type Room struct{ m Model }
 // Open opens the timeline of the subtree rooted at id.
 func Open(st *styles.Styles, state *model.State, id string, nowMS int64) intent.Dialog {
 	r := &Room{m: New(id, st)}
-	r.m.SetData(tl.Spans(state, id), nowMS)
+	r.m.SetData(Spans(state, id), nowMS)
 	return r
 }
 
@@ -39,7 +38,7 @@ func (r *Room) Observe(st *model.State, _ []wire.Event, nowMS int64) intent.Dial
 	if st.Session(r.m.rootID) == nil {
 		return r
 	}
-	r.m.SetData(tl.Spans(st, r.m.rootID), nowMS)
+	r.m.SetData(Spans(st, r.m.rootID), nowMS)
 	return r
 }
 

@@ -14,7 +14,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/octop-dev/octop/model"
-	tl "github.com/octop-dev/octop/timeline"
 	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/styles"
 )
@@ -27,7 +26,7 @@ type Model struct {
 	rootID        string
 	st            *styles.Styles
 	keys          KeyMap
-	spans         []tl.Span
+	spans         []Span
 	now           int64
 	scroll        int
 	width, height int
@@ -48,7 +47,7 @@ func (m Model) Keys() KeyMap { return m.keys }
 func (m *Model) SetSize(w, h int) { m.width, m.height = w, h }
 
 // SetData gives the subtree's spans and the current time (Unix ms).
-func (m *Model) SetData(spans []tl.Span, nowMS int64) { m.spans, m.now = spans, nowMS }
+func (m *Model) SetData(spans []Span, nowMS int64) { m.spans, m.now = spans, nowMS }
 
 // Update handles keys.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
@@ -75,7 +74,7 @@ func (m Model) View() string {
 	ink := m.st.Ink
 	lw := m.labelWidth()
 	cw := max(m.width-lw-2, 1)
-	chart := tl.Layout(m.spans, m.now, cw)
+	chart := Layout(m.spans, m.now, cw)
 	title := ""
 	if len(m.spans) > 0 {
 		title = m.spans[0].Title
@@ -94,7 +93,7 @@ func (m Model) View() string {
 	return strings.Join(lines[:min(len(lines), max(m.height, 1))], "\n")
 }
 
-func (m Model) row(b tl.Bar, lw, cw int) string {
+func (m Model) row(b Bar, lw, cw int) string {
 	ink := m.st.Ink
 	mark := " "
 	if b.Critical {
@@ -138,7 +137,7 @@ func barStyle(ink styles.Inks, k model.Kind) (string, styles.Ink) {
 }
 
 // scale is the tick labels laid on cw columns.
-func scale(c tl.Chart, cw int) string {
+func scale(c Chart, cw int) string {
 	line := []rune(strings.Repeat(" ", cw+8))
 	last := -1
 	for _, t := range c.Ticks {

@@ -10,10 +10,9 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/octop-dev/octop/internal/colourtest"
-	"github.com/octop-dev/octop/model"
-	tl "github.com/octop-dev/octop/timeline"
-	"github.com/octop-dev/octop/ui/styles"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ui/styles"
 )
 
 const base = 1_000_000
@@ -62,7 +61,7 @@ func TestTimelineGolden(t *testing.T) {
 			t.Run(fmt.Sprintf("w%d/%s", w, map[bool]string{false: "color", true: "nocolor"}[noColor]), func(t *testing.T) {
 				m := New("ses_r", styles.New(true, noColor))
 				m.SetSize(w, 10)
-				m.SetData(tl.Spans(fanout(), "ses_r"), base+100_000)
+				m.SetData(Spans(fanout(), "ses_r"), base+100_000)
 				out := m.View()
 				if e := colourtest.Escape(out); noColor && e != "" {
 					t.Fatalf("NO_COLOR output has a colour escape:\n%q", out)
@@ -81,7 +80,7 @@ func TestTimelineGolden(t *testing.T) {
 func TestTimelineMarksAndKeys(t *testing.T) {
 	m := New("ses_r", styles.New(true, true))
 	m.SetSize(80, 10)
-	m.SetData(tl.Spans(fanout(), "ses_r"), base+100_000)
+	m.SetData(Spans(fanout(), "ses_r"), base+100_000)
 	v := ansi.Strip(m.View())
 	// The running child b holds the root up: it and the root are marked.
 	for _, want := range []string{"◆refactor the parser", "◆  fix tests", " scan callers", "|0s", "|1m"} {

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ui/markdown"
 	"github.com/octop-dev/octop/ui/styles"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // bigSession is n parts: per assistant message a reasoning part, a bash

@@ -6,8 +6,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/octop-dev/octop/internal/transcript"
-	"github.com/octop-dev/octop/ui/styles"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/ui/styles"
 )
 
 // Loaded is the root's reply to opening a transcript: the session's

@@ -11,10 +11,10 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/octop-dev/octop/internal/colourtest"
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/ui/markdown"
 	"github.com/octop-dev/octop/ui/styles"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 func toolPart(id, name, status, input, output string) wire.Part {

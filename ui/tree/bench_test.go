@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/styles"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // busyTree is 5 roots with 9 busy children each: 50 rows, a 200x50 pane.

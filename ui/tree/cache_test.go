@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/styles"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // recordedEvents are the events of the model's replay fixtures, one slice

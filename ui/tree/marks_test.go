@@ -6,9 +6,9 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/octop-dev/octop/internal/colourtest"
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/styles"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // endStates builds one root per session state, each from the events that

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/styles"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // soakEvent is one synthetic event at its time in the run (Unix ms).

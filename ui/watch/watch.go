@@ -12,12 +12,12 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/octop-dev/octop/alert"
+	"github.com/octop-dev/octop/internal/watchdog"
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/intent"
-	"github.com/octop-dev/octop/internal/watchdog"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // tickMS is how often the stall check runs.

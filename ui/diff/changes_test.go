@@ -1,4 +1,4 @@
-package changes
+package diff
 
 import (
 	"testing"

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 func build(evs ...wire.Event) *model.State {
@@ -22,7 +22,6 @@ func created(id, parent string, at int64) wire.Event {
 }
 
 // base keeps times away from 0, which means "never ran".
-const base = 1_000_000
 
 func run(id string, start, end int64) []wire.Event {
 	start += base
@@ -41,7 +40,7 @@ func run(id string, start, end int64) []wire.Event {
 
 // root runs 0-100 s; child a 10-40 s; child b 10-90 s with grandchild
 // b1 20-85 s; child c never ran.
-func fanout() *model.State {
+func layoutFanout() *model.State {
 	evs := []wire.Event{created("r", "", 0), created("a", "r", 1), created("b", "r", 2), created("b1", "b", 3), created("c", "r", 4)}
 	evs = append(evs, run("r", 0, 100_000)...)
 	evs = append(evs, run("a", 10_000, 40_000)...)
@@ -74,7 +73,7 @@ func draw(c Chart) string {
 }
 
 func TestLayoutAndCriticalPath(t *testing.T) {
-	got := draw(Layout(Spans(fanout(), "r"), base+200_000, 20))
+	got := draw(Layout(Spans(layoutFanout(), "r"), base+200_000, 20))
 	want := `*r  |====================|
  a  |  ======            |
 *b  |  ================  |
@@ -90,7 +89,7 @@ func TestLayoutAndCriticalPath(t *testing.T) {
 // A running child ends "now": it holds the parent up and its bar reaches
 // the right edge.
 func TestRunningChildIsCritical(t *testing.T) {
-	st := fanout()
+	st := layoutFanout()
 	for _, ev := range run("a", 10_000, 0) {
 		st.Apply(ev)
 	}

@@ -6,7 +6,7 @@
 // GET /session/{id}/diff?messageID=…); the session-level diff comes back
 // empty on 1.18.33 and 1.1.65. 1.18.x sends each file's unified patch,
 // 1.1.x the whole file before and after, which go-udiff turns into one.
-package changes
+package diff
 
 import (
 	"sort"
