@@ -92,7 +92,7 @@ const wideLayout = 100
 
 // Intervals of the one tick loop: fast while the connection's countdown
 // runs, else once a second on the second (tea.Every), when the clocks the
-// panes show change. A frame costs a View and a line diff (package screen),
+// panes show change. A frame costs a View and a line diff (package renderer),
 // and a tick that moves every busy row rewrites each of them, so nothing
 // ticks faster: the busy marks' spinner steps with the clocks, in the frame
 // they draw anyway, and never draws one of its own. Events draw their

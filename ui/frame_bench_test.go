@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/octop-dev/octop/internal/wire"
-	linescreen "github.com/octop-dev/octop/screen"
+	linescreen "github.com/octop-dev/octop/internal/renderer"
 )
 
 // liveFanOut is bench-live's tree: one root and k busy children, each with

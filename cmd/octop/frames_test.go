@@ -13,7 +13,7 @@ import (
 	"github.com/octop-dev/octop/internal/feed"
 	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/internal/wire"
-	"github.com/octop-dev/octop/screen"
+	"github.com/octop-dev/octop/internal/renderer"
 	"github.com/octop-dev/octop/ui"
 )
 
@@ -44,7 +44,7 @@ func (o *terminalOutput) text() string {
 // The cap may skip the frames in between, never the session.
 func TestFrameCapShowsAShortLivedChild(t *testing.T) {
 	out := &terminalOutput{}
-	p := screen.NewProgram(ui.New(ui.Options{ServerURL: "http://127.0.0.1:4096", NoColor: true}), screen.Options{
+	p := renderer.NewProgram(ui.New(ui.Options{ServerURL: "http://127.0.0.1:4096", NoColor: true}), renderer.Options{
 		Interval: frameInterval, Frames: out, Width: 120, Height: 30, NoInput: true,
 		Environ: []string{"TERM=xterm-256color"}, Extra: []tea.ProgramOption{tea.WithoutSignalHandler()}})
 	done := make(chan error, 1)

@@ -1,7 +1,7 @@
 // Command octop is a terminal monitor and control room for OpenCode's
 // subagents.
 //
-// main.go is wiring only: flags → client → ui → screen.NewProgram, with the
+// main.go is wiring only: flags → client → ui → renderer.NewProgram, with the
 // event stream (or the demo) running in a goroutine that feeds the program.
 //
 // Extending it: subcommands (octop launch, …) live in subcommands.go and
@@ -23,7 +23,7 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/internal/frametrace"
-	"github.com/octop-dev/octop/screen"
+	"github.com/octop-dev/octop/internal/renderer"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/octop-dev/octop/alert"
@@ -180,7 +180,7 @@ func runLive(g globalFlags, stderr io.Writer) int {
 	}
 	// The hook's failures go to the screen as a notice; the program it
 	// sends to is made below, before any event can start a hook.
-	var p *screen.Program
+	var p *renderer.Program
 	if g.wd.exec != "" {
 		h := alert.NewHook(g.wd.exec, c.BaseURL(), g.wd.hookTimeout, func(r alert.HookResult) {
 			if r.Err != nil {
@@ -196,7 +196,7 @@ func runLive(g globalFlags, stderr io.Writer) int {
 		defer tr.Close()
 		root = tr.Model(root, eventCount)
 		out := tr.Output(os.Stdout)
-		out.To = screen.QuietOutput(os.Stdout)
+		out.To = renderer.QuietOutput(os.Stdout)
 		so.Frames = out
 	}
 	p = newProgram(root, so)
@@ -231,17 +231,17 @@ func runLive(g globalFlags, stderr io.Writer) int {
 func paced(o *client.Options) { o.Stream.Pace = feed.FrameInterval }
 
 // frameInterval caps how often the screen is redrawn for the stream: 30
-// frames a second (a key press is drawn at once, see screen.SetNow). A
+// frames a second (a key press is drawn at once, see renderer.Screen.SetNow). A
 // busy stream is read once per
 // feed.FrameInterval and each read's events drawn together.
-// A frame writes only the lines that changed (package screen), and an
+// A frame writes only the lines that changed (package renderer), and an
 // event still reaches the screen well within 100 ms (make bench-live
 // measures both).
 const frameInterval = time.Second / 30
 
 // screenOptions are the options of every octop screen: the frame cap, the
 // terminal.
-func screenOptions() screen.Options { return screen.Options{Interval: frameInterval} }
+func screenOptions() renderer.Options { return renderer.Options{Interval: frameInterval} }
 
 // newProgram is the program of every octop screen: root, drawn by package
 // screen with options o.
@@ -250,11 +250,11 @@ func screenOptions() screen.Options { return screen.Options{Interval: frameInter
 // work is one event loop fed by a stream, so a second processor adds no
 // speed, only the scheduler's spinning between them (make bench-live: a
 // quarter of octop's CPU).
-func newProgram(root tea.Model, o screen.Options) *screen.Program {
+func newProgram(root tea.Model, o renderer.Options) *renderer.Program {
 	if os.Getenv("GOMAXPROCS") == "" {
 		runtime.GOMAXPROCS(1)
 	}
-	return screen.NewProgram(root, o)
+	return renderer.NewProgram(root, o)
 }
 
 // openTrace starts the latency trace when OCTOP_TRACE names a file

@@ -17,7 +17,7 @@ import (
 	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/record"
 	"github.com/octop-dev/octop/replay"
-	"github.com/octop-dev/octop/screen"
+	"github.com/octop-dev/octop/internal/renderer"
 )
 
 // TestRecordSeveralThenReplay: octop --server A --server B --record F
@@ -28,8 +28,8 @@ func TestRecordSeveralThenReplay(t *testing.T) {
 	a, b, bURL := twoServers(t)
 	path := filepath.Join(t.TempDir(), "two.octop")
 	s := &several{g: severalFlags(t, "--server", a.URL(), "--server", bURL, "--record", path, "--notify", "none")}
-	progs := make(chan *screen.Program, 1)
-	s.started = func(p *screen.Program) { progs <- p }
+	progs := make(chan *renderer.Program, 1)
+	s.started = func(p *renderer.Program) { progs <- p }
 	done := make(chan int, 1)
 	var stderr bytes.Buffer
 	go func() {

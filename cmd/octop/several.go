@@ -14,7 +14,7 @@ import (
 	"github.com/octop-dev/octop/internal/servers"
 	"github.com/octop-dev/octop/internal/watchdog"
 	"github.com/octop-dev/octop/ops"
-	"github.com/octop-dev/octop/screen"
+	"github.com/octop-dev/octop/internal/renderer"
 	"github.com/octop-dev/octop/ui"
 )
 
@@ -25,14 +25,14 @@ type several struct {
 	g      globalFlags
 	wd     watchdog.Config
 	notify alert.Mode
-	p      *screen.Program
+	p      *renderer.Program
 	hooks  []*alert.Hook
 	// rec is --record's file, which every server's tap writes to (nil
 	// when not recording).
 	rec *recorder
 	// started, when set, is handed the program before it runs (a test
 	// quits it).
-	started func(*screen.Program)
+	started func(*renderer.Program)
 }
 
 // runSeveral watches several servers in one screen. --discover adds the
@@ -44,7 +44,7 @@ func runSeveral(g globalFlags, stderr io.Writer) int {
 
 // run is runSeveral with the program's options (a test's give it no
 // terminal).
-func (s *several) run(stderr io.Writer, o screen.Options) int {
+func (s *several) run(stderr io.Writer, o renderer.Options) int {
 	w, code := s.connect(stderr)
 	defer s.rec.close(stderr)
 	if code != 0 {

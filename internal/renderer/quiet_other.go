@@ -1,6 +1,6 @@
 //go:build !linux
 
-package screen
+package renderer
 
 import (
 	"io"

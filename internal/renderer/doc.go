@@ -38,4 +38,4 @@
 // OCTOP_RENDERER=bubbletea runs the program with Bubble Tea's own renderer
 // instead (see README): for comparison, and for a terminal this one draws
 // badly on.
-package screen
+package renderer
