@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// TestScreenInARealTerminal runs octop's own renderer (package screen) in
+// TestScreenInARealTerminal runs octop's own renderer (package renderer) in
 // tmux, from a shell: the demo draws, a resize lays it out again at the
 // new size, and quitting gives the shell back as it was: the terminal's
 // modes (stty), line wrap on, the text from before the alternate screen.

@@ -9,7 +9,7 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"github.com/octop-dev/octop/alert"
+	"github.com/octop-dev/octop/internal/alert"
 	"github.com/octop-dev/octop/internal/feed"
 	"github.com/octop-dev/octop/internal/watchdog"
 	"github.com/octop-dev/octop/internal/wire"

@@ -59,7 +59,7 @@ func (t *terminal) draw(content string) int {
 	return t.out.Len()
 }
 
-// lineScreen is octop's own renderer (package screen): a line diff.
+// lineScreen is octop's own renderer (package renderer): a line diff.
 type lineScreen struct {
 	out bytes.Buffer
 	scr *linescreen.Screen

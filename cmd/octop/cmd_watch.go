@@ -9,7 +9,8 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/actions"
-	"github.com/octop-dev/octop/alert"
+	"github.com/octop-dev/octop/internal/alert"
+	"github.com/octop-dev/octop/internal/hook"
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/watchdog"
 	"github.com/octop-dev/octop/internal/wire"
@@ -109,7 +110,7 @@ type watcher struct {
 	o      watchOpts
 	st     *model.State
 	wd     *watchdog.Watchdog
-	hook   *alert.Hook
+	hook   *hook.Hook
 	mode   alert.Mode
 	primed bool
 	// notes are error lines from other goroutines (a failed abort or
@@ -130,7 +131,7 @@ func (w *watcher) run(ctx context.Context) int {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if w.o.wd.exec != "" {
-		w.hook = alert.NewHook(w.o.wd.exec, w.c.BaseURL(), w.o.wd.hookTimeout, w.hookReport)
+		w.hook = hook.New(w.o.wd.exec, w.c.BaseURL(), w.o.wd.hookTimeout, w.hookReport)
 		defer w.hook.Close()
 	}
 	msgs := make(chan any, 256)
@@ -245,7 +246,7 @@ func (w *watcher) emit(ctx context.Context, out watchdog.Out) {
 	}
 }
 
-func (w *watcher) hookReport(r alert.HookResult) {
+func (w *watcher) hookReport(r hook.Result) {
 	if r.Err == nil {
 		return
 	}

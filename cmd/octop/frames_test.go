@@ -39,7 +39,7 @@ func (o *terminalOutput) text() string {
 }
 
 // TestFrameCapShowsAShortLivedChild runs the screen as octop does (the
-// frame cap of package screen, events through the Batcher) and starts and ends a child
+// frame cap of package renderer, events through the Batcher) and starts and ends a child
 // within one frame: the frame after it must still show the child, ended.
 // The cap may skip the frames in between, never the session.
 func TestFrameCapShowsAShortLivedChild(t *testing.T) {

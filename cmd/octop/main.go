@@ -26,7 +26,8 @@ import (
 	"github.com/octop-dev/octop/internal/renderer"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/octop-dev/octop/alert"
+	"github.com/octop-dev/octop/internal/alert"
+	"github.com/octop-dev/octop/internal/hook"
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/config"
 	"github.com/octop-dev/octop/internal/feed"
@@ -182,7 +183,7 @@ func runLive(g globalFlags, stderr io.Writer) int {
 	// sends to is made below, before any event can start a hook.
 	var p *renderer.Program
 	if g.wd.exec != "" {
-		h := alert.NewHook(g.wd.exec, c.BaseURL(), g.wd.hookTimeout, func(r alert.HookResult) {
+		h := hook.New(g.wd.exec, c.BaseURL(), g.wd.hookTimeout, func(r hook.Result) {
 			if r.Err != nil {
 				p.Send(ui.FlashMsg{Text: hookFailure(r), Error: true})
 			}
@@ -286,7 +287,7 @@ func (g globalFlags) watchdog() (watchdog.Config, alert.Mode, error) {
 }
 
 // hookFailure is the one line a failed --exec run shows.
-func hookFailure(r alert.HookResult) string {
+func hookFailure(r hook.Result) string {
 	msg := fmt.Sprintf("--exec for %s %s: %s", r.Event.Name, r.Event.ID, r.Err)
 	if r.Out != "" {
 		msg += ": " + r.Out

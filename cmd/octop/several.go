@@ -7,7 +7,8 @@ import (
 	"os"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/octop-dev/octop/alert"
+	"github.com/octop-dev/octop/internal/alert"
+	"github.com/octop-dev/octop/internal/hook"
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/discover"
 	"github.com/octop-dev/octop/internal/feed"
@@ -26,7 +27,7 @@ type several struct {
 	wd     watchdog.Config
 	notify alert.Mode
 	p      *renderer.Program
-	hooks  []*alert.Hook
+	hooks  []*hook.Hook
 	// rec is --record's file, which every server's tap writes to (nil
 	// when not recording).
 	rec *recorder
@@ -131,7 +132,7 @@ func (s *several) screen(i int, c *client.Client, rec *recorder) ui.Model {
 	o := ui.Options{Ops: rec.ops(ops.New(c)), ServerURL: c.BaseURL(), AllProjects: s.g.AllProjects, NoColor: noColor(),
 		Getenv: os.Getenv, Watchdog: &wd, Notify: s.notify, MoreKeys: servers.DefaultKeyMap().ShortHelp()}
 	if s.g.wd.exec != "" {
-		h := alert.NewHook(s.g.wd.exec, c.BaseURL(), s.g.wd.hookTimeout, func(r alert.HookResult) {
+		h := hook.New(s.g.wd.exec, c.BaseURL(), s.g.wd.hookTimeout, func(r hook.Result) {
 			if r.Err != nil {
 				s.p.Send(servers.Msg{Server: i, Msg: ui.FlashMsg{Text: hookFailure(r), Error: true}})
 			}

@@ -1,4 +1,4 @@
-// Package screen draws octop's frames on the terminal, in place of Bubble
+// Package renderer draws octop's frames on the terminal, in place of Bubble
 // Tea's renderer, and runs the program around it.
 //
 // # Why

@@ -1,4 +1,4 @@
-package alert
+package hook
 
 import (
 	"bytes"
@@ -21,8 +21,8 @@ const (
 	DefaultHookTimeout  = 10 * time.Second
 )
 
-// HookResult is how one run of the hook went.
-type HookResult struct {
+// Result is how one run of the hook went.
+type Result struct {
 	Event watchdog.Event
 	Err   error  // nil when the command exited 0
 	Out   string // the start of what it printed, for the error line
@@ -35,7 +35,7 @@ type Hook struct {
 	server  string
 	timeout time.Duration
 	jobs    chan watchdog.Event
-	report  func(HookResult)
+	report  func(Result)
 	wg      sync.WaitGroup
 	ctx     context.Context
 	cancel  context.CancelFunc
@@ -43,7 +43,7 @@ type Hook struct {
 
 // NewHook starts the workers for cmd (run with sh -c). report is called,
 // from a worker goroutine, after every run; it must not block for long.
-func NewHook(cmd, server string, timeout time.Duration, report func(HookResult)) *Hook {
+func New(cmd, server string, timeout time.Duration, report func(Result)) *Hook {
 	if timeout <= 0 {
 		timeout = DefaultHookTimeout
 	}
@@ -63,7 +63,7 @@ func (h *Hook) Run(e watchdog.Event) {
 	select {
 	case h.jobs <- e:
 	default:
-		h.report(HookResult{Event: e, Err: fmt.Errorf("hook skipped: %d runs already waiting", cap(h.jobs))})
+		h.report(Result{Event: e, Err: fmt.Errorf("hook skipped: %d runs already waiting", cap(h.jobs))})
 	}
 }
 
@@ -89,7 +89,7 @@ func (h *Hook) work() {
 	}
 }
 
-func (h *Hook) runOne(e watchdog.Event) HookResult {
+func (h *Hook) runOne(e watchdog.Event) Result {
 	ctx, cancel := context.WithTimeout(h.ctx, h.timeout)
 	defer cancel()
 	c := exec.CommandContext(ctx, "sh", "-c", h.cmd)
@@ -98,7 +98,7 @@ func (h *Hook) runOne(e watchdog.Event) HookResult {
 	var out bytes.Buffer
 	c.Stdout, c.Stderr = &out, &out
 	err := c.Run()
-	res := HookResult{Event: e, Out: strings.TrimSpace(firstLine(out.String()))}
+	res := Result{Event: e, Out: strings.TrimSpace(firstLine(out.String()))}
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:
 		res.Err = fmt.Errorf("hook timed out after %s", h.timeout)

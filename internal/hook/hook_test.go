@@ -1,4 +1,4 @@
-package alert
+package hook
 
 import (
 	"os"
@@ -11,67 +11,22 @@ import (
 	"github.com/octop-dev/octop/internal/watchdog"
 )
 
-func env(kv ...string) func(string) string {
-	m := map[string]string{}
-	for i := 0; i+1 < len(kv); i += 2 {
-		m[kv[i]] = kv[i+1]
-	}
-	return func(k string) string { return m[k] }
-}
-
-func TestSequence(t *testing.T) {
-	cases := []struct {
-		name string
-		mode Mode
-		env  func(string) string
-		want string
-	}{
-		{"none", None, env(), ""},
-		{"bell", Bell, env(), "\a"},
-		{"osc", OSC, env("TERM", "xterm-256color"), "\x1b]9;octop: done: fix\x07"},
-		{"all", All, env(), "\x1b]9;octop: done: fix\x07\a"},
-		{"vte wants 777", OSC, env("VTE_VERSION", "7600"), "\x1b]9;octop: done: fix\x07\x1b]777;notify;octop;done: fix\x07"},
-		{"wezterm wants 777", OSC, env("TERM_PROGRAM", "WezTerm"), "\x1b]9;octop: done: fix\x07\x1b]777;notify;octop;done: fix\x07"},
-		{"tmux wraps the OSC, not the bell", All, env("TMUX", "/tmp/x,1,0"), "\x1bPtmux;\x1b\x1b]9;octop: done: fix\x07\x1b\\\a"},
-	}
-	for _, c := range cases {
-		if got := Sequence(c.mode, "octop", "done: fix", c.env); got != c.want {
-			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
-		}
-	}
-	if got := Sequence(OSC, "octop", "evil\x07\x1b]0;title", env()); strings.Count(got, "\x07") != 1 || strings.Count(got, "\x1b") != 1 {
-		t.Errorf("control characters leaked: %q", got)
-	}
-}
-
-func TestParseMode(t *testing.T) {
-	for s, want := range map[string]Mode{"none": None, "bell": Bell, "osc": OSC, "all": All, "ALL": All} {
-		if m, err := ParseMode(s); err != nil || m != want {
-			t.Errorf("%q: %v %v", s, m, err)
-		}
-	}
-	if _, err := ParseMode("loud"); err == nil || err.Error() != `--notify takes none, bell, osc or all, not "loud"` {
-		t.Errorf("bad mode: %v", err)
-	}
-}
-
-// collect gathers hook results until n have come, or fails at a deadline.
 type collect struct {
 	mu  sync.Mutex
-	got []HookResult
+	got []Result
 	c   chan struct{}
 }
 
 func newCollect() *collect { return &collect{c: make(chan struct{}, 100)} }
 
-func (c *collect) report(r HookResult) {
+func (c *collect) report(r Result) {
 	c.mu.Lock()
 	c.got = append(c.got, r)
 	c.mu.Unlock()
 	c.c <- struct{}{}
 }
 
-func (c *collect) wait(t *testing.T, n int) []HookResult {
+func (c *collect) wait(t *testing.T, n int) []Result {
 	t.Helper()
 	deadline := time.After(20 * time.Second)
 	for i := 0; i < n; i++ {
@@ -83,13 +38,13 @@ func (c *collect) wait(t *testing.T, n int) []HookResult {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return append([]HookResult(nil), c.got...)
+	return append([]Result(nil), c.got...)
 }
 
 func TestHookEnvironment(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "env")
 	c := newCollect()
-	h := NewHook(`env | grep -E '^OCTOP_(EVENT|SERVER|SESSION|ROOT|TITLE|AGENT|REASON)=' | sort > `+out, "http://127.0.0.1:4096", 0, c.report)
+	h := New(`env | grep -E '^OCTOP_(EVENT|SERVER|SESSION|ROOT|TITLE|AGENT|REASON)=' | sort > `+out, "http://127.0.0.1:4096", 0, c.report)
 	h.Run(watchdog.Event{Name: "runaway.loop", ID: "ses_c", Root: "ses_r", Title: "grep it", Agent: "general",
 		Reason: `bash "grep x" 5 times in a row`})
 	r := c.wait(t, 1)
@@ -116,12 +71,12 @@ OCTOP_TITLE=grep it
 
 func TestHookFailureAndTimeout(t *testing.T) {
 	c := newCollect()
-	h := NewHook(`if [ "$OCTOP_EVENT" = session.done ]; then echo nope >&2; exit 3; fi; sleep 30`, "", 200*time.Millisecond, c.report)
+	h := New(`if [ "$OCTOP_EVENT" = session.done ]; then echo nope >&2; exit 3; fi; sleep 30`, "", 200*time.Millisecond, c.report)
 	h.Run(watchdog.Event{Name: "session.done"})
 	h.Run(watchdog.Event{Name: "session.failed"})
 	got := c.wait(t, 2)
 	h.Close()
-	byName := map[string]HookResult{}
+	byName := map[string]Result{}
 	for _, r := range got {
 		byName[r.Event.Name] = r
 	}
@@ -138,7 +93,7 @@ func TestHookFailureAndTimeout(t *testing.T) {
 func TestHookNeverBlocks(t *testing.T) {
 	c := newCollect()
 	release := filepath.Join(t.TempDir(), "go")
-	h := NewHook(`while [ ! -e `+release+` ]; do sleep 0.05; done`, "", 20*time.Second, c.report)
+	h := New(`while [ ! -e `+release+` ]; do sleep 0.05; done`, "", 20*time.Second, c.report)
 	n := DefaultHookParallel + DefaultHookQueue + 5
 	done := make(chan struct{})
 	go func() {
@@ -172,7 +127,7 @@ func TestHookNeverBlocks(t *testing.T) {
 // hook holds the quit up to its timeout.
 func TestHookStop(t *testing.T) {
 	c := newCollect()
-	h := NewHook(`sleep 60`, "", time.Hour, c.report)
+	h := New(`sleep 60`, "", time.Hour, c.report)
 	for range DefaultHookParallel + 2 {
 		h.Run(watchdog.Event{Name: "session.failed"})
 	}
