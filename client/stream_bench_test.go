@@ -37,7 +37,7 @@ func readAll(b *testing.B, data []byte, chunk int) int {
 
 // BenchmarkStreamCapture parses and decodes a recorded 3-way fan-out.
 func BenchmarkStreamCapture(b *testing.B) {
-	data, err := os.ReadFile("../wire/testdata/events-1.18.33-fanout.sse")
+	data, err := os.ReadFile("../internal/wire/testdata/events-1.18.33-fanout.sse")
 	if err != nil {
 		b.Fatal(err)
 	}

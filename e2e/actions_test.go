@@ -13,10 +13,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/fakellm"
 	"github.com/octop-dev/octop/internal/harness"
+	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 )
@@ -248,8 +249,8 @@ func TestActionsLaunchResultResume(t *testing.T) {
 		}
 		// 1.1.65 does not echo a session's permission rules back; 1.18 does.
 		if s.Version == harness.V118 || len(child.Permission) > 0 {
-			if !actSameRules(child.Permission, actions.DenyRules()) {
-				t.Errorf("child permission %+v, want %+v", child.Permission, actions.DenyRules())
+			if !actSameRules(child.Permission, live.DenyRules()) {
+				t.Errorf("child permission %+v, want %+v", child.Permission, live.DenyRules())
 			}
 		}
 
@@ -283,17 +284,17 @@ func TestActionsLaunchResultResume(t *testing.T) {
 		// The tree shows it: one child under the root, complete, with its
 		// two bash calls.
 		code, out, _ = actOctop(t, s.URL, "", "tree", "--json")
-		var roots []*actions.Node
+		var roots []*live.Node
 		if code != 0 || json.Unmarshal([]byte(out), &roots) != nil {
 			t.Fatalf("tree --json: exit %d, output %q", code, out)
 		}
-		var got *actions.Node
+		var got *live.Node
 		for _, r := range roots {
 			if r.ID == root.ID && len(r.Children) == 1 {
 				got = r.Children[0]
 			}
 		}
-		if got == nil || got.ID != child.ID || got.Status != actions.StateComplete || got.Tools.Completed != 2 {
+		if got == nil || got.ID != child.ID || got.Status != task.StateComplete || got.Tools.Completed != 2 {
 			t.Errorf("tree --json: the root's child is %+v, want %s complete with 2 completed tools", got, child.ID)
 		}
 		if code, out, _ = actOctop(t, s.URL, "", "tree"); code != 0 || !strings.Contains(out, "└─ "+child.ID+"  complete  tools:2  count files (@general subagent)") {
@@ -322,7 +323,7 @@ func TestActionsAbortOneOfThree(t *testing.T) {
 		root := actNewRoot(t, ctx, c, "octop e2e runaways")
 		var ids []string
 		for i := 1; i <= 3; i++ {
-			kid, err := actions.Launch(ctx, c, actions.LaunchRequest{ParentID: root.ID, Agent: "general",
+			kid, err := live.Launch(ctx, c, task.LaunchRequest{Parent: root.ID, Agent: "general",
 				Description: fmt.Sprintf("runaway %d", i), Prompt: "RUNAWAY sleep=0.3"})
 			if err != nil {
 				t.Fatal(err)
@@ -453,8 +454,8 @@ func TestActionsAbortTree(t *testing.T) {
 		}
 		actWaitProgress(t, ctx, c, b.ID)
 		for _, l := range leaves {
-			r, err := actions.Result(ctx, c, l.ID)
-			if err != nil || r.State != actions.StateError || r.Error == nil || r.Error.Name != "MessageAbortedError" {
+			r, err := live.Result(ctx, c, l.ID)
+			if err != nil || r.State != task.StateError || r.Error == nil || r.Error.Name != "MessageAbortedError" {
 				t.Errorf("leaf %s after abort: %+v, %v; want error MessageAbortedError", l.ID, r, err)
 			}
 		}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/harness"
+	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/wire"
-	"github.com/octop-dev/octop/ops"
 )
 
 // TestAllProjectsSnapshot: with --all-projects the screen's snapshot must
@@ -39,7 +39,7 @@ func TestAllProjectsSnapshot(t *testing.T) {
 			global := newClientWith(t, client.Options{BaseURL: s.URL, Global: true})
 			var snapIDs map[string]bool
 			waitREST(t, 45*time.Second, "a snapshot listing both projects with the runaway busy", func(ctx context.Context) (bool, error) {
-				snap, err := ops.New(global).Snapshot(ctx)
+				snap, err := live.New(global).Snapshot(ctx)
 				if err != nil {
 					return false, err
 				}
@@ -51,7 +51,7 @@ func TestAllProjectsSnapshot(t *testing.T) {
 			})
 
 			// The one-project view still lists only its own project.
-			snap, err := ops.New(own).Snapshot(ctx)
+			snap, err := live.New(own).Snapshot(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,9 +10,9 @@ import (
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/harness"
+	"github.com/octop-dev/octop/internal/record"
 	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/internal/wire"
-	"github.com/octop-dev/octop/record"
 )
 
 // rowFacts are what a row says that a replay must say the same: the mark,

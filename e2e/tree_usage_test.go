@@ -7,9 +7,10 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/harness"
+	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
@@ -44,11 +45,11 @@ func TestTreeJSONUsage(t *testing.T) {
 			}
 
 			code, out, _ := actOctop(t, s.URL, "", "tree", "--json")
-			var roots []*actions.Node
+			var roots []*live.Node
 			if code != 0 || json.Unmarshal([]byte(out), &roots) != nil {
 				t.Fatalf("tree --json: exit %d, output %q", code, out)
 			}
-			var got *actions.Node
+			var got *live.Node
 			for _, r := range roots {
 				if r.ID == root.ID {
 					got = r
@@ -58,7 +59,7 @@ func TestTreeJSONUsage(t *testing.T) {
 				t.Fatalf("tree --json has no root %s with 2 children: %s", root.ID, out)
 			}
 			var sum restUsage
-			for _, n := range append([]*actions.Node{got}, got.Children...) {
+			for _, n := range append([]*live.Node{got}, got.Children...) {
 				want := restUsageOf(t, ctx, c, n.ID)
 				checkUsage(t, n.ID, n.Usage, want)
 				sum.add(want)
@@ -67,7 +68,7 @@ func TestTreeJSONUsage(t *testing.T) {
 			// 1.1.65 often leaves a bash write out of the message's
 			// summary (no patch part: its step snapshots do not differ), so
 			// there files_changed is only checked against REST, above.
-			if (v == harness.V118 && got.FilesChanged < 1) || got.Todos != (actions.TodoCounts{Total: 2, Done: 1}) {
+			if (v == harness.V118 && got.FilesChanged < 1) || got.Todos != (live.TodoCounts{Total: 2, Done: 1}) {
 				t.Errorf("root: files_changed %d, todos %+v; want the file it wrote and 1 of 2 todos done", got.FilesChanged, got.Todos)
 			}
 			if got.Tokens.Input == 0 || got.Subtree.Tokens.Input <= got.Tokens.Input {
@@ -83,7 +84,7 @@ func usageSettle(t *testing.T, ctx context.Context, c *client.Client, id string,
 	t.Helper()
 	wctx, cancel := context.WithTimeout(ctx, actE2eWait)
 	defer cancel()
-	if r, err := actions.WaitAfter(wctx, c, id, actions.WaitOptions{Before: before}); err != nil || r.State != actions.StateComplete {
+	if r, err := live.WaitAfter(wctx, c, id, live.WaitOptions{Before: before}); err != nil || r.State != task.StateComplete {
 		t.Fatalf("%s did not complete: %+v, %v", id, r, err)
 	}
 }
@@ -94,7 +95,7 @@ func callScript(tool string, args any) string {
 }
 
 // restUsage is what one session's REST messages add up to, counted here
-// independently of actions.SessionUsage.
+// independently of live.SessionUsage.
 type restUsage struct {
 	tokens           [5]float64
 	cost             float64
@@ -160,7 +161,7 @@ func restUsageOf(t *testing.T, ctx context.Context, c *client.Client, id string)
 	return u
 }
 
-func checkUsage(t *testing.T, what string, got actions.Usage, want restUsage) {
+func checkUsage(t *testing.T, what string, got live.Usage, want restUsage) {
 	t.Helper()
 	g := [5]float64{got.Tokens.Input, got.Tokens.Output, got.Tokens.Reasoning, got.Tokens.CacheRead, got.Tokens.CacheWrite}
 	gotS := fmt.Sprintf("tokens %v cost %.6f started %d ended %d duration %d files %d todos %d/%d",

@@ -8,23 +8,23 @@ import (
 	"testing"
 	"time"
 
-	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/harness"
+	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
 // treeNodes runs `octop tree --json` and indexes every node by id.
-func treeNodes(t *testing.T, url string) map[string]*actions.Node {
+func treeNodes(t *testing.T, url string) map[string]*live.Node {
 	t.Helper()
 	code, out, _ := actOctop(t, url, "", "tree", "--json")
-	var roots []*actions.Node
+	var roots []*live.Node
 	if code != 0 || json.Unmarshal([]byte(out), &roots) != nil {
 		t.Fatalf("tree --json: exit %d, output %q", code, out)
 	}
-	nodes := map[string]*actions.Node{}
-	var walk func([]*actions.Node)
-	walk = func(ns []*actions.Node) {
+	nodes := map[string]*live.Node{}
+	var walk func([]*live.Node)
+	walk = func(ns []*live.Node) {
 		for _, n := range ns {
 			nodes[n.ID] = n
 			walk(n.Children)

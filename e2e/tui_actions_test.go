@@ -5,8 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/internal/harness"
+	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
@@ -20,7 +21,7 @@ func TestTUIActions(t *testing.T) {
 	c := actNewClient(t, s)
 	defer actStopAll(c)
 	root := actNewRoot(t, ctx, c, "tui actions root")
-	runaway, err := actions.Launch(ctx, c, actions.LaunchRequest{ParentID: root.ID, Agent: "general",
+	runaway, err := live.Launch(ctx, c, task.LaunchRequest{Parent: root.ID, Agent: "general",
 		Description: "runaway", Prompt: "RUNAWAY sleep=0.3"})
 	if err != nil {
 		t.Fatal(err)
@@ -45,8 +46,8 @@ func TestTUIActions(t *testing.T) {
 	tm.actSend("y")
 	tm.waitFor("the abort notice", func(sc string) bool { return strings.Contains(sc, "aborted "+runaway.ID) })
 	actWaitRun(t, ctx, c, runaway.ID, wire.StatusIdle)
-	r, err := actions.Result(ctx, c, runaway.ID)
-	if err != nil || r.State != actions.StateError || r.Error == nil || r.Error.Name != "MessageAbortedError" {
+	r, err := live.Result(ctx, c, runaway.ID)
+	if err != nil || r.State != task.StateError || r.Error == nil || r.Error.Name != "MessageAbortedError" {
 		t.Errorf("after x: %+v, %v; want MessageAbortedError", r, err)
 	}
 
@@ -86,8 +87,8 @@ func TestTUIActions(t *testing.T) {
 	}
 	// The new child is selected.
 	tm.waitFor("the launched child selected", func(sc string) bool { return strings.Contains(actHeader(sc), "tui launched") })
-	res, err := actions.Wait(ctx, c, launched.ID)
-	if err != nil || res.State != actions.StateComplete {
+	res, err := live.Wait(ctx, c, launched.ID)
+	if err != nil || res.State != task.StateComplete {
 		t.Errorf("the launched task ended %+v, %v", res, err)
 	}
 }

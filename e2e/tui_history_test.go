@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/internal/harness"
+	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/testwait"
 )
 
@@ -53,7 +53,7 @@ func TestTUIOldSessions(t *testing.T) {
 			// reply unfinished and no error yet. Wait for the server's
 			// word on every run to be what the scripts made; what is
 			// still wrong at the deadline fails the test.
-			var nodes map[string]*actions.Node
+			var nodes map[string]*live.Node
 			var problems []string
 			_ = testwait.Poll(func() error {
 				nodes = treeNodes(t, s.URL)
@@ -101,7 +101,7 @@ func TestTUIOldSessions(t *testing.T) {
 
 // oldJSONProblems says how `tree --json` differs from what the scripts
 // made: one aborted run, fails failed ones and leaves complete ones.
-func oldJSONProblems(nodes map[string]*actions.Node, aborted string, leaves, fails int) []string {
+func oldJSONProblems(nodes map[string]*live.Node, aborted string, leaves, fails int) []string {
 	var out []string
 	if len(nodes) != leaves+fails+1 {
 		out = append(out, fmt.Sprintf("tree --json holds %d sessions, want %d", len(nodes), leaves+fails+1))
@@ -150,7 +150,7 @@ func oldRow(screen, title string) string {
 }
 
 // oldMark is the mark the screen must draw for a `tree --json` node.
-func oldMark(n *actions.Node) string {
+func oldMark(n *live.Node) string {
 	switch {
 	case n.Status == "complete":
 		return "✓"
@@ -173,7 +173,7 @@ func oldMark(n *actions.Node) string {
 var oldRight = regexp.MustCompile(`(?:(\d+) tools?)?\s+(\S+)\s*$`)
 
 // oldCheckRow: the row's mark, tool count and elapsed time are the node's.
-func oldCheckRow(t *testing.T, row string, n *actions.Node) {
+func oldCheckRow(t *testing.T, row string, n *live.Node) {
 	t.Helper()
 	part := row
 	f := strings.Fields(part)
@@ -193,9 +193,9 @@ func oldCheckRow(t *testing.T, row string, n *actions.Node) {
 
 // oldCheckDetails walks the tree from the top with j and reads each
 // session's state word and reason in the detail pane.
-func oldCheckDetails(t *testing.T, tm *tuiTerm, nodes map[string]*actions.Node) {
+func oldCheckDetails(t *testing.T, tm *tuiTerm, nodes map[string]*live.Node) {
 	t.Helper()
-	byTitle := map[string]*actions.Node{}
+	byTitle := map[string]*live.Node{}
 	for _, n := range nodes {
 		byTitle[n.Title] = n
 	}
@@ -245,7 +245,7 @@ func oldCheckDetails(t *testing.T, tm *tuiTerm, nodes map[string]*actions.Node) 
 }
 
 // oldLastRow is the title of the tree's last row.
-func oldLastRow(screen string, byTitle map[string]*actions.Node) string {
+func oldLastRow(screen string, byTitle map[string]*live.Node) string {
 	lines := strings.Split(screen, "\n")
 	for i := len(lines) - 1; i >= 2; i-- {
 		part := oldTreePart(lines[i])
@@ -260,7 +260,7 @@ func oldLastRow(screen string, byTitle map[string]*actions.Node) string {
 
 // oldCheckDetail: the detail pane's state line names the node's state,
 // and its reason line is the node's error.
-func oldCheckDetail(t *testing.T, sc string, n *actions.Node) {
+func oldCheckDetail(t *testing.T, sc string, n *live.Node) {
 	t.Helper()
 	var status, reason string
 	for _, l := range strings.Split(sc, "\n") {

@@ -6,8 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/internal/harness"
+	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/internal/task/live"
 )
 
 // TestTUIWatchdog: in the screen, a looping child gets the loop mark in
@@ -35,12 +36,12 @@ func TestTUIWatchdog(t *testing.T) {
 	tm.waitFor("octop to connect", func(sc string) bool { return strings.Contains(sc, "● connected") })
 
 	root := actNewRoot(t, ctx, c, "tui watchdog root")
-	kid, err := actions.Launch(ctx, c, actions.LaunchRequest{ParentID: root.ID, Agent: "general",
+	kid, err := live.Launch(ctx, c, task.LaunchRequest{Parent: root.ID, Agent: "general",
 		Description: "tui looper", Prompt: `LOOP cmd="sleep 0.3; echo same again"`})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sib, err := actions.Launch(ctx, c, actions.LaunchRequest{ParentID: root.ID, Agent: "general",
+	sib, err := live.Launch(ctx, c, task.LaunchRequest{Parent: root.ID, Agent: "general",
 		Description: "tui sibling", Prompt: "RUNAWAY sleep=0.3"})
 	if err != nil {
 		t.Fatal(err)

@@ -13,8 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/internal/harness"
+	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
@@ -200,7 +201,7 @@ func TestWatchLoopAbortsOnlyThatChild(t *testing.T) {
 	prompts := []string{`LOOP cmd="sleep 0.3; echo same again"`, "RUNAWAY sleep=0.3", "RUNAWAY sleep=0.3"}
 	var ids []string
 	for i, p := range prompts {
-		kid, err := actions.Launch(ctx, c, actions.LaunchRequest{ParentID: root.ID, Agent: "general",
+		kid, err := live.Launch(ctx, c, task.LaunchRequest{Parent: root.ID, Agent: "general",
 			Description: fmt.Sprintf("watched %d", i+1), Prompt: p})
 		if err != nil {
 			t.Fatal(err)

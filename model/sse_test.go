@@ -44,9 +44,9 @@ func decodeAll(t testing.TB, datas [][]byte) []wire.Event {
 }
 
 func captures(t testing.TB) []string {
-	files, _ := filepath.Glob("../wire/testdata/*.sse")
+	files, _ := filepath.Glob("../internal/wire/testdata/*.sse")
 	if len(files) == 0 {
-		t.Fatal("no captures in ../wire/testdata")
+		t.Fatal("no captures in ../internal/wire/testdata")
 	}
 	return files
 }

@@ -9,12 +9,13 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/opencodetest"
+	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/wire"
-	"github.com/octop-dev/octop/ops"
-	"github.com/octop-dev/octop/ui/calls"
-	"github.com/octop-dev/octop/ui/intent"
+	"github.com/octop-dev/octop/ui/inflight"
 )
 
 // fakeOpenCode is the shared fake server with the agents the action
@@ -70,7 +71,7 @@ func (f fakeOpenCode) setMessages(t *testing.T, id, raw string) {
 // described by evs.
 func actionModel(t *testing.T, f fakeOpenCode, c *client.Client, evs ...wire.Event) Model {
 	t.Helper()
-	m := newTestModel(t, 120, 40, func(o *Options) { o.Ops = ops.New(c) })
+	m := newTestModel(t, 120, 40, func(o *Options) { o.Server = live.New(c) })
 	m = send(t, m, events(evs...))
 	for _, e := range evs {
 		if sc, ok := e.(wire.SessionCreated); ok {
@@ -112,8 +113,8 @@ func do(t *testing.T, m Model, msg tea.Msg) (Model, []tea.Msg) {
 		switch r := reply.(type) {
 		case FlashMsg, SelectMsg:
 			next = nil // the root's own timers
-		case calls.Reply:
-			if _, ok := r.Msg.(intent.ResultLoaded); ok {
+		case inflight.Reply:
+			if _, ok := r.Reply.(task.ResultReply); ok {
 				next = nil // the result view's refresh
 			}
 		}

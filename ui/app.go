@@ -9,24 +9,23 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+
 	"github.com/octop-dev/octop/internal/alert"
 	"github.com/octop-dev/octop/internal/feed"
+	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/watchdog"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
-	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/detail"
 	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/header"
 	"github.com/octop-dev/octop/ui/history"
-	"github.com/octop-dev/octop/ui/intent"
+	"github.com/octop-dev/octop/ui/inflight"
+	"github.com/octop-dev/octop/ui/room"
 	"github.com/octop-dev/octop/ui/styles"
 	"github.com/octop-dev/octop/ui/tree"
 	"github.com/octop-dev/octop/ui/watch"
 )
-
-// Ops is every server operation the screen asks for (see calls.Ops).
-type Ops = calls.Ops
 
 // EventsMsg is a batch of stream events, in arrival order (see feed).
 type EventsMsg = feed.EventsMsg
@@ -35,16 +34,16 @@ type EventsMsg = feed.EventsMsg
 type ResetMsg = feed.ResetMsg
 
 // FlashMsg shows a one-line notice in the footer for a few seconds.
-type FlashMsg = intent.FlashMsg
+type FlashMsg = room.FlashMsg
 
 // SelectMsg asks the screen to select a session, now or once it arrives.
-type SelectMsg = intent.SelectMsg
+type SelectMsg = room.SelectMsg
 
 // Options configure the screen. Ops is required outside demo mode.
 type Options struct {
 	// Ops carries out every server operation, reads and actions; in demo
 	// mode it is nil.
-	Ops Ops
+	Server task.Server
 	// ServerURL is shown in the header.
 	ServerURL string
 	// Demo says the events come from a recording (--demo, --replay): the
@@ -120,11 +119,11 @@ type Model struct {
 	filtering bool
 	focus     pane
 	follow    bool
-	dialog    intent.Dialog
+	dialog    room.Dialog
 	// dialogGen numbers the dialogs opened, so an intent of one since
 	// closed is dropped.
 	dialogGen int
-	calls     calls.InFlight
+	calls     inflight.List
 	// pendingSelect is a session an action asked to select before the
 	// stream brought it (see SelectMsg).
 	pendingSelect string
@@ -206,7 +205,7 @@ func New(opts Options) Model {
 	if m.opts.Getenv == nil {
 		m.opts.Getenv = func(string) string { return "" }
 	}
-	m.wd = watch.New(opts.Watchdog, watch.Options{Notify: opts.Notify, Getenv: m.opts.Getenv, OnEvent: opts.OnEvent, Ops: opts.Ops})
+	m.wd = watch.New(opts.Watchdog, watch.Options{Notify: opts.Notify, Getenv: m.opts.Getenv, OnEvent: opts.OnEvent, Server: opts.Server})
 	if m.wd != nil {
 		m.tree.SetRunaway(m.wd.Runaway)
 		m.detail.SetRunaway(m.wd.Evidence)
@@ -223,8 +222,8 @@ func New(opts Options) Model {
 // health probe and the tick loop.
 func (m Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, tick(slowTick)}
-	if m.opts.Ops != nil {
-		cmds = append(cmds, calls.Snapshot(m.opts.Ops, m.snapTag), calls.Health(m.opts.Ops, m.healthTag))
+	if m.opts.Server != nil {
+		cmds = append(cmds, inflight.Snapshot(m.opts.Server, m.snapTag), inflight.Health(m.opts.Server, m.healthTag))
 	}
 	return tea.Batch(cmds...)
 }

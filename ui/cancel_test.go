@@ -6,17 +6,18 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
-	"github.com/octop-dev/octop/ui/intent"
 )
 
 // blockingOps is a server that never answers: every call blocks until its
 // context is cancelled, and says so on cancelled. Agents answers at once
 // when agents is set, so a form can get as far as its submit.
 type blockingOps struct {
-	Ops       // the reads are not called here
-	agents    []wire.Agent
-	cancelled chan string
+	task.Server // the reads are not called here
+	agents      []wire.Agent
+	cancelled   chan string
 }
 
 func newBlockingOps() *blockingOps { return &blockingOps{cancelled: make(chan string, 8)} }
@@ -34,12 +35,12 @@ func (b *blockingOps) Agents(ctx context.Context) ([]wire.Agent, error) {
 	return nil, b.block(ctx, "agents")
 }
 
-func (b *blockingOps) Launch(ctx context.Context, _ intent.LaunchRequested) (wire.Session, error) {
+func (b *blockingOps) Launch(ctx context.Context, _ task.LaunchRequest) (wire.Session, error) {
 	return wire.Session{}, b.block(ctx, "launch")
 }
 
-func (b *blockingOps) Result(ctx context.Context, _ string) (intent.Result, error) {
-	return intent.Result{}, b.block(ctx, "result")
+func (b *blockingOps) Result(ctx context.Context, _ string) (task.Result, error) {
+	return task.Result{}, b.block(ctx, "result")
 }
 
 // intents runs cmd and the batches it yields, and returns the intents it
@@ -118,7 +119,7 @@ func TestEscCancelsTheDialogsRequest(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ops := newBlockingOps()
-			m := send(t, newTestModel(t, 120, 40, func(o *Options) { o.Ops = ops }), fanOut())
+			m := send(t, newTestModel(t, 120, 40, func(o *Options) { o.Server = ops }), fanOut())
 			m, reply := inFlight(t, m, keyMsgs(tc.key)[0])
 			if m.dialog == nil {
 				t.Fatalf("%s opened no dialog", tc.key)
@@ -141,7 +142,7 @@ func TestEscCancelsTheDialogsRequest(t *testing.T) {
 func TestEscCancelsALaunchInFlight(t *testing.T) {
 	ops := newBlockingOps()
 	ops.agents = []wire.Agent{{Name: "general", Mode: "subagent"}}
-	m := send(t, newTestModel(t, 120, 40, func(o *Options) { o.Ops = ops }), fanOut())
+	m := send(t, newTestModel(t, 120, 40, func(o *Options) { o.Server = ops }), fanOut())
 	m, agents := inFlight(t, m, keyMsgs("N")[0])
 	m = send(t, m, <-agents)
 	m = press(t, m, "enter", "desc", "enter", "do it")
@@ -160,7 +161,7 @@ func TestEscCancelsALaunchInFlight(t *testing.T) {
 // flight (which it cancels), the inbox, the full help, the filter.
 func TestCtrlCQuitsFromAnywhere(t *testing.T) {
 	ops := newBlockingOps()
-	base := send(t, newTestModel(t, 120, 40, func(o *Options) { o.Ops = ops }), fanOut())
+	base := send(t, newTestModel(t, 120, 40, func(o *Options) { o.Server = ops }), fanOut())
 	inflight, _ := inFlight(t, base, keyMsgs("o")[0])
 	states := map[string]Model{
 		"request in flight": inflight,

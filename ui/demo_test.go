@@ -5,7 +5,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/octop-dev/octop/ops"
+
+	"github.com/octop-dev/octop/internal/record"
 )
 
 // demoModel is the screen as --demo (or --replay, by label) runs it: Demo
@@ -13,13 +14,13 @@ import (
 // the record as the player would send them), no snapshot reader.
 func demoModel(t *testing.T, label string, evs EventsMsg) Model {
 	t.Helper()
-	seen := ops.NewRecorded()
+	seen := record.NewRecorded()
 	for _, env := range evs {
 		seen.Observe(env)
 	}
 	m := newTestModel(t, 120, 40, func(o *Options) {
 		o.Demo, o.ReadOnly = true, label+": read-only"
-		o.Ops = ops.ReadOnly(nil, seen, label)
+		o.Server = record.ReadOnly(nil, seen, label)
 	})
 	return send(t, m, evs)
 }

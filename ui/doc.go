@@ -1,7 +1,7 @@
 // Package ui is octop's Bubble Tea screen. Its top level holds only the
 // root Model (app.go), the layout (view.go), the message routing (update.go
 // for keys, mouse and the clock; server.go for the server's data, which
-// it also feeds to the watchdog; actions.go for the reserved keys;
+// it also feeds to the watchdog; live.go for the reserved keys;
 // intents.go for the rooms' intents) and the screen's keys (keys.go);
 // every view lives in a room of its own under ui/.
 //
@@ -31,12 +31,12 @@
 // # Rules of the house
 //
 //   - No I/O in Update or View. A room never calls the server: it returns
-//     an intent (intent.LaunchRequested, AbortRequested, AnswerPermission…)
+//     an intent (task.LaunchRequest, AbortRequested, AnswerPermission…)
 //     as a Cmd. The root turns each intent into a call on Options.Ops
-//     (calls.Ops, the one interface of server operations; package ops
+//     (task.Server, the one interface of server operations; package ops
 //     implements it over the client, tests use a fake), run in a tea.Cmd
-//     with a context whose cancel calls.InFlight keeps, and hands the reply
-//     (intent.Launched, …) back to the open dialog.
+//     with a context whose cancel inflight.List keeps, and hands the reply
+//     (task.LaunchReply, …) back to the open dialog.
 //   - Keys always answer. ctrl+c quits from anywhere; esc closes every
 //     overlay (help included) at once, cancelling its request in flight.
 //     A reply whose request was cancelled is dropped by its tag, and an
@@ -56,11 +56,11 @@
 // # Adding a room (a transcript, a diff, a timeline…)
 //
 //  1. Make ui/<room> with New(st *styles.Styles, …) (Model, tea.Cmd),
-//     Update(tea.Msg) (intent.Dialog, tea.Cmd) returning nil to close, and
+//     Update(tea.Msg) (room.Dialog, tea.Cmd) returning nil to close, and
 //     View(w, h int) string; draw it in dialog.Frame if it is an overlay.
 //  2. If it needs the server, add an intent and its reply to ui/intent, a
-//     method to calls.Ops, a case to calls.call, and the method to package
-//     ops. The room returns intent.Send(YourRequest{…}) and handles the
+//     method to task.Server, a case to calls.call, and the method to package
+//     ops. The room returns room.Send(YourRequest{…}) and handles the
 //     reply in Update.
 //  3. Give it a key in keys.go and an Action, and build it in Model.room.
 //

@@ -10,9 +10,10 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/wire"
-	"github.com/octop-dev/octop/ui/calls"
+	"github.com/octop-dev/octop/ui/inflight"
 )
 
 // t0 is the scenarios' start; the screen's clock is fixed at now, so every
@@ -34,7 +35,7 @@ func newTestModel(t testing.TB, w, h int, opts ...func(*Options)) Model {
 	m := New(o)
 	m = send(t, m, tea.WindowSizeMsg{Width: w, Height: h})
 	m = send(t, m, wire.ConnState{State: wire.Connected, Attempt: 1})
-	m = send(t, m, calls.HealthLoaded{Tag: m.healthTag, Health: wire.Health{Healthy: true, Version: "1.18.33"}})
+	m = send(t, m, inflight.HealthReply{Tag: m.healthTag, Health: wire.Health{Healthy: true, Version: "1.18.33"}})
 	return m
 }
 

@@ -10,10 +10,10 @@ import (
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/opencodetest"
+	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/model"
-	"github.com/octop-dev/octop/ops"
-	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/history"
+	"github.com/octop-dev/octop/ui/inflight"
 )
 
 // benchHistoryServer holds n finished sessions (opencodetest's
@@ -45,7 +45,7 @@ func runScreen(b *testing.B, m Model) (first, full time.Duration) {
 			msgs <- c()
 		}()
 	}
-	run(calls.Snapshot(m.opts.Ops, m.snapTag))
+	run(inflight.Snapshot(m.opts.Server, m.snapTag))
 	for out.Load() > 0 {
 		msg := <-msgs
 		out.Add(-1)
@@ -57,7 +57,7 @@ func runScreen(b *testing.B, m Model) (first, full time.Duration) {
 		}
 		nm, cmd := m.Update(msg)
 		m = nm.(Model)
-		if _, ok := msg.(calls.SnapshotLoaded); ok {
+		if _, ok := msg.(inflight.SnapshotReply); ok {
 			_ = m.View()
 			first = time.Since(start)
 		}
@@ -89,7 +89,7 @@ func BenchmarkScreenHistory(b *testing.B) {
 			b.Fatalf("read %d messages: %v", read, err)
 		}
 		bare += time.Since(t0)
-		m := New(Options{Ops: ops.New(c), ServerURL: "http://x", Clock: fixedClock})
+		m := New(Options{Server: live.New(c), ServerURL: "http://x", Clock: fixedClock})
 		m = send(b, m, tea.WindowSizeMsg{Width: 160, Height: 48})
 		f, u := runScreen(b, m)
 		first, full = first+f, full+u

@@ -8,13 +8,13 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/octop-dev/octop/actions"
+
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/opencodetest"
+	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/wire"
-	"github.com/octop-dev/octop/ops"
-	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/format"
+	"github.com/octop-dev/octop/ui/inflight"
 )
 
 // oldRun is the REST history of a finished session that ended as end:
@@ -101,9 +101,9 @@ func TestHistoryLoadsEveryOldSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := New(Options{Ops: ops.New(c), ServerURL: srv.URL(), Clock: fixedClock, NoColor: true})
+	m := New(Options{Server: live.New(c), ServerURL: srv.URL(), Clock: fixedClock, NoColor: true})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
-	nm, loads := m.Update(calls.Snapshot(m.opts.Ops, m.snapTag)())
+	nm, loads := m.Update(inflight.Snapshot(m.opts.Server, m.snapTag)())
 	m = nm.(Model)
 	first := screen(m)
 	if got := screenRow(t, first, "old job 29"); !strings.Contains(got, format.MarkNotLoaded+" old job") || strings.Contains(got, "0s") {
@@ -115,11 +115,11 @@ func TestHistoryLoadsEveryOldSession(t *testing.T) {
 
 	m = drain(t, m, loads)
 	scr := screen(m)
-	tree, err := actions.Tree(context.Background(), c)
+	tree, err := live.Tree(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	byID := map[string]*actions.Node{}
+	byID := map[string]*live.Node{}
 	for _, nd := range tree {
 		byID[nd.ID] = nd
 	}

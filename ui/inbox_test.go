@@ -8,10 +8,11 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
+
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/opencodetest"
+	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/wire"
-	"github.com/octop-dev/octop/ops"
 )
 
 // replyRecorder is the shared fake server as 1.1.65, which answers true
@@ -62,7 +63,7 @@ func inboxScene() EventsMsg {
 
 func inboxModel(t *testing.T, c *client.Client, w, h int) Model {
 	t.Helper()
-	m := newTestModel(t, w, h, func(o *Options) { o.Ops = ops.New(c) })
+	m := newTestModel(t, w, h, func(o *Options) { o.Server = live.New(c) })
 	return send(t, m, inboxScene())
 }
 
@@ -230,7 +231,7 @@ func TestInboxEnterSelectsSession(t *testing.T) {
 
 func TestInboxEmptyAndLive(t *testing.T) {
 	rec, c := newReplyRecorder(t)
-	m := newTestModel(t, 120, 40, func(o *Options) { o.Ops = ops.New(c) })
+	m := newTestModel(t, 120, 40, func(o *Options) { o.Server = live.New(c) })
 	m = send(t, m, fanOut())
 	m, _ = do(t, m, keyMsgs("i")[0])
 	if d := dialogText(m); !strings.Contains(d, "nobody is waiting on you") {
@@ -249,7 +250,7 @@ func TestInboxEmptyAndLive(t *testing.T) {
 
 func TestInboxSeveralQuestions(t *testing.T) {
 	rec, c := newReplyRecorder(t)
-	m := newTestModel(t, 120, 40, func(o *Options) { o.Ops = ops.New(c) })
+	m := newTestModel(t, 120, 40, func(o *Options) { o.Server = live.New(c) })
 	m = send(t, m, events(created("ses_root", "", "plan", 0), busy("ses_root"),
 		wire.QuestionAsked{Request: wire.QuestionRequest{ID: "que_2", SessionID: "ses_root", Questions: []wire.QuestionInfo{
 			{Header: "Lang", Question: "Which language?", Options: []wire.QuestionOption{{Label: "go"}, {Label: "rust"}}},
@@ -331,7 +332,7 @@ func TestInboxTypedAnswerAnsweredElsewhere(t *testing.T) {
 // numbers toggle, and s sends what is on, in the options' order.
 func TestInboxMultipleChoice(t *testing.T) {
 	rec, c := newReplyRecorder(t)
-	m := newTestModel(t, 120, 40, func(o *Options) { o.Ops = ops.New(c) })
+	m := newTestModel(t, 120, 40, func(o *Options) { o.Server = live.New(c) })
 	m = send(t, m, events(created("ses_root", "", "plan", 0), busy("ses_root"),
 		wire.QuestionAsked{Request: wire.QuestionRequest{ID: "que_3", SessionID: "ses_root", Questions: []wire.QuestionInfo{
 			{Header: "Checks", Question: "Which checks?", Multiple: true,
@@ -363,7 +364,7 @@ func TestInboxMultipleChoice(t *testing.T) {
 // children), not in id order.
 func TestInboxTreeOrder(t *testing.T) {
 	_, c := newReplyRecorder(t)
-	m := newTestModel(t, 120, 60, func(o *Options) { o.Ops = ops.New(c) })
+	m := newTestModel(t, 120, 60, func(o *Options) { o.Server = live.New(c) })
 	m = send(t, m, events(
 		created("ses_old", "", "old root", 0), created("ses_new", "", "new root", 10),
 		created("ses_z", "ses_old", "first child", 1), created("ses_a", "ses_old", "second child", 2),
@@ -448,7 +449,7 @@ func BenchmarkInboxView(b *testing.B) {
 		for _, part := range []string{"dialog", "frame"} {
 			b.Run(fmt.Sprintf("sessions=%d/%s", n, part), func(b *testing.B) {
 				_, c := newReplyRecorder(b)
-				m := New(Options{ServerURL: "http://127.0.0.1:4096", Clock: fixedClock, Ops: ops.New(c)})
+				m := New(Options{ServerURL: "http://127.0.0.1:4096", Clock: fixedClock, Server: live.New(c)})
 				m = send(b, m, tea.WindowSizeMsg{Width: 160, Height: 48})
 				m = send(b, m, bigTree(n))
 				for i := range 10 {
@@ -481,7 +482,7 @@ func BenchmarkInboxView(b *testing.B) {
 func TestInboxNoTypingWhenCustomIsOff(t *testing.T) {
 	rec, c := newReplyRecorder(t)
 	off := false
-	m := newTestModel(t, 120, 40, func(o *Options) { o.Ops = ops.New(c) })
+	m := newTestModel(t, 120, 40, func(o *Options) { o.Server = live.New(c) })
 	m = send(t, m, events(
 		created("ses_r", "", "root", 1), userMsg("ses_r", 1), busy("ses_r"),
 		wire.QuestionAsked{Request: wire.QuestionRequest{ID: "que_9", SessionID: "ses_r", Questions: []wire.QuestionInfo{{

@@ -6,10 +6,11 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
-	"github.com/octop-dev/octop/ui/intent"
 )
 
 // hangingOps is a server that never answers: every call blocks until its
@@ -29,7 +30,7 @@ func (hangingOps) Health(ctx context.Context) (wire.Health, error) { return hang
 func (hangingOps) Agents(ctx context.Context) ([]wire.Agent, error) {
 	return hang[[]wire.Agent](ctx)
 }
-func (hangingOps) Launch(ctx context.Context, _ intent.LaunchRequested) (wire.Session, error) {
+func (hangingOps) Launch(ctx context.Context, _ task.LaunchRequest) (wire.Session, error) {
 	return hang[wire.Session](ctx)
 }
 func (hangingOps) Resume(ctx context.Context, _, _, _ string) (string, error) {
@@ -44,8 +45,8 @@ func (hangingOps) Abort(ctx context.Context, _ string) error { _, err := hang[in
 func (hangingOps) AbortSessions(ctx context.Context, _ []string) ([]string, error) {
 	return hang[[]string](ctx)
 }
-func (hangingOps) Result(ctx context.Context, _ string) (intent.Result, error) {
-	return hang[intent.Result](ctx)
+func (hangingOps) Result(ctx context.Context, _ string) (task.Result, error) {
+	return hang[task.Result](ctx)
 }
 func (hangingOps) ReplyPermission(ctx context.Context, _, _ string) error {
 	_, err := hang[int](ctx)
@@ -73,18 +74,18 @@ var overlayCases = []struct {
 	name   string
 	keys   []string
 	opened func(m Model) bool
-	req    intent.Request
+	req    task.Request
 }{
-	{"launch", []string{"n"}, hasDialog, intent.AgentsRequested{}},
-	{"launch root", []string{"N"}, hasDialog, intent.LaunchRequested{Agent: "general", Prompt: "p"}},
-	{"resume", []string{"G", "r"}, hasDialog, intent.ResumeRequested{ID: "ses_c4", Prompt: "again"}},
-	{"wait for busy", []string{"r"}, hasDialog, intent.WaitRequested{ID: "ses_root"}},
-	{"resume by id", []string{"R"}, hasDialog, intent.FindRequested{ID: "ses_c4"}},
-	{"abort", []string{"x"}, hasDialog, intent.AbortRequested{IDs: []string{"ses_root"}}},
-	{"abort subtree", []string{"X"}, hasDialog, intent.AbortRequested{IDs: []string{"ses_c1", "ses_root"}, Tree: true}},
-	{"result", []string{"o"}, hasDialog, intent.ResultRequested{ID: "ses_root"}},
-	{"transcript", []string{"t"}, hasDialog, intent.MessagesRequested{ID: "ses_root"}},
-	{"files changed", []string{"d"}, hasDialog, intent.MessagesRequested{ID: "ses_root"}},
+	{"launch", []string{"n"}, hasDialog, task.AgentsRequest{}},
+	{"launch root", []string{"N"}, hasDialog, task.LaunchRequest{Agent: "general", Prompt: "p"}},
+	{"resume", []string{"G", "r"}, hasDialog, task.ResumeRequest{ID: "ses_c4", Prompt: "again"}},
+	{"wait for busy", []string{"r"}, hasDialog, task.WaitRequest{ID: "ses_root"}},
+	{"resume by id", []string{"R"}, hasDialog, task.FindRequest{ID: "ses_c4"}},
+	{"abort", []string{"x"}, hasDialog, task.AbortRequest{IDs: []string{"ses_root"}}},
+	{"abort subtree", []string{"X"}, hasDialog, task.AbortRequest{IDs: []string{"ses_c1", "ses_root"}, Tree: true}},
+	{"result", []string{"o"}, hasDialog, task.ResultRequest{ID: "ses_root"}},
+	{"transcript", []string{"t"}, hasDialog, task.MessagesRequest{ID: "ses_root"}},
+	{"files changed", []string{"d"}, hasDialog, task.MessagesRequest{ID: "ses_root"}},
 	{"timeline", []string{"T"}, hasDialog, nil},
 	{"inbox", []string{"i"}, hasDialog, nil},
 	{"help", []string{"?"}, func(m Model) bool { return m.help.ShowAll }, nil},
@@ -95,9 +96,9 @@ func hasDialog(m Model) bool { return m.dialog != nil }
 // openOverlay opens an overlay and, when it asks the server something,
 // starts that request (the Cmd runs on its own goroutine, hanging) and
 // returns the channel its reply comes on.
-func openOverlay(t *testing.T, keys []string, opened func(Model) bool, req intent.Request) (Model, chan tea.Msg) {
+func openOverlay(t *testing.T, keys []string, opened func(Model) bool, req task.Request) (Model, chan tea.Msg) {
 	t.Helper()
-	m := send(t, newTestModel(t, 120, 40, func(o *Options) { o.Ops = hangingOps{} }), fanOut())
+	m := send(t, newTestModel(t, 120, 40, func(o *Options) { o.Server = hangingOps{} }), fanOut())
 	m = press(t, m, keys...)
 	if !opened(m) {
 		t.Fatalf("%v opened nothing:\n%s", keys, screen(m))
@@ -181,7 +182,7 @@ func TestCtrlCQuitsFromEveryOverlay(t *testing.T) {
 // form's fields.
 func TestCtrlCQuitsWhileTyping(t *testing.T) {
 	for _, keys := range [][]string{{"/", "lint"}, {"n", "tab", "some words"}, {"R", "ses_"}} {
-		m := send(t, newTestModel(t, 120, 40, func(o *Options) { o.Ops = hangingOps{} }), fanOut())
+		m := send(t, newTestModel(t, 120, 40, func(o *Options) { o.Server = hangingOps{} }), fanOut())
 		m = press(t, m, keys...)
 		if _, cmd := m.Update(keyMsgs("ctrl+c")[0]); !isQuit(cmd) {
 			t.Errorf("ctrl+c after %q did not quit", keys)

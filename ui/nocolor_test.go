@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/octop-dev/octop/internal/colourtest"
+	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/wire"
-	"github.com/octop-dev/octop/ops"
 )
 
 // noColourScenes are every overlay and room, in the states worth seeing:
@@ -76,7 +76,7 @@ func TestNoColourEscapesAnywhere(t *testing.T) {
 // same screens with colour do carry colour escapes.
 func TestColourScenesHaveColour(t *testing.T) {
 	_, c := newFakeOpenCode(t)
-	m := newTestModel(t, 120, 40, func(o *Options) { o.Ops = ops.New(c); o.NoColor = false })
+	m := newTestModel(t, 120, 40, func(o *Options) { o.Server = live.New(c); o.NoColor = false })
 	m = send(t, m, fanOut())
 	m, _ = do(t, m, keyMsgs("n")[0])
 	if colourtest.Escape(m.View().Content) == "" {

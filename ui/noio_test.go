@@ -4,10 +4,11 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/opencodetest"
+	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/wire"
-	"github.com/octop-dev/octop/ops"
 )
 
 // TestUpdateMakesNoServerCalls is crush's guard: Update and View must never
@@ -22,7 +23,7 @@ func TestUpdateMakesNoServerCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := New(Options{Ops: ops.New(c), ServerURL: srv.URL(), Clock: fixedClock})
+	m := New(Options{Server: live.New(c), ServerURL: srv.URL(), Clock: fixedClock})
 	_ = m.Init() // builds the Cmds, runs none
 
 	var fetches []tea.Cmd

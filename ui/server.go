@@ -4,11 +4,12 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
-	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/history"
-	"github.com/octop-dev/octop/ui/intent"
+	"github.com/octop-dev/octop/ui/inflight"
+	"github.com/octop-dev/octop/ui/room"
 )
 
 // This file folds the server's data into the screen: event batches, the
@@ -35,18 +36,18 @@ func (m Model) updateServer(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.syncClock()
 		}
 		m.conn, m.connKnown = msg, true
-		if msg.State == wire.Connected && m.opts.Ops != nil {
+		if msg.State == wire.Connected && m.opts.Server != nil {
 			// The server may have been restarted, as another version.
 			m.healthTag++
-			return m, calls.Health(m.opts.Ops, m.healthTag)
+			return m, inflight.Health(m.opts.Server, m.healthTag)
 		}
 	case wire.ResyncNeeded:
 		return m.resync()
-	case calls.SnapshotLoaded:
+	case inflight.SnapshotReply:
 		if m.applySnapshot(msg) {
 			return m, m.startHistory()
 		}
-	case calls.HealthLoaded:
+	case inflight.HealthReply:
 		if msg.Tag == m.healthTag && msg.Err == nil {
 			m.version = msg.Health.Version
 		}
@@ -93,19 +94,19 @@ func (m *Model) applyEvents(batch EventsMsg) {
 // resync starts a new snapshot fetch after the stream reconnected: SSE
 // has no replay, so what happened meanwhile is read over REST.
 func (m Model) resync() (tea.Model, tea.Cmd) {
-	if m.opts.Ops == nil {
+	if m.opts.Server == nil {
 		return m, nil
 	}
 	m.snapTag++
 	m.snapRaced = false
 	m.snapPending, m.snapEvents = true, nil
-	return m, calls.Snapshot(m.opts.Ops, m.snapTag)
+	return m, inflight.Snapshot(m.opts.Server, m.snapTag)
 }
 
 // applySnapshot lays the newest snapshot under the live state, then
 // applies again the events that arrived while it was fetched. It reports
 // whether it did.
-func (m *Model) applySnapshot(msg calls.SnapshotLoaded) bool {
+func (m *Model) applySnapshot(msg inflight.SnapshotReply) bool {
 	if msg.Tag != m.snapTag {
 		return false // a newer fetch is on its way; this one is stale
 	}
@@ -129,10 +130,10 @@ func (m *Model) applySnapshot(msg calls.SnapshotLoaded) bool {
 	return true
 }
 
-// observe hands a room that follows the live tree (intent.Observer) the
+// observe hands a room that follows the live tree (room.Observer) the
 // model, the batch's events and the time.
 func (m *Model) observe(batch EventsMsg) {
-	o, ok := m.dialog.(intent.Observer)
+	o, ok := m.dialog.(room.Observer)
 	if !ok {
 		return
 	}
@@ -222,7 +223,7 @@ func watched(msg tea.Msg, next tea.Model, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 		notice, cmds = m.wd.Events(m.state, batchEvents(msg), now)
 	case wire.ConnState:
 		notice, cmds = m.wd.Conn(m.state, msg, now)
-	case calls.SnapshotLoaded:
+	case inflight.SnapshotReply:
 		if msg.Tag != m.snapTag || msg.Err != nil {
 			return m, cmd
 		}
@@ -256,10 +257,10 @@ func batchEvents(batch EventsMsg) []wire.Event {
 
 // startHistory begins a round of history reads over what the model lacks.
 func (m *Model) startHistory() tea.Cmd {
-	if m.opts.Ops == nil || (m.opts.Demo && !m.opts.RecordedHistory) {
+	if m.opts.Server == nil || (m.opts.Demo && !m.opts.RecordedHistory) {
 		return nil // a recording answers no reads beyond its snapshot
 	}
-	return m.hist.Start(m.state, m.opts.Ops)
+	return m.hist.Start(m.state, m.opts.Server)
 }
 
 // updateHistory folds one history reply in and starts the next read.
@@ -272,5 +273,5 @@ func (m Model) updateHistory(msg history.Msg) (tea.Model, tea.Cmd) {
 		m.state.ApplyMessages(msgs)
 		m.stateChanged()
 	}
-	return m, m.hist.Next(m.state, m.opts.Ops)
+	return m, m.hist.Next(m.state, m.opts.Server)
 }

@@ -6,7 +6,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/octop-dev/octop/ui/intent"
+
+	"github.com/octop-dev/octop/ui/room"
 )
 
 // checkScreenShape fails unless the screen is exactly h lines of exactly w
@@ -38,7 +39,7 @@ func TestTinyAndHugeScreens(t *testing.T) {
 // tallDialog is a dialog larger than any screen it is shown on.
 type tallDialog struct{ w, h int }
 
-func (d tallDialog) Update(tea.Msg) (intent.Dialog, tea.Cmd) { return d, nil }
+func (d tallDialog) Update(tea.Msg) (room.Dialog, tea.Cmd) { return d, nil }
 func (d tallDialog) View(int, int) string {
 	lines := make([]string, d.h)
 	for i := range lines {

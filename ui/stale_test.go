@@ -6,12 +6,13 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/opencodetest"
+	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/wire"
-	"github.com/octop-dev/octop/ops"
-	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/format"
+	"github.com/octop-dev/octop/ui/inflight"
 )
 
 // While the server is out of reach the screen says so: the header counts
@@ -32,10 +33,10 @@ func TestStaleScreenUntilResync(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock := now
-	m := New(Options{Ops: ops.New(c), ServerURL: srv.URL(), Clock: func() time.Time { return clock }})
+	m := New(Options{Server: live.New(c), ServerURL: srv.URL(), Clock: func() time.Time { return clock }})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
 	m = send(t, m, wire.ConnState{State: wire.Connected, Attempt: 1})
-	m = drain(t, m, calls.Snapshot(m.opts.Ops, m.snapTag))
+	m = drain(t, m, inflight.Snapshot(m.opts.Server, m.snapTag))
 	live := screen(m)
 	if row := screenRow(t, live, "long job"); !strings.Contains(row, "20s") || strings.Contains(row, format.MarkStale) {
 		t.Fatalf("a running session before the drop: %q", row)

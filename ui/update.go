@@ -5,10 +5,11 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
-	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/history"
-	"github.com/octop-dev/octop/ui/intent"
+	"github.com/octop-dev/octop/ui/inflight"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
@@ -47,7 +48,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseWheelMsg:
 		return m.updateWheel(msg.Mouse()), nil
 	case EventsMsg, wire.ConnState, wire.ResyncNeeded, wire.DecodeError,
-		calls.SnapshotLoaded, calls.HealthLoaded, ResetMsg:
+		inflight.SnapshotReply, inflight.HealthReply, ResetMsg:
 		next, cmd := m.updateServer(msg)
 		return watched(msg, next, cmd)
 	case history.Msg:
@@ -66,9 +67,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case stampedMsg:
 		return m.startRequest(msg)
-	case intent.Request:
+	case task.Request:
 		return m.startRequest(stampedMsg{gen: m.dialogGen, req: msg})
-	case calls.Reply:
+	case inflight.Reply:
 		return m.updateReply(msg)
 	}
 	// Anything else is an action's own reply, which belongs to the open

@@ -7,12 +7,14 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/colourtest"
+	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
-	"github.com/octop-dev/octop/ui/calls"
-	"github.com/octop-dev/octop/ui/intent"
+	"github.com/octop-dev/octop/ui/inflight"
+	"github.com/octop-dev/octop/ui/room"
 )
 
 func TestMoveKeys(t *testing.T) {
@@ -190,7 +192,7 @@ func TestReservedKeysWithoutActions(t *testing.T) {
 // fakeDialog is a dialog that closes on esc with a notice.
 type fakeDialog struct{}
 
-func (d fakeDialog) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
+func (d fakeDialog) Update(msg tea.Msg) (room.Dialog, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok && k.Code == tea.KeyEscape {
 		return nil, func() tea.Msg { return FlashMsg{Text: "dialog closed"} }
 	}
@@ -229,7 +231,7 @@ func TestDialogTakesEveryKey(t *testing.T) {
 // fakeBackend answers snapshots from a function; the other operations
 // are not called by the tests that use it.
 type fakeBackend struct {
-	Ops
+	task.Server
 	snap func() model.Snapshot
 }
 
@@ -245,7 +247,7 @@ func TestResyncKeepsSelectionAndFolds(t *testing.T) {
 			snap.Sessions = append(snap.Sessions, c.Info)
 		}
 	}
-	m := newTestModel(t, 160, 48, func(o *Options) { o.Ops = fakeBackend{snap: func() model.Snapshot { return snap }} })
+	m := newTestModel(t, 160, 48, func(o *Options) { o.Server = fakeBackend{snap: func() model.Snapshot { return snap }} })
 	m = send(t, m, nested())
 	m = press(t, m, "j", "h", "j", "j") // fold ses_m0, select ses_m1l0
 	if m.Selected() != "ses_m1l0" {
@@ -267,17 +269,17 @@ func TestResyncKeepsSelectionAndFolds(t *testing.T) {
 
 func TestStaleSnapshotDropped(t *testing.T) {
 	m := newTestModel(t, 80, 24, func(o *Options) {
-		o.Ops = fakeBackend{snap: func() model.Snapshot { return model.Snapshot{} }}
+		o.Server = fakeBackend{snap: func() model.Snapshot { return model.Snapshot{} }}
 	})
 	m = send(t, m, wire.ResyncNeeded{})
 	old := m.snapTag
 	m = send(t, m, wire.ResyncNeeded{})
 	stale := model.Snapshot{Sessions: []wire.Session{{ID: "ses_stale", Title: "from an old fetch"}}}
-	m = send(t, m, calls.SnapshotLoaded{Tag: old, Snap: stale})
+	m = send(t, m, inflight.SnapshotReply{Tag: old, Snap: stale})
 	if m.State().Session("ses_stale") != nil {
 		t.Fatal("a reply to an older fetch was applied")
 	}
-	m = send(t, m, calls.SnapshotLoaded{Tag: m.snapTag, Snap: stale})
+	m = send(t, m, inflight.SnapshotReply{Tag: m.snapTag, Snap: stale})
 	if m.State().Session("ses_stale") == nil {
 		t.Fatal("the reply to the newest fetch was dropped")
 	}
@@ -327,7 +329,7 @@ func TestDisconnectedCountdown(t *testing.T) {
 		t.Fatalf("reconnected, not re-read yet: the header must still say the screen is stale:\n%s", out)
 	}
 	m = send(t, m, wire.ResyncNeeded{})
-	m = send(t, m, calls.SnapshotLoaded{Tag: m.snapTag, Snap: model.Snapshot{Complete: true}})
+	m = send(t, m, inflight.SnapshotReply{Tag: m.snapTag, Snap: model.Snapshot{Complete: true}})
 	if out := screen(m); !strings.Contains(out, "● connected") || strings.Contains(out, "disconnected") {
 		t.Fatalf("after the resync the header still says disconnected:\n%s", out)
 	}
@@ -363,17 +365,17 @@ func isQuit(cmd tea.Cmd) bool {
 // that snapshot's listing; it must not be dropped as deleted.
 func TestSnapshotRaceKeepsNewSessions(t *testing.T) {
 	m := newTestModel(t, 80, 24, func(o *Options) {
-		o.Ops = fakeBackend{snap: func() model.Snapshot { return model.Snapshot{} }}
+		o.Server = fakeBackend{snap: func() model.Snapshot { return model.Snapshot{} }}
 	})
 	m = send(t, m, wire.ResyncNeeded{})
 	m = send(t, m, events(created("ses_new", "", "made during the fetch", 1)))
-	m = send(t, m, calls.SnapshotLoaded{Tag: m.snapTag, Snap: model.Snapshot{Complete: true, Status: map[string]wire.SessionStatus{}}})
+	m = send(t, m, inflight.SnapshotReply{Tag: m.snapTag, Snap: model.Snapshot{Complete: true, Status: map[string]wire.SessionStatus{}}})
 	if m.State().Session("ses_new") == nil {
 		t.Fatal("a session created during the snapshot fetch was dropped")
 	}
 	// With no race, a complete snapshot does remove what is gone.
 	m = send(t, m, wire.ResyncNeeded{})
-	m = send(t, m, calls.SnapshotLoaded{Tag: m.snapTag, Snap: model.Snapshot{Complete: true, Status: map[string]wire.SessionStatus{}}})
+	m = send(t, m, inflight.SnapshotReply{Tag: m.snapTag, Snap: model.Snapshot{Complete: true, Status: map[string]wire.SessionStatus{}}})
 	if m.State().Session("ses_new") != nil {
 		t.Fatal("a complete snapshot without the session did not drop it")
 	}
@@ -410,7 +412,7 @@ func TestBackgroundPicksTheStyles(t *testing.T) {
 // the fetch, and that the snapshot still lists as idle, stays busy.
 func TestSnapshotDoesNotRollBackNewerStatus(t *testing.T) {
 	m := newTestModel(t, 80, 24, func(o *Options) {
-		o.Ops = fakeBackend{snap: func() model.Snapshot { return model.Snapshot{} }}
+		o.Server = fakeBackend{snap: func() model.Snapshot { return model.Snapshot{} }}
 	})
 	m = send(t, m, events(created("ses_a", "", "root", 1)))
 	m = send(t, m, wire.ResyncNeeded{})
@@ -420,14 +422,14 @@ func TestSnapshotDoesNotRollBackNewerStatus(t *testing.T) {
 		Sessions: []wire.Session{{ID: "ses_a", Title: "root", Time: wire.SessionTime{Created: 1, Updated: 1}}},
 		Status:   map[string]wire.SessionStatus{}, // read before it went busy
 	}
-	m = send(t, m, calls.SnapshotLoaded{Tag: m.snapTag, Snap: old})
+	m = send(t, m, inflight.SnapshotReply{Tag: m.snapTag, Snap: old})
 	if got := m.State().Display("ses_a"); got != model.DisplayBusy {
 		t.Fatalf("display after a stale snapshot = %v, want busy", got)
 	}
 	// Once that snapshot is in, the buffer is gone: a later snapshot that
 	// says idle is believed.
 	m = send(t, m, wire.ResyncNeeded{})
-	m = send(t, m, calls.SnapshotLoaded{Tag: m.snapTag, Snap: old})
+	m = send(t, m, inflight.SnapshotReply{Tag: m.snapTag, Snap: old})
 	if got := m.State().Display("ses_a"); got != model.DisplayIdle {
 		t.Fatalf("display after a fresh idle snapshot = %v, want idle", got)
 	}

@@ -10,12 +10,14 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
+
 	"github.com/octop-dev/octop/internal/alert"
+	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/watchdog"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
-	"github.com/octop-dev/octop/ui/calls"
-	"github.com/octop-dev/octop/ui/intent"
+	"github.com/octop-dev/octop/ui/inflight"
+	"github.com/octop-dev/octop/ui/room"
 )
 
 // clock is a screen clock a test moves by hand.
@@ -33,7 +35,7 @@ func watchModel(t *testing.T, w, h int, clk *clock, opts ...func(*Options)) Mode
 		o.Watchdog, o.Notify, o.Clock = &cfg, alert.Bell, clk.now
 	}}, opts...)
 	m := newTestModel(t, w, h, all...)
-	return send(t, m, calls.SnapshotLoaded{Tag: m.snapTag, Snap: model.Snapshot{Complete: true}})
+	return send(t, m, inflight.SnapshotReply{Tag: m.snapTag, Snap: model.Snapshot{Complete: true}})
 }
 
 // runaways is a root with three children: one calls the same grep again
@@ -74,7 +76,7 @@ func TestRunawayGolden(t *testing.T) {
 			m := send(t, watchModel(t, size[0], size[1], clk), runaways())
 			clk.advance(61 * time.Second)
 			m = send(t, m, tickMsg{})
-			m = send(t, m, intent.SelectMsg{ID: "ses_loop"})
+			m = send(t, m, room.SelectMsg{ID: "ses_loop"})
 			out := screen(m)
 			checkScreenShape(t, out, size[0], size[1])
 			golden.RequireEqual(t, out)
@@ -243,7 +245,7 @@ func TestNotifyNone(t *testing.T) {
 
 // aborter records the subtrees the screen asks to abort.
 type aborter struct {
-	Ops
+	task.Server
 	mu   sync.Mutex
 	asks [][]string
 }
@@ -283,7 +285,7 @@ func TestAbortOnLoop(t *testing.T) {
 	ops := &aborter{}
 	m := watchModel(t, 160, 48, &clock{now}, func(o *Options) {
 		o.Watchdog.AbortOn = []watchdog.Kind{watchdog.Loop}
-		o.Ops = ops
+		o.Server = ops
 	})
 	nm, cmd := m.Update(runaways())
 	m = runCmds(t, nm.(Model), cmd)
@@ -319,7 +321,7 @@ func BenchmarkWatchdogBurst(b *testing.B) {
 			m := New(o)
 			m = send(b, m, tea.WindowSizeMsg{Width: 160, Height: 48})
 			m = send(b, m, bigTree(n))
-			m = send(b, m, calls.SnapshotLoaded{Tag: m.snapTag, Snap: model.Snapshot{Complete: true}})
+			m = send(b, m, inflight.SnapshotReply{Tag: m.snapTag, Snap: model.Snapshot{Complete: true}})
 			burst := make([]wire.Event, 1000)
 			for i := range burst {
 				kid := fmt.Sprintf("ses_r%05d_c%d", i%(n/10), i%9)

@@ -5,8 +5,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
@@ -45,17 +46,17 @@ func runAbort(ctx context.Context, stdio cmdIO, base client.Options, args []stri
 	var aborted []wire.Session
 	var err error
 	if tree {
-		aborted, err = actions.AbortTree(ctx, c, id)
+		aborted, err = live.AbortTree(ctx, c, id)
 	} else {
 		var s wire.Session
-		if s, err = actions.Abort(ctx, c, id); err == nil {
+		if s, err = live.Abort(ctx, c, id); err == nil {
 			aborted = []wire.Session{s}
 		}
 	}
 	for _, s := range aborted {
 		fmt.Fprintf(stdio.out, "aborted: %s  %s\n", s.ID, s.Title)
 	}
-	if errors.Is(err, actions.ErrNotRunning) {
+	if errors.Is(err, task.ErrNotRunning) {
 		fmt.Fprintf(stdio.err, "octop abort: %s\n", err)
 		return codeOK
 	}

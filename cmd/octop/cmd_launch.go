@@ -6,8 +6,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/internal/task/live"
 )
 
 const launchHelp = `
@@ -41,10 +42,10 @@ Examples:
 
 func runLaunch(ctx context.Context, stdio cmdIO, base client.Options, args []string) int {
 	cmd := newCommand("launch", "launch --parent ID --agent NAME --description TEXT --prompt TEXT [--wait]", launchHelp, stdio)
-	var req actions.LaunchRequest
+	var req task.LaunchRequest
 	var wait bool
 	var timeout time.Duration
-	cmd.fs.StringVar(&req.ParentID, "parent", "", "the session `ID` to launch the task under (empty: a new root)")
+	cmd.fs.StringVar(&req.Parent, "parent", "", "the session `ID` to launch the task under (empty: a new root)")
 	cmd.fs.StringVar(&req.Agent, "agent", "", "the subagent `NAME` to run the task, e.g. general or explore")
 	cmd.fs.StringVar(&req.Description, "description", "", "a short `TEXT` saying what the task does; it titles the session")
 	cmd.fs.StringVar(&req.Prompt, "prompt", "", "the task's prompt `TEXT`; - reads it from stdin")
@@ -67,15 +68,15 @@ func runLaunch(ctx context.Context, stdio cmdIO, base client.Options, args []str
 	req.Prompt = prompt
 	var c *client.Client
 	var ok bool
-	if req.ParentID != "" {
-		c, code, ok = cmd.clientFor(ctx, base, req.ParentID) // the parent's server
+	if req.Parent != "" {
+		c, code, ok = cmd.clientFor(ctx, base, req.Parent) // the parent's server
 	} else {
 		c, code, ok = cmd.newClient(base)
 	}
 	if !ok {
 		return code
 	}
-	s, err := actions.Launch(ctx, c, req)
+	s, err := live.Launch(ctx, c, req)
 	if err != nil {
 		return cmd.fail(err)
 	}
@@ -85,7 +86,7 @@ func runLaunch(ctx context.Context, stdio cmdIO, base client.Options, args []str
 	}
 	wctx, cancel := waitContext(ctx, timeout)
 	defer cancel()
-	r, err := actions.Wait(wctx, c, s.ID)
+	r, err := live.Wait(wctx, c, s.ID)
 	if err != nil {
 		return cmd.fail(err)
 	}

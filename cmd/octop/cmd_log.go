@@ -4,8 +4,9 @@ import (
 	"context"
 	"time"
 
-	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/transcript"
 )
 
@@ -57,7 +58,7 @@ func runLog(ctx context.Context, stdio cmdIO, base client.Options, args []string
 		return transcript.WritePlain(stdio.out, entries)
 	}
 	if !follow {
-		entries, err := actions.Log(ctx, c, id)
+		entries, err := live.Log(ctx, c, id)
 		if err == nil {
 			err = write(entries)
 		}
@@ -68,11 +69,11 @@ func runLog(ctx context.Context, stdio cmdIO, base client.Options, args []string
 	}
 	fctx, cancel := waitContext(ctx, timeout)
 	defer cancel()
-	r, err := actions.FollowLog(fctx, c, id, write)
+	r, err := live.FollowLog(fctx, c, id, write)
 	if err != nil {
 		return cmd.fail(err)
 	}
-	if r.State == actions.StateError {
+	if r.State == task.StateError {
 		return codeTaskError
 	}
 	return codeOK

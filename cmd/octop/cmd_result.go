@@ -4,8 +4,9 @@ import (
 	"context"
 	"time"
 
-	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/internal/task/live"
 )
 
 const resultHelp = `
@@ -43,14 +44,14 @@ func runResult(ctx context.Context, stdio cmdIO, base client.Options, args []str
 	if !ok {
 		return code
 	}
-	var r actions.TaskResult
+	var r task.Result
 	var err error
 	if wait {
 		wctx, cancel := waitContext(ctx, timeout)
 		defer cancel()
-		r, err = actions.Wait(wctx, c, id)
+		r, err = live.Wait(wctx, c, id)
 	} else {
-		r, err = actions.Result(ctx, c, id)
+		r, err = live.Result(ctx, c, id)
 	}
 	if err != nil {
 		return cmd.fail(err)

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/task/live"
 )
 
 const resumeHelp = `
@@ -58,7 +58,7 @@ func runResume(ctx context.Context, stdio cmdIO, base client.Options, args []str
 	if !ok {
 		return code
 	}
-	r, err := actions.Resume(ctx, c, id, text, agent)
+	r, err := live.Resume(ctx, c, id, text, agent)
 	if err != nil {
 		return cmd.fail(err)
 	}
@@ -72,7 +72,7 @@ func runResume(ctx context.Context, stdio cmdIO, base client.Options, args []str
 	}
 	wctx, cancel := waitContext(ctx, timeout)
 	defer cancel()
-	res, err := actions.WaitAfter(wctx, c, r.Session.ID, actions.WaitOptions{Before: r.Before})
+	res, err := live.WaitAfter(wctx, c, r.Session.ID, live.WaitOptions{Before: r.Before})
 	if err != nil {
 		return cmd.fail(err)
 	}

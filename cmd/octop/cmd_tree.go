@@ -8,8 +8,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/task/live"
 )
 
 const treeHelp = `
@@ -64,7 +64,7 @@ func runTree(ctx context.Context, stdio cmdIO, base client.Options, args []strin
 		}
 	}
 	if asJSON {
-		roots := []*actions.Node{}
+		roots := []*live.Node{}
 		for _, t := range trees {
 			roots = append(roots, t.roots...)
 		}
@@ -84,7 +84,7 @@ func runTree(ctx context.Context, stdio cmdIO, base client.Options, args []strin
 // serverTree is one server's part of `octop tree`.
 type serverTree struct {
 	server string
-	roots  []*actions.Node
+	roots  []*live.Node
 	err    error
 }
 
@@ -98,8 +98,8 @@ func readTrees(ctx context.Context, cs []*client.Client) []serverTree {
 		go func() {
 			defer wg.Done()
 			t := serverTree{server: c.BaseURL()}
-			if t.err = actions.CheckDirectory(ctx, c); t.err == nil {
-				t.roots, t.err = actions.Tree(ctx, c)
+			if t.err = live.CheckDirectory(ctx, c); t.err == nil {
+				t.roots, t.err = live.Tree(ctx, c)
 			}
 			for _, r := range t.roots {
 				r.Server = t.server
@@ -130,7 +130,7 @@ func printTree(w io.Writer, t serverTree, named bool) {
 
 // printNode prints n with tree guides: first is the prefix of n's own line,
 // rest the prefix of its descendants' lines.
-func printNode(w io.Writer, n *actions.Node, first, rest string) {
+func printNode(w io.Writer, n *live.Node, first, rest string) {
 	line := fmt.Sprintf("%s%s  %-8s  %s  %s", first, n.ID, n.Status, toolSummary(n.Tools), squashSpaces(n.Title))
 	if n.Reason != "" {
 		line += "  [" + n.Reason + ": " + n.Error + "]"
@@ -145,7 +145,7 @@ func printNode(w io.Writer, n *actions.Node, first, rest string) {
 	}
 }
 
-func toolSummary(t actions.ToolCounts) string {
+func toolSummary(t live.ToolCounts) string {
 	s := fmt.Sprintf("tools:%d", t.Total)
 	var extra []string
 	if t.Running > 0 {

@@ -8,14 +8,14 @@ import (
 	"os"
 	"time"
 
-	"github.com/octop-dev/octop/actions"
+	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/alert"
 	"github.com/octop-dev/octop/internal/hook"
-	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/watchdog"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
-	"github.com/octop-dev/octop/ops"
 )
 
 const watchHelp = `
@@ -184,12 +184,12 @@ func (w *watcher) handle(ctx context.Context, m any) (watchdog.Out, error) {
 	case wire.ResyncNeeded:
 		sctx, cancel := context.WithTimeout(ctx, snapshotTimeout)
 		defer cancel()
-		o := ops.New(w.c)
+		o := live.New(w.c)
 		snap, err := o.Snapshot(sctx)
 		if err == nil && w.primed {
 			endedWhileAway(sctx, o, w.st, &snap)
 		}
-		if err != nil && errors.Is(err, actions.ErrInvalid) {
+		if err != nil && errors.Is(err, task.ErrInvalid) {
 			return watchdog.Out{}, err // a --directory the server does not know: no reconnect fixes it
 		}
 		if err != nil {
@@ -238,8 +238,8 @@ func (w *watcher) emit(ctx context.Context, out watchdog.Out) {
 		go func() {
 			actx, cancel := context.WithTimeout(ctx, snapshotTimeout)
 			defer cancel()
-			_, err := actions.AbortTree(actx, w.c, a.ID)
-			if err != nil && !errors.Is(err, actions.ErrNotRunning) && ctx.Err() == nil {
+			_, err := live.AbortTree(actx, w.c, a.ID)
+			if err != nil && !errors.Is(err, task.ErrNotRunning) && ctx.Err() == nil {
 				w.note(fmt.Sprintf("octop watch: could not abort %s (%s): %s", a.ID, a.Kind, squashSpaces(err.Error())))
 			}
 		}()

@@ -8,8 +8,8 @@ import (
 
 	"github.com/octop-dev/octop/assets"
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/record"
 	"github.com/octop-dev/octop/internal/wire"
-	"github.com/octop-dev/octop/record"
 )
 
 // demoServer names the demo's server in its recording.

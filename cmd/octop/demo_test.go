@@ -6,9 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/octop-dev/octop/internal/record"
 	"github.com/octop-dev/octop/internal/wire"
-	"github.com/octop-dev/octop/ops"
-	"github.com/octop-dev/octop/replay"
 )
 
 // TestDemoRecording checks the embedded recording is one `--demo` can play:
@@ -18,7 +17,7 @@ func TestDemoRecording(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := replay.New(rec, replay.Options{}); err != nil {
+	if _, err := record.New(rec, record.Options{}); err != nil {
 		t.Fatalf("the player refuses the demo: %v", err)
 	}
 	created, children := 0, 0
@@ -100,14 +99,14 @@ func TestDemoReadsWithoutSnapshots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := replay.New(rec, replay.Options{})
+	p, err := record.New(rec, record.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if p.Backend() != nil {
 		t.Fatal("the demo's recording has snapshots now; this test no longer covers a nil reader")
 	}
-	o := ops.ReadOnly(p.Backend(), ops.NewRecorded(), "demo")
+	o := record.ReadOnly(p.Backend(), record.NewRecorded(), "demo")
 	ctx := context.Background()
 	if snap, err := o.Snapshot(ctx); err != nil || len(snap.Sessions) != 0 || snap.Complete {
 		t.Errorf("Snapshot = %+v, %v; want an empty partial one", snap, err)

@@ -11,9 +11,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/octop-dev/octop/internal/feed"
+	"github.com/octop-dev/octop/internal/renderer"
 	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/internal/wire"
-	"github.com/octop-dev/octop/internal/renderer"
 	"github.com/octop-dev/octop/ui"
 )
 

@@ -26,13 +26,14 @@ import (
 	"github.com/octop-dev/octop/internal/renderer"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/octop-dev/octop/internal/alert"
-	"github.com/octop-dev/octop/internal/hook"
+
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/alert"
 	"github.com/octop-dev/octop/internal/config"
 	"github.com/octop-dev/octop/internal/feed"
+	"github.com/octop-dev/octop/internal/hook"
+	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/watchdog"
-	"github.com/octop-dev/octop/ops"
 	"github.com/octop-dev/octop/ui"
 )
 
@@ -166,7 +167,7 @@ func runLive(g globalFlags, stderr io.Writer) int {
 		return 2
 	}
 	opts := ui.Options{
-		Ops:         rec.ops(ops.New(c)),
+		Server:         rec.server(live.New(c)),
 		ServerURL:   c.BaseURL(),
 		AllProjects: g.AllProjects,
 		NoColor:     noColor(),

@@ -6,10 +6,10 @@ import (
 	"io"
 
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/record"
+	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
-	"github.com/octop-dev/octop/record"
-	"github.com/octop-dev/octop/ui"
 )
 
 // recorder wires --record between the client and the screen: the stream's
@@ -66,35 +66,35 @@ func (r *recorder) announce() {
 	}
 }
 
-// ops records the screen's snapshot and health reads of o.
-func (r *recorder) ops(o ui.Ops) ui.Ops {
+// server records the screen's snapshot and health reads of o.
+func (r *recorder) server(o task.Server) task.Server {
 	if r == nil {
 		return o
 	}
-	return tappedOps{Ops: o, reads: r.tap.Backend(o), tap: r.tap}
+	return tappedServer{Server: o, reads: r.tap.Backend(o), tap: r.tap}
 }
 
-// tappedOps is o with its reads going through the recording's tap.
-type tappedOps struct {
-	ui.Ops
+// tappedServer is o with its reads going through the recording's tap.
+type tappedServer struct {
+	task.Server
 	reads record.Backend
 	tap   record.Tap
 }
 
 // History records each history the screen reads, so that a replay shows
 // the sessions that ended before the recording began.
-func (t tappedOps) History(ctx context.Context, id, dir string) ([]wire.MessageWithParts, error) {
-	msgs, err := t.Ops.History(ctx, id, dir)
+func (t tappedServer) History(ctx context.Context, id, dir string) ([]wire.MessageWithParts, error) {
+	msgs, err := t.Server.History(ctx, id, dir)
 	if err == nil {
 		t.tap.History(id, msgs)
 	}
 	return msgs, err
 }
 
-func (t tappedOps) Snapshot(ctx context.Context) (model.Snapshot, error) {
+func (t tappedServer) Snapshot(ctx context.Context) (model.Snapshot, error) {
 	return t.reads.Snapshot(ctx)
 }
-func (t tappedOps) Health(ctx context.Context) (wire.Health, error) { return t.reads.Health(ctx) }
+func (t tappedServer) Health(ctx context.Context) (wire.Health, error) { return t.reads.Health(ctx) }
 
 func (r *recorder) send(next func(any)) func(any) {
 	if r == nil {

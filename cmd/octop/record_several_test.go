@@ -14,10 +14,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/octop-dev/octop/internal/config"
-	"github.com/octop-dev/octop/internal/testwait"
-	"github.com/octop-dev/octop/record"
-	"github.com/octop-dev/octop/replay"
+	"github.com/octop-dev/octop/internal/record"
 	"github.com/octop-dev/octop/internal/renderer"
+	"github.com/octop-dev/octop/internal/testwait"
 )
 
 // TestRecordSeveralThenReplay: octop --server A --server B --record F
@@ -55,7 +54,7 @@ func TestRecordSeveralThenReplay(t *testing.T) {
 	if got := rec.Servers(); len(got) != 2 || got[0] != a.URL() || got[1] != b.URL() {
 		t.Fatalf("recorded servers %v, want %s and %s", got, a.URL(), b.URL())
 	}
-	r, err := newSeveralReplay(rec, replay.Options{Speed: 32}, "replay")
+	r, err := newSeveralReplay(rec, record.Options{Speed: 32}, "replay")
 	if err != nil {
 		t.Fatal(err)
 	}

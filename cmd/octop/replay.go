@@ -8,9 +8,8 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/internal/feed"
-	"github.com/octop-dev/octop/ops"
-	"github.com/octop-dev/octop/record"
-	"github.com/octop-dev/octop/replay"
+	"github.com/octop-dev/octop/internal/record"
+	"github.com/octop-dev/octop/internal/shell"
 	"github.com/octop-dev/octop/ui"
 )
 
@@ -35,9 +34,9 @@ func runReplay(path string, speed float64, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "octop: %s ends mid-way (octop stopped while recording); replaying up to the cut\n", path)
 	}
 	if len(rec.Servers()) > 1 {
-		return playSeveral(rec, replay.Options{Speed: speed}, "replay", stderr)
+		return playSeveral(rec, record.Options{Speed: speed}, "replay", stderr)
 	}
-	return play(rec, replay.Options{Speed: speed}, "replay", stderr)
+	return play(rec, record.Options{Speed: speed}, "replay", stderr)
 }
 
 // runDemo replays the embedded recording on a loop.
@@ -47,25 +46,25 @@ func runDemo(stderr io.Writer) int {
 		fmt.Fprintln(stderr, "octop: the built-in demo recording is unreadable:", err)
 		return 1
 	}
-	return play(rec, replay.Options{Loop: true, LoopPause: demoLoopPause}, "demo", stderr)
+	return play(rec, record.Options{Loop: true, LoopPause: demoLoopPause}, "demo", stderr)
 }
 
-// play shows rec in the screen, read-only, through a replay.Player. The
+// play shows rec in the screen, read-only, through a record.Player. The
 // read-only rooms are answered from what the recording has shown so far
-// (ops.Recorded); every key that would change something answers
+// (record.Recorded); every key that would change something answers
 // "<label>: read-only".
-func play(rec record.Recording, opts replay.Options, label string, stderr io.Writer) int {
+func play(rec record.Recording, opts record.Options, label string, stderr io.Writer) int {
 	var b *feed.Batcher
-	seen := ops.NewRecorded()
+	seen := record.NewRecorded()
 	opts.OnLoop = func() { seen.Reset(); b.Send(feed.ResetMsg{}) }
-	p, err := replay.New(rec, opts)
+	p, err := record.New(rec, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "octop: --%s: %v\n", label, err)
 		return 2
 	}
 	root := ui.New(ui.Options{Demo: true, ReadOnly: label + ": read-only", RecordedHistory: p.HasHistories(),
-		Ops: ops.ReadOnly(p.Backend(), seen, label), Clock: p.Clock, NoColor: noColor()})
-	prog := newProgram(replay.NewScreen(root, p, label), screenOptions())
+		Server: record.ReadOnly(p.Backend(), seen, label), Clock: p.Clock, NoColor: noColor()})
+	prog := newProgram(shell.NewScreen(root, p, label), screenOptions())
 	b = feed.NewBatcher(prog.Send, feed.FrameInterval)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -6,11 +6,10 @@ import (
 	"io"
 
 	tea "charm.land/bubbletea/v2"
+
 	"github.com/octop-dev/octop/internal/feed"
-	"github.com/octop-dev/octop/internal/servers"
-	"github.com/octop-dev/octop/ops"
-	"github.com/octop-dev/octop/record"
-	"github.com/octop-dev/octop/replay"
+	"github.com/octop-dev/octop/internal/record"
+	"github.com/octop-dev/octop/internal/shell"
 	"github.com/octop-dev/octop/ui"
 )
 
@@ -18,28 +17,28 @@ import (
 // several --server) in the screen of several servers: a Player and a
 // read-only screen per server, driven together by the replay's keys.
 type severalReplay struct {
-	screen  replay.Screen
-	players replay.Group
-	seen    []*ops.Recorded
+	screen  shell.Screen
+	players record.Group
+	seen    []*record.Recorded
 }
 
 // newSeveralReplay builds the screen for rec, one group per server in
 // the order they first appear in it.
-func newSeveralReplay(rec record.Recording, opts replay.Options, label string) (severalReplay, error) {
-	g, err := replay.NewGroup(rec, opts)
+func newSeveralReplay(rec record.Recording, opts record.Options, label string) (severalReplay, error) {
+	g, err := record.NewGroup(rec, opts)
 	if err != nil {
 		return severalReplay{}, err
 	}
-	r := severalReplay{players: g, seen: make([]*ops.Recorded, len(g))}
+	r := severalReplay{players: g, seen: make([]*record.Recorded, len(g))}
 	screens := make([]ui.Model, len(g))
 	for i, s := range rec.Servers() {
 		p := g[i]
-		r.seen[i] = ops.NewRecorded()
+		r.seen[i] = record.NewRecorded()
 		screens[i] = ui.New(ui.Options{Demo: true, ReadOnly: label + ": read-only", RecordedHistory: p.HasHistories(),
-			Ops: ops.ReadOnly(p.Backend(), r.seen[i], label), Clock: p.Clock, ServerURL: s, NoColor: noColor(),
-			MoreKeys: servers.DefaultKeyMap().ShortHelp()})
+			Server: record.ReadOnly(p.Backend(), r.seen[i], label), Clock: p.Clock, ServerURL: s, NoColor: noColor(),
+			MoreKeys: shell.DefaultKeyMap().ShortHelp()})
 	}
-	r.screen = replay.NewScreen(servers.New(screens, noColor()), g, label)
+	r.screen = shell.NewScreen(shell.New(screens, noColor()), g, label)
 	return r, nil
 }
 
@@ -47,14 +46,14 @@ func newSeveralReplay(rec record.Recording, opts replay.Options, label string) (
 // through send (a program's Send).
 func (r severalReplay) run(ctx context.Context, send func(tea.Msg)) {
 	for i, p := range r.players {
-		b := feed.NewBatcher(func(v tea.Msg) { send(servers.Msg{Server: i, Msg: v}) }, feed.FrameInterval)
+		b := feed.NewBatcher(func(v tea.Msg) { send(shell.Msg{Server: i, Msg: v}) }, feed.FrameInterval)
 		seen := r.seen[i]
 		go p.Run(ctx, func(msg any) { seen.Observe(msg); b.Send(msg) })
 	}
 }
 
 // playSeveral shows a recording of several servers, read-only.
-func playSeveral(rec record.Recording, opts replay.Options, label string, stderr io.Writer) int {
+func playSeveral(rec record.Recording, opts record.Options, label string, stderr io.Writer) int {
 	r, err := newSeveralReplay(rec, opts, label)
 	if err != nil {
 		fmt.Fprintf(stderr, "octop: --%s: %v\n", label, err)

@@ -5,8 +5,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/task/live"
 )
 
 // serverFlag is --server: given more than once, or as a comma-separated
@@ -108,13 +108,13 @@ func (c *command) newClients(base client.Options) ([]*client.Client, int, bool) 
 
 // clientFor is the client of the server that holds session id: with one
 // server, that one (asked nothing yet); with several, the one that
-// answers for id (see actions.Owner).
+// answers for id (see live.Owner).
 func (c *command) clientFor(ctx context.Context, base client.Options, id string) (*client.Client, int, bool) {
 	cs, code, ok := c.newClients(base)
 	if !ok {
 		return nil, code, false
 	}
-	i, err := actions.Owner(ctx, cs, id)
+	i, err := live.Owner(ctx, cs, id)
 	if err != nil {
 		return nil, c.fail(err), false
 	}

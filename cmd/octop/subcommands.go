@@ -12,9 +12,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/octop-dev/octop/actions"
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/config"
+	"github.com/octop-dev/octop/internal/task"
 )
 
 // Exit codes of the subcommands, fixed so scripts can rely on them.
@@ -252,11 +252,11 @@ func (c *command) usageError(msg string) int {
 func (c *command) fail(err error) int {
 	code := codeFail
 	switch {
-	case errors.Is(err, actions.ErrInvalid) || client.ErrorKind(err) == client.KindInvalid:
+	case errors.Is(err, task.ErrInvalid) || client.ErrorKind(err) == client.KindInvalid:
 		code = codeUsage
-	case errors.Is(err, actions.ErrNoSession) || client.IsNotFound(err):
+	case errors.Is(err, task.ErrNoSession) || client.IsNotFound(err):
 		code = codeNoSession
-	case errors.Is(err, actions.ErrGaveUp):
+	case errors.Is(err, task.ErrGaveUp):
 		code = codeTimeout
 	}
 	msg := err.Error()
@@ -318,9 +318,9 @@ func waitContext(ctx context.Context, timeout time.Duration) (context.Context, c
 
 // printResult prints a result as `octop result` does and returns the exit
 // code for it: codeTaskError when the task ended in an error.
-func (c *command) printResult(r actions.TaskResult) int {
+func (c *command) printResult(r task.Result) int {
 	fmt.Fprint(c.stdio.out, r.Format())
-	if r.State == actions.StateError {
+	if r.State == task.StateError {
 		return codeTaskError
 	}
 	return codeOK

@@ -6,9 +6,9 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
-	"github.com/octop-dev/octop/ops"
 )
 
 // endedWhileAway adds to snap the messages of the sessions that may have
@@ -17,7 +17,7 @@ import (
 // reads only running sessions' messages, so without this an abort or a
 // failure during the outage would leave the session "not loaded" and its
 // end event would never be printed.
-func endedWhileAway(ctx context.Context, o *ops.Server, st *model.State, snap *model.Snapshot) {
+func endedWhileAway(ctx context.Context, o *live.Server, st *model.State, snap *model.Snapshot) {
 	var ids []string
 	dirOf := map[string]string{}
 	for _, ses := range snap.Sessions {

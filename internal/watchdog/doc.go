@@ -11,7 +11,7 @@
 // events with the time they arrived (Events), a periodic Tick (for
 // stalls), every Resync after a REST read, and every connection change
 // (Conn). Each returns an Out: the events, and the aborts the config asks
-// for, which the caller carries out (actions.AbortTree).
+// for, which the caller carries out (live.AbortTree).
 //
 // # Detectors
 //

@@ -7,9 +7,11 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/format"
-	"github.com/octop-dev/octop/ui/intent"
+	"github.com/octop-dev/octop/ui/room"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
@@ -60,9 +62,9 @@ func NewAbortTree(st *styles.Styles, state *model.State, plan []string, w int) A
 }
 
 // Update handles the abort's reply and the yes/no keys.
-func (d Abort) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
+func (d Abort) Update(msg tea.Msg) (room.Dialog, tea.Cmd) {
 	switch msg := msg.(type) {
-	case intent.Aborted:
+	case task.AbortReply:
 		return d.aborted(msg)
 	case tea.KeyPressMsg:
 		switch {
@@ -72,16 +74,16 @@ func (d Abort) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
 			return d, nil
 		case key.Matches(msg, d.keys.Yes):
 			d.aborting, d.err = true, ""
-			return d, intent.Send(intent.AbortRequested{IDs: d.targets, Tree: d.tree})
+			return d, room.Send(task.AbortRequest{IDs: d.targets, Tree: d.tree})
 		}
 	}
 	return d, nil
 }
 
-func (d Abort) aborted(msg intent.Aborted) (intent.Dialog, tea.Cmd) {
+func (d Abort) aborted(msg task.AbortReply) (room.Dialog, tea.Cmd) {
 	d.aborting = false
-	if errors.Is(msg.Err, intent.ErrNotRunning) {
-		return nil, intent.Flash(ErrText(msg.Err), false)
+	if errors.Is(msg.Err, task.ErrNotRunning) {
+		return nil, room.Flash(ErrText(msg.Err), false)
 	}
 	if msg.Err != nil {
 		d.err = ErrText(msg.Err)
@@ -94,7 +96,7 @@ func (d Abort) aborted(msg intent.Aborted) (intent.Dialog, tea.Cmd) {
 	if len(msg.IDs) > 1 {
 		text = fmt.Sprintf("aborted %d sessions: %s", len(msg.IDs), strings.Join(msg.IDs, " "))
 	}
-	return nil, intent.Flash(text, false)
+	return nil, room.Flash(text, false)
 }
 
 // View draws the confirmation for a w×h screen.

@@ -6,7 +6,9 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/octop-dev/octop/ui/intent"
+
+	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/ui/room"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
@@ -33,9 +35,9 @@ func NewBusy(st *styles.Styles, id, title string, root bool, w, h int) Busy {
 }
 
 // Update handles the wait's end and the dialog's keys.
-func (d Busy) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
+func (d Busy) Update(msg tea.Msg) (room.Dialog, tea.Cmd) {
 	switch msg := msg.(type) {
-	case intent.Waited:
+	case task.WaitReply:
 		d.waiting = false
 		if msg.Err != nil {
 			d.err = ErrText(msg.Err)
@@ -48,7 +50,7 @@ func (d Busy) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
 			return nil, nil
 		case key.Matches(msg, d.keys.Wait) && !d.waiting:
 			d.waiting, d.err = true, ""
-			return d, intent.Send(intent.WaitRequested{ID: d.id})
+			return d, room.Send(task.WaitRequest{ID: d.id})
 		}
 	}
 	return d, nil

@@ -6,17 +6,19 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
+
 	"github.com/octop-dev/octop/internal/colourtest"
+	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
-	"github.com/octop-dev/octop/ui/intent"
+	"github.com/octop-dev/octop/ui/room"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
 // The screen every dialog is drawn for in its goldens.
 const screenW, screenH = 100, 40
 
-var agents = intent.AgentsLoaded{Agents: []wire.Agent{
+var agents = task.AgentsReply{Agents: []wire.Agent{
 	{Name: "build", Mode: "primary", Description: "The default agent."},
 	{Name: "explore", Mode: "subagent", Description: "Fast agent specialized for exploring codebases."},
 	{Name: "general", Mode: "subagent", Description: "General-purpose agent for multi-step tasks."},
@@ -39,7 +41,7 @@ func tree() *model.State {
 }
 
 // step feeds msgs to d in order, keeping the dialog each returns.
-func step(t *testing.T, d intent.Dialog, msgs ...tea.Msg) intent.Dialog {
+func step(t *testing.T, d room.Dialog, msgs ...tea.Msg) room.Dialog {
 	t.Helper()
 	for _, msg := range msgs {
 		d, _ = d.Update(msg)
@@ -68,73 +70,73 @@ var (
 // filled in, a field focused, waiting on its request, with an error.
 func scenes(st *styles.Styles) []struct {
 	name string
-	d    func(t *testing.T) intent.Dialog
+	d    func(t *testing.T) room.Dialog
 } {
-	launch := func(t *testing.T, parent, title string, msgs ...tea.Msg) intent.Dialog {
+	launch := func(t *testing.T, parent, title string, msgs ...tea.Msg) room.Dialog {
 		d, _ := NewLaunch(st, parent, title, screenW, screenH)
 		return step(t, d, append([]tea.Msg{agents}, msgs...)...)
 	}
-	resume := func(t *testing.T, root bool, msgs ...tea.Msg) intent.Dialog {
+	resume := func(t *testing.T, root bool, msgs ...tea.Msg) room.Dialog {
 		d, _ := NewResume(st, "ses_a", "lint the parser package (@general subagent)", root, screenW, screenH)
 		return step(t, d, append([]tea.Msg{agents}, msgs...)...)
 	}
 	state := tree()
 	return []struct {
 		name string
-		d    func(t *testing.T) intent.Dialog
+		d    func(t *testing.T) room.Dialog
 	}{
-		{"launch-loading", func(t *testing.T) intent.Dialog {
+		{"launch-loading", func(t *testing.T) room.Dialog {
 			d, _ := NewLaunch(st, "ses_root", "refactor the parser", screenW, screenH)
 			return d
 		}},
-		{"launch-agents", func(t *testing.T) intent.Dialog { return launch(t, "ses_root", "refactor the parser") }},
-		{"launch-filled", func(t *testing.T) intent.Dialog {
+		{"launch-agents", func(t *testing.T) room.Dialog { return launch(t, "ses_root", "refactor the parser") }},
+		{"launch-filled", func(t *testing.T) room.Dialog {
 			msgs := append([]tea.Msg{enter}, keys("find callers")...)
 			msgs = append(append(msgs, enter), keys("list every caller of Parse")...)
 			return launch(t, "ses_root", "refactor the parser", msgs...)
 		}},
-		{"launch-empty-submit", func(t *testing.T) intent.Dialog { return launch(t, "ses_root", "refactor the parser", ctrlS) }},
-		{"launch-failed", func(t *testing.T) intent.Dialog {
-			return launch(t, "", "", intent.Launched{Err: errors.New("POST /session: 500 Internal Server Error")})
+		{"launch-empty-submit", func(t *testing.T) room.Dialog { return launch(t, "ses_root", "refactor the parser", ctrlS) }},
+		{"launch-failed", func(t *testing.T) room.Dialog {
+			return launch(t, "", "", task.LaunchReply{Err: errors.New("POST /session: 500 Internal Server Error")})
 		}},
-		{"launch-agents-error", func(t *testing.T) intent.Dialog {
+		{"launch-agents-error", func(t *testing.T) room.Dialog {
 			d, _ := NewLaunch(st, "ses_root", "refactor the parser", screenW, screenH)
-			return step(t, d, intent.AgentsLoaded{Err: errors.New("GET /agent: connection refused")})
+			return step(t, d, task.AgentsReply{Err: errors.New("GET /agent: connection refused")})
 		}},
-		{"resume", func(t *testing.T) intent.Dialog { return resume(t, false, keys("now fix them")...) }},
-		{"resume-agent-field", func(t *testing.T) intent.Dialog { return resume(t, false, tab, tea.KeyPressMsg{Code: tea.KeyDown}) }},
-		{"resume-root", func(t *testing.T) intent.Dialog { return resume(t, true, tab) }},
-		{"resume-empty", func(t *testing.T) intent.Dialog { return resume(t, false, ctrlS) }},
-		{"resume-sending", func(t *testing.T) intent.Dialog {
+		{"resume", func(t *testing.T) room.Dialog { return resume(t, false, keys("now fix them")...) }},
+		{"resume-agent-field", func(t *testing.T) room.Dialog { return resume(t, false, tab, tea.KeyPressMsg{Code: tea.KeyDown}) }},
+		{"resume-root", func(t *testing.T) room.Dialog { return resume(t, true, tab) }},
+		{"resume-empty", func(t *testing.T) room.Dialog { return resume(t, false, ctrlS) }},
+		{"resume-sending", func(t *testing.T) room.Dialog {
 			return resume(t, false, append(keys("again"), ctrlS)...)
 		}},
-		{"busy", func(t *testing.T) intent.Dialog {
+		{"busy", func(t *testing.T) room.Dialog {
 			return NewBusy(st, "ses_b", "run the unit tests (@general subagent)", false, screenW, screenH)
 		}},
-		{"busy-waiting", func(t *testing.T) intent.Dialog {
+		{"busy-waiting", func(t *testing.T) room.Dialog {
 			return step(t, NewBusy(st, "ses_b", "run the unit tests (@general subagent)", false, screenW, screenH), keys("w")...)
 		}},
-		{"find", func(t *testing.T) intent.Dialog {
+		{"find", func(t *testing.T) room.Dialog {
 			d, _ := NewFind(st, screenW, screenH)
 			return step(t, d, keys("ses_a")...)
 		}},
-		{"find-not-found", func(t *testing.T) intent.Dialog {
+		{"find-not-found", func(t *testing.T) room.Dialog {
 			d, _ := NewFind(st, screenW, screenH)
-			return step(t, d, append(keys("ses_nope"), enter, intent.Found{Err: errors.New("no session ses_nope on this server")})...)
+			return step(t, d, append(keys("ses_nope"), enter, task.FindReply{Err: errors.New("no session ses_nope on this server")})...)
 		}},
-		{"abort", func(t *testing.T) intent.Dialog {
+		{"abort", func(t *testing.T) room.Dialog {
 			return NewAbort(st, state, "ses_b", state.BusyDescendants("ses_b"), screenW)
 		}},
-		{"abort-leaf", func(t *testing.T) intent.Dialog { return NewAbort(st, state, "ses_a", nil, screenW) }},
-		{"abort-aborting", func(t *testing.T) intent.Dialog {
+		{"abort-leaf", func(t *testing.T) room.Dialog { return NewAbort(st, state, "ses_a", nil, screenW) }},
+		{"abort-aborting", func(t *testing.T) room.Dialog {
 			return step(t, NewAbort(st, state, "ses_a", nil, screenW), keys("y")...)
 		}},
-		{"abort-tree", func(t *testing.T) intent.Dialog {
+		{"abort-tree", func(t *testing.T) room.Dialog {
 			return NewAbortTree(st, state, []string{"ses_b1", "ses_a", "ses_b", "ses_root"}, screenW)
 		}},
-		{"abort-tree-failed", func(t *testing.T) intent.Dialog {
+		{"abort-tree-failed", func(t *testing.T) room.Dialog {
 			d := NewAbortTree(st, state, []string{"ses_b1", "ses_a", "ses_b", "ses_root"}, screenW)
-			return step(t, d, append(keys("y"), intent.Aborted{IDs: []string{"ses_b1"}, Err: errors.New("POST /session/ses_a/abort: timeout")})...)
+			return step(t, d, append(keys("y"), task.AbortReply{IDs: []string{"ses_b1"}, Err: errors.New("POST /session/ses_a/abort: timeout")})...)
 		}},
 	}
 }

@@ -6,7 +6,9 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"github.com/octop-dev/octop/ui/intent"
+
+	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/ui/room"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
@@ -36,9 +38,9 @@ func NewFind(st *styles.Styles, w, h int) (Find, tea.Cmd) {
 }
 
 // Update handles the lookup's reply and the form's keys.
-func (f Find) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
+func (f Find) Update(msg tea.Msg) (room.Dialog, tea.Cmd) {
 	switch msg := msg.(type) {
-	case intent.Found:
+	case task.FindReply:
 		return f.found(msg)
 	case tea.KeyPressMsg:
 		if key.Matches(msg, f.keys.Cancel) {
@@ -54,7 +56,7 @@ func (f Find) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
 				return f, nil
 			}
 			f.checking, f.err = true, ""
-			return f, intent.Send(intent.FindRequested{ID: id})
+			return f, room.Send(task.FindRequest{ID: id})
 		}
 	}
 	var cmd tea.Cmd
@@ -62,7 +64,7 @@ func (f Find) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
 	return f, cmd
 }
 
-func (f Find) found(msg intent.Found) (intent.Dialog, tea.Cmd) {
+func (f Find) found(msg task.FindReply) (room.Dialog, tea.Cmd) {
 	f.checking = false
 	if msg.Err != nil {
 		f.err = ErrText(msg.Err)
@@ -73,7 +75,7 @@ func (f Find) found(msg intent.Found) (intent.Dialog, tea.Cmd) {
 	if title == "" {
 		title = s.ID
 	}
-	sel := intent.Select(s.ID)
+	sel := room.Select(s.ID)
 	root := s.ParentID == ""
 	if msg.Running {
 		return NewBusy(f.st, s.ID, title, root, f.w, f.h), sel

@@ -9,9 +9,9 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/format"
-	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
@@ -79,7 +79,7 @@ func TitleOf(s *model.Session, id string) string {
 }
 
 // ErrText is an error as one line for a dialog or a notice.
-func ErrText(err error) string { return intent.OneLine(err.Error()) }
+func ErrText(err error) string { return format.OneLine(err.Error()) }
 
 // InputStyles are a text input's styles; none without colour.
 func InputStyles(st *styles.Styles) textinput.Styles {

@@ -9,7 +9,9 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/octop-dev/octop/ui/intent"
+
+	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/ui/room"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
@@ -73,23 +75,23 @@ func NewLaunch(st *styles.Styles, parent, parentTitle string, w, h int) (Launch,
 	f.prompt.SetHeight(max(min(8, h-22), 3))
 	f.prompt.SetVirtualCursor(true)
 	f.prompt.SetStyles(AreaStyles(st))
-	return f, intent.Send(intent.AgentsRequested{})
+	return f, room.Send(task.AgentsRequest{})
 }
 
 // Update handles the replies to the form's intents and its keys.
-func (f Launch) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
+func (f Launch) Update(msg tea.Msg) (room.Dialog, tea.Cmd) {
 	switch msg := msg.(type) {
-	case intent.AgentsLoaded:
+	case task.AgentsReply:
 		f.agents = f.agents.set(msg, "general", f.height-20)
 		return f, nil
-	case intent.Launched:
+	case task.LaunchReply:
 		f.launching = false
 		if msg.Err != nil {
 			f.err = ErrText(msg.Err)
 			return f, nil
 		}
 		notice := fmt.Sprintf("launched task_id %s  @%s: %s", msg.Session.ID, msg.Req.Agent, msg.Req.Description)
-		return nil, tea.Batch(intent.Select(msg.Session.ID), intent.Flash(notice, false))
+		return nil, tea.Batch(room.Select(msg.Session.ID), room.Flash(notice, false))
 	case tea.KeyPressMsg:
 		if key.Matches(msg, f.keys.Cancel) {
 			return nil, nil
@@ -122,7 +124,7 @@ func (f Launch) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
 	return f, cmd
 }
 
-func (f Launch) setFocus(i int) (intent.Dialog, tea.Cmd) {
+func (f Launch) setFocus(i int) (room.Dialog, tea.Cmd) {
 	f.focus = i
 	f.desc.Blur()
 	f.prompt.Blur()
@@ -138,7 +140,7 @@ func (f Launch) setFocus(i int) (intent.Dialog, tea.Cmd) {
 // submit checks the form and asks for the launch. The actions package
 // checks again (and the server's side); this is only to point at the
 // empty field.
-func (f Launch) submit() (intent.Dialog, tea.Cmd) {
+func (f Launch) submit() (room.Dialog, tea.Cmd) {
 	agent, _ := f.agents.selected()
 	switch {
 	case agent == "":
@@ -153,7 +155,7 @@ func (f Launch) submit() (intent.Dialog, tea.Cmd) {
 	}
 	f.err = ""
 	f.launching = true
-	return f, intent.Send(intent.LaunchRequested{
+	return f, room.Send(task.LaunchRequest{
 		Parent: f.parent, Agent: agent, Prompt: f.prompt.Value(),
 		Description: strings.Join(strings.Fields(f.desc.Value()), " "),
 	})

@@ -5,8 +5,9 @@ import (
 
 	"charm.land/bubbles/v2/list"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
-	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
@@ -66,7 +67,7 @@ func newPicker(st *styles.Styles, width int, accepts func(wire.Agent) bool, blan
 
 // set fills the picker from the server's answer; prefer is selected when
 // offered. room is the most lines the list may take.
-func (p picker) set(msg intent.AgentsLoaded, prefer string, room int) picker {
+func (p picker) set(msg task.AgentsReply, prefer string, room int) picker {
 	p.wait = false
 	if msg.Err != nil {
 		p.err = "cannot list the agents: " + ErrText(msg.Err)

@@ -9,7 +9,9 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/octop-dev/octop/ui/intent"
+
+	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/ui/room"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
@@ -54,7 +56,7 @@ func newResumeDraft(st *styles.Styles, id, title string, root bool, draft string
 		accepts = RootAgent
 	}
 	f.agent = newPicker(st, Width(w, 84)-4, accepts, "the session's own agent")
-	return f, tea.Batch(f.prompt.Focus(), intent.Send(intent.AgentsRequested{}))
+	return f, tea.Batch(f.prompt.Focus(), room.Send(task.AgentsRequest{}))
 }
 
 // focus moves the keys to the agent field or back to the prompt.
@@ -68,12 +70,12 @@ func (f Resume) focus(onAgent bool) (Resume, tea.Cmd) {
 }
 
 // Update handles the resume's reply and the form's keys.
-func (f Resume) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
+func (f Resume) Update(msg tea.Msg) (room.Dialog, tea.Cmd) {
 	switch msg := msg.(type) {
-	case intent.AgentsLoaded:
+	case task.AgentsReply:
 		f.agent = f.agent.set(msg, "", f.h-24)
 		return f, nil
-	case intent.Resumed:
+	case task.ResumeReply:
 		return f.resumed(msg)
 	case tea.KeyPressMsg:
 		if key.Matches(msg, f.keys.Cancel) {
@@ -92,7 +94,7 @@ func (f Resume) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
 			}
 			agent, _ := f.agent.selected()
 			f.sending, f.err = true, ""
-			return f, intent.Send(intent.ResumeRequested{ID: f.id, Prompt: f.prompt.Value(), Agent: agent})
+			return f, room.Send(task.ResumeRequest{ID: f.id, Prompt: f.prompt.Value(), Agent: agent})
 		}
 	}
 	var cmd tea.Cmd
@@ -104,9 +106,9 @@ func (f Resume) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
 	return f, cmd
 }
 
-func (f Resume) resumed(msg intent.Resumed) (intent.Dialog, tea.Cmd) {
+func (f Resume) resumed(msg task.ResumeReply) (room.Dialog, tea.Cmd) {
 	f.sending = false
-	if errors.Is(msg.Err, intent.ErrBusy) {
+	if errors.Is(msg.Err, task.ErrBusy) {
 		// It started running again since the key was pressed: offer to
 		// wait, and keep what was typed.
 		d := NewBusy(f.st, f.id, f.title, f.root, f.w, f.h)
@@ -123,7 +125,7 @@ func (f Resume) resumed(msg intent.Resumed) (intent.Dialog, tea.Cmd) {
 	} else {
 		agent = "@" + agent
 	}
-	return nil, intent.Flash(fmt.Sprintf("resumed task_id %s  %s", msg.ID, agent), false)
+	return nil, room.Flash(fmt.Sprintf("resumed task_id %s  %s", msg.ID, agent), false)
 }
 
 // View draws the form for a w×h screen.

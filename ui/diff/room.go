@@ -5,10 +5,11 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/format"
-	"github.com/octop-dev/octop/ui/intent"
+	"github.com/octop-dev/octop/ui/room"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
@@ -19,20 +20,20 @@ type Room struct{ m Model }
 
 // Open opens session id's files; its Cmd asks for the messages and starts
 // the refresh tick.
-func Open(st *styles.Styles, id, title string) (intent.Dialog, tea.Cmd) {
+func Open(st *styles.Styles, id, title string) (room.Dialog, tea.Cmd) {
 	r := &Room{m: New(id, title, st)}
-	return r, tea.Batch(intent.Send(intent.MessagesRequested{ID: id}), r.m.Init())
+	return r, tea.Batch(room.Send(task.MessagesRequest{ID: id}), r.m.Init())
 }
 
 // Update handles the reply, the reload tick and keys.
-func (r *Room) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
+func (r *Room) Update(msg tea.Msg) (room.Dialog, tea.Cmd) {
 	switch msg := msg.(type) {
-	case intent.MessagesLoaded:
+	case task.MessagesReply:
 		r.m.SetRunning(msg.Running)
 		r.m, _ = r.m.Update(Loaded{ID: msg.ID, Msgs: msg.Msgs, Err: msg.Err})
 		return r, nil
 	case Reload:
-		return r, intent.Send(intent.MessagesRequested{ID: msg.ID})
+		return r, room.Send(task.MessagesRequest{ID: msg.ID})
 	case Close:
 		return nil, nil
 	}
@@ -42,7 +43,7 @@ func (r *Room) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
 }
 
 // Observe keeps whether the session runs (it then reloads) current.
-func (r *Room) Observe(st *model.State, _ []wire.Event, _ int64) intent.Dialog {
+func (r *Room) Observe(st *model.State, _ []wire.Event, _ int64) room.Dialog {
 	if ss := st.Session(r.m.id); ss != nil {
 		r.m.SetRunning(ss.Running())
 	}

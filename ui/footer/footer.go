@@ -10,8 +10,9 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
+
 	"github.com/octop-dev/octop/ui/format"
-	"github.com/octop-dev/octop/ui/intent"
+	"github.com/octop-dev/octop/ui/room"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
@@ -37,7 +38,7 @@ func (k Keys) ShortHelp() []key.Binding {
 }
 
 // FullHelp is the ? screen, in columns of seven so it fits 80 cells: the
-// focused pane's keys, the view, then the actions.
+// focused pane's keys, the view, then the live.
 func (k Keys) FullHelp() [][]key.Binding {
 	var all []key.Binding
 	for _, col := range k.PaneFull {
@@ -69,7 +70,7 @@ func Help(st *styles.Styles, h help.Model, k Keys, filter string, width int) str
 }
 
 // Notice draws a notice (in the error ink if it is one) on one line.
-func Notice(st *styles.Styles, f intent.FlashMsg, width int) string {
+func Notice(st *styles.Styles, f room.FlashMsg, width int) string {
 	ink := st.Ink.Flash
 	if f.Error {
 		ink = st.Ink.Failed

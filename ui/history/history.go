@@ -9,9 +9,10 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
-	"github.com/octop-dev/octop/ui/calls"
 )
 
 // Parallel is how many message lists the screen reads at once:
@@ -53,7 +54,7 @@ type Msg struct {
 
 // Start begins a round over what st now lacks; the replies of an older
 // round will be dropped.
-func (h *Reader) Start(st *model.State, o calls.Ops) tea.Cmd {
+func (h *Reader) Start(st *model.State, o task.Server) tea.Cmd {
 	h.tag++
 	h.queue = st.NeedsHistory()
 	h.inFlight = map[string]bool{}
@@ -83,7 +84,7 @@ func (h *Reader) Left() int { return h.total - h.loaded }
 // Next starts reads until Parallel are out or the queue is
 // empty, skipping sessions that got their history meanwhile (created or
 // run while watched) or went away.
-func (h *Reader) Next(st *model.State, o calls.Ops) tea.Cmd {
+func (h *Reader) Next(st *model.State, o task.Server) tea.Cmd {
 	var cmds []tea.Cmd
 	size := min(max(h.loaded/(4*Parallel), 1), chunkMax)
 	for h.reads < Parallel && len(h.queue) > 0 {
@@ -112,7 +113,7 @@ type readReq struct{ id, dir string }
 
 // read reads a chunk of sessions' messages, one after the other;
 // it captures plain values only.
-func read(o calls.Ops, tag int, chunk []readReq) tea.Cmd {
+func read(o task.Server, tag int, chunk []readReq) tea.Cmd {
 	return func() tea.Msg {
 		msg := Msg{tag: tag, msgs: make(map[string][]wire.MessageWithParts, len(chunk))}
 		for _, r := range chunk {

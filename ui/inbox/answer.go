@@ -7,8 +7,10 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
-	"github.com/octop-dev/octop/ui/intent"
+	"github.com/octop-dev/octop/ui/room"
 )
 
 // current is the request's next unanswered question, nil when all have
@@ -72,18 +74,18 @@ func (d *Model) answer(it item, labels []string) tea.Cmd {
 }
 
 // The replies. Each is an intent the root carries out; the reply
-// (intent.Answered) comes back here to end the "sending" mark, and goes
+// (task.AnswerReply) comes back here to end the "sending" mark, and goes
 // to the footer as a notice even if the inbox was closed meanwhile.
 
 func (d *Model) replyPermission(it item, reply string) tea.Cmd {
 	verb := map[string][2]string{
-		intent.ReplyOnce:   {"allowed", "allow"},
-		intent.ReplyAlways: {"allowed always", "allow always"},
-		intent.ReplyReject: {"denied", "deny"},
+		task.ReplyOnce:   {"allowed", "allow"},
+		task.ReplyAlways: {"allowed always", "allow always"},
+		task.ReplyReject: {"denied", "deny"},
 	}[reply]
 	what := fmt.Sprintf("%s for %s", it.perm.Permission, d.title(it.session))
 	d.mark(it.perm.ID, verb[0]+" "+what)
-	return intent.Send(intent.AnswerPermission{RequestID: it.perm.ID, Reply: reply,
+	return room.Send(task.AnswerPermissionRequest{RequestID: it.perm.ID, Reply: reply,
 		Done: verb[0] + " " + what, Failed: "could not " + verb[1] + " " + what})
 }
 
@@ -94,14 +96,14 @@ func (d *Model) replyQuestion(it item, answers [][]string) tea.Cmd {
 	}
 	what := fmt.Sprintf("%q for %s", strings.Join(picked, "; "), d.title(it.session))
 	d.mark(it.question.ID, "answered "+what)
-	return intent.Send(intent.AnswerQuestion{RequestID: it.question.ID, Answers: answers,
+	return room.Send(task.AnswerQuestionRequest{RequestID: it.question.ID, Answers: answers,
 		Done: "answered " + what, Failed: "could not answer " + what})
 }
 
 func (d *Model) rejectQuestion(it item) tea.Cmd {
 	what := "the question of " + d.title(it.session)
 	d.mark(it.question.ID, "dismissed "+what)
-	return intent.Send(intent.RejectQuestion{RequestID: it.question.ID,
+	return room.Send(task.RejectQuestionRequest{RequestID: it.question.ID,
 		Done: "dismissed " + what, Failed: "could not dismiss " + what})
 }
 

@@ -7,9 +7,11 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/dialog"
-	"github.com/octop-dev/octop/ui/intent"
+	"github.com/octop-dev/octop/ui/room"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
@@ -60,9 +62,9 @@ func New(st *styles.Styles, state *model.State, w int) *Model {
 }
 
 // Update handles the replies to the inbox's answers and its keys.
-func (d *Model) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
+func (d *Model) Update(msg tea.Msg) (room.Dialog, tea.Cmd) {
 	switch msg := msg.(type) {
-	case intent.Answered:
+	case task.AnswerReply:
 		delete(d.sending, msg.RequestID)
 		if msg.Err != nil {
 			delete(d.sent, msg.RequestID)
@@ -85,14 +87,14 @@ func (d *Model) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
 
 // updateTyping feeds the answer being typed: enter sends it as the
 // current question's answer, esc goes back to the list.
-func (d *Model) updateTyping(msg tea.KeyPressMsg) (intent.Dialog, tea.Cmd) {
+func (d *Model) updateTyping(msg tea.KeyPressMsg) (room.Dialog, tea.Cmd) {
 	items := d.items()
 	at := slices.IndexFunc(items, func(it item) bool { return it.id() == d.typing })
 	if at < 0 {
 		// Answered elsewhere (another client, the OpenCode TUI) while
 		// this was typed: the text has nowhere to go, say so.
 		d.stopTyping()
-		return d, intent.Flash("that question was answered or dismissed elsewhere", true)
+		return d, room.Flash("that question was answered or dismissed elsewhere", true)
 	}
 	switch {
 	case key.Matches(msg, d.keys.CancelTyped):
@@ -129,7 +131,7 @@ func (d *Model) stopTyping() {
 	d.input.Blur()
 }
 
-func (d *Model) updateKey(msg tea.KeyPressMsg) (intent.Dialog, tea.Cmd) {
+func (d *Model) updateKey(msg tea.KeyPressMsg) (room.Dialog, tea.Cmd) {
 	items := d.items()
 	i := d.cursor(items)
 	switch {
@@ -148,7 +150,7 @@ func (d *Model) updateKey(msg tea.KeyPressMsg) (intent.Dialog, tea.Cmd) {
 	d.moveTo(items, i)
 	it := items[i]
 	if key.Matches(msg, d.keys.Jump) {
-		return nil, intent.Select(it.session)
+		return nil, room.Select(it.session)
 	}
 	if d.sending[it.id()] || d.sent[it.id()] != "" {
 		return d, nil // one answer per request; the server's event ends it
@@ -156,11 +158,11 @@ func (d *Model) updateKey(msg tea.KeyPressMsg) (intent.Dialog, tea.Cmd) {
 	if it.perm != nil {
 		switch {
 		case key.Matches(msg, d.keys.Allow):
-			return d, d.replyPermission(it, intent.ReplyOnce)
+			return d, d.replyPermission(it, task.ReplyOnce)
 		case key.Matches(msg, d.keys.AllowAlways):
-			return d, d.replyPermission(it, intent.ReplyAlways)
+			return d, d.replyPermission(it, task.ReplyAlways)
 		case key.Matches(msg, d.keys.Deny):
-			return d, d.replyPermission(it, intent.ReplyReject)
+			return d, d.replyPermission(it, task.ReplyReject)
 		}
 		return d, nil
 	}

@@ -6,10 +6,12 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
+
 	"github.com/octop-dev/octop/internal/colourtest"
+	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
-	"github.com/octop-dev/octop/ui/intent"
+	"github.com/octop-dev/octop/ui/room"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
@@ -56,14 +58,14 @@ func TestInboxRoomGolden(t *testing.T) {
 		{"list", waiting, nil},
 		{"question-selected", waiting, keys("j")},
 		{"typing", waiting, append(keys("jt"), keys("mysql")...)},
-		{"refused", waiting, append(keys("a"), intent.Answered{RequestID: "per_1", Err: errors.New("demo: read-only")})},
+		{"refused", waiting, append(keys("a"), task.AnswerReply{RequestID: "per_1", Err: errors.New("demo: read-only")})},
 		{"empty", model.New, nil},
 	}
 	for _, noColor := range []bool{false, true} {
 		st := styles.New(true, noColor)
 		for _, sc := range scenes {
 			t.Run(map[bool]string{false: "color", true: "nocolor"}[noColor]+"/"+sc.name, func(t *testing.T) {
-				var d intent.Dialog = New(st, sc.state(), screenW)
+				var d room.Dialog = New(st, sc.state(), screenW)
 				for _, msg := range sc.msgs {
 					if d, _ = d.Update(msg); d == nil {
 						t.Fatalf("%v closed the inbox", msg)

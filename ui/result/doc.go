@@ -2,5 +2,5 @@
 // outcome in async-task terms (running with its tool calls, refreshed
 // each second; complete with the answer rendered as markdown; error with
 // its name and message; not found). It asks for the result with
-// intent.ResultRequested and draws the intent.ResultLoaded it gets back.
+// task.ResultRequest and draws the task.ResultReply it gets back.
 package result

@@ -5,14 +5,15 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
-	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
 // Render draws a result for a box inner cells wide; answer renders the
 // agent's text (markdown) for a width.
-func Render(st *styles.Styles, id string, r intent.Result, errMsg string, missing bool, inner int, answer func(string, int) string) string {
+func Render(st *styles.Styles, id string, r task.Result, errMsg string, missing bool, inner int, answer func(string, int) string) string {
 	var b strings.Builder
 	line := func(label, value string) {
 		b.WriteString(st.Label.Render(label) + " " + value + "\n")
@@ -29,9 +30,9 @@ func Render(st *styles.Styles, id string, r intent.Result, errMsg string, missin
 	}
 	stateStyle := st.Done
 	switch r.State {
-	case intent.StateRunning:
+	case task.StateRunning:
 		stateStyle = st.Busy
-	case intent.StateError:
+	case task.StateError:
 		stateStyle = st.Failed
 	}
 	state := r.State
@@ -44,20 +45,20 @@ func Render(st *styles.Styles, id string, r intent.Result, errMsg string, missin
 		line("agent:", "@"+r.Agent)
 	}
 	switch r.State {
-	case intent.StateError:
-		b.WriteString("\n" + st.Failed.Render(ansi.Wrap(r.ErrorLine, inner, " ")) + "\n")
+	case task.StateError:
+		b.WriteString("\n" + st.Failed.Render(ansi.Wrap(r.ErrorLine(), inner, " ")) + "\n")
 		if r.Text != "" {
 			b.WriteString("\n" + st.Label.Render("last text before it stopped:") + "\n")
 			b.WriteString(answer(r.Text, inner) + "\n")
 		}
-	case intent.StateComplete:
+	case task.StateComplete:
 		b.WriteString("\n")
 		if strings.TrimSpace(r.Text) == "" {
 			b.WriteString(st.Dim.Render("(no text in the last answer)") + "\n")
 		} else {
 			b.WriteString(answer(r.Text, inner) + "\n")
 		}
-	case intent.StateRunning:
+	case task.StateRunning:
 		b.WriteString("\n" + renderTools(st, r.Tools, inner))
 		if strings.TrimSpace(r.Text) != "" {
 			b.WriteString("\n" + answer(r.Text, inner) + "\n")
@@ -67,7 +68,7 @@ func Render(st *styles.Styles, id string, r intent.Result, errMsg string, missin
 }
 
 // renderTools lists a running task's tool calls, one a line.
-func renderTools(st *styles.Styles, tools []intent.ToolCall, inner int) string {
+func renderTools(st *styles.Styles, tools []task.ToolCall, inner int) string {
 	if len(tools) == 0 {
 		return st.Dim.Render("no tool calls yet in this run") + "\n"
 	}

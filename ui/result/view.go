@@ -9,9 +9,11 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/ui/dialog"
-	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/ui/markdown"
+	"github.com/octop-dev/octop/ui/room"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
@@ -29,7 +31,7 @@ type Model struct {
 	title   string
 	vp      viewport.Model
 	loaded  bool
-	res     intent.Result
+	res     task.Result
 	err     string
 	missing bool // err says the session is not on the server
 	width   int
@@ -42,33 +44,33 @@ func New(st *styles.Styles, id, title string, w, h int) (Model, tea.Cmd) {
 	v := Model{st: st, keys: DefaultKeyMap(), id: id, title: title, md: markdown.New(st.IsDark, st.NoColor)}
 	v.width = dialog.Width(w, 100)
 	v.vp = viewport.New(viewport.WithWidth(v.width-4), viewport.WithHeight(max(h-10, 3)))
-	return v, intent.Send(intent.ResultRequested{ID: id})
+	return v, room.Send(task.ResultRequest{ID: id})
 }
 
 // Update handles the result's replies, the refresh and the keys.
-func (v Model) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
+func (v Model) Update(msg tea.Msg) (room.Dialog, tea.Cmd) {
 	switch msg := msg.(type) {
-	case intent.ResultLoaded:
+	case task.ResultReply:
 		v.loaded = true
 		if msg.Err != nil {
-			v.err, v.missing = dialog.ErrText(msg.Err), errors.Is(msg.Err, intent.ErrNoSession)
+			v.err, v.missing = dialog.ErrText(msg.Err), errors.Is(msg.Err, task.ErrNoSession)
 			v.setContent()
 			return v, nil
 		}
 		v.err, v.missing, v.res = "", false, msg.Result
 		v.setContent()
-		if msg.Result.State == intent.StateRunning {
+		if msg.Result.State == task.StateRunning {
 			return v, tea.Tick(refresh, func(time.Time) tea.Msg { return refreshMsg{} })
 		}
 		return v, nil
 	case refreshMsg:
-		return v, intent.Send(intent.ResultRequested{ID: v.id})
+		return v, room.Send(task.ResultRequest{ID: v.id})
 	case tea.KeyPressMsg:
 		switch {
 		case key.Matches(msg, v.keys.Close):
 			return nil, nil
 		case key.Matches(msg, v.keys.Copy):
-			return v, tea.Batch(tea.SetClipboard(v.id), intent.Flash("copied task_id "+v.id, false))
+			return v, tea.Batch(tea.SetClipboard(v.id), room.Flash("copied task_id "+v.id, false))
 		}
 	}
 	var cmd tea.Cmd
@@ -83,7 +85,7 @@ func (v *Model) setContent() {
 	atBottom := v.vp.AtBottom()
 	v.content = Render(v.st, v.id, v.res, v.err, v.missing, inner, v.md.Render)
 	v.vp.SetContent(v.content)
-	if atBottom && v.res.State == intent.StateRunning {
+	if atBottom && v.res.State == task.StateRunning {
 		v.vp.GotoBottom()
 	}
 }

@@ -6,9 +6,11 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/exp/golden"
+
 	"github.com/octop-dev/octop/internal/colourtest"
+	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
-	"github.com/octop-dev/octop/ui/intent"
+	"github.com/octop-dev/octop/ui/room"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
@@ -18,25 +20,25 @@ const screenW, screenH = 100, 30
 // loading, running, complete with a markdown answer, failed, retrying and
 // not found; the NO_COLOR one has no colour escape.
 func TestResultRoomGolden(t *testing.T) {
-	tools := []intent.ToolCall{
+	tools := []task.ToolCall{
 		{Tool: "glob", Status: "completed", Title: "**/*.go"},
 		{Tool: "bash", Status: "error", Title: "go test ./...", Error: "exit status 1"},
 		{Tool: "grep", Status: "running", Title: "TODO"},
 	}
 	scenes := []struct {
 		name  string
-		reply *intent.ResultLoaded
+		reply *task.ResultReply
 	}{
 		{"loading", nil},
-		{"running", &intent.ResultLoaded{Result: intent.Result{TaskID: "ses_c4", Agent: "explore", State: intent.StateRunning, Tools: tools}}},
-		{"complete", &intent.ResultLoaded{Result: intent.Result{TaskID: "ses_c4", Agent: "explore", State: intent.StateComplete,
+		{"running", &task.ResultReply{Result: task.Result{TaskID: "ses_c4", Agent: "explore", State: task.StateRunning, Tools: tools}}},
+		{"complete", &task.ResultReply{Result: task.Result{TaskID: "ses_c4", Agent: "explore", State: task.StateComplete,
 			Tools: tools[:1], Text: "Found **14** TODO comments:\n\n- `parser.go`: 9\n- lexer.go: 5\n\n```go\nx := 1\n```"}}},
-		{"failed", &intent.ResultLoaded{Result: intent.Result{TaskID: "ses_c4", Agent: "explore", State: intent.StateError,
-			Tools: tools[:2], ErrorLine: "MessageAbortedError: Aborted"}}},
-		{"retrying", &intent.ResultLoaded{Result: intent.Result{TaskID: "ses_c4", Agent: "explore", State: intent.StateRunning,
+		{"failed", &task.ResultReply{Result: task.Result{TaskID: "ses_c4", Agent: "explore", State: task.StateError,
+			Tools: tools[:2], Error: &wire.ErrorInfo{Name: "MessageAbortedError", Data: wire.ErrorInfoData{Message: "Aborted"}}}}},
+		{"retrying", &task.ResultReply{Result: task.Result{TaskID: "ses_c4", Agent: "explore", State: task.StateRunning,
 			Retry: &wire.SessionStatus{Type: wire.StatusRetry, Attempt: 2, Message: "rate limited"}}}},
-		{"not-found", &intent.ResultLoaded{Err: fmt.Errorf("GET /session/ses_c4: %w", intent.ErrNoSession)}},
-		{"error", &intent.ResultLoaded{Err: errors.New("GET /session/ses_c4/message: connection refused")}},
+		{"not-found", &task.ResultReply{Err: fmt.Errorf("GET /session/ses_c4: %w", task.ErrNoSession)}},
+		{"error", &task.ResultReply{Err: errors.New("GET /session/ses_c4/message: connection refused")}},
 	}
 	for _, noColor := range []bool{false, true} {
 		st := styles.New(true, noColor)
@@ -60,4 +62,4 @@ func TestResultRoomGolden(t *testing.T) {
 	}
 }
 
-func intentDialog(v Model) intent.Dialog { return v }
+func intentDialog(v Model) room.Dialog { return v }

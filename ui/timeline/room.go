@@ -8,23 +8,23 @@ import (
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/format"
-	"github.com/octop-dev/octop/ui/intent"
+	"github.com/octop-dev/octop/ui/room"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
 // Room is the timeline as the root's full-screen Dialog; it redraws from
-// the live model on every batch and tick (intent.Observer).
+// the live model on every batch and tick (room.Observer).
 type Room struct{ m Model }
 
 // Open opens the timeline of the subtree rooted at id.
-func Open(st *styles.Styles, state *model.State, id string, nowMS int64) intent.Dialog {
+func Open(st *styles.Styles, state *model.State, id string, nowMS int64) room.Dialog {
 	r := &Room{m: New(id, st)}
 	r.m.SetData(Spans(state, id), nowMS)
 	return r
 }
 
 // Update handles keys and the close intent.
-func (r *Room) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
+func (r *Room) Update(msg tea.Msg) (room.Dialog, tea.Cmd) {
 	if _, ok := msg.(Close); ok {
 		return nil, nil
 	}
@@ -34,7 +34,7 @@ func (r *Room) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
 }
 
 // Observe lays the subtree out again as it is now.
-func (r *Room) Observe(st *model.State, _ []wire.Event, nowMS int64) intent.Dialog {
+func (r *Room) Observe(st *model.State, _ []wire.Event, nowMS int64) room.Dialog {
 	if st.Session(r.m.rootID) == nil {
 		return r
 	}

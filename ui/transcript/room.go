@@ -6,16 +6,17 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/format"
-	"github.com/octop-dev/octop/ui/intent"
+	"github.com/octop-dev/octop/ui/room"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
 // Room is the transcript as the root's full-screen Dialog. It asks for the
-// session's messages (intent.MessagesRequested), then follows the stream
-// (intent.Observer). enter on a task call opens the child's transcript in
+// session's messages (task.MessagesRequest), then follows the stream
+// (room.Observer). enter on a task call opens the child's transcript in
 // its place; backspace goes back to the parent's.
 type Room struct {
 	m    Model
@@ -30,22 +31,22 @@ const FirstPage = 30
 
 // Open opens session id's transcript; its Cmd asks for the newest
 // messages, then (on their reply) for all of them.
-func Open(st *styles.Styles, id, title string, md func(string, int) string) (intent.Dialog, tea.Cmd) {
+func Open(st *styles.Styles, id, title string, md func(string, int) string) (room.Dialog, tea.Cmd) {
 	r := &Room{m: New(id, title, st, md), st: st, md: md}
-	return r, intent.Send(intent.MessagesRequested{ID: id, Limit: FirstPage})
+	return r, room.Send(task.MessagesRequest{ID: id, Limit: FirstPage})
 }
 
 // Update handles the messages' reply, the room's own intents and keys.
-func (r *Room) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
+func (r *Room) Update(msg tea.Msg) (room.Dialog, tea.Cmd) {
 	switch msg := msg.(type) {
-	case intent.MessagesLoaded:
+	case task.MessagesReply:
 		if msg.ID != r.m.id {
 			return r, nil
 		}
 		r.m.SetRunning(msg.Running)
 		r.m, _ = r.m.Update(Loaded{ID: msg.ID, Msgs: msg.Msgs, Err: msg.Err})
 		if msg.Partial && msg.Err == nil {
-			return r, intent.Send(intent.MessagesRequested{ID: msg.ID})
+			return r, room.Send(task.MessagesRequest{ID: msg.ID})
 		}
 		return r, nil
 	case Close:
@@ -54,7 +55,7 @@ func (r *Room) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
 		child := &Room{m: New(msg.ID, msg.ID, r.st, r.md), st: r.st, md: r.md, back: r}
 		child.m.keys.Back.SetEnabled(true)
 		child.m.SetSize(r.m.width, r.m.height)
-		return child, intent.Send(intent.MessagesRequested{ID: msg.ID, Limit: FirstPage})
+		return child, room.Send(task.MessagesRequest{ID: msg.ID, Limit: FirstPage})
 	case tea.KeyPressMsg:
 		if key.Matches(msg, r.m.keys.Back) && r.back != nil && !r.m.Searching() {
 			return r.back, nil
@@ -67,7 +68,7 @@ func (r *Room) Update(msg tea.Msg) (intent.Dialog, tea.Cmd) {
 
 // Observe folds the stream's events in and keeps the header's title and
 // live state current.
-func (r *Room) Observe(st *model.State, evs []wire.Event, _ int64) intent.Dialog {
+func (r *Room) Observe(st *model.State, evs []wire.Event, _ int64) room.Dialog {
 	if ss := st.Session(r.m.id); ss != nil {
 		r.m.SetRunning(ss.Running())
 		if ss.Title != "" {

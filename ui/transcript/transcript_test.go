@@ -11,8 +11,8 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/octop-dev/octop/internal/colourtest"
+	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
-	"github.com/octop-dev/octop/ui/intent"
 	"github.com/octop-dev/octop/ui/markdown"
 	"github.com/octop-dev/octop/ui/styles"
 )
@@ -157,18 +157,18 @@ func TestTranscriptTail(t *testing.T) {
 // whole session; the view stays at the tail.
 func TestRoomLoadsTheEndFirst(t *testing.T) {
 	d, cmd := Open(styles.New(true, true), "ses_p", "refactor Parse", nil)
-	if req := cmd(); req != (intent.MessagesRequested{ID: "ses_p", Limit: FirstPage}) {
+	if req := cmd(); req != (task.MessagesRequest{ID: "ses_p", Limit: FirstPage}) {
 		t.Fatalf("first request %#v, want the newest %d messages", req, FirstPage)
 	}
 	all := fixture()
-	d, cmd = d.Update(intent.MessagesLoaded{ID: "ses_p", Msgs: all[2:], Partial: true})
+	d, cmd = d.Update(task.MessagesReply{ID: "ses_p", Msgs: all[2:], Partial: true})
 	if v := ansi.Strip(d.View(80, 12)); !strings.Contains(v, "MessageAbortedError") || strings.Contains(v, "Find the callers") {
 		t.Fatalf("after the first page:\n%s", v)
 	}
-	if cmd == nil || cmd() != (intent.MessagesRequested{ID: "ses_p"}) {
+	if cmd == nil || cmd() != (task.MessagesRequest{ID: "ses_p"}) {
 		t.Fatal("a partial first page did not ask for the whole session")
 	}
-	d, cmd = d.Update(intent.MessagesLoaded{ID: "ses_p", Msgs: all})
+	d, cmd = d.Update(task.MessagesReply{ID: "ses_p", Msgs: all})
 	if cmd != nil {
 		t.Error("the whole session asked for more")
 	}

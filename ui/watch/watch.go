@@ -11,13 +11,14 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
 	"github.com/octop-dev/octop/internal/alert"
+	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/watchdog"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
-	"github.com/octop-dev/octop/ui/calls"
 	"github.com/octop-dev/octop/ui/format"
-	"github.com/octop-dev/octop/ui/intent"
+	"github.com/octop-dev/octop/ui/room"
 )
 
 // tickMS is how often the stall check runs.
@@ -32,7 +33,7 @@ type Options struct {
 	// OnEvent runs, in a command, for each notable event (the --exec hook).
 	OnEvent func(watchdog.Event)
 	// Ops carries out --abort-on's aborts; nil only notes them.
-	Ops calls.Ops
+	Server task.Server
 }
 
 // Watch is the screen's watchdog. A nil *Watch is off: it marks nothing
@@ -132,22 +133,22 @@ func (w *Watch) out(st *model.State, out watchdog.Out) (notice string, cmds []te
 		for _, id := range ids {
 			st.NoteAbortedBy(id, "octop: "+string(a.Kind))
 		}
-		if w.opts.Ops != nil {
-			cmds = append(cmds, abort(w.opts.Ops, a, ids))
+		if w.opts.Server != nil {
+			cmds = append(cmds, abort(w.opts.Server, a, ids))
 		}
 	}
 	return notice, cmds
 }
 
 // abort stops ids for the watchdog's abort a, and says how it went.
-func abort(ops calls.Ops, a watchdog.Abort, ids []string) tea.Cmd {
+func abort(ops task.Server, a watchdog.Abort, ids []string) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), calls.RequestTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), task.RequestTimeout)
 		defer cancel()
 		done, err := ops.AbortSessions(ctx, ids)
 		if err != nil {
-			return intent.FlashMsg{Text: fmt.Sprintf("could not abort %s (%s): %s", a.ID, a.Kind, err), Error: true}
+			return room.FlashMsg{Text: fmt.Sprintf("could not abort %s (%s): %s", a.ID, a.Kind, err), Error: true}
 		}
-		return intent.FlashMsg{Text: fmt.Sprintf("%s: stopped %s", a.Reason, format.Plural(len(done), "session", "sessions"))}
+		return room.FlashMsg{Text: fmt.Sprintf("%s: stopped %s", a.Reason, format.Plural(len(done), "session", "sessions"))}
 	}
 }

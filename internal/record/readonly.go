@@ -1,0 +1,139 @@
+package record
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
+)
+
+// Reader is the part of the operations a recording can answer: the
+// screen's own reads.
+type Reader interface {
+	Snapshot(ctx context.Context) (model.Snapshot, error)
+	Health(ctx context.Context) (wire.Health, error)
+}
+
+// ReadOnly is the task.Server of a recording (a replay, the demo). The screen's
+// reads go to r, or, when r is nil (a recording with no snapshots), find
+// an empty partial snapshot, so the tree comes from the events alone. The
+// read-only rooms (a result, a transcript, the files changed) are answered
+// from rec, what the recording has shown so far. Every action that would
+// change something answers "<label>: read-only" (task.ErrReadOnly).
+func ReadOnly(r Reader, rec *Recorded, label string) Server {
+	return Server{r: r, rec: rec, readOnly: task.NewError(task.ErrReadOnly, label+": read-only", nil)}
+}
+
+// Server is the operations of a recording; see ReadOnly.
+type Server struct {
+	r        Reader
+	rec      *Recorded
+	readOnly error
+}
+
+// errNoVersion answers Health for a recording with no snapshots.
+var errNoVersion = errors.New("the recording holds no version")
+
+// Snapshot reads the recording's next snapshot and keeps what it says.
+func (o Server) Snapshot(ctx context.Context) (model.Snapshot, error) {
+	if o.r == nil {
+		return model.Snapshot{}, nil
+	}
+	s, err := o.r.Snapshot(ctx)
+	if err == nil {
+		o.rec.observeSnapshot(s)
+	}
+	return s, err
+}
+
+// Health is the recorded server's version.
+func (o Server) Health(ctx context.Context) (wire.Health, error) {
+	if o.r == nil {
+		return wire.Health{}, errNoVersion
+	}
+	return o.r.Health(ctx)
+}
+
+// Result is the session's outcome as the recording shows it so far.
+func (o Server) Result(_ context.Context, id string) (task.Result, error) {
+	s, st, msgs, ok := o.rec.session(id)
+	if !ok {
+		return task.Result{}, task.NewError(task.ErrNoSession, "the recording shows nothing of "+id, nil)
+	}
+	return task.DeriveResult(s, st, msgs), nil
+}
+
+// Messages is the session's messages as the recording shows them so far
+// (the newest limit of them when limit > 0).
+func (o Server) Messages(_ context.Context, id string, limit int) ([]wire.MessageWithParts, bool, error) {
+	_, st, msgs, ok := o.rec.session(id)
+	if !ok {
+		return nil, false, task.NewError(task.ErrNoSession, "the recording shows nothing of "+id, nil)
+	}
+	if limit > 0 && len(msgs) > limit {
+		msgs = msgs[len(msgs)-limit:]
+	}
+	return msgs, st.Type == wire.StatusBusy || st.Type == wire.StatusRetry, nil
+}
+
+// Agents answers "<label>: read-only": only a launch or resume asks.
+func (o Server) Agents(context.Context) ([]wire.Agent, error) { return nil, o.readOnly }
+
+// Launch answers "<label>: read-only".
+func (o Server) Launch(context.Context, task.LaunchRequest) (wire.Session, error) {
+	return wire.Session{}, o.readOnly
+}
+
+// Resume answers "<label>: read-only".
+func (o Server) Resume(context.Context, string, string, string) (string, error) {
+	return "", o.readOnly
+}
+
+// Wait answers "<label>: read-only": it only comes before a resume.
+func (o Server) Wait(context.Context, string) error { return o.readOnly }
+
+// Find answers "<label>: read-only": it only comes before a resume.
+func (o Server) Find(context.Context, string) (wire.Session, bool, error) {
+	return wire.Session{}, false, o.readOnly
+}
+
+// Abort answers "<label>: read-only".
+func (o Server) Abort(context.Context, string) error { return o.readOnly }
+
+// AbortSessions answers "<label>: read-only".
+func (o Server) AbortSessions(context.Context, []string) ([]string, error) {
+	return nil, o.readOnly
+}
+
+// ReplyPermission answers "<label>: read-only".
+func (o Server) ReplyPermission(context.Context, string, string) error { return o.readOnly }
+
+// ReplyQuestion answers "<label>: read-only".
+func (o Server) ReplyQuestion(context.Context, string, [][]string) error { return o.readOnly }
+
+// RejectQuestion answers "<label>: read-only".
+func (o Server) RejectQuestion(context.Context, string) error { return o.readOnly }
+
+// History is the session's messages as the live screen read them, when
+// the recording holds that read (--record writes them), else as the
+// recording shows them so far. A session the recording holds no message
+// of (one that had finished before recording began, whose history was
+// read but not recorded) is an error, not an empty history: that would
+// draw a finished run as "✓ 0s, no tools"; the row stays "…" instead.
+func (o Server) History(ctx context.Context, id, _ string) ([]wire.MessageWithParts, error) {
+	if h, ok := o.r.(interface {
+		History(id string) ([]wire.MessageWithParts, bool)
+	}); ok {
+		if msgs, ok := h.History(id); ok {
+			return msgs, nil
+		}
+	}
+	if !o.rec.hasMessages(id) {
+		return nil, fmt.Errorf("the recording holds no messages of %s", id)
+	}
+	msgs, _, err := o.Messages(ctx, id, 0)
+	return msgs, err
+}

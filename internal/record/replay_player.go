@@ -1,0 +1,251 @@
+package record
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
+)
+
+// Speeds are the speeds + and - step through.
+var speeds = [...]float64{0.25, 0.5, 1, 2, 4, 8, 16, 32}
+
+// item is one decoded entry.
+type item struct {
+	at time.Time
+	v  any // what the live path sent, a model.Snapshot or a wire.Health
+}
+
+// Options tune a Player.
+type Options struct {
+	// Speed is the starting speed (1 when zero): 2 plays twice as fast.
+	Speed float64
+	// Loop starts the recording over after its end, once LoopPause has
+	// passed, calling OnLoop first (the demo empties the tree there).
+	Loop      bool
+	LoopPause time.Duration
+	OnLoop    func()
+	// Start is the recording's time the play starts from; zero means its
+	// first entry's. The players of one recording's servers share it, so
+	// they keep the time they were recorded at relative to each other.
+	Start time.Time
+}
+
+// Player replays one recording. Its controls (Toggle, Faster, Slower)
+// and Clock are safe to call from the screen's goroutine while Run runs
+// on its own.
+type Player struct {
+	opts     Options
+	items    []item
+	start    time.Time // the recording's first moment
+	hasSnaps bool
+	health   *wire.Health
+	// histories are the sessions' messages the live screen read, by id.
+	histories map[string][]wire.MessageWithParts
+
+	mu        sync.Mutex
+	speed     int       // index into speeds
+	paused    bool      // by the user
+	anchorRec time.Time // the recording's time at anchorWall
+	anchorAt  time.Time // wall time
+	changed   chan struct{}
+	snaps     snapshotQueue
+}
+
+// New decodes rec for playing. An entry that cannot be decoded is an
+// error naming it.
+func New(rec Recording, opts Options) (*Player, error) {
+	p := &Player{opts: opts, changed: make(chan struct{}, 1), speed: 2}
+	if opts.Speed != 0 {
+		i, err := speedIndex(opts.Speed)
+		if err != nil {
+			return nil, err
+		}
+		p.speed = i
+	}
+	reads := 0 // snapshots so far, the read numbers of old recordings
+	for i, e := range rec.Entries {
+		v, err := e.Decode()
+		if err != nil {
+			return nil, fmt.Errorf("recording entry %d (%s): %w", i+1, e.Kind, err)
+		}
+		switch d := v.(type) {
+		case nil:
+			continue // a kind this octop does not know
+		case model.Snapshot, Failure:
+			p.hasSnaps = true
+			reads++
+			a := answer{read: cmp.Or(e.Read, reads)}
+			if f, ok := d.(Failure); ok {
+				a.err = errors.New(f.Error)
+			} else {
+				a.snap = d.(model.Snapshot)
+			}
+			p.snaps.last = max(p.snaps.last, a.read)
+			v = a
+		case wire.Health:
+			if p.health == nil {
+				p.health = &d
+			}
+		case History:
+			if p.histories == nil {
+				p.histories = map[string][]wire.MessageWithParts{}
+			}
+			if _, ok := p.histories[d.ID]; !ok {
+				p.histories[d.ID] = d.Messages // the first read, nearest the replay's start
+			}
+			continue
+		}
+		p.items = append(p.items, item{at: e.Time(), v: v})
+	}
+	p.start = rec.Header.Time()
+	if len(p.items) > 0 {
+		p.start = p.items[0].at
+	}
+	if !opts.Start.IsZero() {
+		p.start = opts.Start
+	}
+	p.anchorRec, p.anchorAt = p.start, time.Now()
+	return p, nil
+}
+
+// speedIndex finds s among the speeds.
+func speedIndex(s float64) (int, error) {
+	for i, v := range speeds {
+		if v == s {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("--speed %g is not one of 0.25, 0.5, 1, 2, 4, 8, 16, 32", s)
+}
+
+// Clock is the recording's time now.
+func (p *Player) Clock() time.Time {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.clockLocked(time.Now())
+}
+
+func (p *Player) clockLocked(now time.Time) time.Time {
+	if p.paused {
+		return p.anchorRec
+	}
+	return p.anchorRec.Add(time.Duration(float64(now.Sub(p.anchorAt)) * speeds[p.speed]))
+}
+
+// reanchor fixes the recording's time at now before a control changes.
+func (p *Player) reanchor(now time.Time) {
+	p.anchorRec, p.anchorAt = p.clockLocked(now), now
+}
+
+// seek sets the recording's time to t (a loop's start).
+func (p *Player) seek(t time.Time) {
+	p.mu.Lock()
+	p.anchorRec, p.anchorAt = t, time.Now()
+	p.mu.Unlock()
+}
+
+func (p *Player) control(f func()) {
+	p.mu.Lock()
+	p.reanchor(time.Now())
+	f()
+	p.mu.Unlock()
+	select {
+	case p.changed <- struct{}{}:
+	default:
+	}
+}
+
+// Toggle pauses or resumes, and reports whether it is paused now.
+func (p *Player) Toggle() (paused bool) {
+	p.control(func() { p.paused = !p.paused; paused = p.paused })
+	return paused
+}
+
+// Faster steps the speed up (to at most 32×) and returns it.
+func (p *Player) Faster() (speed float64) {
+	p.control(func() { p.speed = min(p.speed+1, len(speeds)-1); speed = speeds[p.speed] })
+	return speed
+}
+
+// Slower steps the speed down (to at least 0.25×) and returns it.
+func (p *Player) Slower() (speed float64) {
+	p.control(func() { p.speed = max(p.speed-1, 0); speed = speeds[p.speed] })
+	return speed
+}
+
+// State is whether it is paused and its speed.
+func (p *Player) State() (paused bool, speed float64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.paused, speeds[p.speed]
+}
+
+// Run plays the recording through send (a Batcher's Send) until its end,
+// or on a loop with Options.Loop, until ctx is done.
+func (p *Player) Run(ctx context.Context, send func(any)) {
+	for first := true; ; first = false {
+		if !first {
+			if p.opts.OnLoop != nil {
+				p.opts.OnLoop()
+			}
+			p.snaps.reset()
+			p.seek(p.start)
+		}
+		for _, it := range p.items {
+			if !p.waitUntil(ctx, it.at) {
+				return
+			}
+			switch v := it.v.(type) {
+			case answer:
+				p.snaps.arrive(v)
+			case wire.Health:
+				// answered from p.health; the live screen asked for it
+			default:
+				send(v)
+			}
+		}
+		p.snaps.end()
+		if !p.opts.Loop {
+			<-ctx.Done()
+			return
+		}
+		if !p.waitUntil(ctx, p.Clock().Add(p.opts.LoopPause)) {
+			return
+		}
+	}
+}
+
+// waitUntil waits until the recording's clock reaches t, following pauses
+// and speed changes, and reports whether it got there before ctx ended.
+func (p *Player) waitUntil(ctx context.Context, t time.Time) bool {
+	for {
+		p.mu.Lock()
+		paused, speed := p.paused, speeds[p.speed]
+		left := t.Sub(p.clockLocked(time.Now()))
+		p.mu.Unlock()
+		if left <= 0 {
+			return ctx.Err() == nil
+		}
+		var tm *time.Timer
+		var timer <-chan time.Time // nil while paused: only a control wakes it
+		if !paused {
+			tm = time.NewTimer(time.Duration(float64(left) / speed))
+			timer = tm.C
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-p.changed:
+		case <-timer:
+		}
+		if tm != nil {
+			tm.Stop()
+		}
+	}
+}

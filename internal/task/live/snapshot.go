@@ -1,0 +1,105 @@
+package live
+
+import (
+	"context"
+	"sort"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
+)
+
+// snapshotParallel is how many message lists a snapshot reads at once.
+const snapshotParallel = 4
+
+// Snapshot reads the whole tree over REST: sessions and their status, then
+// every message of each running session, a few at a time, so a live row has
+// its calls. The others' histories are the screen's to read in the
+// background once the tree is drawn (ui's history loader).
+// Pending permissions and questions are best effort: older servers lack
+// the endpoints.
+//
+// A --directory that no project of the server knows is an error here, so
+// the screen's header says so instead of drawing an empty tree.
+func (s *Server) Snapshot(ctx context.Context) (model.Snapshot, error) {
+	c := s.c
+	if err := CheckDirectory(ctx, c); err != nil {
+		return model.Snapshot{}, err
+	}
+	sessions, status, complete, err := listing(ctx, c)
+	if err != nil {
+		return model.Snapshot{}, err
+	}
+	snap := model.Snapshot{Sessions: sessions, Complete: complete, Status: status, Messages: map[string][]wire.MessageWithParts{}}
+	snap.Permissions, _ = c.Permissions(ctx)
+	snap.Questions, _ = c.Questions(ctx)
+
+	// A session's messages live with its project: ask its own directory
+	// (with --all-projects it may not be the one octop was started in).
+	dirOf := map[string]string{}
+	global := c.StreamPath() == "/global/event"
+	for _, ses := range sessions {
+		dirOf[ses.ID] = c.Directory()
+		if global {
+			dirOf[ses.ID] = ses.Directory
+		}
+	}
+	var mu sync.Mutex
+	var g errgroup.Group
+	g.SetLimit(snapshotParallel)
+	for _, id := range notIdle(status) {
+		g.Go(func() error {
+			msgs, err := c.WithDirectory(dirOf[id]).Messages(ctx, id, 0)
+			if err != nil {
+				return nil // the session may have been deleted meanwhile; the rest still helps
+			}
+			mu.Lock()
+			snap.Messages[id] = msgs
+			mu.Unlock()
+			return nil
+		})
+	}
+	_ = g.Wait()
+	return snap, ctx.Err()
+}
+
+// listing reads the sessions and their status. With --all-projects it
+// lists across projects and asks each active directory for its status;
+// complete is true only when nothing could have been left out, since a
+// complete snapshot drops what it does not list.
+func listing(ctx context.Context, c *client.Client) (sessions []wire.Session, status map[string]wire.SessionStatus, complete bool, err error) {
+	if c.StreamPath() != "/global/event" {
+		if sessions, err = c.Sessions(ctx); err != nil {
+			return nil, nil, false, err
+		}
+		status, err = c.Status(ctx)
+		return sessions, status, err == nil, err
+	}
+	sessions, complete, err = c.AllSessions(ctx)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	status, _, err = c.AllStatus(ctx, sessions)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	// Sessions of directories not asked (beyond the most recently active
+	// ones) count as idle: nothing has touched them for longer than every
+	// directory that was asked.
+	return sessions, status, complete, nil
+}
+
+// notIdle lists the sessions that are not idle, in id order.
+func notIdle(status map[string]wire.SessionStatus) []string {
+	var ids []string
+	for id, st := range status {
+		if st.Type != wire.StatusIdle {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	return ids
+}

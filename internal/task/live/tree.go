@@ -1,0 +1,254 @@
+package live
+
+import (
+	"context"
+	"time"
+
+	"github.com/octop-dev/octop/internal/task"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
+)
+
+// running reports whether a status means the session is working: busy, or
+// waiting to retry a provider error (an abort stops both).
+func running(st wire.SessionStatus) bool {
+	return st.Type == wire.StatusBusy || st.Type == wire.StatusRetry
+}
+
+// AbortOrder lists the running sessions of the subtree rooted at id in the
+// order to abort them: descendants deepest first (siblings in creation
+// order), then id itself if it runs. Aborting leaves before their parents
+// means no parent sees a child's cancellation as a tool error it then acts
+// on while still running. Sessions outside the subtree never appear.
+//
+// The plan is the model's (State.BusyDescendants), the same one the
+// screen's X confirms, built here from a REST read of the server.
+func AbortOrder(sessions []wire.Session, status map[string]wire.SessionStatus, id string) []wire.Session {
+	st := model.New()
+	st.ApplySnapshot(model.Snapshot{Sessions: sessions, Status: status, Complete: true})
+	byID := make(map[string]wire.Session, len(sessions))
+	for _, s := range sessions {
+		byID[s.ID] = s
+	}
+	ids := st.BusyDescendants(id)
+	if running(status[id]) {
+		ids = append(ids, id)
+	}
+	out := make([]wire.Session, 0, len(ids))
+	for _, x := range ids {
+		if s, ok := byID[x]; ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Node is one session of the tree `octop tree` prints.
+type Node struct {
+	// Server is the URL of the server that holds the session (without
+	// credentials); `octop tree` sets it on roots.
+	Server   string `json:"server,omitempty"`
+	ID       string `json:"id"`
+	ParentID string `json:"parentID,omitempty"`
+	Title    string `json:"title"`
+	Agent    string `json:"agent,omitempty"`
+	// Status is running, complete or error, as in a task.Result, except
+	// that a session with no messages is "idle".
+	Status string `json:"status"`
+	// Reason says why an error is one: aborted, interrupted, denied, or
+	// the error's name (model.StateOf's Reason).
+	Reason string `json:"reason,omitempty"`
+	// Run is the server's run state: idle, busy or retry.
+	Run string `json:"run"`
+	// Error is the reason in one line for a person.
+	Error string     `json:"error,omitempty"`
+	Tools ToolCounts `json:"tools"`
+	// Created is the creation time in Unix ms.
+	Created int64 `json:"created"`
+	// Usage (tokens, cost, times, files changed, todos) is inlined; Subtree
+	// is the same over the node and all its descendants.
+	Usage
+	Subtree  *Usage  `json:"subtree,omitempty"`
+	Children []*Node `json:"children"`
+}
+
+// ToolCounts counts a session's tool calls over its whole history. A call
+// left open by a session that has stopped counts as failed, as on screen.
+type ToolCounts struct {
+	Total     int `json:"total"`
+	Running   int `json:"running"`
+	Completed int `json:"completed"`
+	Failed    int `json:"failed"`
+}
+
+// StateIdle is a session that never ran (no messages).
+const StateIdle = "idle"
+
+// Tree reads every session of the directory with its status and whole
+// message history, folds them into the model the screen uses, and returns
+// the roots, newest first, each with its children in creation order. A
+// session whose parent is not on the server counts as a root.
+func Tree(ctx context.Context, c *client.Client) ([]*Node, error) {
+	st, history, err := LoadState(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	roots := NodesOf(st)
+	if err := addUsage(ctx, c, st, roots, history); err != nil {
+		return nil, err
+	}
+	return roots, nil
+}
+
+// addUsage fills in every node's Usage from its messages and todo list
+// (read a few at a time), then rolls it up the tree.
+func addUsage(ctx context.Context, c *client.Client, st *model.State, roots []*Node, history map[string][]wire.MessageWithParts) error {
+	now := time.Now().UnixMilli()
+	var all []*Node
+	var walk func([]*Node)
+	walk = func(ns []*Node) {
+		for _, n := range ns {
+			all = append(all, n)
+			walk(n.Children)
+		}
+	}
+	walk(roots)
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(client.HistoryParallel)
+	for _, n := range all {
+		g.Go(func() error {
+			todos, err := c.Todos(gctx, n.ID)
+			if err != nil && !client.IsNotFound(err) {
+				return err
+			}
+			ss := st.Session(n.ID)
+			info := wire.Session{ID: n.ID, Time: wire.SessionTime{Created: ss.Created, Updated: ss.Updated}}
+			n.Usage = SessionUsage(info, history[n.ID], todos, n.Status == task.StateRunning, now)
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	RollUp(roots, now)
+	return nil
+}
+
+// LoadState reads the sessions, their status and every session's messages
+// (client.History, newest first) into a model.State: what the screen
+// shows once its history is loaded. history is the messages read, by
+// session id.
+func LoadState(ctx context.Context, c *client.Client) (st *model.State, history map[string][]wire.MessageWithParts, err error) {
+	sessions, err := c.Sessions(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	status, err := c.Status(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	st = model.New()
+	st.ApplySnapshot(model.Snapshot{Sessions: sessions, Status: status, Complete: true})
+	var reqs []client.HistoryRequest
+	for _, id := range st.NeedsHistory() {
+		reqs = append(reqs, client.HistoryRequest{ID: id})
+	}
+	history = make(map[string][]wire.MessageWithParts, len(reqs))
+	// Each list is folded in by one goroutine as it arrives, while the
+	// next ones are read, as the screen does in its own loop.
+	type read struct {
+		id   string
+		msgs []wire.MessageWithParts
+	}
+	reads := make(chan read, client.HistoryParallel)
+	applied := make(chan struct{})
+	go func() {
+		defer close(applied)
+		for r := range reads {
+			history[r.id] = r.msgs
+			st.ApplyMessages(map[string][]wire.MessageWithParts{r.id: r.msgs})
+		}
+	}()
+	err = c.History(ctx, reqs, client.HistoryParallel, func(id string, msgs []wire.MessageWithParts) {
+		reads <- read{id, msgs}
+	})
+	close(reads)
+	<-applied
+	if err != nil {
+		return nil, nil, err
+	}
+	return st, history, nil
+}
+
+// NodesOf turns a model's tree into Nodes, roots newest first.
+func NodesOf(st *model.State) []*Node {
+	var link func(ids []string) []*Node
+	link = func(ids []string) []*Node {
+		out := []*Node{}
+		for _, id := range ids {
+			if ss := st.Session(id); ss != nil && ss.Known {
+				n := nodeOf(st, ss)
+				n.Children = link(ss.Children)
+				out = append(out, n)
+			}
+		}
+		return out
+	}
+	return link(st.Roots())
+}
+
+func nodeOf(st *model.State, ss *model.Session) *Node {
+	state := model.StateOf(ss)
+	n := &Node{ID: ss.ID, ParentID: ss.ParentID, Title: ss.Title, Agent: ss.Agent,
+		Status: state.Kind.Status(), Run: runWord(ss.Run), Created: ss.Created, Children: []*Node{}}
+	if n.Status == "error" {
+		n.Reason, n.Error = state.Reason, state.Detail
+	}
+	c := st.Counts(ss.ID)
+	n.Tools = ToolCounts{Total: c.ToolsRunning + c.ToolsDone + c.ToolsFailed,
+		Running: c.ToolsRunning, Completed: c.ToolsDone, Failed: c.ToolsFailed}
+	return n
+}
+
+func runWord(r model.Run) string {
+	switch r {
+	case model.RunBusy:
+		return wire.StatusBusy
+	case model.RunRetry:
+		return wire.StatusRetry
+	}
+	return wire.StatusIdle
+}
+
+// BuildTree links nodes by ParentID and returns the roots, newest first,
+// with children in creation order; a node whose parent is not among them
+// is a root. The shape is the model's, the same tree the screen draws.
+func BuildTree(nodes []*Node) []*Node {
+	byID := make(map[string]*Node, len(nodes))
+	sessions := make([]wire.Session, len(nodes))
+	for i, n := range nodes {
+		byID[n.ID] = n
+		sessions[i] = wire.Session{ID: n.ID, ParentID: n.ParentID,
+			Time: wire.SessionTime{Created: n.Created, Updated: n.Created}}
+	}
+	st := model.New()
+	st.ApplySnapshot(model.Snapshot{Sessions: sessions, Complete: true})
+	var link func(ids []string) []*Node
+	link = func(ids []string) []*Node {
+		out := []*Node{}
+		for _, id := range ids {
+			n, s := byID[id], st.Session(id)
+			if n == nil || s == nil {
+				continue
+			}
+			n.Children = link(s.Children)
+			out = append(out, n)
+		}
+		return out
+	}
+	return link(st.Roots())
+}

@@ -1,0 +1,170 @@
+package live
+
+import (
+	"github.com/octop-dev/octop/internal/wire"
+)
+
+// Usage is what a session, or a whole subtree, used and did, as
+// `octop tree --json` gives it. Every figure adds up the session's REST
+// messages: for each assistant message its own tokens and cost, or, when
+// it has none yet, those of its step-finish parts.
+type Usage struct {
+	Tokens TokenCounts `json:"tokens"`
+	Cost   float64     `json:"cost"`
+	// Started is when the first prompt came (Unix ms), else the creation.
+	Started int64 `json:"started"`
+	// Ended is when the last reply completed; 0 while running, or never ran.
+	Ended int64 `json:"ended"`
+	// DurationMS is Ended-Started, or now-Started while running.
+	DurationMS int64 `json:"duration_ms"`
+	// LastActivity is the latest time any message or part names.
+	LastActivity int64      `json:"last_activity"`
+	FilesChanged int        `json:"files_changed"`
+	Todos        TodoCounts `json:"todos"`
+
+	files   map[string]bool // the changed paths, so a subtree counts each once
+	running bool
+}
+
+// TokenCounts splits tokens the way the server counts them.
+type TokenCounts struct {
+	Input      float64 `json:"input"`
+	Output     float64 `json:"output"`
+	Reasoning  float64 `json:"reasoning"`
+	CacheRead  float64 `json:"cache_read"`
+	CacheWrite float64 `json:"cache_write"`
+}
+
+// TodoCounts counts a todo list: all items, and those completed.
+type TodoCounts struct {
+	Total int `json:"total"`
+	Done  int `json:"done"`
+}
+
+func (t *TokenCounts) add(w wire.Tokens) {
+	t.Input += w.Input
+	t.Output += w.Output
+	t.Reasoning += w.Reasoning
+	t.CacheRead += w.Cache.Read
+	t.CacheWrite += w.Cache.Write
+}
+
+func (t *TokenCounts) plus(o TokenCounts) {
+	t.Input += o.Input
+	t.Output += o.Output
+	t.Reasoning += o.Reasoning
+	t.CacheRead += o.CacheRead
+	t.CacheWrite += o.CacheWrite
+}
+
+// SessionUsage adds up one session's messages and todo list. running says
+// whether it still runs; now (Unix ms) ends a running session's duration.
+func SessionUsage(s wire.Session, msgs []wire.MessageWithParts, todos []wire.Todo, running bool, now int64) Usage {
+	u := Usage{Started: s.Time.Created, LastActivity: s.Time.Created, running: running, files: map[string]bool{}}
+	if len(msgs) > 0 {
+		u.Started = msgs[0].Info.Time.Created
+	}
+	for i := range msgs {
+		u.addMessage(&msgs[i])
+	}
+	for _, t := range todos {
+		u.Todos.Total++
+		if t.Status == wire.TodoCompleted {
+			u.Todos.Done++
+		}
+	}
+	u.FilesChanged = len(u.files)
+	if running || len(msgs) == 0 {
+		u.Ended = 0
+	}
+	u.setDuration(now)
+	return u
+}
+
+func (u *Usage) addMessage(m *wire.MessageWithParts) {
+	info := &m.Info
+	u.seen(info.Time.Created)
+	u.seen(info.Time.Completed)
+	if info.Role == "user" {
+		if info.Summary != nil {
+			for _, d := range info.Summary.Diffs {
+				u.files[d.File] = true
+			}
+		}
+	} else {
+		u.Ended = max(u.Ended, info.Time.Completed)
+	}
+	own := info.Tokens.Sum() > 0 || info.Cost > 0
+	if own {
+		u.Tokens.add(info.Tokens)
+		u.Cost += info.Cost
+	}
+	for i := range m.Parts {
+		p := &m.Parts[i]
+		if p.Time != nil {
+			u.seen(p.Time.Start)
+			u.seen(p.Time.End)
+		}
+		if p.State != nil {
+			u.seen(p.State.Time.Start)
+			u.seen(p.State.Time.End)
+		}
+		if !own && p.Type == wire.PartStepFinish {
+			if p.Tokens != nil {
+				u.Tokens.add(*p.Tokens)
+			}
+			u.Cost += p.Cost
+		}
+	}
+}
+
+func (u *Usage) seen(t int64) { u.LastActivity = max(u.LastActivity, t) }
+
+func (u *Usage) setDuration(now int64) {
+	switch {
+	case u.running:
+		u.DurationMS = max(0, now-u.Started)
+	case u.Ended > 0:
+		u.DurationMS = max(0, u.Ended-u.Started)
+	default:
+		u.DurationMS = 0
+	}
+}
+
+// RollUp fills each node's Subtree: its own usage plus every
+// descendant's. A subtree has ended only once all of it has; a file
+// changed by several of its sessions counts once.
+func RollUp(roots []*Node, now int64) {
+	for _, r := range roots {
+		rollUp(r, now)
+	}
+}
+
+func rollUp(n *Node, now int64) Usage {
+	sub := n.Usage
+	sub.files = make(map[string]bool, len(n.files))
+	for f := range n.files {
+		sub.files[f] = true
+	}
+	for _, c := range n.Children {
+		cu := rollUp(c, now)
+		sub.Tokens.plus(cu.Tokens)
+		sub.Cost += cu.Cost
+		sub.Started = min(sub.Started, cu.Started)
+		sub.Ended = max(sub.Ended, cu.Ended)
+		sub.LastActivity = max(sub.LastActivity, cu.LastActivity)
+		sub.Todos.Total += cu.Todos.Total
+		sub.Todos.Done += cu.Todos.Done
+		sub.running = sub.running || cu.running
+		for f := range cu.files {
+			sub.files[f] = true
+		}
+	}
+	sub.FilesChanged = len(sub.files)
+	if sub.running {
+		sub.Ended = 0
+	}
+	sub.setDuration(now)
+	n.Subtree = &sub
+	return sub
+}

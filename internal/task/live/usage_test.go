@@ -1,0 +1,76 @@
+package live
+
+import (
+	"testing"
+
+	"github.com/octop-dev/octop/internal/wire"
+)
+
+func usageMsgs() []wire.MessageWithParts {
+	tok := func(in, out float64) *wire.Tokens {
+		return &wire.Tokens{Input: in, Output: out, Cache: wire.TokensCache{Read: 1, Write: 2}}
+	}
+	return []wire.MessageWithParts{
+		{Info: wire.Message{ID: "m1", Role: "user", Time: wire.MessageTime{Created: 100},
+			Summary: &wire.MessageSummary{Diffs: []wire.FileDiff{{File: "a.go"}, {File: "b.go"}}}}},
+		// Own totals: its step-finish parts must not count again.
+		{Info: wire.Message{ID: "m2", Role: "assistant", Cost: 0.5, Tokens: *tok(10, 5),
+			Time: wire.MessageTime{Created: 110, Completed: 150}},
+			Parts: []wire.Part{{ID: "s1", Type: wire.PartStepFinish, Tokens: tok(10, 5), Cost: 0.5},
+				{ID: "t1", Type: wire.PartTool, State: &wire.ToolState{Status: "completed", Time: wire.ToolTime{Start: 120, End: 160}}}}},
+		// No totals yet: its step-finish parts count.
+		{Info: wire.Message{ID: "m3", Role: "assistant", Time: wire.MessageTime{Created: 170, Completed: 200}},
+			Parts: []wire.Part{{ID: "s2", Type: wire.PartStepFinish, Tokens: tok(3, 4), Cost: 0.25},
+				{ID: "s3", Type: wire.PartStepFinish, Tokens: tok(1, 1), Cost: 0.25}}},
+	}
+}
+
+func TestSessionUsage(t *testing.T) {
+	s := wire.Session{ID: "ses_a", Time: wire.SessionTime{Created: 90}}
+	todos := []wire.Todo{{Status: wire.TodoCompleted}, {Status: wire.TodoInProgress}, {Status: wire.TodoCompleted}}
+	u := SessionUsage(s, usageMsgs(), todos, false, 1000)
+	want := TokenCounts{Input: 14, Output: 10, CacheRead: 3, CacheWrite: 6}
+	if u.Tokens != want || u.Cost != 1 {
+		t.Errorf("tokens %+v cost %v, want %+v and 1", u.Tokens, u.Cost, want)
+	}
+	if u.Started != 100 || u.Ended != 200 || u.DurationMS != 100 || u.LastActivity != 200 {
+		t.Errorf("times: started %d ended %d duration %d last %d, want 100 200 100 200", u.Started, u.Ended, u.DurationMS, u.LastActivity)
+	}
+	if u.FilesChanged != 2 || u.Todos != (TodoCounts{Total: 3, Done: 2}) {
+		t.Errorf("files %d todos %+v", u.FilesChanged, u.Todos)
+	}
+	r := SessionUsage(s, usageMsgs(), nil, true, 1000)
+	if r.Ended != 0 || r.DurationMS != 900 {
+		t.Errorf("running: ended %d duration %d, want 0 and 900", r.Ended, r.DurationMS)
+	}
+	empty := SessionUsage(s, nil, nil, false, 1000)
+	if empty.Started != 90 || empty.Ended != 0 || empty.DurationMS != 0 || empty.LastActivity != 90 {
+		t.Errorf("never ran: %+v", empty)
+	}
+}
+
+func TestRollUp(t *testing.T) {
+	s := wire.Session{ID: "ses_a", Time: wire.SessionTime{Created: 90}}
+	msgs := usageMsgs()
+	leaf := &Node{ID: "ses_c", Usage: SessionUsage(s, msgs, []wire.Todo{{Status: wire.TodoPending}}, false, 1000)}
+	// The child changed b.go too, and started earlier than its parent's
+	// first prompt: the subtree counts b.go once and starts at 50.
+	msgs[0].Info.Summary.Diffs = []wire.FileDiff{{File: "b.go"}, {File: "c.go"}}
+	msgs[0].Info.Time.Created = 50
+	child := &Node{ID: "ses_b", Usage: SessionUsage(s, msgs, nil, true, 1000), Children: []*Node{leaf}}
+	root := &Node{ID: "ses_a", Usage: SessionUsage(s, usageMsgs(), nil, false, 1000), Children: []*Node{child}}
+	RollUp([]*Node{root}, 1000)
+	sub := root.Subtree
+	if sub.Tokens.Input != 42 || sub.Cost != 3 || sub.FilesChanged != 3 || sub.Todos.Total != 1 {
+		t.Errorf("subtree %+v: want 42 input tokens, cost 3, 3 files, 1 todo", sub)
+	}
+	if sub.Started != 50 || sub.Ended != 0 || sub.DurationMS != 950 {
+		t.Errorf("a subtree with a running child: started %d ended %d duration %d, want 50 0 950", sub.Started, sub.Ended, sub.DurationMS)
+	}
+	if leaf.Subtree.Tokens != leaf.Tokens || leaf.Subtree.Ended != 200 {
+		t.Errorf("a leaf's subtree is itself: %+v vs %+v", leaf.Subtree, leaf.Usage)
+	}
+	if root.Usage.FilesChanged != 2 || root.Usage.Ended != 200 {
+		t.Errorf("RollUp changed the node's own usage: %+v", root.Usage)
+	}
+}

@@ -1,0 +1,220 @@
+package task
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
+)
+
+// Task states, in async-task-result terms.
+const (
+	StateRunning  = "running"
+	StateComplete = "complete"
+	StateError    = "error"
+)
+
+// Result is a session's outcome as an async task's caller sees it.
+type Result struct {
+	TaskID string
+	Title  string
+	Agent  string
+	// State is StateRunning, StateComplete or StateError.
+	State string
+	// Run is the server's run state while running: busy or retry.
+	Run string
+	// Retry says why and when a retrying session tries again.
+	Retry *wire.SessionStatus
+	// Text is the last assistant text: the answer once complete, the text so
+	// far while running.
+	Text string
+	// Error is what the last run ended with (e.g. MessageAbortedError).
+	Error *wire.ErrorInfo
+	// Reason says why an error state is one: aborted, interrupted, denied,
+	// or the error's name (model.StateOf's Reason). Empty otherwise.
+	Reason string
+	// Detail is the same in one line for a person.
+	Detail string
+	// Tools are the tool calls of the current (or last) run, in order.
+	Tools []ToolCall
+	// Messages is how many messages the session has.
+	Messages int
+
+	// Settled is false when the messages could still be mid-run: the last
+	// reply stopped to call tools, or never finished. Wait trusts such a
+	// result only after it holds for a few polls.
+	Settled bool
+}
+
+// ToolCall is one tool call of a run, as a result shows it.
+type ToolCall struct {
+	Tool   string
+	Status string // pending, running, completed, error
+	Title  string
+	Error  string
+}
+
+// DeriveResult turns what the server says about one session (its status,
+// absent when idle, and its messages oldest first) into a Result.
+//
+// A session whose last message is a user prompt with no reply yet counts as
+// running even before the server marks it busy: prompt_async answers before
+// the run starts, and a caller that polls right after launching must not
+// read that gap as "complete, no answer".
+func DeriveResult(s wire.Session, st wire.SessionStatus, msgs []wire.MessageWithParts) Result {
+	r := Result{TaskID: s.ID, Title: s.Title, Agent: s.Agent, Messages: len(msgs)}
+	// The current run is everything after the last user message.
+	lastUser := -1
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Info.Role == "user" {
+			lastUser = i
+			break
+		}
+	}
+	var last *wire.MessageWithParts // the last assistant message of the run
+	for i := lastUser + 1; i < len(msgs); i++ {
+		m := &msgs[i]
+		if m.Info.Role != "assistant" {
+			continue
+		}
+		last = m
+		if m.Info.Agent != "" {
+			r.Agent = m.Info.Agent
+		}
+		for _, p := range m.Parts {
+			switch p.Type {
+			case wire.PartText:
+				if t := strings.TrimSpace(p.Text); t != "" {
+					r.Text = p.Text
+				}
+			case wire.PartTool:
+				tc := ToolCall{Tool: p.Tool}
+				if p.State != nil {
+					tc.Status, tc.Title, tc.Error = p.State.Status, p.State.Title, p.State.Error
+				}
+				r.Tools = append(r.Tools, tc)
+			}
+		}
+	}
+	if lastUser >= 0 && msgs[lastUser].Info.Agent != "" {
+		r.Agent = msgs[lastUser].Info.Agent // the agent the newest prompt asked for
+	}
+	state := stateOf(s, st, msgs)
+	r.Reason, r.Detail = state.Reason, state.Detail
+	switch state.Kind {
+	case model.KindRunning, model.KindWaiting, model.KindRetrying:
+		r.State, r.Run = StateRunning, wire.StatusBusy
+		if st.Type == wire.StatusBusy || st.Type == wire.StatusRetry {
+			r.Run = st.Type
+		}
+		if st.Type == wire.StatusRetry {
+			retry := st
+			r.Retry = &retry
+		}
+	case model.KindComplete, model.KindIdle:
+		r.State = StateComplete
+		r.Settled = last == nil || last.Info.Finish != "tool-calls"
+	default:
+		r.State, r.Error = StateError, errorOf(last, state)
+		// An interrupted reply may only have been read a moment before it
+		// finished: Wait trusts it after a few polls only.
+		r.Settled = state.Kind != model.KindInterrupted
+	}
+	return r
+}
+
+// stateOf is model.StateOf for one session read over REST: the same
+// derivation the screen and `octop tree` use.
+func stateOf(s wire.Session, st wire.SessionStatus, msgs []wire.MessageWithParts) model.SessionState {
+	m := model.New()
+	status := map[string]wire.SessionStatus{}
+	if st.Type != "" && st.Type != wire.StatusIdle {
+		status[s.ID] = st
+	}
+	m.ApplySnapshot(model.Snapshot{Sessions: []wire.Session{s}, Status: status,
+		Messages: map[string][]wire.MessageWithParts{s.ID: withIDs(msgs)}})
+	return m.StateOf(s.ID)
+}
+
+// withIDs gives messages and parts that lack an id (a server always sends
+// them; a hand-made list may not) one in their order, since the model
+// orders and tells them apart by id.
+func withIDs(msgs []wire.MessageWithParts) []wire.MessageWithParts {
+	out := make([]wire.MessageWithParts, len(msgs))
+	for i, m := range msgs {
+		if m.Info.ID == "" {
+			m.Info.ID = fmt.Sprintf("msg_%08d", i)
+		}
+		parts := make([]wire.Part, len(m.Parts))
+		for j, p := range m.Parts {
+			if p.ID == "" {
+				p.ID = fmt.Sprintf("prt_%08d_%04d", i, j)
+			}
+			p.MessageID = m.Info.ID
+			parts[j] = p
+		}
+		m.Parts = parts
+		out[i] = m
+	}
+	return out
+}
+
+// errorOf is the message's error, else one named after the state's reason.
+func errorOf(m *wire.MessageWithParts, state model.SessionState) *wire.ErrorInfo {
+	if m != nil && m.Info.Error != nil {
+		return m.Info.Error
+	}
+	return &wire.ErrorInfo{Name: reasonName(state.Reason), Data: wire.ErrorInfoData{Message: state.Detail}}
+}
+
+// reasonName turns a reason word into an error name: interrupted reads
+// "Interrupted", denied "Denied".
+func reasonName(reason string) string {
+	if reason == "" {
+		return "Error"
+	}
+	return strings.ToUpper(reason[:1]) + reason[1:]
+}
+
+// Format renders a result the way `octop result` prints it: a status line,
+// the task_id, then the answer inside <task_result> tags, the error's name
+// and message, or the run's tool calls so far.
+func (r Result) Format() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "status: %s\n", r.State)
+	fmt.Fprintf(&b, "task_id: %s\n", r.TaskID)
+	switch r.State {
+	case StateComplete:
+		fmt.Fprintf(&b, "\n<task_result>\n%s\n</task_result>\n", strings.TrimRight(r.Text, "\n"))
+	case StateError:
+		fmt.Fprintf(&b, "reason: %s\n", r.Reason)
+		fmt.Fprintf(&b, "error: %s\n", r.ErrorLine())
+	case StateRunning:
+		if r.Retry != nil {
+			fmt.Fprintf(&b, "retry: attempt %d: %s\n", r.Retry.Attempt, r.Retry.Message)
+		}
+		for _, t := range r.Tools {
+			line := fmt.Sprintf("tool: %-9s %s", t.Status, t.Tool)
+			if t.Title != "" {
+				line += "  " + oneLine(t.Title)
+			}
+			b.WriteString(line + "\n")
+		}
+	}
+	return b.String()
+}
+
+// ErrorLine is the error as one line: "Name: message".
+func (r Result) ErrorLine() string {
+	if r.Error == nil {
+		return ""
+	}
+	if r.Error.Data.Message == "" {
+		return r.Error.Name
+	}
+	return r.Error.Name + ": " + oneLine(r.Error.Data.Message)
+}
+
+// oneLine folds whitespace runs, newlines included, into single spaces.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,131 @@
+package inflight
+
+import (
+	"context"
+	"maps"
+	"time"
+
+	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/octop-dev/octop/internal/task"
+)
+
+// List is the requests under way, by tag. It is a value: Start and
+// Finish return a changed copy and never touch the map of an older one.
+type List struct {
+	tag   int
+	calls map[int]entry
+}
+
+// entry is one call under way: its cancel, and whether it outlives the
+// dialog that asked (see task.Detached).
+type entry struct {
+	cancel   context.CancelFunc
+	detached bool
+}
+
+// Reply is a request's reply, tagged so that the reply of a cancelled
+// request is dropped.
+type Reply struct {
+	tag int
+	// Reply is what the server's call handed back (task.LaunchReply, …),
+	// for the room that asked.
+	Reply task.Reply
+}
+
+// Start runs r on s in the returned Cmd, with a context whose cancel f
+// keeps. Nothing here waits: the call happens in the Cmd.
+func (f List) Start(s task.Server, r task.Request, detached bool) (List, tea.Cmd) {
+	ctx, cancel := context.WithTimeout(context.Background(), task.Timeout(r))
+	f.tag++
+	tag := f.tag
+	f.calls = maps.Clone(f.calls)
+	if f.calls == nil {
+		f.calls = map[int]entry{}
+	}
+	f.calls[tag] = entry{cancel: cancel, detached: detached}
+	return f, func() tea.Msg {
+		defer cancel()
+		return Reply{tag: tag, Reply: task.Do(ctx, s, r)}
+	}
+}
+
+// Finish takes the call r answers off the list. ok is false when that
+// call was cancelled: its reply is to be dropped. detached says the call
+// outlived its dialog.
+func (f List) Finish(r Reply) (next List, detached, ok bool) {
+	e, ok := f.calls[r.tag]
+	if !ok {
+		return f, false, false
+	}
+	f.calls = maps.Clone(f.calls)
+	delete(f.calls, r.tag)
+	return f, e.detached, true
+}
+
+// Cancel cancels the calls under way: all of them, or only those bound to
+// the dialog.
+func (f List) Cancel(all bool) List {
+	if len(f.calls) == 0 {
+		return f
+	}
+	keep := map[int]entry{}
+	for tag, e := range f.calls {
+		if e.detached && !all {
+			keep[tag] = e
+			continue
+		}
+		e.cancel()
+	}
+	f.calls = keep
+	return f
+}
+
+// Busy says a call bound to the dialog is under way.
+func (f List) Busy() bool {
+	for _, e := range f.calls {
+		if !e.detached {
+			return true
+		}
+	}
+	return false
+}
+
+// SnapshotReply is the reply to Snapshot. Tag is the read's number: a
+// reply older than the newest read is dropped.
+type SnapshotReply struct {
+	Tag  int
+	Snap model.Snapshot
+	Err  error
+}
+
+// HealthReply is the reply to Health, tagged like SnapshotReply.
+type HealthReply struct {
+	Tag    int
+	Health wire.Health
+	Err    error
+}
+
+// Snapshot reads the whole tree in a Cmd. It captures plain values only,
+// so the Cmd can run on any goroutine while Update goes on.
+func Snapshot(s task.Server, tag int) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), task.RequestTimeout)
+		defer cancel()
+		snap, err := s.Snapshot(ctx)
+		return SnapshotReply{Tag: tag, Snap: snap, Err: err}
+	}
+}
+
+// Health asks the server for its version in a Cmd.
+func Health(s task.Server, tag int) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		h, err := s.Health(ctx)
+		return HealthReply{Tag: tag, Health: h, Err: err}
+	}
+}

@@ -1,0 +1,223 @@
+package ui
+
+// This file opens the rooms: the reserved keys each open one (or answer
+// at once with a notice), and the requests a room returns are carried
+// out here: the root stamps each with the dialog that made it, starts it
+// through inflight.List and hands the reply back to that dialog.
+
+import (
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/octop-dev/octop/ui/dialog"
+	uidiff "github.com/octop-dev/octop/ui/diff"
+	"github.com/octop-dev/octop/ui/inbox"
+	"github.com/octop-dev/octop/ui/markdown"
+	"github.com/octop-dev/octop/ui/result"
+	"github.com/octop-dev/octop/ui/room"
+	uitimeline "github.com/octop-dev/octop/ui/timeline"
+	uitranscript "github.com/octop-dev/octop/ui/transcript"
+
+	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/ui/inflight"
+)
+
+// Action is what one of the reserved keys asks for.
+type Action int
+
+// The reserved actions, one per key.
+const (
+	ActionLaunch     Action = iota // n: launch a new task
+	ActionResume                   // r: resume the selected session
+	ActionResumeByID               // R: resume a session by typed task_id
+	ActionAbort                    // x: abort the selected session
+	ActionAbortTree                // X: abort the selected session's subtree
+	ActionOpen                     // o: open the selected session's result
+	ActionCopyID                   // y: copy the selected session's task_id
+	ActionInbox                    // i: the inbox of pending permissions and questions
+	ActionLaunchRoot               // N: launch a task as a new root session
+	ActionTranscript               // t: the selected session's transcript
+	ActionDiff                     // d: the files the selected session changed
+	ActionTimeline                 // T: the selected subtree's timeline
+)
+
+var actionNames = [...]string{"launch", "resume", "resume by id", "abort", "abort subtree", "open", "copy task_id", "inbox", "launch root", "transcript", "files changed", "timeline"}
+
+// String names the action, e.g. "abort subtree".
+func (a Action) String() string {
+	if int(a) < len(actionNames) {
+		return actionNames[a]
+	}
+	return "action"
+}
+
+// ReadOnly reports whether the action leaves the server alone.
+func (a Action) ReadOnly() bool {
+	return a == ActionOpen || a == ActionCopyID || a == ActionInbox ||
+		a == ActionTranscript || a == ActionDiff || a == ActionTimeline
+}
+
+// startAction is the one place the reserved keys go through: it opens the
+// action's room, or answers at once with a notice.
+func (m Model) startAction(a Action) (Model, tea.Cmd) {
+	// A recording has no server behind it to change; what it has shown
+	// can still be read.
+	if m.opts.Demo && !a.ReadOnly() {
+		return m.flash(FlashMsg{Text: m.readOnlyNotice()})
+	}
+	if m.opts.Server == nil && a != ActionTimeline {
+		return m.flash(FlashMsg{Text: a.String() + ": not available yet"})
+	}
+	d, cmd := m.room(a)
+	if d == nil {
+		return m, cmd
+	}
+	m.dialogGen++
+	m.dialog = d
+	return m, stamp(m.dialogGen, cmd)
+}
+
+// readOnlyNotice is what a key that would change something answers in a
+// recording.
+func (m Model) readOnlyNotice() string {
+	if m.opts.ReadOnly != "" {
+		return m.opts.ReadOnly
+	}
+	return "demo: read-only"
+}
+
+// closeDialog closes the dialog and cancels what it has in flight; an
+// intent of it still on its way is dropped by its generation.
+func (m *Model) closeDialog() {
+	m.dialog = nil
+	m.dialogGen++
+	m.cancelRequests(false)
+}
+
+// room builds the room an action opens, or the Cmd of an action that
+// needs none.
+func (m Model) room(a Action) (room.Dialog, tea.Cmd) {
+	st, w, h := m.styles, m.width, m.height
+	sel := m.tree.Selected()
+	ss := m.state.Session(sel)
+	title := dialog.TitleOf(ss, sel)
+	if sel == "" && a != ActionLaunchRoot && a != ActionResumeByID && a != ActionInbox {
+		if a == ActionLaunch {
+			return nil, room.Flash("select the session to launch under (N launches a new root)", true)
+		}
+		return nil, room.Flash("select a session to "+map[Action]string{ActionResume: "resume",
+			ActionAbort: "abort", ActionAbortTree: "abort", ActionOpen: "open", ActionCopyID: "copy",
+			ActionTranscript: "read", ActionDiff: "see the changes of", ActionTimeline: "chart"}[a]+" first", true)
+	}
+	switch a {
+	case ActionLaunch:
+		return dialog.NewLaunch(st, sel, title, w, h)
+	case ActionLaunchRoot:
+		return dialog.NewLaunch(st, "", "", w, h)
+	case ActionResume:
+		root := ss == nil || ss.ParentID == ""
+		if ss != nil && ss.Running() {
+			return dialog.NewBusy(st, sel, title, root, w, h), nil
+		}
+		return dialog.NewResume(st, sel, title, root, w, h)
+	case ActionResumeByID:
+		return dialog.NewFind(st, w, h)
+	case ActionAbort:
+		if ss == nil || !ss.Running() {
+			return nil, room.Flash(fmt.Sprintf("%s is idle; nothing to abort", sel), false)
+		}
+		return dialog.NewAbort(st, m.state, sel, m.state.BusyDescendants(sel), w), nil
+	case ActionAbortTree:
+		plan := dialog.AbortPlan(m.state, sel)
+		if len(plan) == 0 {
+			return nil, room.Flash(fmt.Sprintf("nothing runs in the subtree of %s; nothing to abort", sel), false)
+		}
+		return dialog.NewAbortTree(st, m.state, plan, w), nil
+	case ActionOpen:
+		return result.New(st, sel, title, w, h)
+	case ActionCopyID:
+		return nil, tea.Batch(tea.SetClipboard(sel), room.Flash("copied task_id "+sel, false))
+	case ActionInbox:
+		return inbox.New(st, m.state, w), nil
+	case ActionTranscript:
+		return uitranscript.Open(st, sel, title, markdown.New(st.IsDark, st.NoColor).Render)
+	case ActionDiff:
+		return uidiff.Open(st, sel, title)
+	case ActionTimeline:
+		return uitimeline.Open(st, m.state, sel, m.now.UnixMilli()), nil
+	}
+	return nil, room.Flash(a.String()+": not available yet", false)
+}
+
+// This file is where the rooms' intents become calls: the root stamps
+// each intent with the dialog that made it, starts it through inflight.List
+// and hands the reply back to that dialog.
+
+// stampedMsg is an intent with the dialog that made it: one from a dialog
+// since closed is dropped.
+type stampedMsg struct {
+	gen int
+	req task.Request
+}
+
+// stamp marks the intents cmd yields with the dialog generation gen.
+func stamp(gen int, cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		switch msg := cmd().(type) {
+		case task.Request:
+			return stampedMsg{gen: gen, req: msg}
+		case tea.BatchMsg:
+			out := make(tea.BatchMsg, len(msg))
+			for i, c := range msg {
+				out[i] = stamp(gen, c)
+			}
+			return out
+		default:
+			return msg
+		}
+	}
+}
+
+// startRequest starts an intent's call, unless the dialog that made it
+// has closed (a detached intent, an inbox answer, runs regardless).
+func (m Model) startRequest(s stampedMsg) (Model, tea.Cmd) {
+	detached := false
+	if d, ok := s.req.(task.Detached); ok {
+		detached = d.Detached()
+	}
+	if m.opts.Server == nil || (!detached && (m.dialog == nil || s.gen != m.dialogGen)) {
+		return m, nil // its dialog was closed before the intent arrived
+	}
+	var cmd tea.Cmd
+	m.calls, cmd = m.calls.Start(m.opts.Server, s.req, detached)
+	return m, cmd
+}
+
+// updateReply hands a reply to the dialog that asked, and shows a
+// detached request's notice; a cancelled request's reply is dropped.
+func (m Model) updateReply(r inflight.Reply) (tea.Model, tea.Cmd) {
+	var detached, ok bool
+	if m.calls, detached, ok = m.calls.Finish(r); !ok {
+		return m, nil
+	}
+	var flash tea.Cmd
+	if a, ok := r.Reply.(task.AnswerReply); ok && detached {
+		flash = room.Flash(a.Notice())
+	}
+	if m.dialog == nil {
+		return m, flash
+	}
+	nm, cmd := m.updateDialog(r.Reply)
+	return nm, tea.Batch(flash, cmd)
+}
+
+// cancelRequests cancels the requests in flight: all of them, or only
+// those bound to the dialog.
+func (m *Model) cancelRequests(all bool) { m.calls = m.calls.Cancel(all) }
+
+// dialogBusy says the open dialog waits on a request of its own.
+func (m Model) dialogBusy() bool { return m.calls.Busy() }
