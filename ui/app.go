@@ -39,9 +39,9 @@ type FlashMsg = room.FlashMsg
 // SelectMsg asks the screen to select a session, now or once it arrives.
 type SelectMsg = room.SelectMsg
 
-// Options configure the screen. Ops is required outside demo mode.
+// Options configure the screen. Server is required outside demo mode.
 type Options struct {
-	// Ops carries out every server operation, reads and actions; in demo
+	// Server carries out every server operation, reads and actions; in demo
 	// mode it is nil.
 	Server task.Server
 	// ServerURL is shown in the header.
@@ -120,7 +120,7 @@ type Model struct {
 	focus     pane
 	follow    bool
 	dialog    room.Dialog
-	// dialogGen numbers the dialogs opened, so an intent of one since
+	// dialogGen numbers the dialogs opened, so an request of one since
 	// closed is dropped.
 	dialogGen int
 	calls     inflight.List

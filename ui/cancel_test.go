@@ -43,7 +43,7 @@ func (b *blockingOps) Result(ctx context.Context, _ string) (task.Result, error)
 	return task.Result{}, b.block(ctx, "result")
 }
 
-// intents runs cmd and the batches it yields, and returns the intents it
+// requests runs cmd and the batches it yields, and returns the requests it
 // hands the root; anything slower than a call (a cursor's blink) is skipped.
 func intents(cmd tea.Cmd) []stampedMsg {
 	var out []stampedMsg
@@ -61,7 +61,7 @@ func intents(cmd tea.Cmd) []stampedMsg {
 	return out
 }
 
-// inFlight presses k, hands the intent it yields to the root, and starts
+// inFlight presses k, hands the request it yields to the root, and starts
 // the request's Cmd on its own goroutine, as Bubble Tea would. The reply
 // arrives on the returned channel.
 func inFlight(t *testing.T, m Model, k tea.Msg) (Model, <-chan tea.Msg) {

@@ -2,7 +2,7 @@
 // root Model (app.go), the layout (view.go), the message routing (update.go
 // for keys, mouse and the clock; server.go for the server's data, which
 // it also feeds to the watchdog; live.go for the reserved keys;
-// intents.go for the rooms' intents) and the screen's keys (keys.go);
+// requests.go for the rooms' requests) and the screen's keys (keys.go);
 // every view lives in a room of its own under ui/.
 //
 // # Rooms
@@ -16,14 +16,14 @@
 //	            frame.go is the box every overlay is drawn in
 //	ui/inbox    the pending permissions and questions (i)
 //	ui/result   one session's outcome (o), markdown rendered
-//	ui/intent   what rooms and root exchange: the Dialog contract,
-//	            intents, their replies, FlashMsg and SelectMsg
+//	ui/request   what rooms and root exchange: the Dialog contract,
+//	            requests, their replies, FlashMsg and SelectMsg
 //	ui/history  the background reads of every session's messages, as commands
 //	ui/watch    the watchdog as the screen runs it: marks for the tree and
 //	            detail, the header's notice, notifications, --exec hooks
 //	            and --abort-on's aborts, as commands
 //	ui/calls    Ops, the one interface of server operations, and the
-//	            calls in flight: each intent's call, its cancel, its reply
+//	            calls in flight: each request's call, its cancel, its reply
 //	internal/servers  several servers: one root Model each, drawn as one tree
 //	            of server groups under a bar (wraps the root, like replay)
 //	ui/format   pure string helpers; ui/styles the one style set
@@ -31,8 +31,8 @@
 // # Rules of the house
 //
 //   - No I/O in Update or View. A room never calls the server: it returns
-//     an intent (task.LaunchRequest, AbortRequested, AnswerPermission…)
-//     as a Cmd. The root turns each intent into a call on Options.Ops
+//     an request (task.LaunchRequest, AbortRequest, AnswerPermissionRequest…)
+//     as a Cmd. The root turns each request into a call on Options.Ops
 //     (task.Server, the one interface of server operations; package ops
 //     implements it over the client, tests use a fake), run in a tea.Cmd
 //     with a context whose cancel inflight.List keeps, and hands the reply
@@ -40,7 +40,7 @@
 //   - Keys always answer. ctrl+c quits from anywhere; esc closes every
 //     overlay (help included) at once, cancelling its request in flight.
 //     A reply whose request was cancelled is dropped by its tag, and an
-//     intent of a dialog since closed by the dialog's generation. Inbox
+//     request of a dialog since closed by the dialog's generation. Inbox
 //     answers are Detached: closing the inbox does not take them back.
 //   - No package under ui/ imports client, actions, ops or net/http, even
 //     indirectly (TestRoomsReachNoNetwork).
@@ -58,7 +58,7 @@
 //  1. Make ui/<room> with New(st *styles.Styles, …) (Model, tea.Cmd),
 //     Update(tea.Msg) (room.Dialog, tea.Cmd) returning nil to close, and
 //     View(w, h int) string; draw it in dialog.Frame if it is an overlay.
-//  2. If it needs the server, add an intent and its reply to ui/intent, a
+//  2. If it needs the server, add an request and its reply to ui/request, a
 //     method to task.Server, a case to calls.call, and the method to package
 //     ops. The room returns room.Send(YourRequest{…}) and handles the
 //     reply in Update.

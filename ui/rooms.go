@@ -88,7 +88,7 @@ func (m Model) readOnlyNotice() string {
 }
 
 // closeDialog closes the dialog and cancels what it has in flight; an
-// intent of it still on its way is dropped by its generation.
+// request of it still on its way is dropped by its generation.
 func (m *Model) closeDialog() {
 	m.dialog = nil
 	m.dialogGen++
@@ -150,18 +150,18 @@ func (m Model) room(a Action) (room.Dialog, tea.Cmd) {
 	return nil, room.Flash(a.String()+": not available yet", false)
 }
 
-// This file is where the rooms' intents become calls: the root stamps
-// each intent with the dialog that made it, starts it through inflight.List
+// This file is where the rooms' requests become calls: the root stamps
+// each request with the dialog that made it, starts it through inflight.List
 // and hands the reply back to that dialog.
 
-// stampedMsg is an intent with the dialog that made it: one from a dialog
+// stampedMsg is an request with the dialog that made it: one from a dialog
 // since closed is dropped.
 type stampedMsg struct {
 	gen int
 	req task.Request
 }
 
-// stamp marks the intents cmd yields with the dialog generation gen.
+// stamp marks the requests cmd yields with the dialog generation gen.
 func stamp(gen int, cmd tea.Cmd) tea.Cmd {
 	if cmd == nil {
 		return nil
@@ -182,8 +182,8 @@ func stamp(gen int, cmd tea.Cmd) tea.Cmd {
 	}
 }
 
-// startRequest starts an intent's call, unless the dialog that made it
-// has closed (a detached intent, an inbox answer, runs regardless).
+// startRequest starts an request's call, unless the dialog that made it
+// has closed (a detached request, an inbox answer, runs regardless).
 func (m Model) startRequest(s stampedMsg) (Model, tea.Cmd) {
 	detached := false
 	if d, ok := s.req.(task.Detached); ok {

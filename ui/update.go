@@ -208,7 +208,7 @@ func (m *Model) SetFilter(f string) {
 	m.syncDetail()
 }
 
-// updateDialog hands msg to the open dialog. Its intents are stamped with
+// updateDialog hands msg to the open dialog. Its requests are stamped with
 // the dialog's generation; if it closed, its requests are cancelled.
 func (m Model) updateDialog(msg tea.Msg) (Model, tea.Cmd) {
 	d, cmd := m.dialog.Update(msg)

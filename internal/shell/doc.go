@@ -6,7 +6,7 @@
 // counts) followed by that server's rows as its own tree pane draws them,
 // faint while it is out of reach. The cursor moves across all of them
 // (cursor.go); the selected row's server owns the keys, so an action
-// taken on a session goes through that server's Ops and ids of two
+// taken on a session goes through that server's task.Server and ids of two
 // servers are never mixed (route.go). A group folds to its line. The
 // detail pane is the selected server's, showing its session, or on a
 // group line the server itself; a room that server opens (a form, the

@@ -78,7 +78,7 @@ func NewLaunch(st *styles.Styles, parent, parentTitle string, w, h int) (Launch,
 	return f, room.Send(task.AgentsRequest{})
 }
 
-// Update handles the replies to the form's intents and its keys.
+// Update handles the replies to the form's requests and its keys.
 func (f Launch) Update(msg tea.Msg) (room.Dialog, tea.Cmd) {
 	switch msg := msg.(type) {
 	case task.AgentsReply:

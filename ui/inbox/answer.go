@@ -73,7 +73,7 @@ func (d *Model) answer(it item, labels []string) tea.Cmd {
 	return d.replyQuestion(it, draft)
 }
 
-// The replies. Each is an intent the root carries out; the reply
+// The replies. Each is an request the root carries out; the reply
 // (task.AnswerReply) comes back here to end the "sending" mark, and goes
 // to the footer as a notice even if the inbox was closed meanwhile.
 

@@ -23,7 +23,7 @@ func Open(st *styles.Styles, state *model.State, id string, nowMS int64) room.Di
 	return r
 }
 
-// Update handles keys and the close intent.
+// Update handles keys and the close request.
 func (r *Room) Update(msg tea.Msg) (room.Dialog, tea.Cmd) {
 	if _, ok := msg.(Close); ok {
 		return nil, nil

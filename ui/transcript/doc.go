@@ -2,7 +2,7 @@
 // in order (the prompt, markdown text, folded reasoning, tool calls with
 // their input digest and first lines of output, errors), tailing live
 // while the session runs. It owns its scroll position, cursor, expanded
-// entries and search; it returns intents (Close, OpenChild) and never
+// entries and search; it returns requests (Close, OpenChild) and never
 // talks to the server: the root loads the messages (Loaded) and forwards
 // the stream's events (ApplyEvents).
 //

@@ -36,7 +36,7 @@ func Open(st *styles.Styles, id, title string, md func(string, int) string) (roo
 	return r, room.Send(task.MessagesRequest{ID: id, Limit: FirstPage})
 }
 
-// Update handles the messages' reply, the room's own intents and keys.
+// Update handles the messages' reply, the room's own requests and keys.
 func (r *Room) Update(msg tea.Msg) (room.Dialog, tea.Cmd) {
 	switch msg := msg.(type) {
 	case task.MessagesReply:

@@ -98,7 +98,7 @@ func (m *Model) tailCursor() {
 	}
 }
 
-// Update handles keys and Loaded; it returns intents as commands.
+// Update handles keys and Loaded; it returns requests as commands.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case Loaded:

@@ -32,7 +32,7 @@ type Options struct {
 	Getenv func(string) string
 	// OnEvent runs, in a command, for each notable event (the --exec hook).
 	OnEvent func(watchdog.Event)
-	// Ops carries out --abort-on's aborts; nil only notes them.
+	// Server carries out --abort-on's aborts; nil only notes them.
 	Server task.Server
 }
 

@@ -1,0 +1,385 @@
+// Package cli is octop's command line: the screen's flags and wiring
+// (flags → client → ui → renderer, with the event stream running in a
+// goroutine that feeds the program) and every subcommand for scripts
+// (launch, resume, abort, result, tree, watch, log, config), with their
+// flags, output and exit codes.
+//
+// Extending it: a subcommand lives in cmd_NAME.go and is listed in
+// subcommands.go; the server work it does belongs in internal/task/live.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/octop-dev/octop/internal/frametrace"
+	"github.com/octop-dev/octop/internal/renderer"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/alert"
+	"github.com/octop-dev/octop/internal/config"
+	"github.com/octop-dev/octop/internal/feed"
+	"github.com/octop-dev/octop/internal/hook"
+	"github.com/octop-dev/octop/internal/task/live"
+	"github.com/octop-dev/octop/internal/watchdog"
+	"github.com/octop-dev/octop/ui"
+)
+
+// Version and Commit are the build's, as cmd/octop was stamped by
+// `make dist` ("" when it was not); Main sets them before anything else.
+var (
+	version = ""
+	commit  = ""
+)
+
+// globalFlags are the screen's flags: the connection flags every command
+// shares, plus --all-projects.
+type globalFlags struct {
+	conn        connFlags
+	AllProjects bool
+	// Record is --record's file: everything received is written there.
+	Record string
+	// Discover adds the servers announced on the local network (mDNS).
+	Discover bool
+	// wd and notify are the watchdog's flags.
+	wd     watchdogFlags
+	notify string
+}
+
+// register adds the flags to fs. Their defaults stay empty so that --help
+// never prints a password taken from the environment; client() fills in
+// the environment's values.
+func (g *globalFlags) register(fs *flag.FlagSet) {
+	g.conn.register(fs)
+	fs.BoolVar(&g.AllProjects, "all-projects", false, "watch every project on the server, grouped by directory")
+	fs.StringVar(&g.Record, "record", "", "write everything received to `FILE` (gzip NDJSON) for --replay")
+	fs.BoolVar(&g.Discover, "discover", false, "also watch the servers announced on the local network by 'opencode serve --mdns', as they appear")
+	fs.StringVar(&g.notify, "notify", "all", "call the terminal when a root ends, something waits on you, a session fails or runs away: `MODE` none, bell, osc or all (default all)")
+	g.wd.register(fs)
+}
+
+// options are the client options the flags describe, over the
+// environment's and the config file's settings.
+func (g globalFlags) options() (client.Options, error) {
+	o, err := g.conn.resolve(client.OptionsFromEnv())
+	o.Global = g.AllProjects
+	return o, err
+}
+
+// Build is what a release build stamps into the binary.
+type Build struct{ Version, Commit string }
+
+// Main runs octop with args (os.Args[1:]) and returns its exit code.
+func Main(b Build, args []string) int {
+	version, commit = b.Version, b.Commit
+	stopProfile, err := startCPUProfile()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "octop:", err)
+		return 2
+	}
+	code := realMain(args, os.Stdin, os.Stdout, os.Stderr)
+	stopProfile()
+	return code
+}
+
+// realMain is main without the exit, so that flag handling can be tested.
+func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if code, handled := runSubcommand(args, stdin, stdout, stderr); handled {
+		return code
+	}
+	var g globalFlags
+	fs := flag.NewFlagSet("octop", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // problems are reported in one line below
+	g.register(fs)
+	cfg, err := config.Load()
+	if err != nil {
+		fmt.Fprintln(stderr, "octop:", err)
+		return 2
+	}
+	g.conn.cfg = cfg
+	if err := applyConfig(fs, cfg); err != nil {
+		fmt.Fprintln(stderr, "octop:", err)
+		return 2
+	}
+	demo := fs.Bool("demo", false, "replay a built-in recording; needs no server")
+	replayFile := fs.String("replay", "", "play back a recording made with --record `FILE`; needs no server")
+	speed := fs.Float64("speed", 1, "with --replay: start at this `SPEED` (0.25, 0.5, 1, 2, 4, 8, 16 or 32)")
+	showVersion := fs.Bool("version", false, "print octop's version and exit")
+	fs.Usage = func() {}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			usage(fs, stdout)
+			return 0
+		}
+		fmt.Fprintf(stderr, "octop: %s; run `octop --help` for the flags\n", strings.Replace(err.Error(), " -", " --", 1))
+		return 2
+	}
+	if *showVersion {
+		fmt.Fprintln(stdout, versionLine())
+		return 0
+	}
+	if rest := fs.Args(); len(rest) > 0 {
+		fmt.Fprintf(stderr, "octop: unknown command %q; run `octop --help` for the list\n", rest[0])
+		return 2
+	}
+	if *demo {
+		return runDemo(stderr)
+	}
+	if *replayFile != "" {
+		return runReplay(*replayFile, *speed, stderr)
+	}
+	if len(g.conn.serverNames()) > 1 || g.Discover {
+		return runSeveral(g, stderr)
+	}
+	return runLive(g, stderr)
+}
+
+// runLive watches a real server.
+func runLive(g globalFlags, stderr io.Writer) int {
+	wd, notify, err := g.watchdog()
+	if err != nil {
+		fmt.Fprintln(stderr, "octop:", err)
+		return 2
+	}
+	o, err := g.options()
+	if err != nil {
+		fmt.Fprintln(stderr, "octop:", err)
+		return 1
+	}
+	paced(&o)
+	rec, err := startRecording(g.Record, &o)
+	if err != nil {
+		fmt.Fprintln(stderr, "octop:", err)
+		return 1
+	}
+	defer rec.close(stderr)
+	c, err := client.New(o)
+	if err != nil {
+		fmt.Fprintln(stderr, "octop:", err)
+		return 2
+	}
+	opts := ui.Options{
+		Server:         rec.server(live.New(c)),
+		ServerURL:   c.BaseURL(),
+		AllProjects: g.AllProjects,
+		NoColor:     noColor(),
+		Getenv:      os.Getenv,
+		Watchdog:    &wd,
+		Notify:      notify,
+	}
+	tr, err := openTrace()
+	if err != nil {
+		fmt.Fprintln(stderr, "octop:", err)
+		return 2
+	}
+	// The hook's failures go to the screen as a notice; the program it
+	// sends to is made below, before any event can start a hook.
+	var p *renderer.Program
+	if g.wd.exec != "" {
+		h := hook.New(g.wd.exec, c.BaseURL(), g.wd.hookTimeout, func(r hook.Result) {
+			if r.Err != nil {
+				p.Send(ui.FlashMsg{Text: hookFailure(r), Error: true})
+			}
+		})
+		defer h.Stop() // quitting kills a hook still running
+		opts.OnEvent = h.Run
+	}
+	var root tea.Model = ui.New(opts)
+	so := screenOptions()
+	if tr != nil {
+		defer tr.Close()
+		root = tr.Model(root, eventCount)
+		out := tr.Output(os.Stdout)
+		out.To = renderer.QuietOutput(os.Stdout)
+		so.Frames = out
+	}
+	p = newProgram(root, so)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	defer rec.close(stderr) // before the stream's goodbye, which is octop quitting
+	// No interval: the paced stream says when to draw (wire.CaughtUp).
+	b := feed.NewBatcher(p.Send, 0)
+	send := b.Send
+	if tr != nil {
+		send = tr.Send(send)
+	}
+	go func() {
+		// Stream reconnects on its own; it returns only when cancelled or
+		// on an error retrying cannot fix, which it has already reported
+		// to the screen as a ConnState.
+		_ = c.Stream(ctx, rec.send(send))
+	}()
+	if _, err := p.Run(); err != nil {
+		fmt.Fprintln(stderr, "octop:", err)
+		return 1
+	}
+	return 0
+}
+
+// paced sets a screen's stream to read once per feed.FrameInterval while
+// it is busy (client.StreamOptions.Pace): a batch then costs one wake-up
+// of octop, its read, decode, Update, View and write all in one, instead
+// of one wake-up per event and another for the batch (make bench-live).
+// The subcommands' streams (watch) are not paced: they print each event
+// as it comes.
+func paced(o *client.Options) { o.Stream.Pace = feed.FrameInterval }
+
+// frameInterval caps how often the screen is redrawn for the stream: 30
+// frames a second (a key press is drawn at once, see renderer.Screen.SetNow). A
+// busy stream is read once per
+// feed.FrameInterval and each read's events drawn together.
+// A frame writes only the lines that changed (package renderer), and an
+// event still reaches the screen well within 100 ms (make bench-live
+// measures both).
+const frameInterval = time.Second / 30
+
+// screenOptions are the options of every octop screen: the frame cap, the
+// terminal.
+func screenOptions() renderer.Options { return renderer.Options{Interval: frameInterval} }
+
+// newProgram is the program of every octop screen: root, drawn by package
+// screen with options o.
+//
+// The screen runs on one processor unless GOMAXPROCS says otherwise: its
+// work is one event loop fed by a stream, so a second processor adds no
+// speed, only the scheduler's spinning between them (make bench-live: a
+// quarter of octop's CPU).
+func newProgram(root tea.Model, o renderer.Options) *renderer.Program {
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(1)
+	}
+	return renderer.NewProgram(root, o)
+}
+
+// openTrace starts the latency trace when OCTOP_TRACE names a file
+// (make bench-live sets it); nil when unset.
+func openTrace() (*frametrace.Trace, error) {
+	path := os.Getenv("OCTOP_TRACE")
+	if path == "" {
+		return nil, nil
+	}
+	return frametrace.Open(path)
+}
+
+// eventCount is how many stream events a message carries, for the trace.
+func eventCount(msg tea.Msg) int {
+	if e, ok := msg.(ui.EventsMsg); ok {
+		return len(e)
+	}
+	return 0
+}
+
+// watchdog checks the watchdog's and --notify's flags.
+func (g globalFlags) watchdog() (watchdog.Config, alert.Mode, error) {
+	cfg, err := g.wd.config()
+	if err != nil {
+		return cfg, alert.None, err
+	}
+	mode, err := alert.ParseMode(g.notify)
+	return cfg, mode, err
+}
+
+// hookFailure is the one line a failed --exec run shows.
+func hookFailure(r hook.Result) string {
+	msg := fmt.Sprintf("--exec for %s %s: %s", r.Event.Name, r.Event.ID, r.Err)
+	if r.Out != "" {
+		msg += ": " + r.Out
+	}
+	return msg
+}
+
+// noColor honours https://no-color.org: any non-empty NO_COLOR.
+func noColor() bool { return os.Getenv("NO_COLOR") != "" }
+
+// octopVersion is the version: stamped by make dist, else the module
+// version go install recorded, else "dev".
+func octopVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+// octopCommit is the commit built from: stamped by make dist, else the
+// one go build recorded from the checkout, else "".
+func octopCommit() string {
+	if commit != "" {
+		return commit
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" {
+				return s.Value[:min(len(s.Value), 12)]
+			}
+		}
+	}
+	return ""
+}
+
+// versionLine is what --version prints.
+func versionLine() string {
+	if c := octopCommit(); c != "" {
+		return "octop " + octopVersion() + " (commit " + c + ")"
+	}
+	return "octop " + octopVersion()
+}
+
+func usage(fs *flag.FlagSet, w io.Writer) {
+	fmt.Fprint(w, `octop watches an OpenCode server's sessions and their subagents, live.
+
+Usage:
+  octop [flags]            open the monitor (needs 'opencode serve' running)
+  octop --demo             replay a built-in recording; no server needed
+  octop --replay FILE      play back what --record FILE saved (space pauses, + and - speed)
+  octop --server A,B       watch several servers at once, one group each ([ ] jump)
+  octop --discover         also watch the servers announced with opencode serve --mdns
+`)
+	fmt.Fprint(w, "  octop COMMAND [args]     run one action for a script (below)\n\n")
+	fmt.Fprint(w, subcommandsHelp())
+	fmt.Fprint(w, `
+Start a server first, e.g. 'opencode serve --port 4096' in your project.
+If the server is not up yet, octop waits for it and connects on its own.
+
+Flags:
+`)
+	// Written as --name VALUE, the way the rest of the help spells them.
+	var lines [][2]string
+	width := 0
+	fs.VisitAll(func(f *flag.Flag) {
+		lines = append(lines, flagLine(f))
+		width = max(width, len(lines[len(lines)-1][0]))
+	})
+	for _, l := range lines {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, l[0], l[1])
+	}
+	fmt.Fprint(w, `
+Keys: j/k or arrows move, h/l fold and unfold, enter toggles, g/G top and
+bottom, tab switches pane, / filters (words, is:running, is:waiting,
+is:failed, is:aborted, is:done, agent:NAME; esc clears), s cycles the sort,
+f follows the busiest session, ? shows every key, q quits.
+On the selected session: t shows its transcript, d the files it changed, T
+the timeline of its subtree; n launches a task under it (N a new root), r
+resumes it (R by a typed task_id), x aborts it (X its whole subtree), o
+shows its result, y copies its task_id; i answers what waits on you.
+
+Watchdog: a runaway session is marked in the tree (⚠ loop, ⚠ stall,
+⚠ budget, ⚠ errors), the detail pane gives the evidence (the repeated
+call, the quiet time, the spend, the failures) and the header counts the
+marked sessions. The terminal is called (--notify) and --exec runs when a
+root ends, something waits on you, a session fails or runs away; the
+header shows that last notification (🔔) until the next key press.
+`)
+}
