@@ -181,20 +181,20 @@ func (s *State) setStatus(ss *Session, st wire.SessionStatus) {
 	ss.StatusKnown = true
 	switch st.Type {
 	case wire.StatusBusy:
-		if ss.Run == RunIdle {
+		if !ss.Running() {
 			// A new run: the error of the last one is history.
 			ss.Err = nil
 		}
-		ss.Run = RunBusy
+		ss.Run = wire.StatusBusy
 		ss.Attempt, ss.RetryMsg, ss.RetryAt = 0, "", 0
 	case wire.StatusRetry:
-		if ss.Run == RunIdle {
+		if !ss.Running() {
 			ss.Err = nil
 		}
-		ss.Run = RunRetry
+		ss.Run = wire.StatusRetry
 		ss.Attempt, ss.RetryMsg, ss.RetryAt = st.Attempt, boundHead(st.Message, maxLine), st.Next
 	default:
-		ss.Run = RunIdle
+		ss.Run = wire.StatusIdle
 		ss.Attempt, ss.RetryMsg, ss.RetryAt = 0, "", 0
 		ss.Streaming, ss.streamPart = StreamNone, ""
 		// An idle session answers nothing: whatever it asked is void.

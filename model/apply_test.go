@@ -64,25 +64,25 @@ func TestApply(t *testing.T) {
 				}
 			}},
 		{"status busy, retry, idle", []wire.Event{created(P, "", "r", 1), status(P, "busy")}, func(t *testing.T, s *State) {
-			if s.Display(P) != DisplayBusy {
-				t.Fatalf("display = %d", s.Display(P))
+			if s.display(P) != DisplayBusy {
+				t.Fatalf("display = %d", s.display(P))
 			}
 			s.Apply(wire.SessionStatusChanged{SessionID: P, Status: wire.SessionStatus{Type: "retry", Attempt: 2, Message: "rate limited", Next: 99}})
-			if ss := s.Session(P); s.Display(P) != DisplayRetry || ss.Attempt != 2 || ss.RetryMsg != "rate limited" || ss.RetryAt != 99 {
-				t.Fatalf("retry: display %d session %+v", s.Display(P), ss)
+			if ss := s.Session(P); s.display(P) != DisplayRetry || ss.Attempt != 2 || ss.RetryMsg != "rate limited" || ss.RetryAt != 99 {
+				t.Fatalf("retry: display %d session %+v", s.display(P), ss)
 			}
 			s.Apply(wire.SessionIdle{SessionID: P})
-			if ss := s.Session(P); s.Display(P) != DisplayIdle || ss.Attempt != 0 {
-				t.Fatalf("idle: display %d session %+v", s.Display(P), ss)
+			if ss := s.Session(P); s.display(P) != DisplayIdle || ss.Attempt != 0 {
+				t.Fatalf("idle: display %d session %+v", s.display(P), ss)
 			}
 		}},
 		{"status before created makes one placeholder", []wire.Event{status(C, "busy")}, func(t *testing.T, s *State) {
-			if ss := s.Session(C); ss == nil || ss.Known || s.Display(C) != DisplayBusy {
+			if ss := s.Session(C); ss == nil || ss.Known || s.display(C) != DisplayBusy {
 				t.Fatalf("placeholder = %+v", ss)
 			}
 			s.Apply(created(P, "", "root", 1))
 			s.Apply(created(C, P, "kid", 2))
-			if ss := s.Session(C); !ss.Known || ss.Title != "kid" || s.Display(C) != DisplayBusy || s.Len() != 2 ||
+			if ss := s.Session(C); !ss.Known || ss.Title != "kid" || s.display(C) != DisplayBusy || s.Len() != 2 ||
 				!slices.Equal(s.Session(P).Children, []string{C}) {
 				t.Fatalf("after created: %+v len %d", ss, s.Len())
 			}
@@ -95,12 +95,12 @@ func TestApply(t *testing.T) {
 			}},
 		{"abort marks the error until the next run", []wire.Event{created(P, "", "r", 1), status(P, "busy"), aborted(P), status(P, "idle")},
 			func(t *testing.T, s *State) {
-				if ss := s.Session(P); s.StateOf(P).Kind != KindAborted || s.Display(P) != DisplayIdle || ss.Err.Name != "MessageAbortedError" {
+				if ss := s.Session(P); s.StateOf(P).Kind != KindAborted || s.display(P) != DisplayIdle || ss.Err.Name != "MessageAbortedError" {
 					t.Fatalf("state %+v err %v", s.StateOf(P), ss.Err)
 				}
 				s.Apply(status(P, "busy"))
-				if ss := s.Session(P); s.Display(P) != DisplayBusy || ss.Err != nil {
-					t.Fatalf("new run: display %d err %v", s.Display(P), ss.Err)
+				if ss := s.Session(P); s.display(P) != DisplayBusy || ss.Err != nil {
+					t.Fatalf("new run: display %d err %v", s.display(P), ss.Err)
 				}
 			}},
 		{"aborted message error sets Err", []wire.Event{created(P, "", "r", 1), status(P, "busy"),
@@ -130,11 +130,11 @@ func TestApply(t *testing.T) {
 		{"subtree totals include children", []wire.Event{created(P, "", "r", 1), created(C, P, "c", 2), created(G, C, "g", 3),
 			asstMsg(P, "msg_1", 1, 1, 1, 1), asstMsg(C, "msg_2", 10, 2, 1, 1), asstMsg(G, "msg_3", 100, 4, 1, 1)},
 			func(t *testing.T, s *State) {
-				if got := s.Subtree(P); got != (Totals{Tokens: 111, Cost: 7}) {
-					t.Fatalf("subtree(P) = %+v", got)
+				if c := s.Counts(P); c.Tokens != 111 || c.Cost != 7 {
+					t.Fatalf("subtree(P) = %+v", c)
 				}
-				if got := s.Subtree(C); got != (Totals{Tokens: 110, Cost: 6}) {
-					t.Fatalf("subtree(C) = %+v", got)
+				if c := s.Counts(C); c.Tokens != 110 || c.Cost != 6 {
+					t.Fatalf("subtree(C) = %+v", c)
 				}
 				if s.Session(P).Tokens != 1 {
 					t.Fatalf("own tokens = %v", s.Session(P).Tokens)
@@ -278,13 +278,13 @@ func TestApply(t *testing.T) {
 		{"permission makes the session wait", []wire.Event{created(P, "", "r", 1), status(P, "busy"),
 			wire.PermissionAsked{Request: wire.PermissionRequest{ID: "per_1", SessionID: P, Permission: "bash"}}},
 			func(t *testing.T, s *State) {
-				if s.Display(P) != DisplayWaiting || len(s.Permissions(P)) != 1 || s.Pending() != 1 || !slices.Equal(s.Waiting(), []string{P}) {
-					t.Fatalf("display %d perms %v", s.Display(P), s.Permissions(P))
+				if s.display(P) != DisplayWaiting || len(s.Permissions(P)) != 1 || s.Pending() != 1 || !slices.Equal(s.Waiting(), []string{P}) {
+					t.Fatalf("display %d perms %v", s.display(P), s.Permissions(P))
 				}
 				s.Apply(wire.PermissionReplied{SessionID: P, RequestID: "per_1", Reply: "once"})
 				s.Apply(wire.PermissionReplied{SessionID: P, RequestID: "per_1", Reply: "once"})
-				if s.Display(P) != DisplayBusy || len(s.Permissions(P)) != 0 || s.Pending() != 0 || len(s.Waiting()) != 0 {
-					t.Fatalf("after reply: display %d perms %v", s.Display(P), s.Permissions(P))
+				if s.display(P) != DisplayBusy || len(s.Permissions(P)) != 0 || s.Pending() != 0 || len(s.Waiting()) != 0 {
+					t.Fatalf("after reply: display %d perms %v", s.display(P), s.Permissions(P))
 				}
 			}},
 		{"question asked, replied, rejected", []wire.Event{created(P, "", "r", 1), status(P, "busy"),
@@ -292,23 +292,23 @@ func TestApply(t *testing.T) {
 			wire.QuestionAsked{Request: wire.QuestionRequest{ID: "que_1", SessionID: P}},
 			wire.QuestionAsked{Request: wire.QuestionRequest{ID: "que_2", SessionID: P}}},
 			func(t *testing.T, s *State) {
-				if s.Display(P) != DisplayWaiting || len(s.Questions(P)) != 2 {
-					t.Fatalf("display %d questions %v", s.Display(P), s.Questions(P))
+				if s.display(P) != DisplayWaiting || len(s.Questions(P)) != 2 {
+					t.Fatalf("display %d questions %v", s.display(P), s.Questions(P))
 				}
 				s.Apply(wire.QuestionReplied{SessionID: P, RequestID: "que_1"})
-				if s.Display(P) != DisplayWaiting {
-					t.Fatalf("one question left, display %d", s.Display(P))
+				if s.display(P) != DisplayWaiting {
+					t.Fatalf("one question left, display %d", s.display(P))
 				}
 				s.Apply(wire.QuestionRejected{SessionID: P, RequestID: "que_2"})
-				if s.Display(P) != DisplayBusy {
-					t.Fatalf("display %d", s.Display(P))
+				if s.display(P) != DisplayBusy {
+					t.Fatalf("display %d", s.display(P))
 				}
 			}},
 		{"idle voids pending requests", []wire.Event{created(P, "", "r", 1), status(P, "busy"),
 			wire.PermissionAsked{Request: wire.PermissionRequest{ID: "per_1", SessionID: P}}, status(P, "idle")},
 			func(t *testing.T, s *State) {
-				if s.Display(P) != DisplayIdle || s.Pending() != 0 {
-					t.Fatalf("display %d pending %d", s.Display(P), s.Pending())
+				if s.display(P) != DisplayIdle || s.Pending() != 0 {
+					t.Fatalf("display %d pending %d", s.display(P), s.Pending())
 				}
 			}},
 		{"unknown and connection events change nothing", []wire.Event{wire.ServerConnected{}, wire.ServerHeartbeat{}, wire.Unknown{Type: "session.diff"}},

@@ -129,9 +129,8 @@ func BenchmarkRowReads(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		r := rows[i%len(rows)]
-		_ = s.Display(r.ID)
+		_ = s.display(r.ID)
 		_ = s.Counts(r.ID)
-		_ = s.Subtree(r.ID)
 		_ = s.Elapsed(r.ID, 1_800_000_000_000)
 	}
 }
@@ -147,7 +146,6 @@ func BenchmarkFrameAfterEvent(b *testing.B) {
 		s.Apply(status(rows[i%len(rows)].ID, []string{"busy", "idle"}[i%2]))
 		for _, r := range rows[:60] {
 			_ = s.Counts(r.ID)
-			_ = s.Subtree(r.ID)
 		}
 	}
 }

@@ -155,7 +155,6 @@ func FuzzReduceEvents(f *testing.F) {
 		for _, id := range fuzzIDs {
 			_ = s.Counts(id)
 			_ = s.BusyDescendants(id)
-			_ = s.Subtree(id)
 		}
 	})
 }

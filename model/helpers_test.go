@@ -107,11 +107,11 @@ func canon(s *State) string {
 	fmt.Fprintf(&b, "roots=%v\n", s.Roots())
 	for _, id := range ids {
 		ss := s.sessions[id]
-		fmt.Fprintf(&b, "%s known=%v title=%q agent=%q parent=%q children=%v run=%d/%v display=%d state=%+v err=%v "+
-			"attempt=%d retry=%q at=%d tok=%v cost=%v sub=%+v counts=%+v text=%q task=%q created=%d updated=%d "+
+		fmt.Fprintf(&b, "%s known=%v title=%q agent=%q parent=%q children=%v run=%q/%v display=%d state=%+v err=%v "+
+			"attempt=%d retry=%q at=%d tok=%v cost=%v counts=%+v text=%q task=%q created=%d updated=%d "+
 			"start=%d end=%d active=%d perms=%d questions=%d\n",
-			id, ss.Known, ss.Title, ss.Agent, ss.ParentID, ss.Children, ss.Run, ss.StatusKnown, s.Display(id), s.StateOf(id), ss.Err,
-			ss.Attempt, ss.RetryMsg, ss.RetryAt, ss.Tokens, ss.Cost, s.Subtree(id), s.Counts(id), ss.LastText,
+			id, ss.Known, ss.Title, ss.Agent, ss.ParentID, ss.Children, runOf(ss), ss.StatusKnown, s.display(id), s.StateOf(id), ss.Err,
+			ss.Attempt, ss.RetryMsg, ss.RetryAt, ss.Tokens, ss.Cost, s.Counts(id), ss.LastText,
 			ss.TaskPartID, ss.Created, ss.Updated, ss.RunStart, ss.RunEnd, ss.LastActive,
 			len(s.Permissions(id)), len(s.Questions(id)))
 		for i, t := range ss.Tools {
@@ -119,4 +119,30 @@ func canon(s *State) string {
 		}
 	}
 	return b.String()
+}
+
+// display folds a session's state into the five a test tells apart:
+// busy, retrying, waiting on the person, a bad end, anything else.
+type display int
+
+const (
+	DisplayIdle display = iota
+	DisplayBusy
+	DisplayRetry
+	DisplayWaiting
+	DisplayError
+)
+
+func (s *State) display(id string) display {
+	switch k := s.StateOf(id).Kind; {
+	case k == KindWaiting:
+		return DisplayWaiting
+	case k == KindRunning:
+		return DisplayBusy
+	case k == KindRetrying:
+		return DisplayRetry
+	case k.Bad():
+		return DisplayError
+	}
+	return DisplayIdle
 }

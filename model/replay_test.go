@@ -93,9 +93,9 @@ func checkAgainstREST(t *testing.T, s *State, v client.RESTView) {
 			kids[w.ParentID] = append(kids[w.ParentID], w.ID)
 		}
 		st := v.Status[w.ID]
-		wantRun := map[string]Run{"": RunIdle, "idle": RunIdle, "busy": RunBusy, "retry": RunRetry}[st.Type]
-		if ss.Run != wantRun {
-			t.Errorf("%s: run %d, REST status %q", w.ID, ss.Run, st.Type)
+		wantRun := map[string]string{"": wire.StatusIdle, "idle": wire.StatusIdle, "busy": wire.StatusBusy, "retry": wire.StatusRetry}[st.Type]
+		if runOf(ss) != wantRun {
+			t.Errorf("%s: run %q, REST status %q", w.ID, ss.Run, st.Type)
 		}
 		msgs := v.Messages[w.ID]
 		var restKids []wire.Session
@@ -114,7 +114,7 @@ func checkAgainstREST(t *testing.T, s *State, v client.RESTView) {
 		if ss.Err != nil {
 			gotErr = ss.Err.Name
 		}
-		if wantRun == RunIdle && gotErr != restErr {
+		if wantRun == wire.StatusIdle && gotErr != restErr {
 			t.Errorf("%s: error %q, REST's last reply %q", w.ID, gotErr, restErr)
 		}
 		if !strings.HasSuffix(restText, ss.LastText) {
@@ -122,17 +122,17 @@ func checkAgainstREST(t *testing.T, s *State, v client.RESTView) {
 		}
 		wantDisplay := DisplayIdle
 		switch {
-		case wantRun == RunBusy:
+		case wantRun == wire.StatusBusy:
 			wantDisplay = DisplayBusy
-		case wantRun == RunRetry:
+		case wantRun == wire.StatusRetry:
 			wantDisplay = DisplayRetry
 		case restErr != "" && restErr != "MessageAbortedError":
 			wantDisplay = DisplayError
 		}
-		if d := s.Display(w.ID); d != wantDisplay {
+		if d := s.display(w.ID); d != wantDisplay {
 			t.Errorf("%s: display %d, want %d", w.ID, d, wantDisplay)
 		}
-		if restErr == "MessageAbortedError" && wantRun == RunIdle {
+		if restErr == "MessageAbortedError" && wantRun == wire.StatusIdle {
 			if got := s.StateOf(w.ID); got.Kind != KindAborted || got.Reason != "aborted" {
 				t.Errorf("%s: state %+v, want aborted", w.ID, got)
 			}
@@ -346,4 +346,12 @@ func restReply(msgs []wire.MessageWithParts) (errName, text string) {
 		}
 	}
 	return errName, ""
+}
+
+// runOf is the session's run status with the zero value read as idle.
+func runOf(ss *Session) string {
+	if ss.Run == "" {
+		return wire.StatusIdle
+	}
+	return ss.Run
 }

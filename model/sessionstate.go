@@ -3,6 +3,8 @@ package model
 import (
 	"fmt"
 	"strings"
+
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // Kind is what a session is doing, or how its last run ended: the one
@@ -104,9 +106,9 @@ func StateOf(ss *Session) SessionState {
 	switch {
 	case ss.waiting > 0:
 		return SessionState{Kind: KindWaiting, Detail: "asks for a permission or an answer"}
-	case ss.Run == RunBusy:
+	case ss.Run == wire.StatusBusy:
 		return SessionState{Kind: KindRunning}
-	case ss.Run == RunRetry:
+	case ss.Run == wire.StatusRetry:
 		return SessionState{Kind: KindRetrying, Detail: fmt.Sprintf("attempt %d: %s", ss.Attempt, ss.RetryMsg)}
 	case !ss.Loaded:
 		return SessionState{Kind: KindNotLoaded}

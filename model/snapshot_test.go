@@ -27,8 +27,8 @@ func TestSnapshotIntoEmpty(t *testing.T) {
 	if !slices.Equal(s.Roots(), []string{"ses_p"}) || !slices.Equal(s.Session("ses_p").Children, []string{"ses_c"}) {
 		t.Fatalf("roots %v", s.Roots())
 	}
-	if s.Display("ses_p") != DisplayIdle || s.Display("ses_c") != DisplayWaiting {
-		t.Fatalf("display p %d c %d", s.Display("ses_p"), s.Display("ses_c"))
+	if s.display("ses_p") != DisplayIdle || s.display("ses_c") != DisplayWaiting {
+		t.Fatalf("display p %d c %d", s.display("ses_p"), s.display("ses_c"))
 	}
 	c := s.Session("ses_c")
 	if len(c.Tools) != 1 || c.Tools[0].Input != "make" || c.Tokens != 9 || s.Counts("ses_p").RunningBelow != 1 {
@@ -53,14 +53,14 @@ func TestResyncOverLiveState(t *testing.T) {
 	if s.Version() <= before {
 		t.Fatal("version did not move")
 	}
-	if s.Display("ses_c") != DisplayIdle {
-		t.Fatalf("child absent from the status map must be idle, display %d", s.Display("ses_c"))
+	if s.display("ses_c") != DisplayIdle {
+		t.Fatalf("child absent from the status map must be idle, display %d", s.display("ses_c"))
 	}
-	if s.Display("ses_p") != DisplayBusy || s.Session("ses_p").Title != "root renamed" {
-		t.Fatalf("root: display %d title %q", s.Display("ses_p"), s.Session("ses_p").Title)
+	if s.display("ses_p") != DisplayBusy || s.Session("ses_p").Title != "root renamed" {
+		t.Fatalf("root: display %d title %q", s.display("ses_p"), s.Session("ses_p").Title)
 	}
-	if s.Display("ses_other") != DisplayBusy {
-		t.Fatalf("a session the snapshot does not cover keeps its status, display %d", s.Display("ses_other"))
+	if s.display("ses_other") != DisplayBusy {
+		t.Fatalf("a session the snapshot does not cover keeps its status, display %d", s.display("ses_other"))
 	}
 	if s.Pending() != 0 {
 		t.Fatalf("stale permission kept: %d", s.Pending())

@@ -1,213 +1,222 @@
 package model
 
-import "github.com/octop-dev/octop/internal/wire"
+import (
+	"sort"
 
-// Run is a session's run state as the server reports it.
-type Run int
-
-// Run states: GET /session/status and session.status name them idle,
-// busy and retry.
-const (
-	RunIdle Run = iota
-	RunBusy
-	RunRetry
+	"github.com/octop-dev/octop/internal/wire"
 )
 
-// Display is the one status a person sees for a session, derived from its
-// run state, its last error and its pending requests.
-type Display int
+// State is the whole tree. Read it through its methods; only Apply and
+// ApplySnapshot change it.
+//
+// Reads are cheap enough to call for every row of every frame, but some
+// (Roots, Counts, Subtree, Flatten) fill caches inside the State, so a State
+// must be used from one goroutine only.
+type State struct {
+	sessions map[string]*Session
+	// list holds the same sessions as a slice (order meaningless), because
+	// ranging over a slice is several times cheaper than over a map.
+	list        []*Session
+	permissions map[string]wire.PermissionRequest
+	questions   map[string]wire.QuestionRequest
+	version     uint64
 
-// Display states, in the order Display picks them from the bottom up:
-// waiting wins over busy and retry, which win over an error.
-const (
-	DisplayIdle    Display = iota // idle, finished cleanly (or never ran)
-	DisplayBusy                   // working
-	DisplayRetry                  // waiting to retry after a provider error
-	DisplayWaiting                // blocked on a permission or a question
-	DisplayError                  // its last run failed, was interrupted or denied
-)
+	// orphans holds, by parent id, the children whose parent is not known
+	// yet; they are adopted when it arrives.
+	orphans map[string][]string
+	// deleted remembers deleted ids so a late event does not bring a
+	// session back as a placeholder.
+	deleted map[string]struct{}
+	// intern shares the few distinct tool and agent names between the
+	// many calls that repeat them.
+	intern map[string]string
 
-// Stream is what the model streams: nothing, its reasoning or its reply.
-type Stream uint8
-
-// Streams.
-const (
-	StreamNone Stream = iota
-	StreamReasoning
-	StreamText
-)
-
-// ToolStatus mirrors the server's tool states.
-type ToolStatus int
-
-// Tool states: the server's pending, running, completed and error.
-const (
-	ToolPending ToolStatus = iota
-	ToolRunning
-	ToolCompleted
-	ToolError
-	// ToolInterrupted is never stored: it is what ShownToolStatus gives for
-	// a call still pending or running in a session that is now idle (an
-	// abort, a crash), so a dead call is not shown as running forever.
-	ToolInterrupted
-)
-
-// ToolCall is one tool call of a session: the summary the native task tool
-// keeps for its children, plus times, an error and an input digest.
-type ToolCall struct {
-	PartID     string
-	MessageID  string
-	CallID     string
-	Tool       string
-	Status     ToolStatus
-	Title      string
-	Input      string // one-line digest: the bash command, the file path, the pattern
-	Start, End int64  // Unix ms; 0 when unknown
-	Error      string
-	OutputHead string // first bytes of the output only, so memory stays bounded
-	// LiveTail is, while the call runs, the last bytes of the output it
-	// has streamed so far (bash sends it as it comes), so a person can
-	// tell a stuck command from a working one. Empty once the call ends.
-	LiveTail string
-	ChildID  string // for task calls: the child session it started, once known
+	treeV  uint64 // bumped when the shape (membership, parents, order) changes
+	roots  []string
+	rootsV uint64 // treeV the roots cache was built at, plus one
+	aggV   uint64 // version the derived rollups were built at, plus one
+	fepoch uint32 // Flatten's mark epoch
 }
 
-// Ended reports whether the call reached a final state on the server.
-func (t *ToolCall) Ended() bool { return t.Status == ToolCompleted || t.Status == ToolError }
-
-// Session is one node of the tree.
-type Session struct {
-	ID        string
-	Title     string
-	Agent     string
-	ParentID  string
-	Directory string
-	Version   string
-	Created   int64 // Unix ms
-	Updated   int64 // Unix ms
-	// Known is false for a placeholder made because an event named this
-	// session before its session.created arrived.
-	Known bool
-
-	Run      Run
-	Attempt  int    // retry attempt, when Run is RunRetry
-	RetryMsg string // retry message
-	RetryAt  int64  // Unix ms of the next retry
-	// Err is the error the last run ended with (e.g. MessageAbortedError);
-	// cleared when the session goes busy again.
-	Err *wire.ErrorInfo
-
-	Children []string // ids, in creation order
-	Tools    []ToolCall
-
-	Tokens   float64 // this session's own tokens
-	Cost     float64 // this session's own cost
-	LastText string  // the last assistant text, bounded
-	// Todos is the session's todo list as todo.updated or its latest
-	// todowrite call last gave it (bounded: 100 items of one 200-byte line
-	// each).
-	Todos []wire.Todo
-	// LastActive is the latest time (Unix ms) seen in this session's data;
-	// follow mode picks the busy session with the largest one.
-	LastActive int64
-
-	// RunStart is when the current (or last) run began: the creation time
-	// of the latest user message, else the session's creation time.
-	RunStart int64
-	// RunEnd is the latest end time seen (message completed, tool ended).
-	RunEnd int64
-	// TaskPartID is the part id of the parent's task call that started
-	// this session, once known.
-	TaskPartID string
-	// StatusKnown is true once a status event or a snapshot covering this
-	// session said what it is doing. Until then Run is a guess (idle) and
-	// its open tool calls are shown as running, not interrupted.
-	StatusKnown bool
-	// Streaming says whether the model is writing a reply or thinking
-	// right now (a text or reasoning part still open), between tool calls.
-	Streaming Stream
-	// Loaded is true once the model can tell how the last run ended: its
-	// messages were read, or the stream showed the session from its
-	// creation or its run from the prompt. Until then StateOf says
-	// KindNotLoaded rather than guess.
-	Loaded bool
-	// AbortedBy names who aborted the session when it was not a person at
-	// the keyboard (octop's watchdog sets it); see State.NoteAbortedBy.
-	AbortedBy string
-
-	// Below: bookkeeping the reducer keeps so every read stays cheap.
-	parent     *Session   // nil for a root (no parent, or one not known yet)
-	kids       []*Session // Children, as pointers, same order
-	idx        int        // position in State.list
-	msgs       []msgAcct  // by message id, ascending
-	infoTokens float64    // what the server's own session info said
-	infoCost   float64
-	textPart   string // part id LastText comes from
-	textMsg    string // its message id
-	textDone   bool   // that part has ended: late deltas no longer apply
-	streamPart string // the part Streaming follows
-	agentMsg   string // the user message Agent comes from, once one named it
-	todoPart   string // the todowrite call Todos comes from, if one did
-	// historyRead: every message was read (a snapshot's messages) or the
-	// stream showed them all (watched since session.created).
-	historyRead bool
-	nOpen       int32  // tool calls pending or running
-	nDone       int32  // completed
-	nFailed     int32  // error
-	waiting     int32  // pending permissions and questions
-	search      string // lower-cased title, agent and id, for the filter
-	rev         uint64 // State.version of this session's last change
-	// derived per State.aggV, see derive.go
-	subTokens, subCost float64
-	runBelow           int
-	subActive          int64 // the latest LastActive in the subtree
-	// Flatten scratch marks, see flatten.go
-	fmark, fmatch uint32
+// New returns an empty State.
+func New() *State {
+	return &State{
+		sessions:    map[string]*Session{},
+		permissions: map[string]wire.PermissionRequest{},
+		questions:   map[string]wire.QuestionRequest{},
+		orphans:     map[string][]string{},
+		deleted:     map[string]struct{}{},
+		intern:      map[string]string{},
+	}
 }
 
-// Snapshot is a full REST read of the server: what GET /session,
-// GET /session/status and (optionally) the messages of busy sessions say.
-type Snapshot struct {
-	Sessions []wire.Session
-	// Complete says Sessions is every session the server has for this
-	// State (not a page or a roots-only list), so a known session missing
-	// from it was deleted while the stream was down and is dropped.
-	Complete    bool
-	Status      map[string]wire.SessionStatus
-	Messages    map[string][]wire.MessageWithParts // by session id; may be nil
-	Permissions []wire.PermissionRequest
-	Questions   []wire.QuestionRequest
+// Version increases on every change, so a view can cache by it.
+func (s *State) Version() uint64 { return s.version }
+
+// SessionVersion changes whenever an event or snapshot changes that
+// session's own data (info, status, error, messages, tool calls, pending
+// requests), so a row can be cached by it and drawn again only when its
+// session changed. It does not cover what other sessions add (rollups,
+// children): read those through Counts and Subtree.
+func (s *State) SessionVersion(id string) uint64 {
+	if ss := s.sessions[id]; ss != nil {
+		return ss.rev
+	}
+	return 0
 }
 
-// Totals are tokens and cost rolled up over a subtree.
-type Totals struct {
-	Tokens float64
-	Cost   float64
+// TreeVersion changes whenever the tree's shape does: which sessions
+// exist, their parents, or the order of roots and children. Rows built by
+// Flatten without a filter stay valid while it holds still, so a view can
+// skip rebuilding them on events that only touch tool calls and status.
+func (s *State) TreeVersion() uint64 { return s.treeV }
+
+// Session returns the session with that id, or nil.
+func (s *State) Session(id string) *Session { return s.sessions[id] }
+
+// Len is the number of sessions known (placeholders included).
+func (s *State) Len() int { return len(s.sessions) }
+
+// Roots returns the ids of sessions without a (known) parent, newest first.
+// The slice is shared and valid until the next change; do not modify it.
+func (s *State) Roots() []string {
+	if s.rootsV == s.treeV+1 {
+		return s.roots
+	}
+	roots := s.roots[:0]
+	for _, ss := range s.list {
+		if ss.parent == nil {
+			roots = append(roots, ss.ID)
+		}
+	}
+	sort.Slice(roots, func(i, j int) bool {
+		a, b := s.sessions[roots[i]], s.sessions[roots[j]]
+		if a.Created != b.Created {
+			return a.Created > b.Created
+		}
+		return a.ID > b.ID
+	})
+	s.roots = roots
+	s.rootsV = s.treeV + 1
+	return roots
 }
 
-// Counts summarise one session for a row or a header.
-type Counts struct {
-	ToolsRunning, ToolsDone, ToolsFailed int
-	// ToolsInterrupted counts calls left pending or running in a session
-	// that is idle now; they are included in ToolsFailed, not ToolsRunning.
-	ToolsInterrupted int
-	Children         int
-	// Descendants running (busy or retrying) below this session, any depth.
-	RunningBelow int
+// Running reports whether the session is busy or retrying.
+func (ss *Session) Running() bool {
+	return ss.Run == wire.StatusBusy || ss.Run == wire.StatusRetry
 }
 
-// Row is one visible line of the flattened tree.
-type Row struct {
-	ID          string
-	Depth       int
-	HasChildren bool
-	Expanded    bool
-	// Last is true when the row is the last child of its parent; Guides[i]
-	// says whether the ancestor at depth i still has siblings below, for
-	// drawing tree guides (│ ├ └).
-	Last   bool
-	Guides []bool
-	// Match is true when the row matched the filter itself, false when it
-	// is shown only as the ancestor of a match.
-	Match bool
+// ended reports whether the session is known to be idle, so its open tool
+// calls can no longer be running.
+func (ss *Session) ended() bool { return ss.StatusKnown && !ss.Running() }
+
+// ShownToolStatus is the status to show for Tools[i]: its own, except that
+// a call still pending or running in a session known to be idle is
+// ToolInterrupted. The server does not always close such calls after an
+// abort, and a dead call must not look alive.
+func (ss *Session) ShownToolStatus(i int) ToolStatus {
+	st := ss.Tools[i].Status
+	if (st == ToolPending || st == ToolRunning) && ss.ended() {
+		return ToolInterrupted
+	}
+	return st
+}
+
+// Counts summarises a session's tool calls and children.
+func (s *State) Counts(id string) Counts {
+	ss := s.sessions[id]
+	if ss == nil {
+		return Counts{}
+	}
+	s.derive()
+	c := Counts{
+		ToolsDone:    int(ss.nDone),
+		ToolsFailed:  int(ss.nFailed),
+		Children:     len(ss.Children),
+		RunningBelow: ss.runBelow,
+		Tokens:       ss.subTokens,
+		Cost:         ss.subCost,
+	}
+	if ss.ended() {
+		c.ToolsInterrupted = int(ss.nOpen)
+		c.ToolsFailed += c.ToolsInterrupted
+	} else {
+		c.ToolsRunning = int(ss.nOpen)
+	}
+	return c
+}
+
+// Elapsed is how long the session has run, in ms, given the current time.
+// For a running session it is the time since its run began; for an idle
+// one, how long its last run took.
+func (s *State) Elapsed(id string, nowMS int64) int64 {
+	ss := s.sessions[id]
+	if ss == nil {
+		return 0
+	}
+	start := ss.RunStart
+	if start == 0 {
+		start = ss.Created
+	}
+	if start == 0 {
+		return 0
+	}
+	end := nowMS
+	if !ss.Running() {
+		end = ss.RunEnd
+	}
+	if end < start {
+		return 0
+	}
+	return end - start
+}
+
+// Permissions returns the pending permission requests of a session, in id
+// order.
+func (s *State) Permissions(id string) []wire.PermissionRequest {
+	ss := s.sessions[id]
+	if ss == nil || ss.waiting == 0 {
+		return nil
+	}
+	var out []wire.PermissionRequest
+	for _, p := range s.permissions {
+		if p.SessionID == id {
+			out = append(out, p)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// Questions returns the pending questions of a session, in id order.
+func (s *State) Questions(id string) []wire.QuestionRequest {
+	ss := s.sessions[id]
+	if ss == nil || ss.waiting == 0 {
+		return nil
+	}
+	var out []wire.QuestionRequest
+	for _, q := range s.questions {
+		if q.SessionID == id {
+			out = append(out, q)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// Pending is the number of pending permission and question requests over
+// all sessions.
+func (s *State) Pending() int { return len(s.permissions) + len(s.questions) }
+
+// Waiting returns the ids of the sessions blocked on a permission or a
+// question, in id order.
+func (s *State) Waiting() []string {
+	var out []string
+	for _, ss := range s.list {
+		if ss.waiting > 0 {
+			out = append(out, ss.ID)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

@@ -128,9 +128,9 @@ type Model struct {
 	// stream brought it (see SelectMsg).
 	pendingSelect string
 
-	state  *model.State
-	counts tree.Tally
-	totals model.Totals // of the selected subtree
+	state   *model.State
+	counts  model.Counts // the header's, over the sessions the tree holds
+	subtree model.Counts // of the selected session, for its subtree's tokens and cost
 
 	width, height int
 	now           time.Time
@@ -287,14 +287,14 @@ type Summary struct {
 	Conn      wire.ConnState
 	ConnKnown bool
 
-	Of, Running, Waiting, Failed int // Of: the sessions counted
+	Counts model.Counts // the sessions the tree holds, by state
 }
 
 // Summary is the screen's server, connection and counts.
 func (m Model) Summary() Summary {
 	return Summary{
 		ServerURL: m.opts.ServerURL, Version: m.version, Conn: m.conn, ConnKnown: m.connKnown,
-		Of: m.counts.Of, Running: m.counts.Running, Waiting: m.counts.Waiting, Failed: m.counts.Failed,
+		Counts: m.counts,
 	}
 }
 

@@ -167,7 +167,7 @@ const followQuiet = 5 * time.Second
 // that was active most recently. Parallel children thus do not take the
 // selection from each other at every event.
 func (m *Model) followBusiest() {
-	if id := m.tree.Selected(); id != "" && m.state.Display(id) == model.DisplayBusy {
+	if id := m.tree.Selected(); id != "" && m.state.StateOf(id).Kind == model.KindRunning {
 		if s := m.state.Session(id); s != nil && m.now.UnixMilli()-s.LastActive < followQuiet.Milliseconds() {
 			return
 		}
@@ -182,9 +182,9 @@ func (m *Model) followBusiest() {
 func (m *Model) syncDetail() {
 	id := m.tree.Selected()
 	m.detail.SetSession(id)
-	m.totals = model.Totals{}
+	m.subtree = model.Counts{}
 	if id != "" {
-		m.totals = m.state.Subtree(id)
+		m.subtree = m.state.Counts(id)
 	}
 }
 

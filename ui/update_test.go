@@ -423,14 +423,14 @@ func TestSnapshotDoesNotRollBackNewerStatus(t *testing.T) {
 		Status:   map[string]wire.SessionStatus{}, // read before it went busy
 	}
 	m = send(t, m, inflight.SnapshotReply{Tag: m.snapTag, Snap: old})
-	if got := m.State().Display("ses_a"); got != model.DisplayBusy {
+	if got := m.State().StateOf("ses_a").Kind; got != model.KindRunning {
 		t.Fatalf("display after a stale snapshot = %v, want busy", got)
 	}
 	// Once that snapshot is in, the buffer is gone: a later snapshot that
 	// says idle is believed.
 	m = send(t, m, wire.ResyncNeeded{})
 	m = send(t, m, inflight.SnapshotReply{Tag: m.snapTag, Snap: old})
-	if got := m.State().Display("ses_a"); got != model.DisplayIdle {
+	if got := m.State().StateOf("ses_a").Kind; got.Live() {
 		t.Fatalf("display after a fresh idle snapshot = %v, want idle", got)
 	}
 }

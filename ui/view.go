@@ -171,10 +171,9 @@ func (m Model) headerLines() []string {
 	return m.hdr.Lines(m.styles, header.Data{
 		Demo: m.opts.Demo, ServerURL: m.opts.ServerURL, Version: m.version,
 		Conn: m.conn, ConnKnown: m.connKnown, LostAt: m.lostAt, Follow: m.follow, Sort: m.tree.Sort().String(), SnapErr: m.snapErr, Now: m.now,
-		Of: m.counts.Of, Filtered: m.counts.Filtered, Loading: m.hist.Left(),
-		Running: m.counts.Running, Waiting: m.counts.Waiting, Failed: m.counts.Failed,
+		Counts: m.counts, Filtered: m.tree.Filtered(), Loading: m.hist.Left(),
 		Runaway: m.runawayN, Notice: m.notice,
-		Selected: m.state.Session(m.tree.Selected()), Totals: m.totals,
+		Selected: m.state.Session(m.tree.Selected()), Subtree: m.subtree,
 	}, m.width)
 }
 

@@ -20,9 +20,9 @@ func (m Model) bar() string {
 	down := 0
 	for i, s := range m.screens {
 		d := s.Summary()
-		sum.Running += d.Running
-		sum.Waiting += d.Waiting
-		sum.Failed += d.Failed
+		sum.Counts.Running += d.Counts.Running
+		sum.Counts.Waiting += d.Counts.Waiting
+		sum.Counts.Failed += d.Counts.Failed
 		mark := ink.Dim.Render("○")
 		switch {
 		case m.down(i):
@@ -35,13 +35,13 @@ func (m Model) bar() string {
 		if d.Version != "" {
 			label += " " + d.Version
 		}
-		item := label + " " + mark + " " + fmt.Sprintf("%d running", d.Running)
+		item := label + " " + mark + " " + fmt.Sprintf("%d running", d.Counts.Running)
 		if i == m.sel {
 			item = ink.URL.Render("[" + item + "]")
 		}
 		parts = append(parts, item)
 	}
-	total := fmt.Sprintf("all: %d running  %d waiting  %d failed", sum.Running, sum.Waiting, sum.Failed)
+	total := fmt.Sprintf("all: %d running  %d waiting  %d failed", sum.Counts.Running, sum.Counts.Waiting, sum.Counts.Failed)
 	if down > 0 {
 		total += "  " + ink.Disconnected.Render(fmt.Sprintf("%d of %d down", down, len(m.screens)))
 	}

@@ -132,8 +132,8 @@ func (m Model) groupLine(i, w int) string {
 	default:
 		left += "  " + paint(ink.Dim, mark)
 	}
-	right := fmt.Sprintf("%d running  %d waiting  %d failed ", d.Running, d.Waiting, d.Failed)
-	if d.Of == 0 {
+	right := fmt.Sprintf("%d running  %d waiting  %d failed ", d.Counts.Running, d.Counts.Waiting, d.Counts.Failed)
+	if d.Counts.Sessions == 0 {
 		right = "no sessions "
 	}
 	line := format.Spread(left, paint(ink.Dim, right), w)
@@ -147,7 +147,7 @@ func (m Model) groupLine(i, w int) string {
 // instead of a session, and its counts.
 func (m Model) groupHeader() string {
 	d := m.screens[m.sel].Summary()
-	counts := fmt.Sprintf("all %d: %d running  %d waiting  %d failed", d.Of, d.Running, d.Waiting, d.Failed)
+	counts := fmt.Sprintf("all %d: %d running  %d waiting  %d failed", d.Counts.Sessions, d.Counts.Running, d.Counts.Waiting, d.Counts.Failed)
 	return format.Spread(fmt.Sprintf("server %d of %d  %s", m.sel+1, len(m.screens), d.ServerURL), counts, m.width)
 }
 
@@ -180,7 +180,7 @@ func (m Model) groupDetail(w, h int) []string {
 		ink.URL.Render(d.ServerURL),
 		version,
 		conn,
-		fmt.Sprintf("%d %s: %d running  %d waiting  %d failed", d.Of, format.Noun(d.Of, "session", "sessions"), d.Running, d.Waiting, d.Failed),
+		fmt.Sprintf("%d %s: %d running  %d waiting  %d failed", d.Counts.Sessions, format.Noun(d.Counts.Sessions, "session", "sessions"), d.Counts.Running, d.Counts.Waiting, d.Counts.Failed),
 	}
 	if down {
 		text = append(text, ink.Dim.Render("its rows show what was last seen, faint, until it is back"))

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 )
 
@@ -94,7 +95,7 @@ func detectErrors(tools []model.ToolCall, n int) (string, bool) {
 // call running, and nothing heard for longer than limit. A running tool
 // (a long bash command, a subagent) or streaming text is never a stall.
 func detectStall(st *model.State, ss *model.Session, quietMS int64, limit time.Duration) (string, bool) {
-	if ss.Run != model.RunBusy || st.Display(ss.ID) == model.DisplayWaiting {
+	if ss.Run != wire.StatusBusy || st.StateOf(ss.ID).Kind == model.KindWaiting {
 		return "", false
 	}
 	if st.Counts(ss.ID).ToolsRunning > 0 {
@@ -112,17 +113,17 @@ func detectBudget(st *model.State, ss *model.Session, c Config) (string, bool) {
 	if c.BudgetTokens <= 0 && c.BudgetCost <= 0 {
 		return "", false
 	}
-	own := model.Totals{Tokens: ss.Tokens, Cost: ss.Cost}
+	own := model.Counts{Tokens: ss.Tokens, Cost: ss.Cost}
 	if msg, ok := overBudget(own, c, "spent"); ok {
 		return msg, true
 	}
 	if ss.ParentID == "" {
-		return overBudget(st.Subtree(ss.ID), c, "its tree spent")
+		return overBudget(st.Counts(ss.ID), c, "its tree spent")
 	}
 	return "", false
 }
 
-func overBudget(t model.Totals, c Config, who string) (string, bool) {
+func overBudget(t model.Counts, c Config, who string) (string, bool) {
 	if c.BudgetTokens > 0 && t.Tokens > c.BudgetTokens {
 		return fmt.Sprintf("%s %.0f tokens, over the cap of %.0f", who, t.Tokens, c.BudgetTokens), true
 	}

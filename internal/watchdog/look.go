@@ -52,7 +52,7 @@ func transitions(prev, cur phase, newRun bool) []string {
 }
 
 func (w *Watchdog) event(st *model.State, ss *model.Session, name string, p phase, nowMS int64) Event {
-	tot := st.Subtree(ss.ID)
+	tot := st.Counts(ss.ID)
 	e := Event{
 		TS: nowMS, Name: name, ID: ss.ID, Parent: ss.ParentID, Root: rootOf(st, ss).ID,
 		Title: ss.Title, Agent: ss.Agent, Status: p.String(), Tokens: tot.Tokens, Cost: tot.Cost,

@@ -20,12 +20,12 @@ func TestCacheDrawsWhatLinesDraws(t *testing.T) {
 	t0 := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	sel := &model.Session{ID: "ses_a", Title: "first title"}
 	d := Data{ServerURL: "http://127.0.0.1:4096", Version: "1.18.33", ConnKnown: true,
-		Conn: wire.ConnState{State: wire.Connected}, Now: t0, Of: 3, Running: 2, Selected: sel}
+		Conn: wire.ConnState{State: wire.Connected}, Now: t0, Counts: model.Counts{Sessions: 3, Running: 2}, Selected: sel}
 	steps := []func(){
 		func() {},
 		func() { d.Now = t0.Add(time.Second) }, // connected: no clock shows
 		func() { sel.Title = "renamed in place" },
-		func() { d.Totals.Tokens = 1200 },
+		func() { d.Subtree.Tokens = 1200 },
 		func() {
 			d.Conn = wire.ConnState{State: wire.Disconnected, Err: errors.New("refused"), RetryAt: t0.Add(5 * time.Second)}
 		},

@@ -37,21 +37,21 @@ type Data struct {
 	SnapErr error  // the last snapshot's failure
 	Now     time.Time
 
-	// The counts cover Of sessions: every one in the tree, or with
-	// Filtered the filter's matches. Loading is how many histories are
-	// still being read (their rows say "…").
-	Of, Loading              int
-	Filtered                 bool
-	Running, Waiting, Failed int
+	// Counts covers the sessions in the tree (Sessions, Running, Waiting,
+	// Failed): every one, or with Filtered the filter's matches. Loading
+	// is how many histories are still being read (their rows say "…").
+	Counts   model.Counts
+	Loading  int
+	Filtered bool
 	// Runaway counts the sessions the watchdog marks (shown when not 0);
 	// Notice is the last notification, shown until the person has seen it.
 	Runaway int
 	Notice  string
 
-	// Selected is the selected session (nil for none) and Totals its
-	// subtree's roll-up.
+	// Selected is the selected session (nil for none) and Subtree its
+	// counts, whose tokens and cost are its subtree's roll-up.
 	Selected *model.Session
-	Totals   model.Totals
+	Subtree  model.Counts
 }
 
 // Lines is the two header lines, each exactly width cells.
@@ -158,15 +158,15 @@ func countsText(st *styles.Styles, d Data) string {
 		}
 		return s.Render(fmt.Sprintf("%d %s", n, word))
 	}
-	label := fmt.Sprintf("all %d", d.Of)
+	label := fmt.Sprintf("all %d", d.Counts.Sessions)
 	if d.Filtered {
-		label = fmt.Sprintf("%d matching", d.Of)
+		label = fmt.Sprintf("%d matching", d.Counts.Sessions)
 	}
 	if d.Loading > 0 {
 		label += fmt.Sprintf(" (%d loading)", d.Loading)
 	}
-	out := st.Ink.Dim.Render(label+":") + " " + item(d.Running, "running", st.Ink.Busy) + "  " +
-		item(d.Waiting, "waiting", st.Ink.Waiting) + "  " + item(d.Failed, "failed", st.Ink.Failed)
+	out := st.Ink.Dim.Render(label+":") + " " + item(d.Counts.Running, "running", st.Ink.Busy) + "  " +
+		item(d.Counts.Waiting, "waiting", st.Ink.Waiting) + "  " + item(d.Counts.Failed, "failed", st.Ink.Failed)
 	if d.Runaway > 0 {
 		out += "  " + st.Ink.Failed.Render(fmt.Sprintf("⚠ %d runaway", d.Runaway))
 	}
@@ -185,7 +185,7 @@ func selectionText(st *styles.Styles, d Data, room int) string {
 	if title == "" {
 		title = s.ID
 	}
-	rollup := fmt.Sprintf("  subtree: %s tokens · %s", format.Tokens(d.Totals.Tokens), format.Cost(d.Totals.Cost))
+	rollup := fmt.Sprintf("  subtree: %s tokens · %s", format.Tokens(d.Subtree.Tokens), format.Cost(d.Subtree.Cost))
 	title = format.OneLine(title)
 	if keep := room - ansi.StringWidth(rollup); keep >= 8 && ansi.StringWidth(title) > keep {
 		title = ansi.Truncate(title, keep, "…")

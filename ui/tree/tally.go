@@ -2,33 +2,23 @@ package tree
 
 import "github.com/octop-dev/octop/model"
 
-// Tally is the header's figures over exactly the sessions the tree
-// holds: every one, or with a filter on the ones that match. Failed is the
-// bad ends (failed, interrupted, denied); aborted is not failed, someone
-// chose it.
-type Tally struct {
-	Of                       int  // sessions counted
-	Filtered                 bool // the tree shows only a filter's matches
-	Running, Waiting, Failed int
-}
-
-// Tally counts the sessions the tree holds by state; the root calls it
-// once per batch, never per frame.
-func (m Model) Tally() Tally {
-	var t Tally
+// Tally counts the sessions the tree holds by state, for the header:
+// every one, or with a filter on the ones that match (Filtered says
+// which). The root calls it once per batch, never per frame.
+func (m Model) Tally() model.Counts {
+	var t model.Counts
 	add := func(id string) {
-		t.Of++
-		switch m.state.Display(id) {
-		case model.DisplayBusy, model.DisplayRetry:
+		t.Sessions++
+		switch k := m.state.StateOf(id).Kind; {
+		case k == model.KindRunning, k == model.KindRetrying:
 			t.Running++
-		case model.DisplayWaiting:
+		case k == model.KindWaiting:
 			t.Waiting++
-		case model.DisplayError:
+		case k.Bad():
 			t.Failed++
 		}
 	}
 	if m.filter != "" {
-		t.Filtered = true
 		for _, r := range m.rows {
 			if r.Match {
 				add(r.ID)
@@ -45,7 +35,7 @@ func (m Model) Tally() Tally {
 func (m Model) Busiest() string {
 	best, bestAt := "", int64(-1)
 	m.walk(func(id string, s *model.Session) {
-		if m.state.Display(id) == model.DisplayBusy && s.LastActive > bestAt {
+		if m.state.StateOf(id).Kind == model.KindRunning && s.LastActive > bestAt {
 			best, bestAt = id, s.LastActive
 		}
 	})
@@ -69,3 +59,6 @@ func (m Model) walk(fn func(id string, s *model.Session)) {
 		visit(id)
 	}
 }
+
+// Filtered says the tree shows only a filter's matches.
+func (m Model) Filtered() bool { return m.filter != "" }

@@ -214,12 +214,9 @@ func nodeOf(st *model.State, ss *model.Session) *Node {
 	return n
 }
 
-func runWord(r model.Run) string {
-	switch r {
-	case model.RunBusy:
-		return wire.StatusBusy
-	case model.RunRetry:
-		return wire.StatusRetry
+func runWord(run string) string {
+	if run == wire.StatusBusy || run == wire.StatusRetry {
+		return run
 	}
 	return wire.StatusIdle
 }

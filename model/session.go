@@ -1,0 +1,194 @@
+package model
+
+import "github.com/octop-dev/octop/internal/wire"
+
+// Stream is what the model streams: nothing, its reasoning or its reply.
+type Stream uint8
+
+// Streams.
+const (
+	StreamNone Stream = iota
+	StreamReasoning
+	StreamText
+)
+
+// ToolStatus mirrors the server's tool states.
+type ToolStatus int
+
+// Tool states: the server's pending, running, completed and error.
+const (
+	ToolPending ToolStatus = iota
+	ToolRunning
+	ToolCompleted
+	ToolError
+	// ToolInterrupted is never stored: it is what ShownToolStatus gives for
+	// a call still pending or running in a session that is now idle (an
+	// abort, a crash), so a dead call is not shown as running forever.
+	ToolInterrupted
+)
+
+// ToolCall is one tool call of a session: the summary the native task tool
+// keeps for its children, plus times, an error and an input digest.
+type ToolCall struct {
+	PartID     string
+	MessageID  string
+	CallID     string
+	Tool       string
+	Status     ToolStatus
+	Title      string
+	Input      string // one-line digest: the bash command, the file path, the pattern
+	Start, End int64  // Unix ms; 0 when unknown
+	Error      string
+	OutputHead string // first bytes of the output only, so memory stays bounded
+	// LiveTail is, while the call runs, the last bytes of the output it
+	// has streamed so far (bash sends it as it comes), so a person can
+	// tell a stuck command from a working one. Empty once the call ends.
+	LiveTail string
+	ChildID  string // for task calls: the child session it started, once known
+}
+
+// Ended reports whether the call reached a final state on the server.
+func (t *ToolCall) Ended() bool { return t.Status == ToolCompleted || t.Status == ToolError }
+
+// Session is one node of the tree.
+type Session struct {
+	ID        string
+	Title     string
+	Agent     string
+	ParentID  string
+	Directory string
+	Version   string
+	Created   int64 // Unix ms
+	Updated   int64 // Unix ms
+	// Known is false for a placeholder made because an event named this
+	// session before its session.created arrived.
+	Known bool
+
+	// Run is the server's run status: wire.StatusIdle, StatusBusy or
+	// StatusRetry (GET /session/status, session.status).
+	Run      string
+	Attempt  int    // retry attempt, when Run is StatusRetry
+	RetryMsg string // retry message
+	RetryAt  int64  // Unix ms of the next retry
+	// Err is the error the last run ended with (e.g. MessageAbortedError);
+	// cleared when the session goes busy again.
+	Err *wire.ErrorInfo
+
+	Children []string // ids, in creation order
+	Tools    []ToolCall
+
+	Tokens   float64 // this session's own tokens
+	Cost     float64 // this session's own cost
+	LastText string  // the last assistant text, bounded
+	// Todos is the session's todo list as todo.updated or its latest
+	// todowrite call last gave it (bounded: 100 items of one 200-byte line
+	// each).
+	Todos []wire.Todo
+	// LastActive is the latest time (Unix ms) seen in this session's data;
+	// follow mode picks the busy session with the largest one.
+	LastActive int64
+
+	// RunStart is when the current (or last) run began: the creation time
+	// of the latest user message, else the session's creation time.
+	RunStart int64
+	// RunEnd is the latest end time seen (message completed, tool ended).
+	RunEnd int64
+	// TaskPartID is the part id of the parent's task call that started
+	// this session, once known.
+	TaskPartID string
+	// StatusKnown is true once a status event or a snapshot covering this
+	// session said what it is doing. Until then Run is a guess (idle) and
+	// its open tool calls are shown as running, not interrupted.
+	StatusKnown bool
+	// Streaming says whether the model is writing a reply or thinking
+	// right now (a text or reasoning part still open), between tool calls.
+	Streaming Stream
+	// Loaded is true once the model can tell how the last run ended: its
+	// messages were read, or the stream showed the session from its
+	// creation or its run from the prompt. Until then StateOf says
+	// KindNotLoaded rather than guess.
+	Loaded bool
+	// AbortedBy names who aborted the session when it was not a person at
+	// the keyboard (octop's watchdog sets it); see State.NoteAbortedBy.
+	AbortedBy string
+
+	// Below: bookkeeping the reducer keeps so every read stays cheap.
+	parent     *Session   // nil for a root (no parent, or one not known yet)
+	kids       []*Session // Children, as pointers, same order
+	idx        int        // position in State.list
+	msgs       []msgAcct  // by message id, ascending
+	infoTokens float64    // what the server's own session info said
+	infoCost   float64
+	textPart   string // part id LastText comes from
+	textMsg    string // its message id
+	textDone   bool   // that part has ended: late deltas no longer apply
+	streamPart string // the part Streaming follows
+	agentMsg   string // the user message Agent comes from, once one named it
+	todoPart   string // the todowrite call Todos comes from, if one did
+	// historyRead: every message was read (a snapshot's messages) or the
+	// stream showed them all (watched since session.created).
+	historyRead bool
+	nOpen       int32  // tool calls pending or running
+	nDone       int32  // completed
+	nFailed     int32  // error
+	waiting     int32  // pending permissions and questions
+	search      string // lower-cased title, agent and id, for the filter
+	rev         uint64 // State.version of this session's last change
+	// derived per State.aggV, see derive.go
+	subTokens, subCost float64
+	runBelow           int
+	subActive          int64 // the latest LastActive in the subtree
+	// Flatten scratch marks, see flatten.go
+	fmark, fmatch uint32
+}
+
+// Snapshot is a full REST read of the server: what GET /session,
+// GET /session/status and (optionally) the messages of busy sessions say.
+type Snapshot struct {
+	Sessions []wire.Session
+	// Complete says Sessions is every session the server has for this
+	// State (not a page or a roots-only list), so a known session missing
+	// from it was deleted while the stream was down and is dropped.
+	Complete    bool
+	Status      map[string]wire.SessionStatus
+	Messages    map[string][]wire.MessageWithParts // by session id; may be nil
+	Permissions []wire.PermissionRequest
+	Questions   []wire.QuestionRequest
+}
+
+// Counts are the figures the screen shows: of one session (State.Counts:
+// its tool calls, children, the sessions running below it and its
+// subtree's tokens and cost), or of a set of sessions (the header's: how
+// many, and how many run, wait on the person or ended badly).
+type Counts struct {
+	ToolsRunning, ToolsDone, ToolsFailed int
+	// ToolsInterrupted counts calls left pending or running in a session
+	// that is idle now; they are included in ToolsFailed, not ToolsRunning.
+	ToolsInterrupted int
+	Children         int
+	// Descendants running (busy or retrying) below this session, any depth.
+	RunningBelow int
+	// Tokens and cost summed over the session and all its descendants.
+	Tokens, Cost float64
+
+	// Of a set: Sessions counted, and of them how many run (busy or
+	// retrying), wait on the person, or failed (failed, interrupted or
+	// denied; an abort is not a failure, someone chose it).
+	Sessions, Running, Waiting, Failed int
+}
+
+// Row is one visible line of the flattened tree.
+type Row struct {
+	ID          string
+	Depth       int
+	HasChildren bool
+	Expanded    bool
+	// Last is true when the row is the last child of its parent; Guides[i]
+	// says whether the ancestor at depth i still has siblings below, for
+	// drawing tree guides (│ ├ └).
+	Last   bool
+	Guides []bool
+	// Match is true when the row matched the filter itself, false when it
+	// is shown only as the ancestor of a match.
+	Match bool
+}
