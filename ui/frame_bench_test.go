@@ -10,8 +10,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	uv "github.com/charmbracelet/ultraviolet"
-	"github.com/octop-dev/octop/internal/wire"
 	linescreen "github.com/octop-dev/octop/internal/renderer"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // liveFanOut is bench-live's tree: one root and k busy children, each with

@@ -169,7 +169,7 @@ func runLive(g globalFlags, stderr io.Writer) int {
 		return 2
 	}
 	opts := ui.Options{
-		Server:         rec.server(live.New(c)),
+		Server:      rec.server(live.New(c)),
 		ServerURL:   c.BaseURL(),
 		AllProjects: g.AllProjects,
 		NoColor:     noColor(),
