@@ -295,12 +295,20 @@ func TestAbortOnLoop(t *testing.T) {
 	if !strings.Contains(screen(m), "aborted by octop: loop: stopped 1 session") {
 		t.Errorf("no notice of the abort:\n%s", screen(m))
 	}
+	// Nothing is recorded as octop's abort before the server says the
+	// session stopped.
+	if by := m.State().Session("ses_loop").AbortedBy; by != "" {
+		t.Errorf("AbortedBy = %q before the server said the session stopped", by)
+	}
 	// The server's answer: the child's run ends aborted. The loop goes on
 	// no further, and nothing is aborted twice.
 	nm, cmd = m.Update(events(aborted("ses_loop"), idle("ses_loop")))
 	m = runCmds(t, nm.(Model), cmd)
 	if len(ops.asks) != 1 {
 		t.Errorf("aborted again: %v", ops.asks)
+	}
+	if by := m.State().Session("ses_loop").AbortedBy; by != "octop: loop" {
+		t.Errorf("AbortedBy = %q once the server said it stopped, want %q", by, "octop: loop")
 	}
 	m = press(t, m, "j") // the looping child, first under the root
 	if sc := screen(m); !strings.Contains(sc, "aborted by octop: loop") || !strings.Contains(sc, `runaway ⚠ loop: bash "grep -rn flaky ." 3 times in a row`) {

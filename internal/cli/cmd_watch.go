@@ -234,7 +234,6 @@ func (w *watcher) emit(ctx context.Context, out watchdog.Out) {
 		}
 	}
 	for _, a := range out.Aborts {
-		w.st.NoteAbortedBy(a.ID, "octop: "+string(a.Kind))
 		go func() {
 			actx, cancel := context.WithTimeout(ctx, snapshotTimeout)
 			defer cancel()

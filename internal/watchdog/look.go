@@ -1,6 +1,8 @@
 package watchdog
 
 import (
+	"strings"
+
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 )
@@ -60,6 +62,11 @@ func (w *Watchdog) event(st *model.State, ss *model.Session, name string, p phas
 	switch name {
 	case SessionAborted:
 		e.Reason = w.AbortReason(st, ss.ID)
+		if e.Reason != "" {
+			// The server says the session stopped, after octop asked it
+			// to: only now is the abort octop's, in the model too.
+			st.NoteAbortedBy(ss.ID, strings.TrimPrefix(e.Reason, "aborted by "))
+		}
 		if e.Reason == "" && ss.Err != nil {
 			e.Reason = errText(ss.Err)
 		}

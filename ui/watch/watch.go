@@ -130,9 +130,6 @@ func (w *Watch) out(st *model.State, out watchdog.Out) (notice string, cmds []te
 		// What stops says who stopped it: the session and the subtree
 		// aborted with it.
 		ids := append(st.BusyDescendants(a.ID), a.ID)
-		for _, id := range ids {
-			st.NoteAbortedBy(id, "octop: "+string(a.Kind))
-		}
 		if w.opts.Server != nil {
 			cmds = append(cmds, abort(w.opts.Server, a, ids))
 		}
