@@ -10,15 +10,29 @@ export OCTOP_E2E := 1
 export OCTOP_OPENCODE_1_18 := $(call OPENCODE_BIN,1.18.33)
 export OCTOP_OPENCODE_1_1 := $(call OPENCODE_BIN,1.1.65)
 
-.PHONY: test deps opencode tmux unit bench build bench-live bench-soak fuzz dist
+.PHONY: test deps opencode tmux unit lint bench build bench-live bench-soak fuzz dist
 
 # go test runs each Fuzz test over its seeds and every input in
 # testdata/fuzz, so what fuzzing has found stays tested; make test does no
 # fuzzing itself, as that searches at random and would make the result of
 # the same commit depend on luck.
-test: deps
+#
+# The unit tests (every package but e2e) run under the race detector; the
+# end-to-end tests, which spend their time waiting on real servers, run
+# without it.
+test: deps lint
 	go vet ./...
-	go test -count=1 -timeout 20m ./...
+	go test -race -count=1 -timeout 15m $$(go list ./... | grep -v /e2e$$)
+	go test -count=1 -timeout 20m ./e2e/
+
+# lint runs golangci-lint (config: .golangci.yml), built from its own
+# module under internal/tools/lint so octop's go.mod does not carry it.
+GOLANGCI_LINT := $(CACHE)/golangci-lint
+lint: $(GOLANGCI_LINT)
+	$(GOLANGCI_LINT) run ./...
+
+$(GOLANGCI_LINT): internal/tools/lint/go.mod
+	go build -C internal/tools/lint -o $@ github.com/golangci/golangci-lint/v2/cmd/golangci-lint
 
 # fuzz runs every Fuzz test of the module (found by name, so a new one is
 # included) for FUZZTIME each, from its seeds in testdata/fuzz. An input
@@ -52,7 +66,7 @@ tmux:
 
 # unit runs the tests that need no server (end-to-end tests skip).
 unit:
-	OCTOP_E2E= go test ./...
+	OCTOP_E2E= go test -race ./...
 
 bench:
 	go test -run '^$$' -bench . -benchmem ./model ./ui

@@ -48,7 +48,7 @@ func newRecorder(t *testing.T) *recorder {
 			w.Header().Set("Content-Type", ctype)
 		}
 		w.WriteHeader(status)
-		io.WriteString(w, body)
+		_, _ = io.WriteString(w, body)
 	})
 	return r
 }

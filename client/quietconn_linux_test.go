@@ -94,7 +94,7 @@ func dialQuiet(t *testing.T, addr string) *quietConn {
 func pending(c *quietConn) int {
 	var n int32
 	_ = c.rc.Control(func(fd uintptr) {
-		syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCINQ, uintptr(unsafe.Pointer(&n)))
+		_, _, _ = syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCINQ, uintptr(unsafe.Pointer(&n)))
 	})
 	return int(n)
 }

@@ -131,7 +131,7 @@ func runStream(t *testing.T, c *Client, rec *sendRecorder) (stop func() error) {
 		})
 		return result
 	}
-	t.Cleanup(func() { stop() })
+	t.Cleanup(func() { _ = stop() })
 	return stop
 }
 
@@ -216,7 +216,7 @@ func TestStreamLargeEvent(t *testing.T) {
 		b := []byte("data: " + big + "\n\n")
 		for len(b) > 0 {
 			k := min(len(b), 64<<10)
-			w.w.Write(b[:k])
+			_, _ = w.w.Write(b[:k])
 			w.w.(http.Flusher).Flush()
 			b = b[k:]
 		}
@@ -227,7 +227,7 @@ func TestStreamLargeEvent(t *testing.T) {
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
 	testwait.Eventually(t, func() bool { return len(rec.envelopes()) == 3 }, 30*time.Second, "the event after the 5 MB one")
-	stop()
+	_ = stop()
 	envs := rec.envelopes()
 	pu, ok := envs[1].Event.(wire.PartUpdated)
 	if !ok {
@@ -290,7 +290,7 @@ func TestStreamGlobal(t *testing.T) {
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
 	testwait.Eventually(t, func() bool { return len(rec.envelopes()) >= 2 }, 10*time.Second, "two events")
-	stop()
+	_ = stop()
 	envs := rec.envelopes()
 	want := wire.Envelope{ID: "evt_1", Directory: "/home/dev/p", Event: wire.SessionIdle{SessionID: "ses_a"}}
 	if envs[0].Received.IsZero() {
@@ -316,7 +316,7 @@ func TestStreamReconnects(t *testing.T) {
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
 	testwait.Eventually(t, func() bool { return rec.countState(wire.Connected) >= 4 }, 10*time.Second, "4 connections")
-	stop()
+	_ = stop()
 
 	msgs := rec.all()
 	connected, resyncs := 0, 0
@@ -370,7 +370,7 @@ func TestStreamBackoffResetsAfterStableConnection(t *testing.T) {
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
 	testwait.Eventually(t, func() bool { return rec.countState(wire.Connected) >= 4 }, 10*time.Second, "4 connections")
-	stop()
+	_ = stop()
 	for _, s := range rec.states() {
 		if s.Attempt != 1 {
 			t.Fatalf("state %+v: attempt should stay 1 after stable connections", s)
@@ -416,7 +416,7 @@ func TestStreamIdleWatchdog(t *testing.T) {
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
 	testwait.Eventually(t, func() bool { return rec.countState(wire.Connected) >= 2 }, 10*time.Second, "a reconnect after silence")
-	stop()
+	_ = stop()
 	var d wire.ConnState
 	for _, s := range rec.states() {
 		if s.State == wire.Disconnected {
@@ -449,7 +449,7 @@ func TestStreamNoHeartbeatNoWatchdog(t *testing.T) {
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
 	testwait.Eventually(t, func() bool { return len(rec.envelopes()) >= 2 }, 10*time.Second, "the late event")
-	stop()
+	_ = stop()
 	if n := srv.conns.Load(); n != 1 {
 		t.Errorf("%d connections, want 1: a quiet stream without heartbeats was cut", n)
 	}
@@ -466,7 +466,7 @@ func TestStreamConnectTimeout(t *testing.T) {
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
 	testwait.Eventually(t, func() bool { return rec.countState(wire.Disconnected) >= 2 }, 10*time.Second, "two failed attempts")
-	stop()
+	_ = stop()
 	d := rec.states()[1]
 	if d.State != wire.Disconnected || !IsTimeout(d.Err) || !strings.Contains(d.Err.Error(), "accepted no stream within 100ms") {
 		t.Errorf("state %+v, want a connect timeout", d)
@@ -544,7 +544,7 @@ func TestStreamSurvivesServerRestart(t *testing.T) {
 
 	srv.Start()
 	testwait.Eventually(t, func() bool { return rec.countState(wire.Connected) == 2 }, 10*time.Second, "the reconnect")
-	stop()
+	_ = stop()
 	msgs := rec.all()
 	resyncs := 0
 	for _, m := range msgs {
@@ -580,7 +580,7 @@ func TestStreamNoGoroutineLeak(t *testing.T) {
 	testwait.Check(t, func() error {
 		if n := runtime.NumGoroutine(); n > before {
 			var buf bytes.Buffer
-			pprof.Lookup("goroutine").WriteTo(&buf, 1)
+			_ = pprof.Lookup("goroutine").WriteTo(&buf, 1)
 			return fmt.Errorf("%d goroutines after 20 reconnects, %d before:\n%s", n, before, buf.String())
 		}
 		return nil
@@ -660,7 +660,7 @@ func TestDecodeErrorDataTruncated(t *testing.T) {
 		}
 		return false
 	}, 10*time.Second, "the decode error")
-	stop()
+	_ = stop()
 	if len(de.Data) != decodeErrorDataMax || !errors.Is(de.Err, de.Err) {
 		t.Errorf("Data is %d bytes, want %d", len(de.Data), decodeErrorDataMax)
 	}
@@ -684,7 +684,7 @@ func TestStreamIgnoresHTTPClientTimeout(t *testing.T) {
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
 	testwait.Eventually(t, func() bool { return len(rec.envelopes()) >= 2 }, 10*time.Second, "the late event")
-	stop()
+	_ = stop()
 	if n := srv.conns.Load(); n != 1 {
 		t.Errorf("%d connections, want 1", n)
 	}

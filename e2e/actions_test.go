@@ -347,12 +347,12 @@ func TestActionsAbortOneOfThree(t *testing.T) {
 		}
 
 		// Waiting on a task that never ends gives up at --timeout, exit 5.
-		code, out, errs := actOctop(t, s.URL, "", "result", ids[2], "--wait", "--timeout", "1s")
+		code, _, errs = actOctop(t, s.URL, "", "result", ids[2], "--wait", "--timeout", "1s")
 		if code != 5 || !strings.Contains(errs, ids[2]+" is still running; gave up waiting") {
 			t.Errorf("result --wait --timeout 1s on a runaway: exit %d, stderr %q", code, errs)
 		}
 
-		code, out, _ = actOctop(t, s.URL, "", "abort", ids[0])
+		code, out, _ := actOctop(t, s.URL, "", "abort", ids[0])
 		if code != 0 || !strings.HasPrefix(out, "aborted: "+ids[0]+"  runaway 1 (@general subagent)\n") || strings.Count(out, "\n") != 1 {
 			t.Errorf("abort: exit %d, printed %q", code, out)
 		}

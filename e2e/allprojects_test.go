@@ -34,7 +34,7 @@ func TestAllProjectsSnapshot(t *testing.T) {
 				t.Fatal(err)
 			}
 			away := prompt(t, elsewhere, "in the second project", "RUNAWAY")
-			defer elsewhere.Abort(context.Background(), away.ID)
+			defer func() { _ = elsewhere.Abort(context.Background(), away.ID) }()
 
 			global := newClientWith(t, client.Options{BaseURL: s.URL, Global: true})
 			var snapIDs map[string]bool

@@ -63,7 +63,7 @@ func startStream(t testing.TB, c *client.Client) *streamLog {
 	ctx, cancel := context.WithCancel(context.Background())
 	l := &streamLog{cancel: cancel, done: make(chan error, 1)}
 	go func() { l.done <- c.Stream(ctx, l.add) }()
-	t.Cleanup(func() { l.stop(t) })
+	t.Cleanup(func() { _ = l.stop(t) })
 	return l
 }
 

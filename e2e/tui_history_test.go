@@ -151,12 +151,12 @@ func oldRow(screen, title string) string {
 
 // oldMark is the mark the screen must draw for a `tree --json` node.
 func oldMark(n *live.Node) string {
-	switch {
-	case n.Status == "complete":
+	switch n.Status {
+	case "complete":
 		return "✓"
-	case n.Status == "idle":
+	case "idle":
 		return "○"
-	case n.Status == "running":
+	case "running":
 		return "running"
 	}
 	switch n.Reason {

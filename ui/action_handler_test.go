@@ -245,7 +245,7 @@ func TestNewRootLaunch(t *testing.T) {
 	m = typeText(t, m, "root task")
 	m, _ = do(t, m, enterKey)
 	m = typeText(t, m, "go")
-	m, _ = do(t, m, ctrlS)
+	_, _ = do(t, m, ctrlS)
 	if len(f.created()) != 1 || f.created()[0].ParentID != "" {
 		t.Errorf("N created %+v, want one root", f.created())
 	}
@@ -493,7 +493,7 @@ func TestNewRootPickerOffersPrimaryAgents(t *testing.T) {
 	m = typeText(t, m, "plan it")
 	m, _ = do(t, m, enterKey)
 	m = typeText(t, m, "go")
-	m, _ = do(t, m, ctrlS)
+	_, _ = do(t, m, ctrlS)
 	var agents []string
 	for _, ps := range f.prompts() {
 		for _, p := range ps {

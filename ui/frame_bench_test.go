@@ -90,7 +90,7 @@ func BenchmarkFrame(b *testing.B) {
 			m := New(Options{ServerURL: "http://127.0.0.1:4096", Clock: func() time.Time { return clock }})
 			m = send(b, m, tea.WindowSizeMsg{Width: 200, Height: 50})
 			m = send(b, m, liveFanOut(8, 10))
-			var draw func(string) int = newTerminal(200, 50).draw
+			draw := newTerminal(200, 50).draw
 			if strings.HasSuffix(what, "screen") {
 				draw = newLineScreen(200, 50).draw
 			}

@@ -35,8 +35,7 @@ func runScreen(b *testing.B, m Model) (first, full time.Duration) {
 	start := time.Now()
 	msgs := make(chan tea.Msg, 64)
 	var out atomic.Int64
-	var run func(tea.Cmd)
-	run = func(c tea.Cmd) {
+	run := func(c tea.Cmd) {
 		if c == nil {
 			return
 		}

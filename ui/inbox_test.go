@@ -206,7 +206,7 @@ func TestInboxAllowAlwaysAndError(t *testing.T) {
 	}
 	// A failed answer may be tried again.
 	rec.Handle("POST /permission/{id}/reply", nil)
-	m, msgs = do(t, m, keyMsgs("a")[0])
+	_, msgs = do(t, m, keyMsgs("a")[0])
 	if got := rec.requests(); len(got) != 2 || got[1] != `POST /permission/per_1/reply {"reply":"once"}` {
 		t.Errorf("retry sent %q", got)
 	}
@@ -264,7 +264,7 @@ func TestInboxSeveralQuestions(t *testing.T) {
 	if d := dialogText(m); !strings.Contains(d, "→ rust") || !strings.Contains(d, "1 github") {
 		t.Errorf("after the first answer:\n%s", d)
 	}
-	m, _ = do(t, m, keyMsgs("1")[0])
+	_, _ = do(t, m, keyMsgs("1")[0])
 	if got := rec.requests(); len(got) != 1 || got[0] != `POST /question/que_2/reply {"answers":[["rust"],["github"]]}` {
 		t.Errorf("sent %q", got)
 	}
@@ -322,7 +322,7 @@ func TestInboxTypedAnswerAnsweredElsewhere(t *testing.T) {
 		t.Errorf("sent %q", got)
 	}
 	// Back to the list: a is a key again.
-	m, _ = do(t, m, keyMsgs("a")[0])
+	_, _ = do(t, m, keyMsgs("a")[0])
 	if got := rec.requests(); len(got) != 1 || !strings.HasPrefix(got[0], "POST /permission/per_1/reply") {
 		t.Errorf("a after typing ended sent %q", got)
 	}
@@ -353,7 +353,7 @@ func TestInboxMultipleChoice(t *testing.T) {
 		!strings.Contains(d, "s send picks") {
 		t.Fatalf("after 3 1 2 2:\n%s", d)
 	}
-	m, _ = do(t, m, keyMsgs("s")[0])
+	_, _ = do(t, m, keyMsgs("s")[0])
 	if got := rec.requests(); len(got) != 1 || got[0] != `POST /question/que_3/reply {"answers":[["vet","test"]]}` {
 		t.Errorf("s sent %q", got)
 	}

@@ -21,9 +21,7 @@ func (s serverFlag) String() string {
 }
 
 func (s serverFlag) Set(v string) error {
-	for _, one := range splitServers(v) {
-		s.f.servers = append(s.f.servers, one)
-	}
+	s.f.servers = append(s.f.servers, splitServers(v)...)
 	if len(s.f.servers) > 0 {
 		s.f.server = s.f.servers[0]
 	}

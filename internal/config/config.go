@@ -103,7 +103,9 @@ func Parse(data []byte) (File, error) {
 		}
 		return File{}, errors.New(oneLine(err.Error()))
 	}
-	for _, k := range md.Undecoded() {
+	if undecoded := md.Undecoded(); len(undecoded) > 0 {
+		// The first unknown key is the one to fix first.
+		k := undecoded[0]
 		name := k[len(k)-1]
 		where := lineOf(data, name)
 		if name == "password" {

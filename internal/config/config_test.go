@@ -103,13 +103,19 @@ func TestLoad(t *testing.T) {
 		t.Fatalf("no file: %+v, %v", f, err)
 	}
 	p := filepath.Join(dir, "octop", "config.toml")
-	os.MkdirAll(filepath.Dir(p), 0o755)
-	os.WriteFile(p, []byte(sample), 0o600)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(sample), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	f, err := Load()
 	if err != nil || f.Path != p || len(f.Servers) != 2 {
 		t.Fatalf("Load = %+v, %v", f, err)
 	}
-	os.WriteFile(p, []byte("[watchdog\n"), 0o600)
+	if err := os.WriteFile(p, []byte("[watchdog\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := Load(); err == nil || !strings.HasPrefix(err.Error(), p+": line ") {
 		t.Errorf("malformed: %v", err)
 	}

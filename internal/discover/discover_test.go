@@ -50,7 +50,7 @@ func TestWatchFindsAnnounced(t *testing.T) {
 	if err != nil {
 		t.Fatalf("announce: %v", err)
 	}
-	defer srv.Shutdown()
+	defer func() { _ = srv.Shutdown() }()
 	want := fmt.Sprintf("http://127.0.0.1:%d", port)
 	const every = Wait + time.Second
 	ctx, cancel := context.WithTimeout(context.Background(), 4*every)

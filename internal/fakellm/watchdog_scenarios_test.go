@@ -33,7 +33,7 @@ func TestLoopFailHang(t *testing.T) {
 		t.Errorf("LOOP: %q", loop)
 	}
 	var a struct{ Command string }
-	if json.Unmarshal([]byte(loop[0]), &a); a.Command != "grep -r x ." {
+	if err := json.Unmarshal([]byte(loop[0]), &a); err != nil || a.Command != "grep -r x ." {
 		t.Errorf("LOOP command %q", a.Command)
 	}
 	fail := turns("FAIL times=2 path=nope.txt", "read", 2)

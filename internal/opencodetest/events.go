@@ -121,9 +121,7 @@ func (s *Server) stream(global bool) http.HandlerFunc {
 func (s *Server) unsubscribe(ch chan []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.streams[ch]; ok {
-		delete(s.streams, ch)
-	}
+	delete(s.streams, ch)
 }
 
 // encodeOne encodes an event with empty properties for one stream.

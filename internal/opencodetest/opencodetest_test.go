@@ -38,7 +38,7 @@ func TestVersionsAnswerUnknownSessions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			io.Copy(io.Discard, resp.Body)
+			_, _ = io.Copy(io.Discard, resp.Body)
 			resp.Body.Close()
 			if resp.StatusCode != code {
 				t.Errorf("%s %s: HTTP %d, want %d", v, call, resp.StatusCode, code)
@@ -59,13 +59,15 @@ func TestClientAgainstTheFake(t *testing.T) {
 	defer cancel()
 	var mu sync.Mutex
 	var types []string
-	go c.Stream(ctx, func(m any) {
-		if e, ok := m.(wire.Envelope); ok {
-			mu.Lock()
-			types = append(types, e.Event.EventType())
-			mu.Unlock()
-		}
-	})
+	go func() {
+		_ = c.Stream(ctx, func(m any) {
+			if e, ok := m.(wire.Envelope); ok {
+				mu.Lock()
+				types = append(types, e.Event.EventType())
+				mu.Unlock()
+			}
+		})
+	}()
 	testwait.Eventually(t, func() bool { return srv.Streams() == 1 }, 10*time.Second, "the stream")
 
 	root := srv.AddSession(wire.Session{ID: "ses_root", Title: "root"})

@@ -100,7 +100,7 @@ func (m Model) atRootEdge() bool {
 		return false
 	}
 	r := rows[t.Cursor()]
-	return r.Depth == 0 && !(r.HasChildren && r.Expanded)
+	return r.Depth == 0 && (!r.HasChildren || !r.Expanded)
 }
 
 // needsSession says k is an action on the selected session, which a

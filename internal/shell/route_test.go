@@ -105,7 +105,7 @@ func TestAbortGoesToItsServer(t *testing.T) {
 	m = drive(m, tea.KeyPressMsg{Code: 'x', Text: "x"}) // on b's group line: says to select a session
 	m = drive(m, tea.KeyPressMsg{Code: 'j', Text: "j"})
 	m = drive(m, tea.KeyPressMsg{Code: 'x', Text: "x"})
-	m = drive(m, tea.KeyPressMsg{Code: 'y', Text: "y"})
+	_ = drive(m, tea.KeyPressMsg{Code: 'y', Text: "y"})
 	log.mu.Lock()
 	defer log.mu.Unlock()
 	if len(log.got) != 1 || log.got[0] != "b:ses_same" {
@@ -132,7 +132,7 @@ func TestLaunchRootOnAGroupLine(t *testing.T) {
 	}
 	m = drive(m, tea.KeyPressMsg{Code: tea.KeyEnter}) // → the prompt
 	m = drive(m, tea.KeyPressMsg{Code: 'g', Text: "g"})
-	m = drive(m, tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
+	_ = drive(m, tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
 	log.mu.Lock()
 	defer log.mu.Unlock()
 	if len(log.got) != 1 || log.got[0] != "b:launch::on b" {

@@ -200,9 +200,10 @@ func (f Launch) View(w, h int) string {
 		b.WriteString("\n\n" + ErrorLine(f.st, inner, f.err))
 	}
 	keys := Hint(f.keys.ShortHelp()...)
-	if f.focus == fieldAgent {
+	switch f.focus {
+	case fieldAgent:
 		keys = "↑/↓ choose · enter next · " + keys
-	} else if f.focus == fieldDescription {
+	case fieldDescription:
 		keys = "enter next · " + keys
 	}
 	return Frame(f.st, width, title, b.String(), keys)

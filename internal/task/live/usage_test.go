@@ -70,7 +70,7 @@ func TestRollUp(t *testing.T) {
 	if leaf.Subtree.Tokens != leaf.Tokens || leaf.Subtree.Ended != 200 {
 		t.Errorf("a leaf's subtree is itself: %+v vs %+v", leaf.Subtree, leaf.Usage)
 	}
-	if root.Usage.FilesChanged != 2 || root.Usage.Ended != 200 {
+	if root.FilesChanged != 2 || root.Ended != 200 {
 		t.Errorf("RollUp changed the node's own usage: %+v", root.Usage)
 	}
 }
