@@ -68,9 +68,11 @@ tmux:
 unit:
 	OCTOP_E2E= go test -race ./...
 
+# bench runs the stage benchmarks and rewrites the "bench" section of
+# docs/perf.md with their figures (internal/dev/perfdoc).
+BENCH_PKGS := ./model ./ui ./ui/tree ./ui/transcript ./internal/watchdog
 bench:
-	go test -run '^$$' -bench . -benchmem ./model ./ui
-	go test -run '^$$' -bench 'RenderRow|ViewAfter' -benchmem ./ui/tree
+	go test -run '^$$' -bench . -benchmem -count 3 $(BENCH_PKGS) | go run ./internal/dev/perfdoc -section bench
 
 build:
 	go build -o bin/octop ./cmd/octop
@@ -81,14 +83,15 @@ build:
 # BASELINE=path/to/octop measures a second octop in the same run (several,
 # comma-separated); BENCHLIVE_FLAGS="-runs 1 -cpuprofile DIR" passes flags on.
 bench-live: deps build
-	go run ./internal/dev/benchlive -octop bin/octop $(if $(BASELINE),-baseline $(BASELINE)) $(BENCHLIVE_FLAGS)
+	go run ./internal/dev/benchlive -octop bin/octop $(if $(BASELINE),-baseline $(BASELINE)) $(BENCHLIVE_FLAGS) \
+	  | go run ./internal/dev/perfdoc -section live -all
 
 # bench-soak replays 30 minutes of a steady synthetic fan-out workload into
 # the model and the tree pane and fails if the live heap at minute 30 is
 # more than 10% over minute 5; it also reports the heap at 10,000 sessions.
 bench-soak:
-	go test -run '^$$' -bench 'Soak' -benchtime 1x ./ui/tree/
-	go test -run '^$$' -bench 'Memory' -benchtime 1x ./model/
+	{ go test -run '^$$' -bench 'Soak' -benchtime 1x ./ui/tree/ && \
+	  go test -run '^$$' -bench 'Memory' -benchtime 1x ./model/; } | go run ./internal/dev/perfdoc -section soak
 
 # dist cross-compiles static binaries (no cgo) into dist/, with the version
 # and commit stamped into --version. VERSION=v1.2.3 make dist names a release.

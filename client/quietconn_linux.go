@@ -34,7 +34,7 @@ func quietDial(d *net.Dialer) func(ctx context.Context, network, addr string) (n
 // non-blocking, so the call never waits in the kernel, and when nothing is
 // there the netpoller waits as for any connection. A read through the
 // syscall package instead tells the scheduler it may block, which wakes
-// Go's system monitor from its sleep and sets it polling every 20 µs
+// Go's system monitor from its sleep and sets it polling every few microseconds
 // while the program runs. On a busy stream that monitor cost octop more
 // CPU than drawing did (make bench-live, perf).
 //

@@ -253,7 +253,7 @@ func (c *Client) streamEnded(ctx, cctx context.Context, err error) error {
 // fillingReader keeps reading into p while what it got holds no line
 // break. go-sse's scanner rescans its whole buffer after every Read, so a
 // multi-MB event (one line of JSON) arriving in socket-sized reads would
-// cost time quadratic in its size (32 MB took seconds). Until a line break
+// cost time quadratic in its size (tens of megabytes took seconds). Until a line break
 // arrives the parser cannot produce anything, so waiting for more cannot
 // delay an event; each Read then fills the scanner's growing buffer and
 // the cost stays linear.

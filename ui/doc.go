@@ -70,13 +70,8 @@
 // pick every batch, the rows only when the tree's shape changed (or a
 // filter or grouping is on). View draws only the rows in the viewport and
 // caches each by what it shows; an open dialog is spliced into the lines
-// it covers. Measured (go test -run '^$' -bench . -count 5 ./ui/, 2 cores,
-// medians): BenchmarkView 267 µs at 100 sessions, 296 µs at 10,000
-// (1.11×); BenchmarkEventBurst, 1,000 updates at 10,000 sessions, 1.5 ms;
-// a frame with the inbox open at 10,000 sessions, 1.4-2.4 ms.
+// it covers (BenchmarkView, EventBurst; figures in docs/perf.md).
 // The watchdog (BenchmarkWatchdogBurst, the same burst with it off and
-// on) looks again at each session a batch names: in a CPU profile of
-// that burst it takes 23% of Update, about what applying the events
-// takes (21%); its header count is kept as marks change, never counted
+// on) looks again at each session a batch names; its header count is kept as marks change, never counted
 // per frame.
 package ui

@@ -238,9 +238,8 @@ func paced(o *client.Options) { o.Stream.Pace = feed.FrameInterval }
 // frames a second (a key press is drawn at once, see renderer.Screen.SetNow). A
 // busy stream is read once per
 // feed.FrameInterval and each read's events drawn together.
-// A frame writes only the lines that changed (package renderer), and an
-// event still reaches the screen well within 100 ms (make bench-live
-// measures both).
+// A frame writes only the lines that changed (package renderer); make
+// bench-live measures how soon an event reaches the screen.
 const frameInterval = time.Second / 30
 
 // screenOptions are the options of every octop screen: the frame cap, the

@@ -193,7 +193,7 @@ func decide(c conversation) reply {
 			if r, ok := need("bash"); !ok {
 				return r
 			}
-			// OpenCode cuts a tool's output to about 50 KB, so this output
+			// OpenCode cuts a tool's output to about fifty kilobytes, so this output
 			// does not reach the event stream whole; the write tool's input
 			// does.
 			cmd := fmt.Sprintf("head -c %d /dev/zero | tr '\\0' x | fold -w 99", n-n/100)

@@ -12,7 +12,7 @@ import (
 )
 
 // MaxLine is the longest line Read accepts. One event can carry a tool's
-// whole input (5 MB is seen), and a snapshot a whole tree.
+// whole input (megabytes are seen), and a snapshot a whole tree.
 const MaxLine = 64 << 20
 
 // Recording is a recording as read.

@@ -16,7 +16,7 @@ import (
 // A write through the syscall package tells the scheduler it may block.
 // On a terminal it may (the reader drains it at its own pace), so the
 // scheduler's monitor, with octop on one processor, takes the processor
-// back from every write that lasts and then polls every 20 µs while octop
+// back from every write that lasts and then polls every few microseconds while octop
 // runs; a write into a sleeping monitor wakes it the same way. Each of its
 // wake-ups is a thread switch, and on a busy stream those cost octop more
 // CPU than drawing (make bench-live, perf). A non-blocking raw write never

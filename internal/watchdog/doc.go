@@ -48,15 +48,8 @@
 //
 // # Cost
 //
-// Over 10,000 sessions of 20 calls each (a tenth busy), on 2 cores
-// under a load average of about 30 (so the figures are loose), medians of 3:
-//
-//	go test -run '^$' -bench . -benchtime 1s -count 3 ./watchdog/
-//
-//	BenchmarkEvents       7.7 µs per tool-call event (lifecycle, loop, errors, stall)
-//	BenchmarkEventsDelta  1.4 µs per streamed-text event (lifecycle and stall only)
-//	BenchmarkTick         3.8 ms per tick (stall checks of the busy sessions; one a second)
-//	BenchmarkResync       172 ms per full look (at start and after each reconnect)
+// BenchmarkEvents, EventsDelta, Tick and Resync measure it over 10,000
+// sessions (figures in docs/perf.md).
 //
 // Each event looks again only at the detectors it can change (kindsTouched),
 // and a tick only at stalls.
