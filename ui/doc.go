@@ -34,8 +34,7 @@
 //	              --abort-on's aborts, as commands
 //	ui/format     pure string helpers; ui/styles the one style set
 //
-// What wraps the root (several servers under one bar, a replay's keys)
-// lives above it, in internal/shell.
+// What wraps the root (several servers, a replay's keys): internal/shell.
 //
 // # Rules of the house
 //
@@ -58,10 +57,8 @@
 //     worth, gathered by feed.Batcher), wire.ConnState, wire.ResyncNeeded
 //     and the tagged snapshot and health replies. Nothing changes the
 //     model.State by hand to predict an action: the server's events do.
-//   - Every room: a package with a doc comment saying what it owns, a
-//     keys.go (KeyMap, DefaultKeyMap, ShortHelp, FullHelp) when it takes
-//     keys, goldens in its own testdata/, a View for NO_COLOR with no
-//     colour escape.
+//   - Every room: a package doc saying what it owns, a keys.go when it
+//     takes keys, goldens in its testdata/, a NO_COLOR view.
 //
 // # Adding a room
 //
@@ -79,12 +76,7 @@
 //
 // # Cost
 //
-// Whole-tree work runs once per batch in Update: the counts and follow's
-// pick every batch, the rows only when the tree's shape changed (or a
-// filter or grouping is on). View draws only the rows in the viewport and
-// caches each by what it shows; an open dialog is spliced into the lines
-// it covers (BenchmarkView, EventBurst; figures in docs/perf.md). The
-// watchdog (BenchmarkWatchdogBurst, the same burst with it off and on)
-// looks again at each session a batch names; its header count is kept as
-// marks change, never counted per frame.
+// Whole-tree work runs once per batch in Update, never per frame; View
+// draws only the rows in the viewport, each cached by what it shows
+// (BenchmarkView, EventBurst, WatchdogBurst; figures in docs/perf.md).
 package ui
