@@ -154,7 +154,7 @@ func newTransport() *http.Transport {
 		Timeout:         5 * time.Second,
 		KeepAliveConfig: net.KeepAliveConfig{Enable: true, Idle: 15 * time.Second, Interval: 5 * time.Second, Count: 3},
 	}
-	t.DialContext = quietDial(d)
+	t.DialContext = rawDial(d)
 	return t
 }
 

@@ -178,7 +178,7 @@ func (c *Client) checkStreamResponse(op string, resp *http.Response) error {
 // watchdog is armed once the server has sent a heartbeat, and stopped
 // while send runs so a slow consumer is not taken for a dead server.
 //
-// conn, when the connection can say when its bytes arrived (a quietConn),
+// conn, when the connection can say when its bytes arrived (a rawConn),
 // stamps each event's Received; without it the reader estimates.
 func (c *Client) readStream(ctx context.Context, cancel context.CancelCauseFunc, body io.Reader, conn arrivals, send func(any)) error {
 	o := c.stream
@@ -297,7 +297,7 @@ type pacedReader struct {
 }
 
 // arrivals is a connection that knows when the bytes of its last read
-// reached its socket (quietConn, on Linux).
+// reached its socket (rawConn, on Linux).
 type arrivals interface{ Arrived() time.Time }
 
 // blocked is how long a read must take to count as having waited for its

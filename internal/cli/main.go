@@ -200,7 +200,7 @@ func runLive(g globalFlags, stderr io.Writer) int {
 		defer tr.Close()
 		root = tr.Model(root, eventCount)
 		out := tr.Output(os.Stdout)
-		out.To = renderer.QuietOutput(os.Stdout)
+		out.To = renderer.RawOutput(os.Stdout)
 		so.Frames = out
 	}
 	p = newProgram(root, so)

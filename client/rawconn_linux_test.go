@@ -16,10 +16,10 @@ import (
 	"github.com/octop-dev/octop/internal/testwait"
 )
 
-// TestQuietConnReadsWhatWasSent: 4 MB written in random pieces with
-// pauses comes out of a quietConn byte for byte, then io.EOF; a read
+// TestRawConnReadsWhatWasSent: 4 MB written in random pieces with
+// pauses comes out of a rawConn byte for byte, then io.EOF; a read
 // deadline still ends a read that waits.
-func TestQuietConnReadsWhatWasSent(t *testing.T) {
+func TestRawConnReadsWhatWasSent(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -71,27 +71,27 @@ func TestQuietConnReadsWhatWasSent(t *testing.T) {
 	}
 }
 
-// dialQuiet dials addr through quietDial, which must give a quietConn,
+// dialQuiet dials addr through rawDial, which must give a rawConn,
 // with a read deadline far enough for any test; it is closed at the end.
-func dialQuiet(t *testing.T, addr string) *quietConn {
+func dialQuiet(t *testing.T, addr string) *rawConn {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	nc, err := quietDial(&net.Dialer{})(ctx, "tcp", addr)
+	nc, err := rawDial(&net.Dialer{})(ctx, "tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { nc.Close() })
-	c, ok := nc.(*quietConn)
+	c, ok := nc.(*rawConn)
 	if !ok {
-		t.Fatalf("dialled a %T, want a quietConn", nc)
+		t.Fatalf("dialled a %T, want a rawConn", nc)
 	}
 	_ = c.SetReadDeadline(time.Now().Add(30 * time.Second))
 	return c
 }
 
 // pending is how many bytes wait in c's socket (FIONREAD).
-func pending(c *quietConn) int {
+func pending(c *rawConn) int {
 	var n int32
 	_ = c.rc.Control(func(fd uintptr) {
 		_, _, _ = syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCINQ, uintptr(unsafe.Pointer(&n)))
@@ -99,12 +99,12 @@ func pending(c *quietConn) int {
 	return int(n)
 }
 
-// TestQuietConnArrived: bytes a read waited for arrived when it woke;
+// TestRawConnArrived: bytes a read waited for arrived when it woke;
 // bytes that were there before the read arrived after the socket was last
 // seen empty, and no later than they were written. The peer writes only
 // once the read has found the socket empty, or the test has seen the bytes
 // wait in it, so no step depends on how fast the machine is.
-func TestQuietConnArrived(t *testing.T) {
+func TestRawConnArrived(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -10,9 +10,9 @@ import (
 	"unsafe"
 )
 
-// quietDial dials with d and wraps a TCP connection so that its reads do
-// not enter the scheduler's syscall path (see quietConn).
-func quietDial(d *net.Dialer) func(ctx context.Context, network, addr string) (net.Conn, error) {
+// rawDial dials with d and wraps a TCP connection so that its reads do
+// not enter the scheduler's syscall path (see rawConn).
+func rawDial(d *net.Dialer) func(ctx context.Context, network, addr string) (net.Conn, error) {
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
 		c, err := d.DialContext(ctx, network, addr)
 		if err != nil {
@@ -26,11 +26,11 @@ func quietDial(d *net.Dialer) func(ctx context.Context, network, addr string) (n
 		if err != nil {
 			return c, nil
 		}
-		return &quietConn{TCPConn: tc, rc: rc}, nil
+		return &rawConn{TCPConn: tc, rc: rc}, nil
 	}
 }
 
-// quietConn reads its socket with a raw read(2): the socket is
+// rawConn reads its socket with a raw read(2): the socket is
 // non-blocking, so the call never waits in the kernel, and when nothing is
 // there the netpoller waits as for any connection. A read through the
 // syscall package instead tells the scheduler it may block, which wakes
@@ -40,7 +40,7 @@ func quietDial(d *net.Dialer) func(ctx context.Context, network, addr string) (n
 //
 // Because the raw read sees whether the socket was empty, the connection
 // also knows when the bytes of each read reached it (Arrived).
-type quietConn struct {
+type rawConn struct {
 	*net.TCPConn
 	rc syscall.RawConn
 	// Unix ns: when the socket was last seen empty (a read found nothing,
@@ -54,14 +54,14 @@ type quietConn struct {
 // wait for them; else when the socket was last seen empty (or a read
 // woke from waiting on it), as they came after that.
 // Zero until a read returns bytes.
-func (c *quietConn) Arrived() time.Time {
+func (c *rawConn) Arrived() time.Time {
 	if at := c.arrived.Load(); at != 0 {
 		return time.Unix(0, at)
 	}
 	return time.Time{}
 }
 
-func (c *quietConn) Read(p []byte) (int, error) {
+func (c *rawConn) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}

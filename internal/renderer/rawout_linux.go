@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/term"
 )
 
-// QuietOutput is where frames for the terminal f are best written: f's
+// RawOutput is where frames for the terminal f are best written: f's
 // device opened again, non-blocking, and written with a raw write(2).
 //
 // A write through the syscall package tells the scheduler it may block.
@@ -26,7 +26,7 @@ import (
 // The device is opened anew, not set non-blocking, so the shell's own
 // descriptor (shared with stdin) is left as it was. When f is not a
 // terminal, or that fails, it is f.
-func QuietOutput(f *os.File) io.Writer {
+func RawOutput(f *os.File) io.Writer {
 	if f == nil || !term.IsTerminal(f.Fd()) {
 		return f
 	}
