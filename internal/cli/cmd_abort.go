@@ -36,6 +36,7 @@ func (a *app) newAbort() *cobra.Command {
 		use:     "abort ID",
 		summary: "stop a running session, or its whole subtree",
 		help:    abortHelp,
+		ids:     true,
 		flags: func(fs *pflag.FlagSet) {
 			fs.BoolVar(&tree, "tree", false, "abort the whole subtree: running descendants deepest first, then ID")
 		},

@@ -56,6 +56,7 @@ func (a *app) newLaunch() *cobra.Command {
 		use:     "launch",
 		summary: "start an async task under a session and print its task_id",
 		help:    launchHelp,
+		idFlags: []string{"parent"},
 		flags: func(fs *pflag.FlagSet) {
 			fs.StringVar(&f.req.Parent, "parent", "", "the session ID to launch the task under (empty: a new root)")
 			fs.StringVar(&f.req.Agent, "agent", "", "the subagent NAME to run the task, e.g. general or explore")

@@ -47,6 +47,7 @@ func (a *app) newLog() *cobra.Command {
 		use:     "log ID",
 		summary: "print a session's transcript; --follow tails it while it runs",
 		help:    logHelp,
+		ids:     true,
 		flags: func(fs *pflag.FlagSet) {
 			fs.BoolVar(&f.follow, "follow", false, "print new entries until the session stops running")
 			fs.BoolVar(&f.json, "json", false, "print one JSON object per entry (NDJSON)")

@@ -36,6 +36,7 @@ func (a *app) newResult() *cobra.Command {
 		use:     "result ID",
 		summary: "print a task's status and result",
 		help:    resultHelp,
+		ids:     true,
 		flags: func(fs *pflag.FlagSet) {
 			fs.BoolVar(&wait, "wait", false, "wait until the task stops running")
 			fs.DurationVar(&timeout, "timeout", 0, "with --wait, give up after this DURATION (e.g. 10m; 0: no limit)")

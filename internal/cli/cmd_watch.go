@@ -68,6 +68,7 @@ func (a *app) newWatch() *cobra.Command {
 		use:     "watch",
 		summary: "print sessions starting, ending, waiting and running away, one line each",
 		help:    watchHelp,
+		idFlags: []string{"root"},
 		flags: func(fs *pflag.FlagSet) {
 			fs.BoolVar(&o.json, "json", false, "print NDJSON, one object per event")
 			fs.StringVar(&o.root, "root", "", "only events of the tree under session ID")

@@ -40,6 +40,12 @@ type subcommand struct {
 	// flags adds the command's own flags; the connection flags are the
 	// root's, every command's.
 	flags func(fs *pflag.FlagSet)
+	// ids says the positional argument is a session id: the shell
+	// completes it with the server's sessions.
+	ids bool
+	// idFlags are the command's flags whose value is a session id,
+	// completed as ids is.
+	idFlags []string
 	// run does the work once the flags are parsed and the config file's
 	// settings applied, and returns the exit code. pos are the
 	// positional arguments; base the connection before the flags.
@@ -80,6 +86,12 @@ func (a *app) newSubcommand(s subcommand) *cobra.Command {
 	}
 	if s.flags != nil {
 		s.flags(c.Flags())
+	}
+	if s.ids {
+		c.ValidArgsFunction = a.completeSessionArg
+	}
+	for _, name := range s.idFlags {
+		_ = c.RegisterFlagCompletionFunc(name, a.completeSessionID)
 	}
 	return c
 }

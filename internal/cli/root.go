@@ -72,6 +72,7 @@ func (a *app) newRoot() *cobra.Command {
 	root.AddCommand(a.subcommands()...)
 	root.AddCommand(a.newMan())
 	strictBuiltins(root)
+	a.completeFlags(root)
 	return root
 }
 
