@@ -81,7 +81,7 @@ func (a *app) newRoot() *cobra.Command {
 // unknown flag or command, a flag's bad value), said in one line.
 func (a *app) execute(args []string) int {
 	root := a.newRoot()
-	root.SetArgs(args)
+	root.SetArgs(dashed(root, args))
 	err := fang.Execute(context.Background(), root,
 		fang.WithoutVersion(), // --version is octop's own, and prints what it always did
 		fang.WithoutManpage(), // `octop man` is octop's own: listed, and written to the command's output

@@ -167,6 +167,25 @@ func TestUsageIsOneLine(t *testing.T) {
 	}
 }
 
+// TestSingleDashFlags: -name and -name=value, as Go's flag package took
+// them, still work; a flag's value that looks like a flag is left alone.
+func TestSingleDashFlags(t *testing.T) {
+	dead := deadServer(t).BaseURL
+	code, _, errs := run(t, client.Options{BaseURL: "http://127.0.0.1:1"}, "", "-server", dead, "tree", "-json")
+	if code != codeFail || !strings.Contains(errs, "cannot reach OpenCode at "+dead) {
+		t.Errorf("-server URL tree -json: exit %d, stderr %q", code, errs)
+	}
+	code, out, _ := run(t, client.Options{}, "", "abort", "-help")
+	if code != codeOK || !strings.Contains(out, "octop abort") {
+		t.Errorf("abort -help: exit %d, %q", code, out)
+	}
+	got := dashed((&app{}).newRoot(), []string{"-server=x", "launch", "-prompt", "-json", "-wait", "-h", "--", "-json"})
+	want := []string{"--server=x", "launch", "--prompt", "-json", "--wait", "-h", "--", "-json"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("dashed = %q, want %q", got, want)
+	}
+}
+
 func TestPromptFromStdin(t *testing.T) {
 	cmd := &command{name: "launch", stdio: cmdIO{in: strings.NewReader("line 1\nline 2\n")}}
 	got, err := cmd.readPrompt("-")
