@@ -2,12 +2,14 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"net/url"
 	"os"
 	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/config"
@@ -27,15 +29,25 @@ Examples:
   octop config
   octop config --server work --loop 8`
 
-func runConfig(_ context.Context, stdio cmdIO, _ client.Options, args []string) int {
-	cmd := newCommand("config", "config [flags]", configHelp, stdio)
+func (a *app) newConfig() *cobra.Command {
 	var wd watchdogFlags
-	wd.register(cmd.fs)
-	notify := cmd.fs.String("notify", "none", "as `octop watch --notify`: `MODE` none, bell, osc or all")
-	pos, code, done := cmd.parse(args)
-	if done {
-		return code
-	}
+	var notify string
+	return a.newSubcommand(subcommand{
+		use:     "config",
+		summary: "print the settings in effect (config file, flags, environment), secrets masked",
+		help:    configHelp,
+		flags: func(fs *pflag.FlagSet) {
+			wd.register(fs)
+			fs.StringVar(&notify, "notify", "none", "call the terminal as octop watch --notify does: MODE none, bell, osc or all")
+		},
+		run: func(_ context.Context, cmd *command, _ client.Options, pos []string) int {
+			return runConfig(cmd, pos, wd, notify)
+		},
+	})
+}
+
+func runConfig(cmd *command, pos []string, wd watchdogFlags, notify string) int {
+	stdio := cmd.stdio
 	if len(pos) > 0 {
 		return cmd.usageError("unexpected argument " + pos[0])
 	}
@@ -50,7 +62,7 @@ func runConfig(_ context.Context, stdio cmdIO, _ client.Options, args []string) 
 		fmt.Fprintf(w, "  %-14s %s\n", n, shown(cmd.fs.Lookup(n)))
 	}
 	fmt.Fprintln(w, "notify:")
-	fmt.Fprintf(w, "  %-14s %s\n", "notify", *notify)
+	fmt.Fprintf(w, "  %-14s %s\n", "notify", notify)
 	for _, n := range []string{"exec", "exec-timeout"} {
 		fmt.Fprintf(w, "  %-14s %s\n", n, shown(cmd.fs.Lookup(n)))
 	}
@@ -58,7 +70,7 @@ func runConfig(_ context.Context, stdio cmdIO, _ client.Options, args []string) 
 }
 
 // shown is a flag's value, or "-" when empty.
-func shown(f *flag.Flag) string {
+func shown(f *pflag.Flag) string {
 	if v := f.Value.String(); v != "" {
 		return v
 	}

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/task/live"
 )
@@ -27,19 +30,34 @@ Examples:
   octop resume ses_2b… --prompt "Now also check the tests"
   octop resume ses_2b… --prompt - --wait < followup.txt`
 
-func runResume(ctx context.Context, stdio cmdIO, base client.Options, args []string) int {
-	cmd := newCommand("resume", "resume ID --prompt TEXT [--agent NAME] [--wait]", resumeHelp, stdio)
-	var prompt, agent string
-	var wait bool
-	var timeout time.Duration
-	cmd.fs.StringVar(&prompt, "prompt", "", "the new prompt `TEXT`; - reads it from stdin")
-	cmd.fs.StringVar(&agent, "agent", "", "run as this agent `NAME` (default: the session's own)")
-	cmd.fs.BoolVar(&wait, "wait", false, "wait for the answer and print the result")
-	cmd.fs.DurationVar(&timeout, "timeout", 0, "with --wait, give up after this `DURATION` (e.g. 10m; 0: no limit)")
-	pos, code, done := cmd.parse(args)
-	if done {
-		return code
-	}
+// resumeFlags are `octop resume`'s own flags.
+type resumeFlags struct {
+	prompt, agent string
+	wait          bool
+	timeout       time.Duration
+}
+
+func (a *app) newResume() *cobra.Command {
+	var f resumeFlags
+	return a.newSubcommand(subcommand{
+		use:     "resume ID",
+		summary: "send a new prompt to a task, continuing its history",
+		help:    resumeHelp,
+		ids:     true,
+		flags: func(fs *pflag.FlagSet) {
+			fs.StringVar(&f.prompt, "prompt", "", "the new prompt TEXT; - reads it from stdin")
+			fs.StringVar(&f.agent, "agent", "", "run as this agent NAME (default: the session's own)")
+			fs.BoolVar(&f.wait, "wait", false, "wait for the answer and print the result")
+			fs.DurationVar(&f.timeout, "timeout", 0, "with --wait, give up after this DURATION (e.g. 10m; 0: no limit)")
+		},
+		run: func(ctx context.Context, cmd *command, base client.Options, pos []string) int {
+			return runResume(ctx, cmd, base, pos, f)
+		},
+	})
+}
+
+func runResume(ctx context.Context, cmd *command, base client.Options, pos []string, f resumeFlags) int {
+	stdio, prompt, agent, wait, timeout := cmd.stdio, f.prompt, f.agent, f.wait, f.timeout
 	id, code, ok := cmd.onePositional(pos, "task_id (a session id, ses_…)")
 	if !ok {
 		return code

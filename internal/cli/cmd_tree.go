@@ -8,6 +8,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/task/live"
 )
@@ -38,14 +41,23 @@ Examples:
   octop tree
   octop tree --json | jq '.. | objects | select(.status == "running") | .id'`
 
-func runTree(ctx context.Context, stdio cmdIO, base client.Options, args []string) int {
-	cmd := newCommand("tree", "tree [--json]", treeHelp, stdio)
+func (a *app) newTree() *cobra.Command {
 	var asJSON bool
-	cmd.fs.BoolVar(&asJSON, "json", false, "print JSON instead of text")
-	pos, code, done := cmd.parse(args)
-	if done {
-		return code
-	}
+	return a.newSubcommand(subcommand{
+		use:     "tree",
+		summary: "print the session tree with statuses and tool-call counts",
+		help:    treeHelp,
+		flags: func(fs *pflag.FlagSet) {
+			fs.BoolVar(&asJSON, "json", false, "print JSON instead of text")
+		},
+		run: func(ctx context.Context, cmd *command, base client.Options, pos []string) int {
+			return runTree(ctx, cmd, base, pos, asJSON)
+		},
+	})
+}
+
+func runTree(ctx context.Context, cmd *command, base client.Options, pos []string, asJSON bool) int {
+	stdio := cmd.stdio
 	if len(pos) > 0 {
 		return cmd.usageError("unexpected argument " + pos[0])
 	}

@@ -8,6 +8,9 @@ import (
 	"os"
 	"time"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/alert"
 	"github.com/octop-dev/octop/internal/hook"
@@ -59,18 +62,27 @@ type watchOpts struct {
 	wd              watchdogFlags
 }
 
-func runWatch(ctx context.Context, stdio cmdIO, base client.Options, args []string) int {
-	cmd := newCommand("watch", "watch [--json] [--root ID] [--until-done]", watchHelp, stdio)
+func (a *app) newWatch() *cobra.Command {
 	var o watchOpts
-	cmd.fs.BoolVar(&o.json, "json", false, "print NDJSON, one object per event")
-	cmd.fs.StringVar(&o.root, "root", "", "only events of the tree under session `ID`")
-	cmd.fs.BoolVar(&o.untilDone, "until-done", false, "exit when the --root session is no longer busy: 0 completed, 4 not")
-	cmd.fs.StringVar(&o.notify, "notify", "none", "also call the terminal on stderr for notable events: `MODE` none, bell, osc or all")
-	o.wd.register(cmd.fs)
-	pos, code, done := cmd.parse(args)
-	if done {
-		return code
-	}
+	return a.newSubcommand(subcommand{
+		use:     "watch",
+		summary: "print sessions starting, ending, waiting and running away, one line each",
+		help:    watchHelp,
+		idFlags: []string{"root"},
+		flags: func(fs *pflag.FlagSet) {
+			fs.BoolVar(&o.json, "json", false, "print NDJSON, one object per event")
+			fs.StringVar(&o.root, "root", "", "only events of the tree under session ID")
+			fs.BoolVar(&o.untilDone, "until-done", false, "exit when the --root session is no longer busy: 0 completed, 4 not")
+			fs.StringVar(&o.notify, "notify", "none", "also call the terminal on stderr for notable events: MODE none, bell, osc or all")
+			o.wd.register(fs)
+		},
+		run: func(ctx context.Context, cmd *command, base client.Options, pos []string) int {
+			return runWatch(ctx, cmd, base, pos, o)
+		},
+	})
+}
+
+func runWatch(ctx context.Context, cmd *command, base client.Options, pos []string, o watchOpts) int {
 	if len(pos) > 0 {
 		return cmd.usageError("unexpected argument " + pos[0])
 	}

@@ -2,23 +2,25 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/config"
 )
 
-// applyConfig makes the config file's settings the defaults of fs's flags
-// of the same names (loop, stall, …, notify, exec), so a flag given on the
-// command line still wins. The flags are not marked as given.
-func applyConfig(fs *flag.FlagSet, cfg config.File) error {
+// applyConfig makes the config file's settings the values of fs's flags
+// of the same names (loop, stall, …, notify, exec) that were not given on
+// the command line, which still wins. fs is parsed; the flags set here are
+// not marked as given.
+func applyConfig(fs *pflag.FlagSet, cfg config.File) error {
 	for name, v := range cfg.FlagDefaults() {
 		f := fs.Lookup(name)
-		if f == nil {
-			continue // not a setting of this command
+		if f == nil || f.Changed {
+			continue // not a setting of this command, or given
 		}
 		if err := f.Value.Set(v); err != nil {
 			return fmt.Errorf("%s: %s = %q: %v", cfg.Path, name, v, err)
@@ -48,13 +50,19 @@ func (f connFlags) confServer() (config.Server, bool) {
 // over the one before. The file fills only what base leaves at its
 // default. --server may name a server of the config file.
 func (f connFlags) resolve(base client.Options) (client.Options, error) {
+	return f.resolveCtx(context.Background(), base)
+}
+
+// resolveCtx is resolve, with ctx bounding a password_command as well as
+// passwordWait does.
+func (f connFlags) resolveCtx(ctx context.Context, base client.Options) (client.Options, error) {
 	if s, ok := f.confServer(); ok && (f.server != "" || base.BaseURL == client.DefaultURL) {
 		base.BaseURL = s.URL
 		if base.Username == "" && s.Username != "" {
 			base.Username = s.Username
 		}
 		if base.Password == "" {
-			ctx, cancel := context.WithTimeout(context.Background(), passwordWait)
+			ctx, cancel := context.WithTimeout(ctx, passwordWait)
 			defer cancel()
 			pw, err := s.Password(ctx)
 			if err != nil {

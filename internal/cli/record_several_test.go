@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"flag"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,6 +12,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/spf13/pflag"
+
 	"github.com/octop-dev/octop/internal/config"
 	"github.com/octop-dev/octop/internal/record"
 	"github.com/octop-dev/octop/internal/renderer"
@@ -70,7 +71,8 @@ func TestRecordSeveralThenReplay(t *testing.T) {
 func severalFlags(t *testing.T, args ...string) globalFlags {
 	t.Helper()
 	var g globalFlags
-	fs := flag.NewFlagSet("octop", flag.ContinueOnError)
+	fs := pflag.NewFlagSet("octop", pflag.ContinueOnError)
+	g.conn.register(fs)
 	g.register(fs)
 	if err := fs.Parse(args); err != nil {
 		t.Fatal(err)
