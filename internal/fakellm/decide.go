@@ -3,6 +3,7 @@ package fakellm
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -27,6 +28,9 @@ const NoScenarioText = "fakellm: no scenario keyword in the conversation"
 func FinalText(s Script) string {
 	switch s.Name {
 	case Fanout:
+		if s.String("background", "") == "true" {
+			return fmt.Sprintf("fanout started: %d background tasks", s.Int("k", 3))
+		}
 		return fmt.Sprintf("fanout finished: %d tasks returned", s.Int("k", 3))
 	case Nested:
 		return fmt.Sprintf("nested finished: %d tasks returned", s.Int("k", 1))
@@ -79,6 +83,12 @@ func decide(c conversation) reply {
 	if len(c.tools) == 0 {
 		return reply{text: Title(c.script, c.scripted)}
 	}
+	if c.notice != nil {
+		// A background task ended: OpenCode added its notice to the
+		// parent as a (synthetic) user message and runs the parent again;
+		// the model must answer it, once per child.
+		return reply{text: NoticeText(*c.notice)}
+	}
 	if !c.scripted {
 		return reply{text: NoScenarioText}
 	}
@@ -103,10 +113,20 @@ func decide(c conversation) reply {
 		desc := s.String("desc", "worker")
 		for i := 1; i <= k; i++ {
 			n := strconv.Itoa(i)
-			r.calls = append(r.calls, taskCall(
+			call := taskCall(
 				s.String("desc"+n, fmt.Sprintf("%s %d", desc, i)),
 				s.String("child"+n, s.String("child", DefaultChild)),
-				s.String("agent"+n, s.String("agent", "general"))))
+				s.String("agent"+n, s.String("agent", "general")))
+			// background=true|false (or backgroundN) adds the task tool's
+			// "background" argument (OpenCode 1.18 with
+			// OPENCODE_EXPERIMENTAL_BACKGROUND_SUBAGENTS=1).
+			switch s.String("background"+n, s.String("background", "")) {
+			case "true":
+				call.args.(map[string]any)["background"] = true
+			case "false":
+				call.args.(map[string]any)["background"] = false
+			}
+			r.calls = append(r.calls, call)
 		}
 		return r
 	case Nested:
@@ -265,4 +285,36 @@ func (r rawArgs) MarshalJSON() ([]byte, error) {
 		return []byte(s), nil
 	}
 	return []byte("{}"), nil
+}
+
+// Notice is a background task's end notice, as OpenCode 1.18 (with
+// OPENCODE_EXPERIMENTAL_BACKGROUND_SUBAGENTS=1) adds it to the parent
+// session as a synthetic user message:
+//
+//	<task id="ses_…" state="completed">
+//	<summary>Background task completed: worker 1</summary>
+//	<task_result>
+//	…the child's last text…
+//	</task_result>
+//	</task>
+//
+// state is "completed" or "error" (then the body is <task_error>).
+type Notice struct {
+	ID, State, Summary string
+}
+
+var noticeRE = regexp.MustCompile(`<task id="([^"]+)" state="([^"]+)">\s*(?:<summary>([^<]*)</summary>)?`)
+
+// ParseNotice finds a task notice in a user message's text.
+func ParseNotice(text string) (Notice, bool) {
+	m := noticeRE.FindStringSubmatch(text)
+	if m == nil {
+		return Notice{}, false
+	}
+	return Notice{ID: m[1], State: m[2], Summary: m[3]}, true
+}
+
+// NoticeText is the fake's answer to a background task's end notice.
+func NoticeText(n Notice) string {
+	return fmt.Sprintf("noticed task %s %s", n.ID, n.State)
 }

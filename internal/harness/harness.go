@@ -82,6 +82,15 @@ type Config struct {
 	FakeURL string
 	// StartTimeout bounds the wait for /global/health; 60s when zero.
 	StartTimeout time.Duration
+	// Env adds KEY=VALUE entries to the server's environment, after the
+	// harness's own (so it may set OPENCODE_EXPERIMENTAL_* flags).
+	Env []string
+	// Binary, when set, is the opencode executable to run instead of the
+	// pinned one of Version (Version must still match what it reports).
+	Binary string
+	// FakeRaw, when set with no FakeURL, gets every raw request body the
+	// fake model receives (see fakellm.Options.Raw).
+	FakeRaw func(n int64, body []byte)
 }
 
 // Server is a running (or stopped) opencode serve.
@@ -161,9 +170,12 @@ func New(cfg Config) (*Server, error) {
 	if cfg.StartTimeout == 0 {
 		cfg.StartTimeout = 60 * time.Second
 	}
-	bin, err := Binary(cfg.Version)
-	if err != nil {
-		return nil, err
+	bin := cfg.Binary
+	if bin == "" {
+		var err error
+		if bin, err = Binary(cfg.Version); err != nil {
+			return nil, err
+		}
 	}
 	s := &Server{Version: cfg.Version, Username: cfg.Username, Password: cfg.Password, bin: bin, cfg: cfg}
 	if err := s.prepare(); err != nil {

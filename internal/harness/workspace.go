@@ -51,7 +51,7 @@ func (s *Server) prepare() error {
 			return err
 		}
 		s.fakeLog = &lockedFile{f: f}
-		s.Fake = fakellm.New(fakellm.Options{Logf: s.fakeLog.Logf})
+		s.Fake = fakellm.New(fakellm.Options{Logf: s.fakeLog.Logf, Raw: s.cfg.FakeRaw})
 		s.fakeHTTP = httptest.NewServer(s.Fake)
 		fakeURL = s.fakeHTTP.URL + "/v1"
 	}
@@ -144,5 +144,5 @@ func (s *Server) env() []string {
 	if s.Password != "" {
 		env = append(env, "OPENCODE_SERVER_PASSWORD="+s.Password, "OPENCODE_SERVER_USERNAME="+s.Username)
 	}
-	return env
+	return append(env, s.cfg.Env...)
 }
