@@ -16,6 +16,7 @@ func (s *State) Apply(ev wire.Event) {
 	s.version++
 	if ss := s.sessions[id]; ss != nil {
 		ss.rev = s.version
+		s.touchFollowers(ss)
 	}
 }
 

@@ -44,6 +44,22 @@
 //     "<description> (@<agent> subagent)" under the same parent. The
 //     server's word replaces a title guess. Session.TaskPartID is the
 //     reverse link.
+//   - Background tasks (1.18 with background subagents). A task call whose
+//     metadata says background (a foreground task moved to the background
+//     says so there too, not in its input), or whose completed output
+//     opens with state="running", launched its child in the background:
+//     it follows the child (ShownToolStatus and Counts: running while the
+//     child runs, then the child's end, an abort as an error). Its session,
+//     once idle, is KindBackground while such a child runs, or has ended
+//     with its end notice (a synthetic user message, ParseNotice) not come
+//     yet; with the notice there and not answered, it is running
+//     ("starting"), as the server is about to run it. An aborted or
+//     interrupted child gets no notice and is not waited for. A child
+//     known idle but unread, with no notice, leaves its parent
+//     KindNotLoaded. A notice is neither a prompt nor a reply: RunStart
+//     stays at the prompt that launched the tasks, LastText ignores it.
+//     Only calls count: a child made by `octop launch` never holds its
+//     parent.
 //   - Bounds. OutputHead and Error keep 256 bytes, LiveTail (a running
 //     call's streamed output) its last 256 bytes, Title and Input one line
 //     of 200 bytes, LastText the last 4 KiB of the newest assistant text

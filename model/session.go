@@ -45,6 +45,10 @@ type ToolCall struct {
 	// tell a stuck command from a working one. Empty once the call ends.
 	LiveTail string
 	ChildID  string // for task calls: the child session it started, once known
+	// Background marks a task call that launched its child in the
+	// background (metadata.background on 1.18): it completed at once, and
+	// ShownToolStatus follows the child instead.
+	Background bool
 }
 
 // Ended reports whether the call reached a final state on the server.
@@ -128,12 +132,14 @@ type Session struct {
 	// historyRead: every message was read (a snapshot's messages) or the
 	// stream showed them all (watched since session.created).
 	historyRead bool
-	nOpen       int32  // tool calls pending or running
-	nDone       int32  // completed
-	nFailed     int32  // error
-	waiting     int32  // pending permissions and questions
-	search      string // lower-cased title, agent and id, for the filter
-	rev         uint64 // State.version of this session's last change
+	notices     []noticeRef // background tasks' end notices, by message id
+	nBg         int32       // background task calls
+	nOpen       int32       // tool calls pending or running
+	nDone       int32       // completed
+	nFailed     int32       // error
+	waiting     int32       // pending permissions and questions
+	search      string      // lower-cased title, agent and id, for the filter
+	rev         uint64      // State.version of this session's last change
 	// derived per State.aggV, see derive.go
 	subTokens, subCost float64
 	runBelow           int

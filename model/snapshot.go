@@ -97,6 +97,7 @@ func (s *State) ApplyMessages(history map[string][]wire.MessageWithParts) {
 	for id := range history {
 		if ss := s.sessions[id]; ss != nil {
 			ss.rev = s.version
+			s.touchFollowers(ss)
 		}
 	}
 }

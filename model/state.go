@@ -114,7 +114,14 @@ func (ss *Session) ended() bool { return ss.StatusKnown && !ss.Running() }
 // a call still pending or running in a session known to be idle is
 // ToolInterrupted. The server does not always close such calls after an
 // abort, and a dead call must not look alive.
+//
+// A background task call shows its child's progress instead: running
+// while the child runs, then how the child ended (an aborted child shows
+// as ToolError).
 func (ss *Session) ShownToolStatus(i int) ToolStatus {
+	if t := &ss.Tools[i]; t.follows() {
+		return ss.follow(t).shown
+	}
 	st := ss.Tools[i].Status
 	if (st == ToolPending || st == ToolRunning) && ss.ended() {
 		return ToolInterrupted
@@ -142,6 +149,9 @@ func (s *State) Counts(id string) Counts {
 		c.ToolsFailed += c.ToolsInterrupted
 	} else {
 		c.ToolsRunning = int(ss.nOpen)
+	}
+	if ss.nBg > 0 {
+		ss.countBackground(&c)
 	}
 	return c
 }
