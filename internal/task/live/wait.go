@@ -32,17 +32,39 @@ func Result(ctx context.Context, c *client.Client, id string) (task.Result, erro
 }
 
 // read reads the messages before the status: a run that starts in between
-// then shows as running, never as the old run's answer.
+// then shows as running, never as the old run's answer. The background
+// tasks the session launched are read after both (see readFamily).
 func read(ctx context.Context, c *client.Client, s wire.Session) (task.Result, error) {
 	msgs, err := c.Messages(ctx, s.ID, 0)
 	if err != nil {
 		return task.Result{}, err
 	}
-	st, err := statusOf(ctx, c, s.ID)
+	all, err := c.Status(ctx)
 	if err != nil {
 		return task.Result{}, err
 	}
-	return task.DeriveResult(s, st, msgs), nil
+	return derive(ctx, c, s, all, msgs)
+}
+
+// derive is the session's result, with the background tasks it launched.
+func derive(ctx context.Context, c *client.Client, s wire.Session, all map[string]wire.SessionStatus, msgs []wire.MessageWithParts) (task.Result, error) {
+	fam, err := readFamily(ctx, c, s.ID, all, msgs)
+	if err != nil {
+		return task.Result{}, err
+	}
+	st, ok := all[s.ID]
+	if !ok {
+		st.Type = wire.StatusIdle
+	}
+	return task.DeriveResultIn(s, st, msgs, fam), nil
+}
+
+// readFamily reads what a result needs of the background tasks session id
+// launched (task.ReadFamily): their run states from all, and the messages
+// of those that no longer run. A session that launched none costs nothing.
+func readFamily(ctx context.Context, c *client.Client, id string, all map[string]wire.SessionStatus, msgs []wire.MessageWithParts) (task.Family, error) {
+	return task.ReadFamily(id, msgs, func(x string) wire.SessionStatus { return all[x] },
+		func(x string) ([]wire.MessageWithParts, error) { return c.Messages(ctx, x, 0) })
 }
 
 // Wait blocks until the task stops running and returns its result. The
