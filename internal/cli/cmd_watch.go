@@ -38,8 +38,9 @@ With --json each line is an object with ts, event, id, parent, root, title,
 agent, status, reason, tokens and cost (tokens and cost cover the session's
 subtree). A session aborted by --abort-on has reason "aborted by octop: KIND".
 
-With --until-done (needs --root) watch exits once the root is no longer
-busy: 0 when it completed, 4 when it failed, was aborted or interrupted.
+With --until-done (needs --root) watch exits once the root is done: idle,
+no background task it launched still running, every end notice answered.
+0 when it completed, 4 when it failed, was aborted or interrupted.
 
 --notify writes a bell or an OSC 9 notification to stderr for the events
 worth a person's attention (a root ending, anything waiting on you, a
@@ -72,7 +73,7 @@ func (a *app) newWatch() *cobra.Command {
 		flags: func(fs *pflag.FlagSet) {
 			fs.BoolVar(&o.json, "json", false, "print NDJSON, one object per event")
 			fs.StringVar(&o.root, "root", "", "only events of the tree under session ID")
-			fs.BoolVar(&o.untilDone, "until-done", false, "exit when the --root session is no longer busy: 0 completed, 4 not")
+			fs.BoolVar(&o.untilDone, "until-done", false, "exit when the --root session is done (its background tasks too): 0 completed, 4 not")
 			fs.StringVar(&o.notify, "notify", "none", "also call the terminal on stderr for notable events: MODE none, bell, osc or all")
 			o.wd.register(fs)
 		},
@@ -200,6 +201,9 @@ func (w *watcher) handle(ctx context.Context, m any) (watchdog.Out, error) {
 		snap, err := o.Snapshot(sctx)
 		if err == nil && w.primed {
 			endedWhileAway(sctx, o, w.st, &snap)
+		}
+		if err == nil && w.o.root != "" {
+			treeHistory(sctx, o, &snap, w.o.root)
 		}
 		if err != nil && errors.Is(err, task.ErrInvalid) {
 			return watchdog.Out{}, err // a --directory the server does not know: no reconnect fixes it

@@ -44,7 +44,11 @@
 // session.failed with status "denied"); for an idle session whose history
 // is not loaded it is guessed from the error (MessageAbortedError is an
 // abort) and interrupted calls. An end read before any status is known is
-// not trusted.
+// not trusted. A session idle while background tasks it launched run
+// (model.KindBackground) is still busy: its end comes once they have
+// ended and it has answered their notices, and a child's event looks
+// again at the ancestors waiting on it, since an aborted background child
+// sends its parent nothing.
 //
 // # Cost
 //

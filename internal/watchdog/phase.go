@@ -50,7 +50,9 @@ func phaseOf(st *model.State, ss *model.Session) phase {
 	switch k {
 	case model.KindWaiting:
 		return phaseWaiting
-	case model.KindRunning, model.KindRetrying:
+	case model.KindRunning, model.KindRetrying, model.KindBackground:
+		// Waiting on the background tasks it launched is not an end: the
+		// server runs it again to answer each one.
 		return phaseBusy
 	case model.KindIdle:
 		return phaseNone

@@ -82,6 +82,7 @@ func (w *Watchdog) Events(st *model.State, evs []wire.Event, nowMS int64) Out {
 		t := w.track(ss, nowMS)
 		t.heard = nowMS
 		w.lookLifecycle(&out, st, ss, t, nowMS)
+		w.lookFollowers(&out, st, ss, nowMS)
 		w.mark(&out, st, ss, t, mask|1<<stallIdx, nowMS)
 		// A child's spend counts against its root's tree budget.
 		if r := rootOf(st, ss); r != ss && mask&(1<<budgetIdx) != 0 {
@@ -89,6 +90,15 @@ func (w *Watchdog) Events(st *model.State, evs []wire.Event, nowMS int64) Out {
 		}
 	}
 	return out
+}
+
+// lookFollowers looks again at the ancestors that wait on ss through a
+// background task: a child's end can end them with no event of their own
+// (an aborted background child sends its parent no notice).
+func (w *Watchdog) lookFollowers(out *Out, st *model.State, ss *model.Session, nowMS int64) {
+	for p := st.Session(ss.ParentID); p != nil && p.LaunchedBackground(); p = st.Session(p.ParentID) {
+		w.lookLifecycle(out, st, p, w.track(p, nowMS), nowMS)
+	}
 }
 
 // kindsTouched is the detectors an event can change, as a mask of kinds

@@ -60,7 +60,8 @@ type Node struct {
 	// that a session with no messages is "idle".
 	Status string `json:"status"`
 	// Reason says why an error is one: aborted, interrupted, denied, or
-	// the error's name (model.StateOf's Reason).
+	// the error's name (model.StateOf's Reason); for a running session
+	// that is idle while background tasks it launched run, "background".
 	Reason string `json:"reason,omitempty"`
 	// Run is the server's run state: idle, busy or retry.
 	Run string `json:"run"`
@@ -205,8 +206,11 @@ func nodeOf(st *model.State, ss *model.Session) *Node {
 	state := model.StateOf(ss)
 	n := &Node{ID: ss.ID, ParentID: ss.ParentID, Title: ss.Title, Agent: ss.Agent,
 		Status: state.Kind.Status(), Run: runWord(ss.Run), Created: ss.Created, Children: []*Node{}}
-	if n.Status == "error" {
+	switch {
+	case n.Status == "error":
 		n.Reason, n.Error = state.Reason, state.Detail
+	case state.Kind == model.KindBackground:
+		n.Reason = state.Reason
 	}
 	c := st.Counts(ss.ID)
 	n.Tools = ToolCounts{Total: c.ToolsRunning + c.ToolsDone + c.ToolsFailed,
