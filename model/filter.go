@@ -8,8 +8,8 @@ import (
 // Filter is a parsed `/` filter: status terms (is:running, is:waiting,
 // is:failed, is:aborted, is:done; several mean any of them), agent:NAME,
 // and free text (every word must appear in the title, agent or id). All
-// parts must hold. The status is StateOf's: is:running covers running and
-// retrying, is:failed the bad ends (failed, interrupted, denied: the
+// parts must hold. The status is StateOf's: is:running covers running,
+// retrying and waiting on background tasks, is:failed the bad ends (failed, interrupted, denied: the
 // header's failed count), is:done a run that completed.
 type Filter struct {
 	Is    []Kind   // any of these
@@ -28,7 +28,7 @@ func ParseFilter(line string) Filter {
 		case strings.HasPrefix(w, "is:"):
 			switch v := strings.TrimPrefix(w, "is:"); v {
 			case "running":
-				f.Is = append(f.Is, KindRunning, KindRetrying)
+				f.Is = append(f.Is, KindRunning, KindRetrying, KindBackground)
 			case "waiting":
 				f.Is = append(f.Is, KindWaiting)
 			case "failed":

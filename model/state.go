@@ -157,8 +157,9 @@ func (s *State) Counts(id string) Counts {
 }
 
 // Elapsed is how long the session has run, in ms, given the current time.
-// For a running session it is the time since its run began; for an idle
-// one, how long its last run took.
+// For a running session it is the time since its run began (also while it
+// waits, idle, on the background tasks it launched); for an idle one, how
+// long its last run took.
 func (s *State) Elapsed(id string, nowMS int64) int64 {
 	ss := s.sessions[id]
 	if ss == nil {
@@ -172,7 +173,7 @@ func (s *State) Elapsed(id string, nowMS int64) int64 {
 		return 0
 	}
 	end := nowMS
-	if !ss.Running() {
+	if !ss.Running() && !ss.waitsInBackground() {
 		end = ss.RunEnd
 	}
 	if end < start {

@@ -166,7 +166,7 @@ func (m Model) header(s *model.Session) []string {
 	if state.Kind != model.KindNotLoaded {
 		elapsed = format.Elapsed(m.state.Elapsed(s.ID, m.now))
 	}
-	status := markStyle.Render(mark+" "+format.StateWord(state.Kind)) + st.Ink.Dim.Render(" · "+elapsed)
+	status := markStyle.Render(mark+" "+format.StateWord(state)) + st.Ink.Dim.Render(" · "+elapsed)
 	if state.Kind == model.KindRetrying {
 		status += st.Ink.Retry.Render(fmt.Sprintf(" · attempt %d", s.Attempt))
 		if s.RetryAt > m.now {
@@ -297,12 +297,16 @@ func (m Model) toolLine(t model.ToolCall, shown model.ToolStatus, nameW int) str
 	case shown == model.ToolInterrupted:
 		what += " — interrupted"
 	}
+	if t.Background {
+		what += " (background)"
+	}
 	var dur string
 	switch {
+	case t.Start > 0 && running && (t.End < t.Start || t.Background):
+		// A background task's call ended at launch; it runs on.
+		dur = format.Duration(m.now - t.Start)
 	case t.Start > 0 && t.End >= t.Start:
 		dur = format.Duration(t.End - t.Start)
-	case t.Start > 0 && running:
-		dur = format.Duration(m.now - t.Start)
 	}
 	name := ansi.Truncate(t.Tool, nameW, "…")
 	name += strings.Repeat(" ", nameW-ansi.StringWidth(name))

@@ -44,7 +44,11 @@ func Spans(st *model.State, id string) []Span {
 			if sp.Start == 0 {
 				sp.Start = ss.Created
 			}
-			if !ss.Running() {
+			if l := launchedAt(st, ss); l != 0 && l < sp.Start {
+				sp.Start = l
+			}
+			// A session waiting on its background tasks runs on too.
+			if !sp.Kind.Live() {
 				sp.End = max(ss.RunEnd, sp.Start)
 			}
 		}
@@ -52,6 +56,21 @@ func Spans(st *model.State, id string) []Span {
 	}
 	markCritical(st, out, id)
 	return out
+}
+
+// launchedAt is when the background task call that started ss was made,
+// or 0 when no such call did: a background child is drawn from its launch.
+func launchedAt(st *model.State, ss *model.Session) int64 {
+	p := st.Session(ss.ParentID)
+	if p == nil || ss.TaskPartID == "" {
+		return 0
+	}
+	for i := range p.Tools {
+		if t := &p.Tools[i]; t.PartID == ss.TaskPartID && t.Background {
+			return t.Start
+		}
+	}
+	return 0
 }
 
 // markCritical walks from the root down, each time to the child whose

@@ -110,3 +110,26 @@ func TestLabels(t *testing.T) {
 		}
 	}
 }
+
+// A root that launched a background task and went idle runs on while the
+// child runs; the child's bar starts at the launch (the call), not at its
+// own first message.
+func TestBackgroundChildFromItsLaunch(t *testing.T) {
+	evs := []wire.Event{created("r", "", 0), created("ses_k", "r", 3_000+base)}
+	evs = append(evs, run("r", 0, 5_000)...)
+	evs = append(evs, run("ses_k", 4_000, 0)...)
+	evs = append(evs, wire.PartUpdated{Part: wire.Part{ID: "p1", SessionID: "r", MessageID: "vr", Type: wire.PartTool, Tool: "task",
+		State: &wire.ToolState{Status: "completed", Metadata: []byte(`{"sessionId":"ses_k","background":true}`),
+			Output: `<task id="ses_k" state="running">`, Time: wire.ToolTime{Start: base + 2_000, End: base + 2_100}}}})
+	st := build(evs...)
+	spans := Spans(st, "r")
+	if len(spans) != 2 {
+		t.Fatalf("%d spans", len(spans))
+	}
+	if spans[0].Kind != model.KindBackground || spans[0].End != 0 {
+		t.Errorf("root %+v: want waiting on its background task, running on (End 0)", spans[0])
+	}
+	if spans[1].Start != base+2_000 || !spans[1].Critical {
+		t.Errorf("child %+v: want it from its launch at %d, on the critical path", spans[1], base+2_000)
+	}
+}

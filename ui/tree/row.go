@@ -145,6 +145,9 @@ func (l *line) activity(st *model.State, s *model.Session, kind model.Kind) {
 	case model.KindWaiting:
 		what := " ⟩ needs you: " + waitingFor(st, s.ID)
 		l.put(k.waiting, what, ansi.StringWidth(what))
+	case model.KindBackground:
+		what := " ⟩ " + model.StateOf(s).Detail
+		l.put(k.busy, what, ansi.StringWidth(what))
 	}
 }
 

@@ -46,13 +46,14 @@ func (m Model) rowAs(i int, selected bool) string {
 		focused:  m.focused,
 		project:  m.byDirectory,
 	}
-	if s := m.state.Session(r.ID); s != nil && s.Running() {
-		k.second = m.now / 1000
+	kind := m.state.StateOf(r.ID).Kind
+	if s := m.state.Session(r.ID); s != nil && (s.Running() || kind == model.KindBackground) {
+		k.second = m.now / 1000 // its elapsed time counts
 	}
 	if m.runaway != nil {
 		k.runaway = m.runaway(r.ID)
 	}
-	if m.state.StateOf(r.ID).Kind == model.KindRunning {
+	if kind == model.KindRunning {
 		k.spin = m.spin
 	}
 	if c, ok := m.cache[r.ID]; ok && c.key.sameAs(k, r) {
