@@ -9,8 +9,9 @@ import (
 
 // Plain is an entry as `octop log` prints it: a prompt after "» ", text as
 // it is, reasoning after "~ ", a tool call as "⟩ tool: input" and then its
-// output indented by four spaces, an error after "✗ ". It ends with a
-// newline.
+// output indented by four spaces, an error after "✗ ", a background
+// task's end notice as "◂ background task completed: worker 0 → ses_…"
+// and then the child's answer indented. It ends with a newline.
 func Plain(e Entry) string {
 	var b strings.Builder
 	switch e.Kind {
@@ -20,6 +21,11 @@ func Plain(e Entry) string {
 		prefixLines(&b, "~ ", "~ ", e.Text)
 	case KindError:
 		b.WriteString("✗ " + ErrorLine(e) + "\n")
+	case KindBackground:
+		b.WriteString(NoticeLine(e) + "\n")
+		if e.Text != "" {
+			prefixLines(&b, "    ", "    ", e.Text)
+		}
 	case KindTool:
 		b.WriteString(ToolLine(e) + "\n")
 		if e.Status == "error" && e.Error != "" {
@@ -53,6 +59,25 @@ func ToolLine(e Entry) string {
 		s += "  (" + e.Status + ")"
 	case "error":
 		s += "  (failed)"
+	}
+	if e.Background {
+		s += "  (background)"
+	}
+	return s
+}
+
+// NoticeLine is a background notice's line: "◂ background task
+// completed: worker 0 → ses_…" (or "failed").
+func NoticeLine(e Entry) string {
+	s := "◂ background task completed"
+	if e.Status == "error" {
+		s = "◂ background task failed"
+	}
+	if t := oneLine(e.Title); t != "" {
+		s += ": " + t
+	}
+	if e.ChildID != "" {
+		s += " → " + e.ChildID
 	}
 	return s
 }

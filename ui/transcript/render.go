@@ -100,6 +100,8 @@ func (r *renderer) body(e *transcript.Entry, w int, expanded bool) []string {
 		return prefixed(wrap(transcript.ErrorLine(*e), w-2), ink.Failed.Render("✗ "), "  ", ink.Failed)
 	case transcript.KindTool:
 		return r.tool(e, w, expanded)
+	case transcript.KindBackground:
+		return r.notice(e, w, expanded)
 	}
 	return strings.Split(r.md(e.Text, w), "\n")
 }
@@ -137,6 +139,37 @@ func (r *renderer) tool(e *transcript.Entry, w int, expanded bool) []string {
 	}
 	if len(shown) < len(lines) {
 		more := fmt.Sprintf("… %s (enter)", plural(len(lines)-len(shown), "more line"))
+		out = append(out, "    "+ink.Dim.Render(ansi.Truncate(more, w-4, "…")))
+	}
+	return out
+}
+
+// notice is a background task's end notice: how the child ended, then
+// what it said, folded like a call's output.
+func (r *renderer) notice(e *transcript.Entry, w int, expanded bool) []string {
+	ink := r.st.Ink
+	head := ink.Done
+	if e.Status == "error" {
+		head = ink.Failed
+	}
+	line := format.OneLine(transcript.NoticeLine(*e))
+	if e.ChildID != "" {
+		line += "  (enter opens it)"
+	}
+	out := []string{head.Render(ansi.Truncate(line, w, "…"))}
+	lines := wrap(e.Text, w-4)
+	if e.Text == "" {
+		lines = nil
+	}
+	shown := lines
+	if !expanded && len(lines) > foldedOutput {
+		shown = lines[:foldedOutput]
+	}
+	for _, l := range shown {
+		out = append(out, "    "+ink.Dim.Render(l))
+	}
+	if len(shown) < len(lines) {
+		more := fmt.Sprintf("… %s", plural(len(lines)-len(shown), "more line")) // enter opens the child
 		out = append(out, "    "+ink.Dim.Render(ansi.Truncate(more, w-4, "…")))
 	}
 	return out
