@@ -13,6 +13,7 @@ import (
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/config"
+	"github.com/octop-dev/octop/internal/discover"
 )
 
 const configHelp = `
@@ -23,7 +24,10 @@ here override the file, as they do for every command, so this shows what
 they would change.
 
 The file is $XDG_CONFIG_HOME/octop/config.toml (~/.config/octop/...), or
-the file OCTOP_CONFIG names. README.md shows every setting.
+the file OCTOP_CONFIG names. README.md shows every setting. When neither
+a flag, OPENCODE_SERVER_URL nor the config file names a server, OpenCode
+2.0's $XDG_STATE_HOME/opencode/service.json (~/.local/state/...) does,
+with its password.
 
 Examples:
   octop config
@@ -90,12 +94,20 @@ func printConn(w io.Writer, f connFlags) {
 	url, urlFrom := client.DefaultURL, "default"
 	user, userFrom := client.DefaultUsername, "default"
 	pw := "(none)"
+	localPW := false // service.json's password, which wins over the environment's
 	if s, ok := f.confServer(); ok {
 		url, urlFrom = s.URL, fmt.Sprintf("config file, server %q", s.Name)
 		if s.Username != "" {
 			user, userFrom = s.Username, urlFrom
 		}
 		pw = s.PasswordSource()
+	} else if path := discover.ServiceFile(os.Getenv); f.server == "" && os.Getenv("OPENCODE_SERVER_URL") == "" {
+		if l, ok, err := discover.ReadLocal(path); err == nil && ok {
+			url, urlFrom = l.URL, "OpenCode's "+path
+			if l.Password != "" {
+				pw, localPW = "******** (from "+path+")", true
+			}
+		}
 	}
 	for _, e := range []struct {
 		env       string
@@ -109,7 +121,7 @@ func printConn(w io.Writer, f connFlags) {
 			*e.val, *e.from = v, "$"+e.env
 		}
 	}
-	if os.Getenv("OPENCODE_SERVER_PASSWORD") != "" {
+	if os.Getenv("OPENCODE_SERVER_PASSWORD") != "" && !localPW {
 		pw = "******** (from $OPENCODE_SERVER_PASSWORD)"
 	}
 	if _, named := f.cfg.Server(f.server); f.server != "" && !named {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/config"
+	"github.com/octop-dev/octop/internal/discover"
 )
 
 // applyConfig makes the config file's settings the values of fs's flags
@@ -48,7 +49,8 @@ func (f connFlags) confServer() (config.Server, bool) {
 // resolve is the connection: the config file's server, then base (the
 // environment's settings, client.OptionsFromEnv), then the flags, each
 // over the one before. The file fills only what base leaves at its
-// default. --server may name a server of the config file.
+// default. --server may name a server of the config file. When nothing
+// names a server, OpenCode 2.0's service.json does, if there is one.
 func (f connFlags) resolve(base client.Options) (client.Options, error) {
 	return f.resolveCtx(context.Background(), base)
 }
@@ -56,7 +58,17 @@ func (f connFlags) resolve(base client.Options) (client.Options, error) {
 // resolveCtx is resolve, with ctx bounding a password_command as well as
 // passwordWait does.
 func (f connFlags) resolveCtx(ctx context.Context, base client.Options) (client.Options, error) {
-	if s, ok := f.confServer(); ok && (f.server != "" || base.BaseURL == client.DefaultURL) {
+	s, fromFile := f.confServer()
+	if !fromFile && f.server == "" && base.BaseURL == client.DefaultURL && os.Getenv("OPENCODE_SERVER_URL") == "" {
+		l, ok, err := discover.ReadLocal(discover.ServiceFile(os.Getenv))
+		if err != nil {
+			return base, err
+		}
+		if ok {
+			base = localOptions(base, l)
+		}
+	}
+	if fromFile && (f.server != "" || base.BaseURL == client.DefaultURL) {
 		base.BaseURL = s.URL
 		if base.Username == "" && s.Username != "" {
 			base.Username = s.Username
@@ -75,4 +87,14 @@ func (f connFlags) resolveCtx(ctx context.Context, base client.Options) (client.
 		}
 	}
 	return f.options(base), nil
+}
+
+// localOptions is the connection to OpenCode 2.0's own service, over
+// base: its URL and its password (the only one it takes).
+func localOptions(base client.Options, l discover.Local) client.Options {
+	base.BaseURL = l.URL
+	if l.Password != "" {
+		base.Password = l.Password
+	}
+	return base
 }

@@ -18,6 +18,7 @@ func withConfig(t *testing.T, text string) {
 		t.Fatal(err)
 	}
 	t.Setenv("OCTOP_CONFIG", p)
+	t.Setenv("XDG_STATE_HOME", t.TempDir()) // no OpenCode service.json but a test's own
 	for _, k := range []string{"OPENCODE_SERVER_URL", "OPENCODE_SERVER_PASSWORD", "OPENCODE_SERVER_USERNAME"} {
 		t.Setenv(k, "")
 	}

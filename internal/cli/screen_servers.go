@@ -152,8 +152,8 @@ func streamTo(ctx context.Context, send func(tea.Msg), i int, c *client.Client, 
 	go func() { _ = c.Stream(ctx, rec.send(b.Send)) }()
 }
 
-// discover adds each server announced on the local network (--discover)
-// that is not shown yet, numbered after the others. It runs on one
+// discover adds each server announced on the local network (--discover),
+// and OpenCode 2.0's service.json, that is not shown yet, numbered after the others. It runs on one
 // goroutine, so the numbers follow the order of the Added messages.
 func (s *several) discover(ctx context.Context, known []*client.Client) {
 	shown := map[string]bool{}
@@ -161,8 +161,8 @@ func (s *several) discover(ctx context.Context, known []*client.Client) {
 		shown[c.BaseURL()] = true
 	}
 	next := len(known)
-	discover.Watch(ctx, discover.Every, func(url string) {
-		o := client.Options{BaseURL: url, Global: s.g.AllProjects}
+	add := func(o client.Options) {
+		o.Global = s.g.AllProjects
 		paced(&o)
 		rec := s.rec.also(&o) // a tap writes nothing until the stream does
 		c, err := client.New(o)
@@ -174,5 +174,11 @@ func (s *several) discover(ctx context.Context, known []*client.Client) {
 		s.p.Send(shell.Added{Screen: s.screen(next, c, rec)})
 		streamTo(ctx, s.p.Send, next, c, rec)
 		next++
-	})
+	}
+	// OpenCode 2.0's own service, announced in a file rather than on the
+	// network, with the password it takes.
+	if l, ok, err := discover.ReadLocal(discover.ServiceFile(os.Getenv)); err == nil && ok {
+		add(localOptions(client.Options{}, l))
+	}
+	discover.Watch(ctx, discover.Every, func(url string) { add(client.Options{BaseURL: url}) })
 }
