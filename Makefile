@@ -2,15 +2,31 @@
 # and runs every test, end-to-end included. End-to-end tests fail, not
 # skip, under make test when a server cannot start.
 
+# The servers the end-to-end tests run on. The whole suite runs on the
+# pinned 1.18.33 and 1.1.65; the version-parameterised core (the tree,
+# stream, actions and background tests) also runs on each of
+# OCTOP_E2E_TARGETS: 1.18.33 with both experimental flags
+# (OPENCODE_EXPERIMENTAL_BACKGROUND_SUBAGENTS, _EVENT_SYSTEM) and 1.18.34,
+# which npm serves only as the binary package (opencode-linux-x64).
 OPENCODE_VERSIONS := 1.18.33 1.1.65
+OPENCODE_BINARY_ONLY := 1.18.34
 CACHE := $(CURDIR)/.cache
 OPENCODE_BIN = $(CACHE)/opencode-$(1)/node_modules/opencode-linux-x64/bin/opencode
+# harness.Binary finds version x.y.z's binary in $OCTOP_OPENCODE_x_y_z.
+OPENCODE_ENV = OCTOP_OPENCODE_$(subst .,_,$(1))
 
 export OCTOP_E2E := 1
 export OCTOP_OPENCODE_1_18 := $(call OPENCODE_BIN,1.18.33)
 export OCTOP_OPENCODE_1_1 := $(call OPENCODE_BIN,1.1.65)
+export OCTOP_OPENCODE_1_18_34 := $(call OPENCODE_BIN,1.18.34)
+export OCTOP_E2E_TARGETS ?= 1.18.33,1.18.33+flags,1.18.34,1.1.65
 
-.PHONY: test deps opencode tmux unit lint bench build bench-live bench-soak fuzz dist
+# The core tests, by name: what `make compat` runs on another release.
+# Each loops over harness.Targets() (the background ones over its 1.18
+# targets); the rest of the suite runs on the pinned versions only.
+E2E_CORE := ^(TestClientFanoutEvents|TestModelLive|TestTreeJSONUsage|TestActionsLaunchResultResume|TestLogChildTranscript|TestBackground.*)$$
+
+.PHONY: test deps opencode tmux unit lint bench build bench-live bench-soak fuzz dist compat
 
 # go test runs each Fuzz test over its seeds and every input in
 # testdata/fuzz, so what fuzzing has found stays tested; make test does no
@@ -23,7 +39,18 @@ export OCTOP_OPENCODE_1_1 := $(call OPENCODE_BIN,1.1.65)
 test: deps lint
 	go vet ./...
 	go test -race -count=1 -timeout 15m $$(go list ./... | grep -v /e2e$$)
-	go test -count=1 -timeout 20m ./e2e/
+	go test -count=1 -timeout 25m ./e2e/
+
+# compat runs the core end-to-end tests (E2E_CORE) on
+# another OpenCode release, with and without the experimental flags:
+#   make compat VERSION=1.18.30
+# It installs the release's binary package (opencode-linux-x64@VERSION)
+# into .cache first.
+compat: tmux
+	@test -n "$(VERSION)" || { echo "make compat needs VERSION=x.y.z (an OpenCode release)"; exit 2; }
+	$(MAKE) $(call OPENCODE_BIN,$(VERSION)) OPENCODE_BINARY_ONLY="$(OPENCODE_BINARY_ONLY) $(VERSION)"
+	$(call OPENCODE_ENV,$(VERSION))=$(call OPENCODE_BIN,$(VERSION)) OCTOP_E2E_TARGETS=$(VERSION),$(VERSION)+flags \
+	  go test -count=1 -timeout 25m -run '$(E2E_CORE)' ./e2e/
 
 # lint runs golangci-lint (config: .golangci.yml), built from its own
 # module under internal/tools/lint so octop's go.mod does not carry it.
@@ -52,10 +79,13 @@ fuzz:
 
 deps: opencode tmux
 
-opencode: $(foreach v,$(OPENCODE_VERSIONS),$(call OPENCODE_BIN,$(v)))
+opencode: $(foreach v,$(OPENCODE_VERSIONS) $(OPENCODE_BINARY_ONLY),$(call OPENCODE_BIN,$(v)))
 
+# The pinned releases come as opencode-ai; the others as the binary
+# package alone (npm serves 1.18.34 only that way).
 $(CACHE)/opencode-%/node_modules/opencode-linux-x64/bin/opencode:
-	npm install --silent --no-audit --no-fund --prefix $(CACHE)/opencode-$* opencode-ai@$*
+	npm install --silent --no-audit --no-fund --prefix $(CACHE)/opencode-$* \
+	  $(if $(filter $*,$(OPENCODE_BINARY_ONLY)),opencode-linux-x64,opencode-ai)@$*
 	test -x $@
 
 tmux:

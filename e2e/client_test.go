@@ -159,9 +159,9 @@ func mustScript(t testing.TB, text string) fakellm.Script {
 // events whose parentID is the root, and tool-part updates for each child,
 // within 20 s.
 func TestClientFanoutEvents(t *testing.T) {
-	for _, v := range harness.Versions() {
-		t.Run(v, func(t *testing.T) {
-			s := harness.Shared(t, v)
+	for _, tg := range harness.Targets() {
+		t.Run(tg.Name, func(t *testing.T) {
+			s := harness.SharedAt(t, tg)
 			c := newClient(t, s)
 			log := startStream(t, c)
 			log.wait(t, 30*time.Second, "the stream to connect", func(items []any) bool { return count[wire.ResyncNeeded](items) > 0 })

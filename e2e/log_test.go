@@ -15,9 +15,9 @@ import (
 // idle; `octop log` afterwards prints the same; --json gives the outputs
 // as fields; the parent's log names the child its task call started.
 func TestLogChildTranscript(t *testing.T) {
-	for _, v := range harness.Versions() {
-		t.Run(v, func(t *testing.T) {
-			s := harness.Shared(t, v)
+	for _, tg := range harness.Targets() {
+		t.Run(tg.Name, func(t *testing.T) {
+			s := harness.SharedAt(t, tg)
 			ctx := actCtxFor(t)
 			c := actNewClient(t, s)
 			defer actStopAll(c)

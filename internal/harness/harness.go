@@ -21,7 +21,9 @@
 // (finding the pinned opencode binary), workspace.go (the temp dirs, the
 // scratch repo, the config and environment), process.go (start, health,
 // stop, restart), logs.go (log tails for failures), rest.go (Server.JSON),
-// wait.go (WaitIdle) and shared.go (one server per version per binary).
+// wait.go (WaitIdle), shared.go (one server per version, or per target,
+// per binary) and targets.go (the experimental flags, and the targets the
+// version-parameterised core tests loop over: Targets, BackgroundTargets).
 package harness
 
 import (
@@ -59,7 +61,8 @@ type T interface {
 // Config says how to start a server. The zero value starts 1.18.33 on a
 // free loopback port with no password.
 type Config struct {
-	// Version is V118 ("1.18.33", the default) or V11 ("1.1.65").
+	// Version is V118 ("1.18.33", the default), V11 ("1.1.65"), V11834,
+	// or any release whose binary Binary finds.
 	Version string
 	// Password turns on HTTP basic auth (OPENCODE_SERVER_PASSWORD);
 	// Username defaults to "opencode".
