@@ -144,8 +144,11 @@ func printTree(w io.Writer, t serverTree, named bool) {
 // rest the prefix of its descendants' lines.
 func printNode(w io.Writer, n *live.Node, first, rest string) {
 	line := fmt.Sprintf("%s%s  %-8s  %s  %s", first, n.ID, n.Status, toolSummary(n.Tools), squashSpaces(n.Title))
-	if n.Reason != "" {
+	switch {
+	case n.Reason != "" && n.Error != "":
 		line += "  [" + n.Reason + ": " + n.Error + "]"
+	case n.Reason != "":
+		line += "  [" + n.Reason + "]" // running, waiting on its background tasks
 	}
 	fmt.Fprintln(w, line)
 	for i, ch := range n.Children {
