@@ -192,3 +192,18 @@ func TestBackgroundNotices(t *testing.T) {
 		t.Errorf("NDJSON:\n%s", js.String())
 	}
 }
+
+// Both task output forms name the child: 1.1's `task_id: …` and 1.18's
+// `<task id=… state=…>`, and neither a foreground task is background.
+func TestTaskOutputForms(t *testing.T) {
+	for _, out := range []string{
+		"task_id: ses_kid (for resuming to continue this task if needed)\n\n<task_result>\nok\n</task_result>",
+		"<task id=\"ses_kid\" state=\"completed\">\n<task_result>\nok\n</task_result>\n</task>",
+	} {
+		e := Build([]wire.MessageWithParts{{Info: wire.Message{ID: "m", Role: "assistant", Time: wire.MessageTime{Completed: 1}},
+			Parts: []wire.Part{tool("p", "task", "completed", `{"description":"dig"}`, out)}}})
+		if len(e) != 1 || e[0].ChildID != "ses_kid" || e[0].Background || ToolLine(e[0]) != "⟩ task: dig → ses_kid" {
+			t.Errorf("%q: %+v", out, e)
+		}
+	}
+}
