@@ -33,9 +33,10 @@ func endedWhileAway(ctx context.Context, o *live.Server, st *model.State, snap *
 }
 
 // treeHistory adds to snap the messages of every session of root's tree
-// it lacks, so --root knows how each idle one ended: a root idle while
-// background tasks it launched run is not done, and only its messages
-// and its children's say so.
+// it lacks, so --until-done knows how each idle one ended: a root idle
+// while background tasks it launched run is not done, and only its
+// messages and its children's say so. (The snapshot reads the idle
+// ancestors of running sessions itself.)
 func treeHistory(ctx context.Context, o *live.Server, snap *model.Snapshot, root string) {
 	dirOf := map[string]string{}
 	kids := map[string][]string{}
