@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/octop-dev/octop/client"
@@ -25,8 +26,34 @@ import (
 // bgOctop is an octop command running on its own while the test looks.
 type bgOctop struct {
 	cmd      *exec.Cmd
-	out, err bytes.Buffer
+	out, err lockedBuffer
 	done     chan struct{}
+}
+
+// lockedBuffer is a buffer the test may read while the command writes.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// stop ends a command that runs until interrupted.
+func (o *bgOctop) stop() {
+	if !o.exited() {
+		_ = o.cmd.Process.Kill()
+	}
+	<-o.done
 }
 
 // startOctop starts the octop binary against url without waiting for it.
@@ -111,6 +138,23 @@ func noticesAnswered(msgs []wire.MessageWithParts) (notices, answered int) {
 	return notices, answered
 }
 
+// String is what the command printed so far.
+func (o *bgOctop) String() string { return o.out.String() }
+
+// kidsOf is the ids of parent's children.
+func kidsOf(ctx context.Context, t *testing.T, c *client.Client, parent string) []string {
+	t.Helper()
+	kids, err := actChildren(ctx, c, parent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, k := range kids {
+		ids = append(ids, k.ID)
+	}
+	return ids
+}
+
 // busyChildren is how many of parent's children are busy, of how many.
 func busyChildren(ctx context.Context, c *client.Client, parent string) (busy, all int, err error) {
 	kids, err := actChildren(ctx, c, parent)
@@ -159,6 +203,8 @@ func TestBackgroundFanout(t *testing.T) {
 				return st == wire.StatusIdle && busy == 2, errors.Join(err, err2)
 			})
 			watch := startOctop(t, s.URL, "watch", "--json", "--root", root.ID, "--until-done")
+			watchAll := startOctop(t, s.URL, "watch", "--json") // no --root: every session
+			defer watchAll.stop()
 
 			n := treeNode(t, s.URL, root.ID)
 			if n.Status != "running" || n.Reason != "background" || n.Run != "idle" ||
@@ -191,6 +237,20 @@ func TestBackgroundFanout(t *testing.T) {
 			if wcode != 0 || len(lines) < 3 || !strings.Contains(lines[len(lines)-1], `"event":"session.done","id":"`+root.ID+`"`) ||
 				strings.Count(wout, `"event":"session.done","id":"`+root.ID+`"`) != 1 {
 				t.Errorf("watch --until-done: exit %d\n%s", wcode, wout)
+			}
+
+			rootDone := `"event":"session.done","id":"` + root.ID + `"`
+			actWaitFor(t, "plain watch to print the root's end", func() (bool, error) {
+				return strings.Contains(watchAll.String(), rootDone), nil
+			})
+			all := watchAll.String()
+			for _, k := range kidsOf(ctx, t, c, root.ID) {
+				if i := strings.Index(all, `"event":"session.done","id":"`+k+`"`); i < 0 || i > strings.Index(all, rootDone) {
+					t.Errorf("plain watch: the root's end before its child %s's:\n%s", k, all)
+				}
+			}
+			if strings.Count(all, rootDone) != 1 {
+				t.Errorf("plain watch printed the root's end %d times:\n%s", strings.Count(all, rootDone), all)
 			}
 
 			n = treeNode(t, s.URL, root.ID)
