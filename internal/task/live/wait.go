@@ -46,27 +46,6 @@ func read(ctx context.Context, c *client.Client, s wire.Session) (task.Result, e
 	return derive(ctx, c, s, all, msgs)
 }
 
-// derive is the session's result, with the background tasks it launched.
-func derive(ctx context.Context, c *client.Client, s wire.Session, all map[string]wire.SessionStatus, msgs []wire.MessageWithParts) (task.Result, error) {
-	fam, err := readFamily(ctx, c, s.ID, all, msgs)
-	if err != nil {
-		return task.Result{}, err
-	}
-	st, ok := all[s.ID]
-	if !ok {
-		st.Type = wire.StatusIdle
-	}
-	return task.DeriveResultIn(s, st, msgs, fam), nil
-}
-
-// readFamily reads what a result needs of the background tasks session id
-// launched (task.ReadFamily): their run states from all, and the messages
-// of those that no longer run. A session that launched none costs nothing.
-func readFamily(ctx context.Context, c *client.Client, id string, all map[string]wire.SessionStatus, msgs []wire.MessageWithParts) (task.Family, error) {
-	return task.ReadFamily(id, msgs, func(x string) wire.SessionStatus { return all[x] },
-		func(x string) ([]wire.MessageWithParts, error) { return c.Messages(ctx, x, 0) })
-}
-
 // Wait blocks until the task stops running and returns its result. The
 // deadline comes from ctx; when it passes, Wait returns the last result it
 // read with an error saying the task still runs.
