@@ -16,7 +16,9 @@ func (s *State) Apply(ev wire.Event) {
 	s.version++
 	if ss := s.sessions[id]; ss != nil {
 		ss.rev = s.version
-		s.touchFollowers(ss)
+		if _, streamed := ev.(wire.PartDelta); !streamed {
+			s.touchFollowers(ss) // streamed text never changes a state
+		}
 	}
 }
 
