@@ -149,7 +149,11 @@ func TestBackgroundWaitsForTheNotice(t *testing.T) {
 	}
 	s.Apply(asstMsg("ses_c", "n2", 0, 0, 4, 5))
 	s.Apply(text("ses_c", "n2", "x", "done", 4, 5))
+	before := s.SessionVersion("p")
 	s.Apply(status("ses_c", "idle"))
+	if s.SessionVersion("p") == before {
+		t.Error("the child it follows ended, and the parent's version did not change: its row would not be drawn again")
+	}
 	if k := s.StateOf("ses_c").Kind; k != KindComplete {
 		t.Fatalf("child %v", k)
 	}
