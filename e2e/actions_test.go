@@ -194,16 +194,6 @@ func actStopAll(c *client.Client) {
 	}
 }
 
-// actForTargets runs f on its own server of each core target.
-func actForTargets(t *testing.T, f func(t *testing.T, s *harness.Server)) {
-	for _, tg := range harness.Targets() {
-		t.Run(tg.Name, func(t *testing.T) {
-			s := harness.Start(t, tg.Config())
-			f(t, s)
-		})
-	}
-}
-
 func actForVersions(t *testing.T, f func(t *testing.T, s *harness.Server)) {
 	for _, v := range harness.Versions() {
 		t.Run(v, func(t *testing.T) {
