@@ -2,7 +2,6 @@ package fakellm
 
 import (
 	"encoding/json"
-	"net/http/httptest"
 	"sync"
 	"testing"
 )
@@ -14,7 +13,7 @@ import (
 func TestBackgroundFanout(t *testing.T) {
 	var mu sync.Mutex
 	var raw [][]byte
-	srv := httptest.NewServer(New(Options{Raw: func(n int64, body []byte) {
+	srv := listen(t, New(Options{Raw: func(n int64, body []byte) {
 		mu.Lock()
 		raw = append(raw, body)
 		mu.Unlock()

@@ -24,7 +24,7 @@ type Options struct {
 }
 
 // Server is a scripted, stateless OpenAI-compatible chat-completions
-// server. It is an http.Handler for httptest.NewServer or http.Server.
+// server. It is an http.Handler: serve it with Listen, or any http.Server.
 type Server struct {
 	opts     Options
 	seq      atomic.Int64

@@ -28,7 +28,6 @@ package harness
 
 import (
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"sync"
@@ -122,7 +121,7 @@ type Server struct {
 	bin       string
 	cfg       Config
 	ownsData  bool
-	fakeHTTP  *httptest.Server
+	fakeHTTP  *fakellm.Listener
 	fakeLog   *lockedFile
 	mu        sync.Mutex
 	cmd       *exec.Cmd

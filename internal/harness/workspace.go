@@ -3,7 +3,6 @@ package harness
 import (
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -52,7 +51,9 @@ func (s *Server) prepare() error {
 		}
 		s.fakeLog = &lockedFile{f: f}
 		s.Fake = fakellm.New(fakellm.Options{Logf: s.fakeLog.Logf, Raw: s.cfg.FakeRaw})
-		s.fakeHTTP = httptest.NewServer(s.Fake)
+		if s.fakeHTTP, err = fakellm.Listen(s.Fake); err != nil {
+			return err
+		}
 		fakeURL = s.fakeHTTP.URL + "/v1"
 	}
 	b, err := json.MarshalIndent(Config2JSON(s.cfg.Version, fakeURL, s.cfg.Agents, s.cfg.Extra), "", "  ")
