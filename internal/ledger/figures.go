@@ -94,8 +94,8 @@ type Figures struct {
 	Unpriced int `json:"unpriced_replies"`
 }
 
-// add counts one reply.
-func (f *Figures) add(r Reply) {
+// Add counts one reply.
+func (f *Figures) Add(r Reply) {
 	f.Replies++
 	f.Tokens.Add(r.Tokens)
 	f.Cost += r.Cost
@@ -104,8 +104,8 @@ func (f *Figures) add(r Reply) {
 	}
 }
 
-// plus adds o to f.
-func (f *Figures) plus(o Figures) {
+// Plus adds o to f.
+func (f *Figures) Plus(o Figures) {
 	f.Sessions += o.Sessions
 	f.Replies += o.Replies
 	f.Tokens.Add(o.Tokens)

@@ -117,14 +117,14 @@ func Build(sessions []Session, by By, o Options) Ledger {
 				row = &Row{Key: key, Label: label}
 				rows[key] = row
 			}
-			row.add(r)
+			row.Add(r)
 			if !seen[key] {
 				seen[key] = true
 				row.Sessions++
 			}
-			l.Total.add(r)
+			l.Total.Add(r)
 			e := l.Ends[s.End]
-			e.add(r)
+			e.Add(r)
 			if !counted {
 				e.Sessions++
 				l.Total.Sessions++
@@ -191,7 +191,7 @@ func sortRows(rows []Row, by By) {
 func (l Ledger) Bad() Figures {
 	var f Figures
 	for _, e := range badEnds {
-		f.plus(l.Ends[e])
+		f.Plus(l.Ends[e])
 	}
 	return f
 }

@@ -83,11 +83,11 @@ func TestTotalsAreTheRepliesSum(t *testing.T) {
 			l := Build(sessions, by, Options{})
 			var rows Figures
 			for _, r := range l.Rows {
-				rows.plus(r.Figures)
+				rows.Plus(r.Figures)
 			}
 			var ends Figures
 			for _, e := range l.Ends {
-				ends.plus(e)
+				ends.Plus(e)
 			}
 			for what, got := range map[string]Figures{"rows": rows, "total": l.Total, "ends": ends} {
 				if !near(got, want) {
