@@ -11,6 +11,7 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/alert"
 	"github.com/octop-dev/octop/internal/hook"
+	"github.com/octop-dev/octop/internal/otlp"
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/watchdog"
@@ -38,6 +39,10 @@ subtree). A session aborted by --abort-on has reason "aborted by octop: KIND".
 With --until-done (needs --root) watch exits once the root is no longer
 busy: 0 when it completed, 4 when it failed, was aborted or interrupted.
 
+With --otlp URL, each root that ends (of the --root tree, when given) is
+read whole and sent as one OpenTelemetry trace, as octop export sends it;
+a line on stderr says what was sent, or why it was not.
+
 --notify writes a bell or an OSC 9 notification to stderr for the events
 worth a person's attention (a root ending, anything waiting on you, a
 failure, a runaway); off by default here, since watch is for scripts.
@@ -56,6 +61,7 @@ const snapshotTimeout = 30 * time.Second
 type watchOpts struct {
 	json, untilDone bool
 	root, notify    string
+	otlp            string
 	wd              watchdogFlags
 }
 
@@ -66,6 +72,7 @@ func runWatch(ctx context.Context, stdio cmdIO, base client.Options, args []stri
 	cmd.fs.StringVar(&o.root, "root", "", "only events of the tree under session `ID`")
 	cmd.fs.BoolVar(&o.untilDone, "until-done", false, "exit when the --root session is no longer busy: 0 completed, 4 not")
 	cmd.fs.StringVar(&o.notify, "notify", "none", "also call the terminal on stderr for notable events: `MODE` none, bell, osc or all")
+	cmd.fs.StringVar(&o.otlp, "otlp", "", "send each root's trace, when it ends, to the OTLP/HTTP endpoint at base `URL`")
 	o.wd.register(cmd.fs)
 	pos, code, done := cmd.parse(args)
 	if done {
@@ -85,6 +92,11 @@ func runWatch(ctx context.Context, stdio cmdIO, base client.Options, args []stri
 	if o.untilDone && o.root == "" {
 		return cmd.usageError("--until-done needs --root ID: the session to wait for")
 	}
+	if o.otlp != "" {
+		if _, err := otlp.Endpoint(o.otlp, os.Getenv); err != nil {
+			return cmd.usageError(err.Error())
+		}
+	}
 	c, code, ok := cmd.newClient(base)
 	if !ok {
 		return code
@@ -99,6 +111,11 @@ func runWatch(ctx context.Context, stdio cmdIO, base client.Options, args []stri
 	}
 	w := &watcher{cmd: cmd, c: c, o: o, st: model.New(), wd: watchdog.New(cfg), mode: mode,
 		notes: make(chan string, 64)}
+	if o.otlp != "" {
+		if w.traces, err = newRootTraces(ctx, c, o.otlp, w.note); err != nil {
+			return cmd.fail(err)
+		}
+	}
 	return w.run(ctx)
 }
 
@@ -111,6 +128,7 @@ type watcher struct {
 	st     *model.State
 	wd     *watchdog.Watchdog
 	hook   *hook.Hook
+	traces *rootTraces // --otlp
 	mode   alert.Mode
 	primed bool
 	// notes are error lines from other goroutines (a failed abort or
@@ -169,6 +187,7 @@ func (w *watcher) run(ctx context.Context) int {
 		}
 		w.emit(ctx, out)
 		if code, done := w.finished(); done {
+			w.flushTraces()
 			return code
 		}
 	}
@@ -216,6 +235,9 @@ func (w *watcher) emit(ctx context.Context, out watchdog.Out) {
 	for _, e := range out.Events {
 		if w.o.root != "" && e.Root != w.o.root && e.ID != "" {
 			continue
+		}
+		if w.traces != nil && rootEnded(e) {
+			w.traces.send(ctx, e.ID)
 		}
 		if w.o.json {
 			b, _ := json.Marshal(e)

@@ -49,6 +49,8 @@ var subcommands = []subcommand{
 	{"tree", "print the session tree with statuses and tool-call counts", runTree},
 	{"watch", "print sessions starting, ending, waiting and running away, one line each", runWatch},
 	{"log", "print a session's transcript; --follow tails it while it runs", runLog},
+	{"export", "send roots' trees to a tracing backend as OpenTelemetry traces (OTLP)", runExport},
+	{"usage", "print tokens and cost by agent, model, root, day or how sessions ended", runUsage},
 	{"config", "print the settings in effect (config file, flags, environment), secrets masked", runConfig},
 }
 

@@ -45,7 +45,7 @@ func (l Ledger) BadLine() string {
 		if f.Replies == 0 {
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%s %s (%s)", e, CostText(f), plural(f.Sessions, "session")))
+		parts = append(parts, fmt.Sprintf("%s %s (%s)", e, CostText(f), Plural(f.Sessions, "session")))
 	}
 	return fmt.Sprintf("Ended badly: %s of %s, %s tokens: %s.", CostText(bad), CostText(l.Total),
 		strconv.FormatFloat(bad.Tokens.Sum(), 'f', -1, 64), strings.Join(parts, ", "))
@@ -57,10 +57,11 @@ func (l Ledger) UnpricedLine() string {
 		return ""
 	}
 	return fmt.Sprintf("Cost not reported for %d of %s (the server gave 0 for tokens used: it has no price for the model): "+
-		"their tokens are counted, their cost is missing, not $0.", l.Total.Unpriced, plural(l.Total.Replies, "reply"))
+		"their tokens are counted, their cost is missing, not $0.", l.Total.Unpriced, Plural(l.Total.Replies, "reply"))
 }
 
-func plural(n int, word string) string {
+// Plural is "1 reply", "3 replies", "2 sessions".
+func Plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
