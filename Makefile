@@ -1,6 +1,6 @@
-# make test installs what the tests need (the pinned OpenCode servers, tmux)
-# and runs every test, end-to-end included. End-to-end tests fail, not
-# skip, under make test when a server cannot start.
+# make test installs what the tests need (the pinned OpenCode servers, tmux,
+# Jaeger) and runs every test, end-to-end included. End-to-end tests fail,
+# not skip, under make test when a server cannot start.
 
 OPENCODE_VERSIONS := 1.18.33 1.1.65
 CACHE := $(CURDIR)/.cache
@@ -10,7 +10,16 @@ export OCTOP_E2E := 1
 export OCTOP_OPENCODE_1_18 := $(call OPENCODE_BIN,1.18.33)
 export OCTOP_OPENCODE_1_1 := $(call OPENCODE_BIN,1.1.65)
 
-.PHONY: test deps opencode tmux unit lint bench build bench-live bench-soak fuzz dist
+# Jaeger is the tracing backend the end-to-end test of `octop export` sends
+# to and reads back, built from its own module under internal/tools/jaeger
+# (its replace directive rules out go install @version). The first build
+# takes about 5 minutes and 2 GB of memory; after that Go's build cache
+# makes it a relink of about 10 seconds, also in a fresh clone.
+JAEGER_VERSION := 1.76.0
+JAEGER := $(CACHE)/jaeger-$(JAEGER_VERSION)/jaeger
+export OCTOP_JAEGER := $(JAEGER)
+
+.PHONY: test deps opencode tmux jaeger unit lint bench build bench-live bench-soak fuzz dist
 
 # go test runs each Fuzz test over its seeds and every input in
 # testdata/fuzz, so what fuzzing has found stays tested; make test does no
@@ -50,7 +59,12 @@ fuzz:
 	  done; \
 	done; rm -f $$log
 
-deps: opencode tmux
+deps: opencode tmux jaeger
+
+jaeger: $(JAEGER)
+
+$(JAEGER): internal/tools/jaeger/go.mod internal/tools/jaeger/go.sum
+	go build -C internal/tools/jaeger -o $@ github.com/jaegertracing/jaeger/cmd/jaeger
 
 opencode: $(foreach v,$(OPENCODE_VERSIONS),$(call OPENCODE_BIN,$(v)))
 

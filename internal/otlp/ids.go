@@ -18,12 +18,12 @@ func TraceIDFor(root string) trace.TraceID {
 	return id
 }
 
-// The kinds of server ids a span stands for; the kind is hashed in so a
-// session, a message and a part never share a span id.
+// The kinds of server ids a span stands for (SpanIDFor's kind): the kind
+// is hashed in, so a session, a message and a part never share a span id.
 const (
-	kindSession = "session"
-	kindMessage = "message"
-	kindPart    = "part"
+	KindSession = "session"
+	KindMessage = "message"
+	KindPart    = "part"
 )
 
 // SpanIDFor is the span id of a session, message or part (kind) by its id.

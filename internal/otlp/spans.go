@@ -87,9 +87,9 @@ func Spans(t Tree, res *resource.Resource, scope instrumentation.Scope) ([]trace
 		switch {
 		case s.ParentID == "":
 		case s.TaskPartID != "" && parts[s.TaskPartID]:
-			parent = SpanIDFor(kindPart, s.TaskPartID)
+			parent = SpanIDFor(KindPart, s.TaskPartID)
 		default:
-			parent = SpanIDFor(kindSession, s.ParentID)
+			parent = SpanIDFor(KindSession, s.ParentID)
 		}
 		m.session(s, parent, sub[s.ID])
 		for j := range s.Msgs {
@@ -144,7 +144,7 @@ func (m *mapper) session(s *Session, parent trace.SpanID, subCost ledger.Figures
 	if s.Agent != "" {
 		name += " " + s.Agent
 	}
-	sp := m.stub(name, trace.SpanKindInternal, SpanIDFor(kindSession, s.ID), parent, start, end)
+	sp := m.stub(name, trace.SpanKindInternal, SpanIDFor(KindSession, s.ID), parent, start, end)
 	sp.Attributes = []attribute.KeyValue{semconv.GenAIOperationNameInvokeAgent, semconv.GenAIAgentID(s.ID),
 		semconv.GenAIConversationID(s.ID), AttrState.String(ledger.EndOf(s.State.Kind))}
 	if s.Agent != "" {
@@ -180,12 +180,12 @@ func (m *mapper) reply(s *Session, msg *wire.MessageWithParts) {
 	if info.ModelID != "" {
 		name += " " + info.ModelID
 	}
-	id := SpanIDFor(kindMessage, info.ID)
+	id := SpanIDFor(KindMessage, info.ID)
 	end := info.Time.Completed
 	if end == 0 {
 		end = lastTime(msg)
 	}
-	sp := m.stub(name, trace.SpanKindClient, id, SpanIDFor(kindSession, s.ID), info.Time.Created, end)
+	sp := m.stub(name, trace.SpanKindClient, id, SpanIDFor(KindSession, s.ID), info.Time.Created, end)
 	sp.Attributes = append([]attribute.KeyValue{semconv.GenAIOperationNameChat, semconv.GenAIConversationID(s.ID)},
 		modelAttrs(info.ProviderID, info.ModelID)...)
 	sp.Attributes = append(sp.Attributes, usageAttrs(r.Tokens)...)
@@ -221,7 +221,7 @@ func (m *mapper) tool(s *Session, msg *wire.MessageWithParts, p *wire.Part, pare
 			status = interruptedCall
 		}
 	}
-	sp := m.stub("execute_tool "+p.Tool, trace.SpanKindInternal, SpanIDFor(kindPart, p.ID), parent, start, end)
+	sp := m.stub("execute_tool "+p.Tool, trace.SpanKindInternal, SpanIDFor(KindPart, p.ID), parent, start, end)
 	sp.Attributes = []attribute.KeyValue{semconv.GenAIOperationNameExecuteTool, semconv.GenAIToolName(p.Tool),
 		semconv.GenAIToolCallID(p.CallID), semconv.GenAIToolTypeKey.String(toolTypeFunction), AttrToolStatus.String(status)}
 	if st.Title != "" {

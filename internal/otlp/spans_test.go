@@ -123,7 +123,7 @@ func TestSpansOfAFanOut(t *testing.T) {
 		}
 	}
 	for child, call := range map[string]string{"ses_a": "prt_ta", "ses_b": "prt_tb"} {
-		if got := byName["invoke_agent general "+child].Parent.SpanID(); got != SpanIDFor(kindPart, call) {
+		if got := byName["invoke_agent general "+child].Parent.SpanID(); got != SpanIDFor(KindPart, call) {
 			t.Errorf("%s hangs off %s, not its own task call %s", child, got, call)
 		}
 	}
