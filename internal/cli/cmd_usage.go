@@ -164,7 +164,7 @@ func printLedger(w io.Writer, l ledger.Ledger) {
 		}
 		fmt.Fprintln(w, b.String())
 	}
-	fmt.Fprintln(w, l.BadLine())
+	fmt.Fprintln(w, l.BadLine(wholeTokens))
 	if u := l.UnpricedLine(); u != "" {
 		fmt.Fprintln(w, u)
 	}

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -146,8 +147,8 @@ func TestGroups(t *testing.T) {
 		t.Errorf("labels: only a root's group is labelled by its title")
 	}
 	for _, want := range []string{"Ended badly: n/a of ≥$0.7500", "aborted n/a (1 session)"} {
-		if !strings.Contains(l.BadLine(), want) {
-			t.Errorf("BadLine %q lacks %q", l.BadLine(), want)
+		if !strings.Contains(l.BadLine(wholeTok), want) {
+			t.Errorf("BadLine %q lacks %q", l.BadLine(wholeTok), want)
 		}
 	}
 	if u := l.UnpricedLine(); !strings.Contains(u, "1 of 3 replies") || !strings.Contains(u, "not $0") {
@@ -170,7 +171,9 @@ func TestCostText(t *testing.T) {
 			t.Errorf("CostText(%+v) = %q, want %q", c.f, got, c.want)
 		}
 	}
-	if got := (Ledger{Ends: map[string]Figures{EndComplete: {Replies: 1}}}).BadLine(); !strings.HasPrefix(got, "Nothing") {
+	if got := (Ledger{Ends: map[string]Figures{EndComplete: {Replies: 1}}}).BadLine(wholeTok); !strings.HasPrefix(got, "Nothing") {
 		t.Errorf("BadLine with nothing bad = %q", got)
 	}
 }
+
+func wholeTok(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }

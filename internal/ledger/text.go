@@ -33,8 +33,9 @@ func CostText(f Figures) string {
 func Dollars(v float64) string { return fmt.Sprintf("$%.4f", v) }
 
 // BadLine says plainly what ended badly used: "Ended badly: $0.0400 of
-// $0.1000: failed $0.0100 (1 session), aborted $0.0300 (2 sessions)."
-func (l Ledger) BadLine() string {
+// $0.1000, 5200 tokens: failed $0.0100 (1 session), aborted $0.0300 (2
+// sessions)." Tokens are written by tok.
+func (l Ledger) BadLine(tok func(float64) string) string {
 	bad := l.Bad()
 	if bad.Replies == 0 {
 		return "Nothing that ended badly (failed, aborted, interrupted, denied) used anything."
@@ -48,7 +49,7 @@ func (l Ledger) BadLine() string {
 		parts = append(parts, fmt.Sprintf("%s %s (%s)", e, CostText(f), Plural(f.Sessions, "session")))
 	}
 	return fmt.Sprintf("Ended badly: %s of %s, %s tokens: %s.", CostText(bad), CostText(l.Total),
-		strconv.FormatFloat(bad.Tokens.Sum(), 'f', -1, 64), strings.Join(parts, ", "))
+		tok(bad.Tokens.Sum()), strings.Join(parts, ", "))
 }
 
 // UnpricedLine says how many replies have no cost, or "" when all do.
