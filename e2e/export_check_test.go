@@ -156,7 +156,7 @@ func (c *traceCheck) reply(session harness.JaegerSpan, m wire.MessageWithParts) 
 		c.t.Errorf("reply %s: %q under %s, want chat mock-1 under its session", m.Info.ID, s.OperationName, s.Parent())
 	}
 	want := map[string]any{"gen_ai.operation.name": "chat", "gen_ai.provider.name": "mock",
-		"gen_ai.usage.input_tokens": tk.Input + tk.Cache.Read + tk.Cache.Write,
+		"gen_ai.usage.input_tokens":  tk.Input + tk.Cache.Read + tk.Cache.Write,
 		"gen_ai.usage.output_tokens": tk.Output + tk.Reasoning, "gen_ai.usage.reasoning.output_tokens": tk.Reasoning,
 		"gen_ai.response.finish_reasons": `["` + m.Info.Finish + `"]`}
 	if m.Info.Cost > 0 {
