@@ -79,22 +79,7 @@ func attrs(s tracetest.SpanStub) map[attribute.Key]attribute.Value {
 func TestSpansOfAFanOut(t *testing.T) {
 	tree := fanOutTree(t)
 	spans, sum := Spans(tree, nil, instrumentation.Scope{Name: ScopeName})
-	byName := map[string]tracetest.SpanStub{}
-	byID := map[trace.SpanID]tracetest.SpanStub{}
-	for _, s := range spans {
-		byID[s.SpanContext.SpanID()] = s
-		key := s.Name
-		if v, ok := attrs(s)["gen_ai.agent.id"]; ok {
-			key += " " + v.AsString()
-		}
-		if v, ok := attrs(s)["gen_ai.tool.call.id"]; ok {
-			key += " " + v.AsString()
-		}
-		byName[key] = s
-		if s.SpanContext.TraceID() != TraceIDFor("ses_root") {
-			t.Errorf("%s: trace %s", s.Name, s.SpanContext.TraceID())
-		}
-	}
+	byName, byID := index(t, spans)
 	if sum.Spans != 10 || len(spans) != 10 || sum.Sessions != 3 || sum.Replies != 3 || sum.Unpriced != 1 {
 		t.Fatalf("summary %+v with %d spans; want 3 sessions, 3 replies (1 unpriced), 3 chats, 4 tool calls", sum, len(spans))
 	}
@@ -164,6 +149,27 @@ func TestSpansOfAFanOut(t *testing.T) {
 			t.Fatalf("span %d: ids differ between two exports of the same tree", i)
 		}
 	}
+}
+
+// index finds spans by id, and by name plus the session or call id they
+// stand for (a chat span by its name alone: the last one wins).
+func index(t *testing.T, spans []tracetest.SpanStub) (byName map[string]tracetest.SpanStub, byID map[trace.SpanID]tracetest.SpanStub) {
+	byName, byID = map[string]tracetest.SpanStub{}, map[trace.SpanID]tracetest.SpanStub{}
+	for _, s := range spans {
+		byID[s.SpanContext.SpanID()] = s
+		key := s.Name
+		if v, ok := attrs(s)["gen_ai.agent.id"]; ok {
+			key += " " + v.AsString()
+		}
+		if v, ok := attrs(s)["gen_ai.tool.call.id"]; ok {
+			key += " " + v.AsString()
+		}
+		byName[key] = s
+		if s.SpanContext.TraceID() != TraceIDFor("ses_root") {
+			t.Errorf("%s: trace %s", s.Name, s.SpanContext.TraceID())
+		}
+	}
+	return byName, byID
 }
 
 func keys[V any](m map[string]V) []string {
