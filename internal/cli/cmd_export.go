@@ -136,7 +136,7 @@ func newExporter(ctx context.Context, c *client.Client, url string) (*otlp.Expor
 // spans, 3 sessions, 5 replies  "title"", then what is missing from it.
 func exportLine(root string, st *model.State, s otlp.Summary) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s  trace %s  %d spans, %s, %s", root, s.TraceID, s.Spans,
+	fmt.Fprintf(&b, "%s  trace %s  %d spans, %s, %s", serverText(root), s.TraceID, s.Spans,
 		ledger.Plural(s.Sessions, "session"), ledger.Plural(s.Replies, "reply"))
 	if ss := st.Session(root); ss != nil && ss.Title != "" {
 		fmt.Fprintf(&b, "  %q", serverText(ss.Title))
