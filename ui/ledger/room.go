@@ -61,14 +61,31 @@ func Open(st *styles.Styles, state *model.State, id, title string) (room.Dialog,
 // as room.Observer asks).
 func (r *Room) read(state *model.State) {
 	r.version = state.Version()
-	r.sessions = spend.FromState(state, []string{r.id}, nil)
+	sessions := spend.FromState(state, []string{r.id}, nil)
 	r.dirs, r.live = r.dirs[:0], false
-	for _, s := range r.sessions {
+	for _, s := range sessions {
 		ss := state.Session(s.ID)
 		r.dirs = append(r.dirs, ss.Directory)
 		r.live = r.live || model.StateOf(ss).Kind.Live()
 	}
+	if sameSessions(sessions, r.sessions) {
+		return // a batch that changed nothing the ledger shows: no need to add it all up again
+	}
+	r.sessions = sessions
 	r.compute()
+}
+
+// sameSessions says a and b are the same sessions, standing the same way.
+func sameSessions(a, b []spend.Session) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].ID != b[i].ID || a[i].End != b[i].End || a[i].Agent != b[i].Agent || a[i].RootTitle != b[i].RootTitle {
+			return false
+		}
+	}
+	return true
 }
 
 // compute builds the ledger from the sessions and the messages read.
