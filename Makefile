@@ -1,6 +1,6 @@
-# make test installs what the tests need (the pinned OpenCode servers, tmux)
-# and runs every test, end-to-end included. End-to-end tests fail, not
-# skip, under make test when a server cannot start.
+# make test installs what the tests need (the pinned OpenCode servers, tmux,
+# Jaeger) and runs every test, end-to-end included. End-to-end tests fail,
+# not skip, under make test when a server cannot start.
 
 # The servers the end-to-end tests run on. The whole suite runs on the
 # pinned 1.18.33 and 1.1.65; the version-parameterised core (the tree,
@@ -26,7 +26,16 @@ export OCTOP_E2E_TARGETS ?= 1.18.33,1.18.33+flags,1.18.34,1.1.65
 # targets); the rest of the suite runs on the pinned versions only.
 E2E_CORE := ^(TestClientFanoutEvents|TestModelLive|TestTreeJSONUsage|TestActionsLaunchResultResume|TestLogChildTranscript|TestBackground.*)$$
 
-.PHONY: test deps opencode tmux unit lint bench build bench-live bench-soak fuzz dist compat
+# Jaeger is the tracing backend the end-to-end test of `octop export` sends
+# to and reads back, built from its own module under internal/tools/jaeger
+# (its replace directive rules out go install @version). The first build
+# takes about 5 minutes and 2 GB of memory; after that Go's build cache
+# makes it a relink of about 10 seconds, also in a fresh clone.
+JAEGER_VERSION := 1.76.0
+JAEGER := $(CACHE)/jaeger-$(JAEGER_VERSION)/jaeger
+export OCTOP_JAEGER := $(JAEGER)
+
+.PHONY: test deps opencode tmux jaeger unit lint bench build bench-live bench-soak fuzz dist compat
 
 # go test runs each Fuzz test over its seeds and every input in
 # testdata/fuzz, so what fuzzing has found stays tested; make test does no
@@ -77,7 +86,12 @@ fuzz:
 	  done; \
 	done; rm -f $$log
 
-deps: opencode tmux
+deps: opencode tmux jaeger
+
+jaeger: $(JAEGER)
+
+$(JAEGER): internal/tools/jaeger/go.mod internal/tools/jaeger/go.sum
+	go build -C internal/tools/jaeger -o $@ github.com/jaegertracing/jaeger/cmd/jaeger
 
 opencode: $(foreach v,$(OPENCODE_VERSIONS) $(OPENCODE_BINARY_ONLY),$(call OPENCODE_BIN,$(v)))
 

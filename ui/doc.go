@@ -19,6 +19,7 @@
 //	ui/transcript every message of one session, live (t)
 //	ui/diff       the files a session changed and their diffs (d)
 //	ui/timeline   the selected subtree as a Gantt chart (T)
+//	ui/ledger     what the selected subtree spent ($)
 //	ui/markdown   an agent's markdown for a terminal width
 //
 // And what the rooms and the root share:
@@ -33,8 +34,7 @@
 //	              --exec hook (a func the command line passes in) and
 //	              --abort-on's aborts, as commands
 //	ui/format     pure string helpers; ui/styles the one style set
-//
-// What wraps the root (several servers, a replay's keys): internal/shell.
+//	(What wraps the root, several servers and a replay's keys: internal/shell.)
 //
 // # Rules of the house
 //

@@ -14,6 +14,7 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/alert"
 	"github.com/octop-dev/octop/internal/hook"
+	"github.com/octop-dev/octop/internal/otlp"
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/watchdog"
@@ -42,6 +43,10 @@ With --until-done (needs --root) watch exits once the root is done: idle,
 no background task it launched still running, every end notice answered.
 0 when it completed, 4 when it failed, was aborted or interrupted.
 
+With --otlp URL, each root that ends (of the --root tree, when given) is
+read whole and sent as one OpenTelemetry trace, as octop export sends it;
+a line on stderr says what was sent, or why it was not.
+
 --notify writes a bell or an OSC 9 notification to stderr for the events
 worth a person's attention (a root ending, anything waiting on you, a
 failure, a runaway); off by default here, since watch is for scripts.
@@ -60,6 +65,7 @@ const snapshotTimeout = 30 * time.Second
 type watchOpts struct {
 	json, untilDone bool
 	root, notify    string
+	otlp            string
 	wd              watchdogFlags
 }
 
@@ -75,6 +81,7 @@ func (a *app) newWatch() *cobra.Command {
 			fs.StringVar(&o.root, "root", "", "only events of the tree under session ID")
 			fs.BoolVar(&o.untilDone, "until-done", false, "exit when the --root session is done (its background tasks too): 0 completed, 4 not")
 			fs.StringVar(&o.notify, "notify", "none", "also call the terminal on stderr for notable events: MODE none, bell, osc or all")
+			fs.StringVar(&o.otlp, "otlp", "", "send each root's trace, when it ends, to the OTLP/HTTP endpoint at base URL")
 			o.wd.register(fs)
 		},
 		run: func(ctx context.Context, cmd *command, base client.Options, pos []string) int {
@@ -98,6 +105,11 @@ func runWatch(ctx context.Context, cmd *command, base client.Options, pos []stri
 	if o.untilDone && o.root == "" {
 		return cmd.usageError("--until-done needs --root ID: the session to wait for")
 	}
+	if o.otlp != "" {
+		if _, err := otlp.Endpoint(o.otlp, os.Getenv); err != nil {
+			return cmd.usageError(err.Error())
+		}
+	}
 	c, code, ok := cmd.newClient(base)
 	if !ok {
 		return code
@@ -112,6 +124,11 @@ func runWatch(ctx context.Context, cmd *command, base client.Options, pos []stri
 	}
 	w := &watcher{cmd: cmd, c: c, o: o, st: model.New(), wd: watchdog.New(cfg), mode: mode,
 		notes: make(chan string, 64)}
+	if o.otlp != "" {
+		if w.traces, err = newRootTraces(ctx, c, o.otlp, w.note); err != nil {
+			return cmd.fail(err)
+		}
+	}
 	return w.run(ctx)
 }
 
@@ -124,6 +141,7 @@ type watcher struct {
 	st     *model.State
 	wd     *watchdog.Watchdog
 	hook   *hook.Hook
+	traces *rootTraces // --otlp
 	mode   alert.Mode
 	primed bool
 	// notes are error lines from other goroutines (a failed abort or
@@ -182,6 +200,7 @@ func (w *watcher) run(ctx context.Context) int {
 		}
 		w.emit(ctx, out)
 		if code, done := w.finished(); done {
+			w.flushTraces()
 			return code
 		}
 	}
@@ -232,6 +251,9 @@ func (w *watcher) emit(ctx context.Context, out watchdog.Out) {
 	for _, e := range out.Events {
 		if w.o.root != "" && e.Root != w.o.root && e.ID != "" {
 			continue
+		}
+		if w.traces != nil && rootEnded(e) {
+			w.traces.send(ctx, e.ID)
 		}
 		if w.o.json {
 			b, _ := json.Marshal(e)

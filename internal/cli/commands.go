@@ -56,7 +56,7 @@ type subcommand struct {
 func (a *app) subcommands() []*cobra.Command {
 	return []*cobra.Command{
 		a.newLaunch(), a.newResume(), a.newAbort(), a.newResult(),
-		a.newTree(), a.newWatch(), a.newLog(), a.newConfig(),
+		a.newTree(), a.newWatch(), a.newLog(), a.newExport(), a.newUsage(), a.newConfig(),
 	}
 }
 

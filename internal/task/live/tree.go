@@ -144,6 +144,22 @@ func addUsage(ctx context.Context, c *client.Client, st *model.State, roots []*N
 // shows once its history is loaded. history is the messages read, by
 // session id.
 func LoadState(ctx context.Context, c *client.Client) (st *model.State, history map[string][]wire.MessageWithParts, err error) {
+	return loadState(ctx, c, nil)
+}
+
+// LoadTrees is LoadState reading the messages of the subtrees rooted at
+// roots only (`octop export`, and `octop watch --otlp` when a root ends):
+// every session is in st, but only those have their history.
+func LoadTrees(ctx context.Context, c *client.Client, roots []string) (st *model.State, history map[string][]wire.MessageWithParts, err error) {
+	if roots == nil {
+		roots = []string{}
+	}
+	return loadState(ctx, c, roots)
+}
+
+// loadState reads the messages of the subtrees rooted at roots, or of
+// every session when roots is nil.
+func loadState(ctx context.Context, c *client.Client, roots []string) (st *model.State, history map[string][]wire.MessageWithParts, err error) {
 	sessions, err := c.Sessions(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -154,9 +170,20 @@ func LoadState(ctx context.Context, c *client.Client) (st *model.State, history 
 	}
 	st = model.New()
 	st.ApplySnapshot(model.Snapshot{Sessions: sessions, Status: status, Complete: true})
+	var in map[string]bool
+	if roots != nil {
+		in = map[string]bool{}
+		for _, r := range roots {
+			for _, id := range st.SubtreeIDs(r) {
+				in[id] = true
+			}
+		}
+	}
 	var reqs []client.HistoryRequest
 	for _, id := range st.NeedsHistory() {
-		reqs = append(reqs, client.HistoryRequest{ID: id})
+		if in == nil || in[id] {
+			reqs = append(reqs, client.HistoryRequest{ID: id})
+		}
 	}
 	history = make(map[string][]wire.MessageWithParts, len(reqs))
 	// Each list is folded in by one goroutine as it arrives, while the

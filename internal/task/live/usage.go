@@ -1,6 +1,7 @@
 package live
 
 import (
+	"github.com/octop-dev/octop/internal/ledger"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
@@ -26,35 +27,14 @@ type Usage struct {
 	running bool
 }
 
-// TokenCounts splits tokens the way the server counts them.
-type TokenCounts struct {
-	Input      float64 `json:"input"`
-	Output     float64 `json:"output"`
-	Reasoning  float64 `json:"reasoning"`
-	CacheRead  float64 `json:"cache_read"`
-	CacheWrite float64 `json:"cache_write"`
-}
+// TokenCounts splits tokens the way the server counts them (the ledger's
+// split, so `octop tree` and `octop usage` count alike).
+type TokenCounts = ledger.Tokens
 
 // TodoCounts counts a todo list: all items, and those completed.
 type TodoCounts struct {
 	Total int `json:"total"`
 	Done  int `json:"done"`
-}
-
-func (t *TokenCounts) add(w wire.Tokens) {
-	t.Input += w.Input
-	t.Output += w.Output
-	t.Reasoning += w.Reasoning
-	t.CacheRead += w.Cache.Read
-	t.CacheWrite += w.Cache.Write
-}
-
-func (t *TokenCounts) plus(o TokenCounts) {
-	t.Input += o.Input
-	t.Output += o.Output
-	t.Reasoning += o.Reasoning
-	t.CacheRead += o.CacheRead
-	t.CacheWrite += o.CacheWrite
 }
 
 // SessionUsage adds up one session's messages and todo list. running says
@@ -94,10 +74,9 @@ func (u *Usage) addMessage(m *wire.MessageWithParts) {
 	} else {
 		u.Ended = max(u.Ended, info.Time.Completed)
 	}
-	own := info.Tokens.Sum() > 0 || info.Cost > 0
-	if own {
-		u.Tokens.add(info.Tokens)
-		u.Cost += info.Cost
+	if r, ok := ledger.ReplyOf(m); ok {
+		u.Tokens.Add(r.Tokens)
+		u.Cost += r.Cost
 	}
 	for i := range m.Parts {
 		p := &m.Parts[i]
@@ -108,12 +87,6 @@ func (u *Usage) addMessage(m *wire.MessageWithParts) {
 		if p.State != nil {
 			u.seen(p.State.Time.Start)
 			u.seen(p.State.Time.End)
-		}
-		if !own && p.Type == wire.PartStepFinish {
-			if p.Tokens != nil {
-				u.Tokens.add(*p.Tokens)
-			}
-			u.Cost += p.Cost
 		}
 	}
 }
@@ -148,7 +121,7 @@ func rollUp(n *Node, now int64) Usage {
 	}
 	for _, c := range n.Children {
 		cu := rollUp(c, now)
-		sub.Tokens.plus(cu.Tokens)
+		sub.Tokens.Add(cu.Tokens)
 		sub.Cost += cu.Cost
 		sub.Started = min(sub.Started, cu.Started)
 		sub.Ended = max(sub.Ended, cu.Ended)
