@@ -132,7 +132,7 @@ type Session struct {
 	nDone       int32  // completed
 	nFailed     int32  // error
 	waiting     int32  // pending permissions and questions
-	search      string // lower-cased title, agent and id, for the filter
+	search      string // lower-cased id, title and agent, for the filter
 	rev         uint64 // State.version of this session's last change
 	// derived per State.aggV, see derive.go
 	subTokens, subCost float64
