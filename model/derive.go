@@ -1,8 +1,8 @@
 package model
 
-// derive rebuilds the subtree rollups (tokens, cost, running descendants)
-// once per version, in one pass over the tree, so Counts and Subtree cost
-// O(1) per row however often a frame asks.
+// derive rebuilds the subtree rollups (tokens, cost, running descendants,
+// latest activity) once per version, in one pass over the tree, so Counts
+// and Subtree cost O(1) per row however often a frame asks.
 func (s *State) derive() {
 	if s.aggV == s.version+1 {
 		return
@@ -10,7 +10,7 @@ func (s *State) derive() {
 	s.aggV = s.version + 1
 	for _, ss := range s.list {
 		ss.subTokens, ss.subCost, ss.runBelow = ss.Tokens, ss.Cost, 0
-		ss.subActive = ss.LastActive
+		ss.subActive, ss.subRun = ss.LastActive, ss.lastRun
 	}
 	// Post-order over an explicit stack: a deep delegation chain must not
 	// grow the goroutine stack without bound.
@@ -36,6 +36,7 @@ func (s *State) derive() {
 				p.subCost += done.subCost
 				p.runBelow += done.runBelow
 				p.subActive = max(p.subActive, done.subActive)
+				p.subRun = max(p.subRun, done.subRun)
 				if done.Running() {
 					p.runBelow++
 				}

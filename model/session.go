@@ -92,6 +92,7 @@ type Session struct {
 	// of the latest user message, else the session's creation time.
 	RunStart int64
 	// RunEnd is the latest end time seen (message completed, tool ended).
+	// A run cut short (an abort, a crash) may have none: see State.Ended.
 	RunEnd int64
 	// TaskPartID is the part id of the parent's task call that started
 	// this session, once known.
@@ -125,6 +126,7 @@ type Session struct {
 	streamPart string // the part Streaming follows
 	agentMsg   string // the user message Agent comes from, once one named it
 	todoPart   string // the todowrite call Todos comes from, if one did
+	lastRun    int64  // the latest time a message, part or call names (see touch)
 	// historyRead: every message was read (a snapshot's messages) or the
 	// stream showed them all (watched since session.created).
 	historyRead bool
@@ -138,6 +140,7 @@ type Session struct {
 	subTokens, subCost float64
 	runBelow           int
 	subActive          int64 // the latest LastActive in the subtree
+	subRun             int64 // the latest lastRun in the subtree
 	// Flatten scratch marks, see flatten.go
 	fmark, fmatch uint32
 }
