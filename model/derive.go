@@ -9,7 +9,7 @@ func (s *State) derive() {
 	}
 	s.aggV = s.version + 1
 	for _, ss := range s.list {
-		ss.subTokens, ss.subCost, ss.runBelow = ss.Tokens, ss.Cost, 0
+		ss.subTokens, ss.subCost, ss.runBelow, ss.waitBelow = ss.Tokens, ss.Cost, 0, 0
 		ss.subActive, ss.subRun = ss.LastActive, ss.lastRun
 	}
 	// Post-order over an explicit stack: a deep delegation chain must not
@@ -35,9 +35,13 @@ func (s *State) derive() {
 				p.subTokens += done.subTokens
 				p.subCost += done.subCost
 				p.runBelow += done.runBelow
+				p.waitBelow += done.waitBelow
 				p.subActive = max(p.subActive, done.subActive)
 				p.subRun = max(p.subRun, done.subRun)
-				if done.Running() {
+				switch {
+				case done.waiting > 0:
+					p.waitBelow++ // blocked on the person, not working
+				case done.Running():
 					p.runBelow++
 				}
 			}

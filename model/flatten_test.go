@@ -112,6 +112,11 @@ func TestCountsAndRunningBelow(t *testing.T) {
 	if c := s.Counts("ses_missing"); c != (Counts{}) {
 		t.Fatalf("missing = %+v", c)
 	}
+	// One waiting on a permission waits below: it does not run.
+	s.Apply(wire.PermissionAsked{Request: wire.PermissionRequest{ID: "per_1", SessionID: "ses_b", Permission: "bash"}})
+	if c := s.Counts("ses_r1"); c.RunningBelow != 0 || c.WaitingBelow != 1 {
+		t.Fatalf("with ses_b waiting: %+v", c)
+	}
 }
 
 func TestBusyDescendants(t *testing.T) {

@@ -138,7 +138,8 @@ type Session struct {
 	rev         uint64 // State.version of this session's last change
 	// derived per State.aggV, see derive.go
 	subTokens, subCost float64
-	runBelow           int
+	runBelow           int   // running below, not waiting on the person
+	waitBelow          int   // waiting on the person below
 	subActive          int64 // the latest LastActive in the subtree
 	subRun             int64 // the latest lastRun in the subtree
 	// Flatten scratch marks, see flatten.go
@@ -169,8 +170,10 @@ type Counts struct {
 	// that is idle now; they are included in ToolsFailed, not ToolsRunning.
 	ToolsInterrupted int
 	Children         int
-	// Descendants running (busy or retrying) below this session, any depth.
-	RunningBelow int
+	// Descendants running (busy or retrying) below this session, any
+	// depth, and those waiting on the person (a permission or a question),
+	// which do not also count as running.
+	RunningBelow, WaitingBelow int
 	// Tokens and cost summed over the session and all its descendants.
 	Tokens, Cost float64
 

@@ -134,6 +134,7 @@ func (s *State) Counts(id string) Counts {
 		ToolsFailed:  int(ss.nFailed),
 		Children:     len(ss.Children),
 		RunningBelow: ss.runBelow,
+		WaitingBelow: ss.waitBelow,
 		Tokens:       ss.subTokens,
 		Cost:         ss.subCost,
 	}
