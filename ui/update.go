@@ -34,6 +34,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyPressMsg:
 		m.notice = "" // seen
+		m.wd.Seen()
 		return m.updateKey(msg)
 	case tea.PasteMsg:
 		if m.dialog != nil {
