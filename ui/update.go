@@ -142,6 +142,8 @@ func (m Model) screenKey(msg tea.KeyPressMsg) (_ Model, _ tea.Cmd, ok bool) {
 		}
 	case key.Matches(msg, k.Sort):
 		m.tree.SetSort(m.tree.Sort().Next())
+		fm, cmd := m.flash(FlashMsg{Text: "sort: " + m.tree.Sort().String() + " first"}) // not an older notice
+		return fm, cmd, true
 	case key.Matches(msg, k.Follow):
 		m.follow = !m.follow
 		if m.follow {
