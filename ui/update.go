@@ -61,6 +61,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.flash(msg)
 	case SelectMsg:
 		return m.selectSession(msg), nil
+	case PlaybackMsg:
+		if m.playback != "ended" {
+			m.playback = msg.State
+		}
+		return m, nil
 	case flashExpiredMsg:
 		if msg.tag == m.flashTag {
 			m.flashMsg = FlashMsg{}

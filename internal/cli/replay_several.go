@@ -36,9 +36,9 @@ func newSeveralReplay(rec record.Recording, opts record.Options, label string) (
 		r.seen[i] = record.NewRecorded()
 		screens[i] = ui.New(ui.Options{Demo: true, ReadOnly: label + ": read-only", RecordedHistory: p.HasHistories(),
 			Server: record.ReadOnly(p.Backend(), r.seen[i], label), Clock: p.Clock, ServerURL: s, NoColor: noColor(),
-			MoreKeys: shell.DefaultKeyMap().ShortHelp()})
+			MoreKeys: append(shell.DefaultKeyMap().ShortHelp(), shell.DefaultReplayKeyMap().ShortHelp()...)})
 	}
-	r.screen = shell.NewScreen(shell.New(screens, noColor()), g, label)
+	r.screen = shell.NewScreen(shell.New(screens, noColor()), g, label).WithHint(replayHint(label, rec.Truncated))
 	return r, nil
 }
 
@@ -49,6 +49,7 @@ func (r severalReplay) run(ctx context.Context, send func(tea.Msg)) {
 		b := feed.NewBatcher(func(v tea.Msg) { send(shell.Msg{Server: i, Msg: v}) }, feed.FrameInterval)
 		seen := r.seen[i]
 		go p.Run(ctx, func(msg any) { seen.Observe(msg); b.Send(msg) })
+		go sayEnded(ctx, p, b.Send) // this server's part is over
 	}
 }
 

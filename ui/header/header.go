@@ -8,6 +8,7 @@
 package header
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -24,11 +25,15 @@ const Height = 2
 
 // Data is what the header shows.
 type Data struct {
-	Demo      bool
-	ServerURL string
-	Version   string // the server's OpenCode version, "" until known
-	Conn      wire.ConnState
-	ConnKnown bool
+	// Demo says a recording plays (--demo, --replay): Source names it
+	// ("demo" when empty) and Playback says where it stands: "" or
+	// "playing", "paused", "ended".
+	Demo             bool
+	Source, Playback string
+	ServerURL        string
+	Version          string // the server's OpenCode version, "" until known
+	Conn             wire.ConnState
+	ConnKnown        bool
 	// LostAt is when the connection was lost, zero while the screen is
 	// current (connected and re-read, or never connected yet).
 	LostAt  time.Time
@@ -85,7 +90,7 @@ const noticeMin = 16
 func firstLine(st *styles.Styles, d Data, width int) string {
 	where := d.ServerURL
 	if d.Demo {
-		where = "demo"
+		where = cmp.Or(d.Source, "demo")
 	}
 	var version string
 	// A server gone out of reach may come back as another version.
@@ -135,7 +140,13 @@ func firstLine(st *styles.Styles, d Data, width int) string {
 // countdown to the next attempt.
 func connText(st *styles.Styles, d Data) string {
 	if d.Demo {
-		return st.Ink.Connected.Render("▶ replaying a recording")
+		switch d.Playback {
+		case "paused":
+			return st.Ink.Retry.Render("⏸ paused")
+		case "ended":
+			return st.Ink.Dim.Render("■ ended")
+		}
+		return st.Ink.Connected.Render("▶ replaying")
 	}
 	if !d.ConnKnown {
 		return st.Ink.Dim.Render("○ connecting…")
