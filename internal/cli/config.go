@@ -53,6 +53,7 @@ func (f connFlags) resolve(base client.Options) (client.Options, error) {
 		if base.Username == "" && s.Username != "" {
 			base.Username = s.Username
 		}
+		base.Name = s.Name
 		if base.Password == "" {
 			ctx, cancel := context.WithTimeout(context.Background(), passwordWait)
 			defer cancel()
@@ -60,7 +61,7 @@ func (f connFlags) resolve(base client.Options) (client.Options, error) {
 			if err != nil {
 				return base, err
 			}
-			base.Password = pw
+			base.Password, base.PasswordFrom = pw, s.PasswordFrom(f.cfg.Path)
 		}
 		if f.server == s.Name {
 			f.server = "" // a name, already resolved
