@@ -228,6 +228,8 @@ func watched(msg tea.Msg, next tea.Model, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 			return m, cmd
 		}
 		notice, cmds = m.wd.Resync(m.state, now)
+	case history.Msg:
+		notice, cmds = m.wd.Learn(m.state, msg.Read(), now)
 	case tickMsg:
 		notice, cmds = m.wd.Tick(m.state, now)
 	}

@@ -53,7 +53,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		next, cmd := m.updateServer(msg)
 		return watched(msg, next, cmd)
 	case history.Msg:
-		return m.updateHistory(msg)
+		next, cmd := m.updateHistory(msg)
+		return watched(msg, next, cmd)
 	case tickMsg:
 		next, cmd := m.updateTick()
 		return watched(msg, next, cmd)

@@ -69,6 +69,15 @@ type Msg struct {
 	retry bool
 }
 
+// Read is the sessions whose messages m carries.
+func (m Msg) Read() []string {
+	ids := make([]string, 0, len(m.msgs))
+	for id := range m.msgs {
+		ids = append(ids, id)
+	}
+	return ids
+}
+
 // Start begins a round over what st now lacks; the replies of an older
 // round will be dropped.
 func (h *Reader) Start(st *model.State, o task.Server) tea.Cmd {

@@ -1,6 +1,6 @@
 // Package watch runs the watchdog for the screen. The root feeds it what
 // it has applied (the events, the snapshot after each connect, the
-// connection, a tick); what the watchdog emits becomes the tree's and
+// histories read after it, the connection, a tick); what the watchdog emits becomes the tree's and
 // detail's marks, the header's count and notice, a terminal notification,
 // the --exec hook and, with --abort-on, an abort, returned as commands.
 package watch
@@ -62,7 +62,9 @@ func New(cfg *watchdog.Config, o Options) *Watch {
 	if cfg == nil {
 		return nil
 	}
-	return &Watch{wd: watchdog.New(*cfg), opts: o}
+	wd := watchdog.New(*cfg)
+	wd.AwaitHistory() // the screen reads every session's history (ui/history)
+	return &Watch{wd: wd, opts: o}
 }
 
 // Runaway is a session's marks as words, for its tree row.
@@ -104,6 +106,12 @@ func (w *Watch) Conn(st *model.State, c wire.ConnState, now int64) (string, []te
 // Resync feeds the state after a snapshot.
 func (w *Watch) Resync(st *model.State, now int64) (string, []tea.Cmd) {
 	return w.out(st, w.wd.Resync(st, now), now)
+}
+
+// Learn feeds the sessions whose histories the state has just applied:
+// the baseline's are not news (see watchdog.Learn).
+func (w *Watch) Learn(st *model.State, ids []string, now int64) (string, []tea.Cmd) {
+	return w.out(st, w.wd.Learn(st, ids, now), now)
 }
 
 // Tick rings a call held back once its gap has passed, and runs the
