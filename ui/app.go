@@ -39,8 +39,7 @@ type FlashMsg = room.FlashMsg
 // SelectMsg asks the screen to select a session, now or once it arrives.
 type SelectMsg = room.SelectMsg
 
-// PlaybackMsg says where a recording's replay stands, for the header:
-// "playing", "paused" or "ended" (which stays).
+// PlaybackMsg says where a replay stands for the header: playing, paused or ended (for good).
 type PlaybackMsg struct{ State string }
 
 // Options configure the screen. Server is required outside demo mode.
@@ -55,8 +54,7 @@ type Options struct {
 	// change something answer ReadOnly.
 	Demo bool
 	// ReadOnly is that notice, e.g. "replay: read-only"; "demo: read-only"
-	// when empty. Source names the recording in the header ("replay
-	// FILE"); "demo" when empty.
+	// when empty. Source is the header's name for the recording, "demo" when empty.
 	ReadOnly, Source string
 	// AllProjects groups the roots by project directory.
 	AllProjects bool

@@ -211,7 +211,7 @@ func TestReconnectReplaysNoOldNews(t *testing.T) {
 	}
 	// A new run of an old root, seen by the stream, ends: news, once.
 	id := "ses_000"
-	m = drain(t, m, func() tea.Msg {
+	drain(t, m, func() tea.Msg {
 		return events(wire.MessageUpdated{Info: wire.Message{ID: "msg_9", SessionID: id, Role: "user", Time: wire.MessageTime{Created: 2_000_000}}},
 			busy(id), wire.MessageUpdated{Info: wire.Message{ID: "msg_9a", SessionID: id, Role: "assistant", Finish: "stop",
 				Time: wire.MessageTime{Created: 2_000_100, Completed: 2_000_200}}}, idle(id))

@@ -53,8 +53,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		next, cmd := m.updateServer(msg)
 		return watched(msg, next, cmd)
 	case history.Msg:
-		next, cmd := m.updateHistory(msg)
-		return watched(msg, next, cmd)
+		return m.updateHistory(msg)
 	case tickMsg:
 		next, cmd := m.updateTick()
 		return watched(msg, next, cmd)
