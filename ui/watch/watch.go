@@ -1,8 +1,9 @@
 // Package watch runs the watchdog for the screen. The root feeds it what
 // it has applied (the events, the snapshot after each connect, the
-// histories read after it, the connection, a tick); what the watchdog emits becomes the tree's and
-// detail's marks, the header's count and notice, a terminal notification,
-// the --exec hook and, with --abort-on, an abort, returned as commands.
+// histories read after it, the connection, a tick); what the watchdog
+// emits becomes the tree's and detail's marks, the header's count and
+// notice, a terminal notification, the --exec hook and, with --abort-on,
+// an abort, returned as commands.
 package watch
 
 import (
