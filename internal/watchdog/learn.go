@@ -32,13 +32,15 @@ func (w *Watchdog) Learn(st *model.State, ids []string, nowMS int64) Out {
 		t := w.track(ss, nowMS)
 		news := t.phase.live() || phaseOf(st, ss).live() || t.fresh || (t.loaded && ss.RunStart != t.runStart)
 		t.fresh = false
-		if news {
-			w.look(&out, st, ss, t, nowMS)
-			continue
-		}
 		primed := w.primed
-		w.primed = false // as at start: recorded, not announced
+		if !news {
+			w.primed = false // as at start: recorded, not announced
+		}
 		w.look(&out, st, ss, t, nowMS)
+		// Its spend counts against its root's tree budget, as in Events.
+		if r := rootOf(st, ss); r != ss {
+			w.mark(&out, st, r, w.track(r, nowMS), 1<<budgetIdx, nowMS)
+		}
 		w.primed = primed
 	}
 	sortOut(&out)

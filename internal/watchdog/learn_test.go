@@ -124,3 +124,33 @@ func TestHistoryTellsWhatChangedWhileAway(t *testing.T) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
+
+// TestHistoryOfTheBaselineCountsAgainstItsRoot: a child's history read
+// after its root's takes the root's tree over its budget: the root is
+// marked then, quietly, and a resync does not announce it.
+func TestHistoryOfTheBaselineCountsAgainstItsRoot(t *testing.T) {
+	st, w := model.New(), New(Config{BudgetTokens: 100})
+	w.AwaitHistory()
+	snap := snapshot("ses_r", "ses_c")
+	snap.Sessions[1].ParentID = "ses_r"
+	st.ApplySnapshot(snap)
+	w.Resync(st, 1000)
+	spent := func(id string, at int64) []wire.MessageWithParts {
+		h := history(id, at, 0, "done")
+		h[1].Info.Tokens = wire.Tokens{Input: 60}
+		return h
+	}
+	var got []string
+	for _, id := range []string{"ses_r", "ses_c"} {
+		st.ApplyMessages(map[string][]wire.MessageWithParts{id: spent(id, 10)})
+		got = append(got, names(w.Learn(st, []string{id}, 2000))...)
+	}
+	if marks := w.Marks("ses_r"); len(marks) != 1 || marks[0].Kind != Budget {
+		t.Errorf("the root's marks %v, want its tree's budget", marks)
+	}
+	st.ApplySnapshot(snap)
+	got = append(got, names(w.Resync(st, 3000))...)
+	if len(got) != 0 {
+		t.Errorf("old spend announced: %q", got)
+	}
+}
