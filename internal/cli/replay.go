@@ -33,7 +33,7 @@ func runReplay(path string, speed float64, stderr io.Writer) int {
 		return 1
 	}
 	if len(rec.Servers()) > 1 {
-		return playSeveral(rec, record.Options{Speed: speed}, "replay", stderr)
+		return playSeveral(rec, record.Options{Speed: speed}, "replay", "replay "+path, stderr)
 	}
 	return play(rec, record.Options{Speed: speed}, "replay", "replay "+path, stderr)
 }
