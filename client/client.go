@@ -30,6 +30,15 @@ type Options struct {
 	// Username and Password turn on HTTP basic auth when Password is set.
 	// Username defaults to "opencode".
 	Username, Password string
+	// PasswordFrom names where Password comes from, or with none where one
+	// was looked for, for the hint of a missing or refused password: "$MY_PW
+	// (password_env of server \"work\" in ~/.config/octop/config.toml)".
+	// Empty means --password or OPENCODE_SERVER_PASSWORD; a password in
+	// the URL says so itself.
+	PasswordFrom string
+	// Name is the server's name in octop's config file, if it has one,
+	// for error messages.
+	Name string
 	// Directory, when set, is sent as the `directory` query parameter on
 	// every call: it picks the project instance on the server.
 	Directory string
@@ -56,6 +65,9 @@ func OptionsFromEnv() Options {
 		Username: os.Getenv("OPENCODE_SERVER_USERNAME"),
 		Password: os.Getenv("OPENCODE_SERVER_PASSWORD"),
 	}
+	if o.Password != "" {
+		o.PasswordFrom = "$OPENCODE_SERVER_PASSWORD"
+	}
 	if o.BaseURL == "" {
 		o.BaseURL = DefaultURL
 	}
@@ -81,6 +93,8 @@ type Client struct {
 	baseStr string
 	user    string
 	pass    string
+	pwFrom  string // Options.PasswordFrom
+	name    string // Options.Name
 	dir     string
 	global  bool
 	hc      *http.Client
@@ -112,6 +126,7 @@ func New(opts Options) (*Client, error) {
 		opts.Username = u.User.Username()
 		if pw, ok := u.User.Password(); ok {
 			opts.Password = pw
+			opts.PasswordFrom = "the URL (" + opts.Username + ":…@" + u.Host + ")"
 		}
 		u.User = nil
 	}
@@ -120,6 +135,8 @@ func New(opts Options) (*Client, error) {
 		baseStr: u.String(),
 		user:    opts.Username,
 		pass:    opts.Password,
+		pwFrom:  opts.PasswordFrom,
+		name:    opts.Name,
 		dir:     opts.Directory,
 		global:  opts.Global,
 		hc:      opts.HTTPClient,

@@ -86,7 +86,7 @@ func (e *Error) Error() string {
 		}
 		return s
 	case KindUnauthorized:
-		return "the server rejected the password; set OPENCODE_SERVER_PASSWORD"
+		return "OpenCode at " + e.URL + " rejected the password"
 	case KindTimeout:
 		return fmt.Sprintf("%s timed out after %s: OpenCode at %s did not answer", e.Op, e.After.Round(time.Millisecond), e.URL)
 	}
@@ -162,14 +162,7 @@ func (c *Client) statusError(op, missing string, resp *http.Response, body []byt
 	switch {
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
 		e.Kind = KindUnauthorized
-		switch {
-		case c.pass == "":
-			e.Msg = "OpenCode at " + c.baseStr + " wants a password; set OPENCODE_SERVER_PASSWORD"
-		case c.user != DefaultUsername:
-			// The name is as likely wrong as the password: say both.
-			e.Msg = fmt.Sprintf("the server rejected user %q with that password; check --username "+
-				"(OPENCODE_SERVER_USERNAME, usually %s) and --password (OPENCODE_SERVER_PASSWORD)", c.user, DefaultUsername)
-		}
+		e.Msg = c.authHint()
 	case resp.StatusCode == http.StatusNotFound && missing != "":
 		e.Kind = KindNotFound
 		e.Msg = "no " + missing + " on this server"
@@ -255,4 +248,30 @@ func oneLine(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n]) + "…"
+}
+
+// authHint says what to do about a missing or refused password, naming
+// the server (its URL, and its name in the config file) and where the
+// password came from or is looked for.
+func (c *Client) authHint() string {
+	server := "OpenCode at " + c.baseStr
+	if c.name != "" {
+		server += fmt.Sprintf(" (server %q)", c.name)
+	}
+	from := c.pwFrom
+	if c.pass == "" {
+		if from == "" {
+			return server + " wants a password; set OPENCODE_SERVER_PASSWORD or pass --password"
+		}
+		return server + " wants a password; none came from " + from
+	}
+	if from == "" {
+		from = "--password or OPENCODE_SERVER_PASSWORD"
+	}
+	if c.user != DefaultUsername {
+		// The name is as likely wrong as the password: say both.
+		return fmt.Sprintf("%s rejected user %q with the password from %s; check the user (--username, "+
+			"OPENCODE_SERVER_USERNAME, usually %s) and the password", server, c.user, from, DefaultUsername)
+	}
+	return server + " rejected the password from " + from
 }

@@ -587,7 +587,7 @@ func TestActionsPassword(t *testing.T) {
 		t.Errorf("tree without the password: exit %d, stderr %q", code, errs)
 	}
 	code, _, errs = actOctop(t, s.URL, "", "tree", "--password", "wrong")
-	if code != 1 || !strings.Contains(errs, "rejected the password") {
+	if code != 1 || !strings.Contains(errs, "OpenCode at "+s.URL+" rejected the password from --password") {
 		t.Errorf("tree with a wrong password: exit %d, stderr %q", code, errs)
 	}
 	code, out, _ := actOctop(t, s.URL, "", "tree", "--password", "s3cret", "--username", "opencode")

@@ -480,7 +480,7 @@ func TestClientErrors(t *testing.T) {
 			if !client.IsUnauthorized(err) {
 				t.Fatalf("wrong password: %v, want unauthorized", err)
 			}
-			if want := "the server rejected the password; set OPENCODE_SERVER_PASSWORD"; err.Error() != want {
+			if want := "OpenCode at " + s.URL + " rejected the password from --password or OPENCODE_SERVER_PASSWORD"; err.Error() != want {
 				t.Errorf("message %q, want %q", err, want)
 			}
 			// No retry storm: the stream gives up at the first 401.

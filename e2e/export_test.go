@@ -120,7 +120,7 @@ func TestExportFanOutToJaeger(t *testing.T) {
 			defer actStopAll(c)
 			root := actStartRoot(t, ctx, c, "octop e2e export",
 				`FANOUT k=2 child="LEAF steps=2 sleep=0.2" child2="FAIL how=read"`)
-			usageSettle(t, ctx, c, root.ID, 0)
+			usageSettle(t, ctx, c, root.ID, nil)
 			rt := readExportTree(t, ctx, c, root.ID)
 			if len(rt.sessions) != 3 {
 				t.Fatalf("the fan-out made %d sessions, want the root and 2 children", len(rt.sessions))

@@ -26,7 +26,7 @@ func TestTreeJSONUsage(t *testing.T) {
 			c := actNewClient(t, s)
 			defer actStopAll(c)
 			root := actStartRoot(t, ctx, c, "octop e2e usage", `FANOUT k=2 child="LEAF steps=1 sleep=0.2"`)
-			usageSettle(t, ctx, c, root.ID, 0)
+			usageSettle(t, ctx, c, root.ID, nil)
 			file := "octop-usage-" + root.ID + ".txt"
 			for _, call := range []string{
 				callScript("bash", map[string]any{"command": "printf 'a\\nb\\n' > " + file, "description": "write"}),
@@ -41,7 +41,7 @@ func TestTreeJSONUsage(t *testing.T) {
 				if err := c.PromptAsync(ctx, root.ID, client.PromptRequest{Parts: []client.TextPartInput{{Text: call}}}); err != nil {
 					t.Fatal(err)
 				}
-				usageSettle(t, ctx, c, root.ID, len(msgs))
+				usageSettle(t, ctx, c, root.ID, msgs)
 			}
 
 			code, out, _ := actOctop(t, s.URL, "", "tree", "--json")
@@ -78,13 +78,18 @@ func TestTreeJSONUsage(t *testing.T) {
 	}
 }
 
-// usageSettle waits until a run started after the session had before
-// messages has ended: a prompt sent earlier would join the run going on.
-func usageSettle(t *testing.T, ctx context.Context, c *client.Client, id string, before int) {
+// usageSettle waits until the run of a prompt sent after the session had
+// the messages before has ended: a prompt sent earlier would join the run
+// going on.
+func usageSettle(t *testing.T, ctx context.Context, c *client.Client, id string, before []wire.MessageWithParts) {
 	t.Helper()
 	wctx, cancel := context.WithTimeout(ctx, actE2eWait)
 	defer cancel()
-	if r, err := live.WaitAfter(wctx, c, id, live.WaitOptions{Before: before}); err != nil || r.State != task.StateComplete {
+	var after string
+	for _, m := range before {
+		after = max(after, m.Info.ID)
+	}
+	if r, err := live.WaitAfter(wctx, c, id, live.WaitOptions{Prompted: true, After: after}); err != nil || r.State != task.StateComplete {
 		t.Fatalf("%s did not complete: %+v, %v", id, r, err)
 	}
 }

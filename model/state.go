@@ -141,6 +141,7 @@ func (s *State) Counts(id string) Counts {
 		ToolsFailed:  int(ss.nFailed),
 		Children:     len(ss.Children),
 		RunningBelow: ss.runBelow,
+		WaitingBelow: ss.waitBelow,
 		Tokens:       ss.subTokens,
 		Cost:         ss.subCost,
 	}
@@ -174,12 +175,36 @@ func (s *State) Elapsed(id string, nowMS int64) int64 {
 	}
 	end := nowMS
 	if !ss.Running() && !ss.waitsInBackground() {
-		end = ss.RunEnd
+		end = s.Ended(id)
 	}
 	if end < start {
 		return 0
 	}
 	return end - start
+}
+
+// Ended is when the session's last run ended (Unix ms), 0 while it runs
+// or if it never did anything. A run stopped without an end of its own
+// (an abort, a crash, a server restart) ends at the last thing it was seen
+// doing, so a run that ran never lasts 0s; one interrupted while it waited
+// on its task calls was doing what its children did, so their last
+// activity since it began counts too.
+func (s *State) Ended(id string) int64 {
+	ss := s.sessions[id]
+	if ss == nil || ss.Running() || ss.waitsInBackground() {
+		return 0
+	}
+	end := max(ss.RunEnd, ss.lastRun)
+	if StateOf(ss).Kind != KindInterrupted {
+		return end
+	}
+	s.derive()
+	for _, c := range ss.kids {
+		if c.Created >= ss.RunStart {
+			end = max(end, c.subRun)
+		}
+	}
+	return end
 }
 
 // Permissions returns the pending permission requests of a session, in id

@@ -39,6 +39,9 @@ type FlashMsg = room.FlashMsg
 // SelectMsg asks the screen to select a session, now or once it arrives.
 type SelectMsg = room.SelectMsg
 
+// PlaybackMsg says where a replay stands for the header: playing, paused or ended (for good).
+type PlaybackMsg struct{ State string }
+
 // Options configure the screen. Server is required outside demo mode.
 type Options struct {
 	// Server carries out every server operation, reads and actions; in demo
@@ -51,8 +54,8 @@ type Options struct {
 	// change something answer ReadOnly.
 	Demo bool
 	// ReadOnly is that notice, e.g. "replay: read-only"; "demo: read-only"
-	// when empty.
-	ReadOnly string
+	// when empty. Source is the header's name for the recording, "demo" when empty.
+	ReadOnly, Source string
 	// AllProjects groups the roots by project directory.
 	AllProjects bool
 	// Clock is the time source for elapsed times and countdowns; nil means
@@ -162,6 +165,7 @@ type Model struct {
 
 	flashMsg FlashMsg
 	flashTag int
+	playback string // a replay's PlaybackMsg
 
 	// wd is the watchdog (nil when off); runawayN how many sessions it
 	// marks; notice the last notification, shown in the header until the

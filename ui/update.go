@@ -34,6 +34,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyPressMsg:
 		m.notice = "" // seen
+		m.wd.Seen()
 		return m.updateKey(msg)
 	case tea.PasteMsg:
 		if m.dialog != nil {
@@ -60,6 +61,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.flash(msg)
 	case SelectMsg:
 		return m.selectSession(msg), nil
+	case PlaybackMsg:
+		if m.playback != "ended" {
+			m.playback = msg.State
+		}
+		return m, nil
 	case flashExpiredMsg:
 		if msg.tag == m.flashTag {
 			m.flashMsg = FlashMsg{}
@@ -141,6 +147,8 @@ func (m Model) screenKey(msg tea.KeyPressMsg) (_ Model, _ tea.Cmd, ok bool) {
 		}
 	case key.Matches(msg, k.Sort):
 		m.tree.SetSort(m.tree.Sort().Next())
+		fm, cmd := m.flash(FlashMsg{Text: "sort: " + m.tree.Sort().String() + " first"}) // not an older notice
+		return fm, cmd, true
 	case key.Matches(msg, k.Follow):
 		m.follow = !m.follow
 		if m.follow {

@@ -147,7 +147,7 @@ func (m Model) treeView() string {
 	case m.tree.Filter() != "":
 		hint = fmt.Sprintf("no session matches %q — esc clears the filter", m.tree.Filter())
 	case m.opts.Demo:
-		hint = "the demo is starting…"
+		hint = "the recording is starting…"
 	case m.connKnown && m.conn.State == wire.Connected:
 		hint = "no sessions yet — start a task in OpenCode and it shows up here"
 	case m.connKnown && m.conn.State == wire.Disconnected && m.conn.Err != nil && m.conn.RetryAt.IsZero():
@@ -169,7 +169,7 @@ func (m Model) treeView() string {
 // headerLines is the two header lines.
 func (m Model) headerLines() []string {
 	return m.hdr.Lines(m.styles, header.Data{
-		Demo: m.opts.Demo, ServerURL: m.opts.ServerURL, Version: m.version,
+		Demo: m.opts.Demo, Source: m.opts.Source, Playback: m.playback, ServerURL: m.opts.ServerURL, Version: m.version,
 		Conn: m.conn, ConnKnown: m.connKnown, LostAt: m.lostAt, Follow: m.follow, Sort: m.tree.Sort().String(), SnapErr: m.snapErr, Now: m.now,
 		Counts: m.counts, Filtered: m.tree.Filtered(), Loading: m.hist.Left(),
 		Runaway: m.runawayN, Notice: m.notice,

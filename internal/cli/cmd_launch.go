@@ -25,8 +25,9 @@ answer it), and send it --prompt without waiting for the answer. Prints:
   description: <description>
   status: launched
 
-Come back later with "octop result ID", or pass --wait to wait here and
-print the result as "octop result" does. Without --parent the task starts
+Come back later with "octop result ID", or pass --wait to wait here for
+the run the prompt starts, however slowly the server starts it, and print
+the result as "octop result" does. Without --parent the task starts
 as a new root session, which may also run a primary agent such as build
 (titled with the description alone); a root may delegate, so only its
 question tool is denied.
@@ -105,7 +106,7 @@ func runLaunch(ctx context.Context, cmd *command, base client.Options, pos []str
 	}
 	wctx, cancel := waitContext(ctx, timeout)
 	defer cancel()
-	r, err := live.Wait(wctx, c, s.ID)
+	r, err := live.WaitAfter(wctx, c, s.ID, live.WaitOptions{Prompted: true}) // its run, however slow to start
 	if err != nil {
 		return cmd.fail(err)
 	}

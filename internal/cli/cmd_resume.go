@@ -22,6 +22,10 @@ the session's own. Prints:
   agent: <agent>
   status: resumed
 
+With --wait it then waits for the run this prompt started (its message and
+the reply after it), however slowly the server starts it: never the run
+before, such as the abort that stopped it.
+
 A session that is still running is refused (two prompts at once would race):
 wait for it with "octop result --wait ID" or stop it with "octop abort ID".
 Nothing is sent for an unknown id, a malformed id or an empty prompt.
@@ -90,7 +94,7 @@ func runResume(ctx context.Context, cmd *command, base client.Options, pos []str
 	}
 	wctx, cancel := waitContext(ctx, timeout)
 	defer cancel()
-	res, err := live.WaitAfter(wctx, c, r.Session.ID, live.WaitOptions{Before: r.Before})
+	res, err := live.WaitAfter(wctx, c, r.Session.ID, live.WaitOptions{Prompted: true, After: r.After})
 	if err != nil {
 		return cmd.fail(err)
 	}

@@ -18,9 +18,10 @@ import (
 const treeHelp = `
 Print every session of the project as a tree: roots newest first, children
 in creation order. Each line shows the session id, its status (running,
-complete, error, or idle when it never ran), its tool calls (total, and how
-many run or failed) and its title; for an error, why: aborted, interrupted,
-denied, or the error's name, then its message. Every session's whole
+complete, aborted, error, or idle when it never ran), its tool calls
+(total, and how many run or failed) and its title; for an error, why:
+interrupted, denied, or the error's name, then its message; for an abort,
+who stopped it. Every session's whole
 history is read, so this is what the screen shows once loaded.
 
 With several servers (--server given more than once, or a comma list), each
@@ -143,12 +144,20 @@ func printTree(w io.Writer, t serverTree, named bool) {
 // printNode prints n with tree guides: first is the prefix of n's own line,
 // rest the prefix of its descendants' lines.
 func printNode(w io.Writer, n *live.Node, first, rest string) {
-	line := fmt.Sprintf("%s%s  %-8s  %s  %s", first, n.ID, n.Status, toolSummary(n.Tools), squashSpaces(n.Title))
+	status, why := n.Status, n.Reason
+	if why == "aborted" {
+		// Someone chose to stop it: the screen marks it ■, not as a
+		// failure, and so does this line.
+		status, why = "aborted", ""
+	}
+	line := fmt.Sprintf("%s%s  %-8s  %s  %s", first, n.ID, status, toolSummary(n.Tools), squashSpaces(n.Title))
 	switch {
-	case n.Reason != "" && n.Error != "":
-		line += "  [" + n.Reason + ": " + n.Error + "]"
-	case n.Reason != "":
-		line += "  [" + n.Reason + "]" // running, waiting on its background tasks
+	case why != "" && n.Error != "":
+		line += "  [" + why + ": " + n.Error + "]"
+	case why != "":
+		line += "  [" + why + "]" // running, waiting on its background tasks
+	case n.Error != "":
+		line += "  [" + n.Error + "]"
 	}
 	fmt.Fprintln(w, line)
 	for i, ch := range n.Children {

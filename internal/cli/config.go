@@ -73,6 +73,7 @@ func (f connFlags) resolveCtx(ctx context.Context, base client.Options) (client.
 		if base.Username == "" && s.Username != "" {
 			base.Username = s.Username
 		}
+		base.Name = s.Name
 		if base.Password == "" {
 			ctx, cancel := context.WithTimeout(ctx, passwordWait)
 			defer cancel()
@@ -80,7 +81,7 @@ func (f connFlags) resolveCtx(ctx context.Context, base client.Options) (client.
 			if err != nil {
 				return base, err
 			}
-			base.Password = pw
+			base.Password, base.PasswordFrom = pw, s.PasswordFrom(f.cfg.Path)
 		}
 		if f.server == s.Name {
 			f.server = "" // a name, already resolved

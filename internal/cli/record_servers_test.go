@@ -55,7 +55,7 @@ func TestRecordSeveralThenReplay(t *testing.T) {
 	if got := rec.Servers(); len(got) != 2 || got[0] != a.URL() || got[1] != b.URL() {
 		t.Fatalf("recorded servers %v, want %s and %s", got, a.URL(), b.URL())
 	}
-	r, err := newSeveralReplay(rec, record.Options{Speed: 32}, "replay")
+	r, err := newSeveralReplay(rec, record.Options{Speed: 32}, "replay", "replay two.octop")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,8 @@ func TestRecordSeveralThenReplay(t *testing.T) {
 	pump(t, r.screen, r.run, func(screen string) bool {
 		return strings.Contains(screen, "▾ 1 "+aHost+"  OpenCode") && strings.Contains(screen, "▾ 2 "+bHost+"  OpenCode") &&
 			strings.Contains(screen, "on a") && strings.Contains(screen, "on b") &&
-			strings.Contains(screen, "1 "+aHost+" 1.18.33 ● 0 running") && strings.Contains(screen, "2 "+bHost+" 1.1.65 ● 1 running")
+			strings.Contains(screen, "1 "+aHost+" 1.18.33 ● 0 running") && strings.Contains(screen, "2 "+bHost+" 1.1.65 ● 1 running") &&
+			strings.Contains(screen, "octop  replay two.octop  ") && strings.Contains(screen, "■ ended")
 	})
 }
 

@@ -23,22 +23,26 @@ type severalReplay struct {
 }
 
 // newSeveralReplay builds the screen for rec, one group per server in
-// the order they first appear in it.
-func newSeveralReplay(rec record.Recording, opts record.Options, label string) (severalReplay, error) {
+// the order they first appear in it, each header naming the recording
+// (source, with "(cut short)" when it is).
+func newSeveralReplay(rec record.Recording, opts record.Options, label, source string) (severalReplay, error) {
 	g, err := record.NewGroup(rec, opts)
 	if err != nil {
 		return severalReplay{}, err
 	}
 	r := severalReplay{players: g, seen: make([]*record.Recorded, len(g))}
+	if rec.Truncated {
+		source += " (cut short)"
+	}
 	screens := make([]ui.Model, len(g))
 	for i, s := range rec.Servers() {
 		p := g[i]
 		r.seen[i] = record.NewRecorded()
-		screens[i] = ui.New(ui.Options{Demo: true, ReadOnly: label + ": read-only", RecordedHistory: p.HasHistories(),
+		screens[i] = ui.New(ui.Options{Demo: true, ReadOnly: label + ": read-only", Source: source, RecordedHistory: p.HasHistories(),
 			Server: record.ReadOnly(p.Backend(), r.seen[i], label), Clock: p.Clock, ServerURL: s, NoColor: noColor(),
-			MoreKeys: shell.DefaultKeyMap().ShortHelp()})
+			MoreKeys: append(shell.DefaultKeyMap().ShortHelp(), shell.DefaultReplayKeyMap().ShortHelp()...)})
 	}
-	r.screen = shell.NewScreen(shell.New(screens, noColor()), g, label)
+	r.screen = shell.NewScreen(shell.New(screens, noColor()), g, label).WithHint(replayHint(label, rec.Truncated))
 	return r, nil
 }
 
@@ -49,12 +53,13 @@ func (r severalReplay) run(ctx context.Context, send func(tea.Msg)) {
 		b := feed.NewBatcher(func(v tea.Msg) { send(shell.Msg{Server: i, Msg: v}) }, feed.FrameInterval)
 		seen := r.seen[i]
 		go p.Run(ctx, func(msg any) { seen.Observe(msg); b.Send(msg) })
+		go sayEnded(ctx, p, b.Send) // this server's part is over
 	}
 }
 
 // playSeveral shows a recording of several servers, read-only.
-func playSeveral(rec record.Recording, opts record.Options, label string, stderr io.Writer) int {
-	r, err := newSeveralReplay(rec, opts, label)
+func playSeveral(rec record.Recording, opts record.Options, label, source string, stderr io.Writer) int {
+	r, err := newSeveralReplay(rec, opts, label, source)
 	if err != nil {
 		fmt.Fprintf(stderr, "octop: --%s: %v\n", label, err)
 		return 2

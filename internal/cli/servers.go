@@ -85,6 +85,8 @@ func (f connFlags) resolveAllCtx(ctx context.Context, base client.Options) ([]cl
 		g.server, b.BaseURL = n, n
 		if i > 0 {
 			g.password, b.Password = "", ""
+			b.PasswordFrom = "its URL (http://opencode:PASSWORD@host) or a [[server]] entry of the config file " +
+				"(--password and OPENCODE_SERVER_PASSWORD are the first server's only)"
 		}
 		o, err := g.resolveCtx(ctx, b)
 		if err != nil {

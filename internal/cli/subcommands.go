@@ -62,7 +62,7 @@ func (f connFlags) options(base client.Options) client.Options {
 		base.BaseURL = f.server
 	}
 	if f.password != "" {
-		base.Password = f.password
+		base.Password, base.PasswordFrom = f.password, "--password"
 	}
 	if f.username != "" {
 		base.Username = f.username

@@ -210,6 +210,23 @@ func (s Server) Password(ctx context.Context) (string, error) {
 	return "", nil
 }
 
+// PasswordFrom names where the password comes from, for a hint when the
+// server wants one or refuses it: "$MY_PW (password_env of server \"work\"
+// in PATH)"; "" when the entry gives no source. path is the config file's.
+func (s Server) PasswordFrom(path string) string {
+	in := fmt.Sprintf("of server %q", s.Name)
+	if path != "" {
+		in += " in " + path
+	}
+	switch {
+	case s.PasswordEnv != "":
+		return "$" + s.PasswordEnv + " (password_env " + in + ")"
+	case s.PasswordCommand != "":
+		return "the password_command " + in
+	}
+	return ""
+}
+
 // PasswordSource says where the password comes from, never what it is.
 func (s Server) PasswordSource() string {
 	switch {

@@ -12,6 +12,20 @@ import "github.com/octop-dev/octop/internal/wire"
 // sends one per FrameInterval at most, so a burst costs one render.
 type EventsMsg []wire.Envelope
 
+// Events are the batch's events, without the empty envelopes.
+func (b EventsMsg) Events() []wire.Event {
+	if len(b) == 0 {
+		return nil
+	}
+	evs := make([]wire.Event, 0, len(b))
+	for _, env := range b {
+		if env.Event != nil {
+			evs = append(evs, env.Event)
+		}
+	}
+	return evs
+}
+
 // ResetMsg empties the tree. The demo sends it when its recording starts
 // over.
 type ResetMsg struct{}

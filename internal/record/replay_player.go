@@ -55,12 +55,14 @@ type Player struct {
 	anchorAt  time.Time // wall time
 	changed   chan struct{}
 	snaps     snapshotQueue
+	ended     chan struct{} // closed once the last entry is played
+	endOnce   sync.Once
 }
 
 // New decodes rec for playing. An entry that cannot be decoded is an
 // error naming it.
 func New(rec Recording, opts Options) (*Player, error) {
-	p := &Player{opts: opts, changed: make(chan struct{}, 1), speed: 2}
+	p := &Player{opts: opts, changed: make(chan struct{}, 1), speed: 2, ended: make(chan struct{})}
 	if opts.Speed != 0 {
 		i, err := speedIndex(opts.Speed)
 		if err != nil {
@@ -186,6 +188,10 @@ func (p *Player) State() (paused bool, speed float64) {
 	return p.paused, speeds[p.speed]
 }
 
+// Ended is closed once Run has played the last entry (never with
+// Options.Loop): the screen then says the replay has ended.
+func (p *Player) Ended() <-chan struct{} { return p.ended }
+
 // Run plays the recording through send (a Batcher's Send) until its end,
 // or on a loop with Options.Loop, until ctx is done.
 func (p *Player) Run(ctx context.Context, send func(any)) {
@@ -212,6 +218,7 @@ func (p *Player) Run(ctx context.Context, send func(any)) {
 		}
 		p.snaps.end()
 		if !p.opts.Loop {
+			p.endOnce.Do(func() { close(p.ended) })
 			<-ctx.Done()
 			return
 		}

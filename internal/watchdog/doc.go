@@ -9,8 +9,8 @@
 // It is pure like model: no I/O, no goroutines, no clock. The caller
 // applies events to a model.State, then hands the Watchdog the same
 // events with the time they arrived (Events), a periodic Tick (for
-// stalls), every Resync after a REST read, and every connection change
-// (Conn). Each returns an Out: the events, and the aborts the config asks
+// stalls), every Resync after a REST read, the sessions whose histories
+// it read besides (Learn), and every connection change (Conn). Each returns an Out: the events, and the aborts the config asks
 // for, which the caller carries out (live.AbortTree).
 //
 // # Detectors
@@ -40,6 +40,11 @@
 // emits only what truly changed: a session that ended while the stream
 // was down gets its end event after the resync, once. A session that ran
 // and ended between two looks gets session.started then its end.
+// Histories read after a look (the screen reads every session's, see
+// Learn) are the baseline too: what they say of a session not seen
+// running since is recorded, not announced, so a later resync does not
+// take it for a change; a session last seen running, one new since the
+// baseline, or one whose messages show a run since the last look is news.
 // The phase is model.StateOf's kind (denied is reported as
 // session.failed with status "denied"); for an idle session whose history
 // is not loaded it is guessed from the error (MessageAbortedError is an

@@ -22,6 +22,8 @@ func (p phase) String() string { return phaseNames[p] }
 
 func (p phase) ended() bool { return p >= phaseDone }
 
+func (p phase) live() bool { return p == phaseBusy || p == phaseWaiting }
+
 // endEvent is the event a run ending in p emits.
 func (p phase) endEvent() string {
 	switch p {

@@ -19,6 +19,8 @@ type Watchdog struct {
 	everUp   bool
 	abortWhy map[string]string // session id → "aborted by octop: loop"
 	marked   int               // sessions with at least one mark
+	// awaits says histories follow every resync (see AwaitHistory).
+	awaits bool
 }
 
 // track is what the Watchdog remembers of one session.
@@ -27,6 +29,10 @@ type track struct {
 	runStart int64
 	heard    int64 // Unix ms an event last named this session
 	marks    [len(kinds)]*Mark
+	// fresh: first seen after the baseline was set, so it is new since;
+	// loaded: its phase and runStart were last taken from its messages,
+	// so a later RunStart is a run it made (see Learn).
+	fresh, loaded bool
 }
 
 // Abort asks the caller to abort a session and its subtree, once.
@@ -198,7 +204,7 @@ func (w *Watchdog) lookAll(out *Out, st *model.State, nowMS int64) {
 func (w *Watchdog) track(ss *model.Session, nowMS int64) *track {
 	t := w.tracks[ss.ID]
 	if t == nil {
-		t = &track{heard: nowMS}
+		t = &track{heard: nowMS, fresh: w.primed}
 		w.tracks[ss.ID] = t
 	}
 	return t

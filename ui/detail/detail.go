@@ -178,6 +178,10 @@ func (m Model) header(s *model.Session) []string {
 		if c.RunningBelow > 0 {
 			status += st.Ink.Busy.Render(fmt.Sprintf(", %d running below", c.RunningBelow))
 		}
+		if c.WaitingBelow > 0 {
+			// Blocked on the person, not working: never "running".
+			status += st.Ink.Waiting.Render(fmt.Sprintf(", %d waiting below", c.WaitingBelow))
+		}
 	}
 	lines := []string{top, label(st, "status") + status, label(st, "task_id") + s.ID}
 	if s.ParentID != "" {

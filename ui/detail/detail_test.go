@@ -157,3 +157,23 @@ func TestBackgroundDetail(t *testing.T) {
 		}
 	}
 }
+
+// A parent whose three children all wait on a permission has none
+// running below: they wait, and the status line says so.
+func TestChildrenWaitingAreNotRunning(t *testing.T) {
+	st := model.New()
+	st.Apply(wire.SessionCreated{Info: wire.Session{ID: "p", Title: "fan"}})
+	st.Apply(wire.SessionStatusChanged{SessionID: "p", Status: wire.SessionStatus{Type: wire.StatusBusy}})
+	for _, id := range []string{"a", "b", "c"} {
+		st.Apply(wire.SessionCreated{Info: wire.Session{ID: id, ParentID: "p", Title: "worker " + id}})
+		st.Apply(wire.SessionStatusChanged{SessionID: id, Status: wire.SessionStatus{Type: wire.StatusBusy}})
+		st.Apply(wire.PermissionAsked{Request: wire.PermissionRequest{ID: "per_" + id, SessionID: id, Permission: "bash"}})
+	}
+	m := New(styles.New(true, true))
+	m.SetState(st)
+	m.SetSession("p")
+	m.SetSize(80, 12)
+	if got := strings.Join(view(m), "\n"); !strings.Contains(got, "3 children, 3 waiting below") || strings.Contains(got, "running below") {
+		t.Errorf("the status line does not say the children wait:\n%s", got)
+	}
+}

@@ -129,6 +129,12 @@ func addUsage(ctx context.Context, c *client.Client, st *model.State, roots []*N
 			ss := st.Session(n.ID)
 			info := wire.Session{ID: n.ID, Time: wire.SessionTime{Created: ss.Created, Updated: ss.Updated}}
 			n.Usage = SessionUsage(info, history[n.ID], todos, n.Status == task.StateRunning, now)
+			if end := st.Ended(n.ID); n.Status != task.StateRunning && end > n.Ended {
+				// A run cut short (an abort, a crash) has no reply that
+				// completed: it ended at its last activity, as on screen.
+				n.Ended = end
+				n.setDuration(now)
+			}
 			return nil
 		})
 	}

@@ -14,7 +14,9 @@ type Usage struct {
 	Cost   float64     `json:"cost"`
 	// Started is when the first prompt came (Unix ms), else the creation.
 	Started int64 `json:"started"`
-	// Ended is when the last reply completed; 0 while running, or never ran.
+	// Ended is when the last reply completed, or, for a run cut short (an
+	// abort, a crash), when it was last seen doing something (see
+	// model.State.Ended); 0 while running, or never ran.
 	Ended int64 `json:"ended"`
 	// DurationMS is Ended-Started, or now-Started while running.
 	DurationMS int64 `json:"duration_ms"`
