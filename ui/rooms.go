@@ -150,10 +150,6 @@ func (m Model) room(a Action) (room.Dialog, tea.Cmd) {
 	return nil, room.Flash(a.String()+": not available yet", false)
 }
 
-// This file is where the rooms' requests become calls: the root stamps
-// each request with the dialog that made it, starts it through inflight.List
-// and hands the reply back to that dialog.
-
 // stampedMsg is an request with the dialog that made it: one from a dialog
 // since closed is dropped.
 type stampedMsg struct {

@@ -61,12 +61,11 @@ func Lines(st *styles.Styles, d Data, width int) []string {
 	if d.Demo {
 		parts = append(parts, st.Ink.URL.Render("demo"))
 	} else {
-		parts = append(parts, st.Ink.URL.Render(d.ServerURL))
+		parts = append(parts, st.Ink.URL.Render(format.OneLine(d.ServerURL)))
 	}
 	// A server gone out of reach may come back as another version.
 	if d.Version != "" && d.LostAt.IsZero() {
-
-		parts = append(parts, st.Ink.Dim.Render("OpenCode "+d.Version))
+		parts = append(parts, st.Ink.Dim.Render("OpenCode "+format.OneLine(d.Version)))
 	}
 	parts = append(parts, connText(st, d))
 	var right1 string
