@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/octop-dev/octop/internal/sanitize"
 )
 
 // Kind sorts client errors by what the user should do about them.
@@ -218,7 +220,7 @@ func serverMessage(body []byte) string {
 	case msg != "":
 		return oneLine(msg, 200)
 	}
-	return name
+	return oneLine(name, 200)
 }
 
 // notJSON says what came back when JSON was expected.
@@ -247,9 +249,11 @@ func isJSONType(mt string) bool {
 // snippet is the start of a body on one line, for error messages.
 func snippet(b []byte) string { return oneLine(string(b[:min(len(b), 400)]), 60) }
 
-// oneLine collapses whitespace and cuts s to n runes, marking the cut.
+// oneLine cleans s as the terminal needs it (sanitize.Line: a control
+// shows as its picture), collapses whitespace and cuts s to n runes,
+// marking the cut: what an error quotes of a server's body is text.
 func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "")), " ")
+	s = strings.Join(strings.Fields(sanitize.Line(s)), " ")
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}

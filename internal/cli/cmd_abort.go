@@ -54,7 +54,7 @@ func runAbort(ctx context.Context, stdio cmdIO, base client.Options, args []stri
 		}
 	}
 	for _, s := range aborted {
-		fmt.Fprintf(stdio.out, "aborted: %s  %s\n", s.ID, s.Title)
+		fmt.Fprintf(stdio.out, "aborted: %s  %s\n", s.ID, squashSpaces(s.Title))
 	}
 	if errors.Is(err, task.ErrNotRunning) {
 		fmt.Fprintf(stdio.err, "octop abort: %s\n", err)

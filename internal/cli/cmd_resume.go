@@ -62,7 +62,7 @@ func runResume(ctx context.Context, stdio cmdIO, base client.Options, args []str
 	if err != nil {
 		return cmd.fail(err)
 	}
-	shown := r.Agent
+	shown := squashSpaces(r.Agent) // the server's, on one line
 	if shown == "" {
 		shown = "(server default)"
 	}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -56,6 +55,9 @@ func runTree(ctx context.Context, stdio cmdIO, base client.Options, args []strin
 	trees := readTrees(ctx, cs)
 	code = codeOK
 	for _, t := range trees {
+		for _, id := range t.skipped {
+			fmt.Fprintf(cmd.stdio.err, "octop tree: skipped a session whose id is malformed: %s\n", squashSpaces(id))
+		}
 		switch {
 		case t.err != nil && len(trees) > 1:
 			code = cmd.fail(fmt.Errorf("%s: %w", t.server, t.err))
@@ -68,9 +70,7 @@ func runTree(ctx context.Context, stdio cmdIO, base client.Options, args []strin
 		for _, t := range trees {
 			roots = append(roots, t.roots...)
 		}
-		enc := json.NewEncoder(stdio.out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(roots); err != nil {
+		if err := printJSON(cmd.stdio.out, roots); err != nil {
 			return cmd.fail(err)
 		}
 		return code
@@ -83,9 +83,10 @@ func runTree(ctx context.Context, stdio cmdIO, base client.Options, args []strin
 
 // serverTree is one server's part of `octop tree`.
 type serverTree struct {
-	server string
-	roots  []*live.Node
-	err    error
+	server  string
+	roots   []*live.Node
+	skipped []string // sessions left out: their ids are malformed
+	err     error
 }
 
 // readTrees reads every server's tree at once, so a slow or dead server
@@ -99,7 +100,7 @@ func readTrees(ctx context.Context, cs []*client.Client) []serverTree {
 			defer wg.Done()
 			t := serverTree{server: c.BaseURL()}
 			if t.err = live.CheckDirectory(ctx, c); t.err == nil {
-				t.roots, t.err = live.Tree(ctx, c)
+				t.roots, t.skipped, t.err = live.Tree(ctx, c)
 			}
 			for _, r := range t.roots {
 				r.Server = t.server
@@ -133,7 +134,7 @@ func printTree(w io.Writer, t serverTree, named bool) {
 func printNode(w io.Writer, n *live.Node, first, rest string) {
 	line := fmt.Sprintf("%s%s  %-8s  %s  %s", first, n.ID, n.Status, toolSummary(n.Tools), squashSpaces(n.Title))
 	if n.Reason != "" {
-		line += "  [" + n.Reason + ": " + n.Error + "]"
+		line += "  [" + squashSpaces(n.Reason) + ": " + squashSpaces(n.Error) + "]"
 	}
 	fmt.Fprintln(w, line)
 	for i, ch := range n.Children {

@@ -11,6 +11,7 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/alert"
 	"github.com/octop-dev/octop/internal/hook"
+	"github.com/octop-dev/octop/internal/sanitize"
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/watchdog"
@@ -127,11 +128,24 @@ func (w *watcher) note(line string) {
 	}
 }
 
+// drainNotes prints the notes still queued when watch ends.
+func (w *watcher) drainNotes() {
+	for {
+		select {
+		case line := <-w.notes:
+			fmt.Fprintln(w.cmd.stdio.err, line)
+		default:
+			return
+		}
+	}
+}
+
 func (w *watcher) run(ctx context.Context) int {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if w.o.wd.exec != "" {
 		w.hook = hook.New(w.o.wd.exec, w.c.BaseURL(), w.o.wd.hookTimeout, w.hookReport)
+		defer w.drainNotes() // after the hooks still running: their reports too
 		defer w.hook.Close()
 	}
 	msgs := make(chan any, 256)
@@ -219,7 +233,7 @@ func (w *watcher) emit(ctx context.Context, out watchdog.Out) {
 		}
 		if w.o.json {
 			b, _ := json.Marshal(e)
-			fmt.Fprintf(w.cmd.stdio.out, "%s\n", b)
+			fmt.Fprintf(w.cmd.stdio.out, "%s\n", sanitize.JSON(b))
 		} else {
 			fmt.Fprintln(w.cmd.stdio.out, e.Line())
 		}
@@ -230,7 +244,7 @@ func (w *watcher) emit(ctx context.Context, out watchdog.Out) {
 			w.hook.Run(e)
 		}
 		if seq := alert.Sequence(w.mode, "octop", e.Summary(), os.Getenv); seq != "" {
-			fmt.Fprint(w.cmd.stdio.err, seq)
+			fmt.Fprint(sanitize.Raw(w.cmd.stdio.err), seq) // octop's own sequence, its text cleaned by alert
 		}
 	}
 	for _, a := range out.Aborts {

@@ -30,6 +30,7 @@ import (
 	"github.com/octop-dev/octop/internal/config"
 	"github.com/octop-dev/octop/internal/feed"
 	"github.com/octop-dev/octop/internal/hook"
+	"github.com/octop-dev/octop/internal/sanitize"
 	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/watchdog"
 	"github.com/octop-dev/octop/ui"
@@ -94,6 +95,9 @@ func Main(b Build, args []string) int {
 
 // realMain is main without the exit, so that flag handling can be tested.
 func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// What reaches the terminal outside the screen is cleaned too: an
+	// error may quote a server, a hook or the config file.
+	stdout, stderr = sanitize.NewWriter(stdout), sanitize.NewWriter(stderr)
 	if code, handled := runSubcommand(args, stdin, stdout, stderr); handled {
 		return code
 	}

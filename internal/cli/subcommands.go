@@ -28,6 +28,10 @@ const (
 )
 
 // cmdIO is where a subcommand reads and writes; tests pass buffers.
+// realMain puts out and err behind sanitize.Writer, the one way the
+// command line writes to a terminal: whatever a server sent is shown as
+// text there, never acted on. octop's own escape sequences (--notify's)
+// go to sanitize.Raw(err).
 type cmdIO struct {
 	in       io.Reader
 	out, err io.Writer

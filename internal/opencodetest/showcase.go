@@ -63,18 +63,18 @@ func (s *Server) AddShowcase() Showcase {
 
 	s.SetMessages(sc.Root, rootMessages(sc.Root, sc.Worker, at+10_000))
 	s.SetMessages(sc.Worker, []wire.MessageWithParts{prompt(sc.Worker, "lint it", at+20_000),
-		reply(sc.Worker, "msg_w2", at+20_100, "", tool("prt_w1", "bash", wire.ToolRunning, "golangci-lint run",
+		reply(sc.Worker, 2, at+20_100, "", tool("prt_w1", "bash", wire.ToolRunning, "golangci-lint run",
 			`{"command":"golangci-lint run ./parser/..."}`, "", "", at+20_200))})
-	failed := reply(sc.Failed, "msg_f2", at+21_100, "stop", tool("prt_f1", "bash", wire.ToolError, "go test ./...",
+	failed := reply(sc.Failed, 2, at+21_100, "stop", tool("prt_f1", "bash", wire.ToolError, "go test ./...",
 		`{"command":"go test ./..."}`, "", "exit status 1: FAIL parser", at+21_200))
 	failed.Info.Error = &wire.ErrorInfo{Name: "ProviderAuthError", Data: wire.ErrorInfoData{Message: "the API key was refused"}}
 	failed.Info.Time.Completed = at + 21_900
 	s.SetMessages(sc.Failed, []wire.MessageWithParts{prompt(sc.Failed, "run the tests", at+21_000), failed})
 	s.SetMessages(sc.Retrying, []wire.MessageWithParts{prompt(sc.Retrying, "check the docs", at+22_000)})
 	s.SetMessages(sc.Waiting, []wire.MessageWithParts{prompt(sc.Waiting, "clean the build", at+23_000),
-		reply(sc.Waiting, "msg_q2", at+23_100, "", tool("prt_q1", "bash", wire.ToolRunning, "rm -rf build",
+		reply(sc.Waiting, 2, at+23_100, "", tool("prt_q1", "bash", wire.ToolRunning, "rm -rf build",
 			`{"command":"rm -rf build"}`, "", "", at+23_200))})
-	done := reply(sc.Done, "msg_d2", at+1_000, "stop", wire.Part{ID: "prt_d1", Type: wire.PartText,
+	done := reply(sc.Done, 2, at+1_000, "stop", wire.Part{ID: "prt_d1", Type: wire.PartText,
 		Text: "# Release notes\n\n- faster **parser**\n- `go test` passes\n\n| file | change |\n|---|---|\n| parse.go | rewritten |\n\n```go\nfunc main() {}\n```\n\nSee [the docs](https://example.com/docs).",
 		Time: &wire.PartTime{Start: at + 1_100, End: at + 1_800}})
 	done.Info.Time.Completed = at + 1_900
@@ -83,7 +83,7 @@ func (s *Server) AddShowcase() Showcase {
 
 	s.AddPermission(wire.PermissionRequest{ID: sc.Permission, SessionID: sc.Waiting, Permission: "bash",
 		Patterns: []string{"rm -rf build", "rm -rf dist"}, Always: []string{"rm *"},
-		Tool: &wire.RequestTool{MessageID: "msg_q2", CallID: "call_prt_q1"}})
+		Tool: &wire.RequestTool{MessageID: "msg_showwaiting_2", CallID: "call_prt_q1"}})
 	s.AddQuestion(wire.QuestionRequest{ID: sc.Question, SessionID: sc.Waiting, Questions: []wire.QuestionInfo{{
 		Question: "Which build directory should go?", Header: "Clean up",
 		Options: []wire.QuestionOption{{Label: "build", Description: "the Go build output"}, {Label: "dist", Description: "the release archives"}}}}})
@@ -106,7 +106,7 @@ func rootMessages(id, worker string, at int64) []wire.MessageWithParts {
 	task := tool("prt_r4", "task", wire.ToolRunning, "lint the parser",
 		`{"description":"lint the parser","prompt":"run the linter","subagent_type":"general"}`, "", "", at+400)
 	task.State.Metadata = json.RawMessage(fmt.Sprintf(`{"sessionId":%q}`, worker))
-	r := reply(id, "msg_r2", at+100, "",
+	r := reply(id, 2, at+100, "",
 		wire.Part{ID: "prt_r0", Type: wire.PartReasoning, Text: "The parser needs\na new lexer.", Time: &wire.PartTime{Start: at + 110, End: at + 150}},
 		wire.Part{ID: "prt_r1", Type: wire.PartText, Text: "I will read the parser first.", Time: &wire.PartTime{Start: at + 160, End: at + 170}},
 		tool("prt_r2", "read", wire.ToolCompleted, "parser/parse.go", `{"filePath":"parser/parse.go"}`,
@@ -119,13 +119,16 @@ func rootMessages(id, worker string, at int64) []wire.MessageWithParts {
 }
 
 func prompt(id, text string, at int64) wire.MessageWithParts {
-	mid := "msg_" + id[len("ses_"):] + "1"
+	mid := "msg_" + id[len("ses_"):] + "_1"
 	return wire.MessageWithParts{Info: wire.Message{ID: mid, SessionID: id, Role: "user", Agent: "build",
 		Time: wire.MessageTime{Created: at}},
 		Parts: []wire.Part{{ID: "prt_" + id[len("ses_"):] + "p", SessionID: id, MessageID: mid, Type: wire.PartText, Text: text}}}
 }
 
-func reply(id, mid string, at int64, finish string, parts ...wire.Part) wire.MessageWithParts {
+// reply is session id's n-th message, from the assistant: message ids
+// sort in the order they were made, as the server's do.
+func reply(id string, n int, at int64, finish string, parts ...wire.Part) wire.MessageWithParts {
+	mid := fmt.Sprintf("msg_%s_%d", id[len("ses_"):], n)
 	for i := range parts {
 		parts[i].SessionID, parts[i].MessageID = id, mid
 	}

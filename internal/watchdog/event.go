@@ -60,13 +60,13 @@ func (e Event) Line() string {
 		fmt.Fprintf(&b, " %s", e.ID)
 	}
 	if e.Agent != "" {
-		fmt.Fprintf(&b, " @%s", e.Agent)
+		fmt.Fprintf(&b, " @%s", strings.Join(strings.Fields(e.Agent), " "))
 	}
 	if e.Title != "" {
 		fmt.Fprintf(&b, " %q", e.Title)
 	}
 	if e.Reason != "" {
-		fmt.Fprintf(&b, ": %s", e.Reason)
+		fmt.Fprintf(&b, ": %s", strings.Join(strings.Fields(e.Reason), " ")) // one line, whatever the server wrote
 	}
 	return b.String()
 }

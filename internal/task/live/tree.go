@@ -91,17 +91,20 @@ const StateIdle = "idle"
 // Tree reads every session of the directory with its status and whole
 // message history, folds them into the model the screen uses, and returns
 // the roots, newest first, each with its children in creation order. A
-// session whose parent is not on the server counts as a root.
-func Tree(ctx context.Context, c *client.Client) ([]*Node, error) {
-	st, history, err := LoadState(ctx, c)
+// session whose parent is not on the server counts as a root. A session
+// whose id is malformed (the server's own would never be; a hostile or
+// broken one's may) cannot be asked about: it is left out, and its id
+// comes back in skipped for a warning, while the rest still print.
+func Tree(ctx context.Context, c *client.Client) (roots []*Node, skipped []string, err error) {
+	st, history, skipped, err := LoadState(ctx, c)
 	if err != nil {
-		return nil, err
+		return nil, skipped, err
 	}
-	roots := NodesOf(st)
+	roots = NodesOf(st)
 	if err := addUsage(ctx, c, st, roots, history); err != nil {
-		return nil, err
+		return nil, skipped, err
 	}
-	return roots, nil
+	return roots, skipped, nil
 }
 
 // addUsage fills in every node's Usage from its messages and todo list
@@ -141,15 +144,23 @@ func addUsage(ctx context.Context, c *client.Client, st *model.State, roots []*N
 // LoadState reads the sessions, their status and every session's messages
 // (client.History, newest first) into a model.State: what the screen
 // shows once its history is loaded. history is the messages read, by
-// session id.
-func LoadState(ctx context.Context, c *client.Client) (st *model.State, history map[string][]wire.MessageWithParts, err error) {
-	sessions, err := c.Sessions(ctx)
+// session id; skipped the ids left out as malformed.
+func LoadState(ctx context.Context, c *client.Client) (st *model.State, history map[string][]wire.MessageWithParts, skipped []string, err error) {
+	listed, err := c.Sessions(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
+	}
+	sessions := listed[:0:0]
+	for _, s := range listed {
+		if client.ValidSessionID(s.ID) {
+			sessions = append(sessions, s)
+		} else {
+			skipped = append(skipped, s.ID)
+		}
 	}
 	status, err := c.Status(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, skipped, err
 	}
 	st = model.New()
 	st.ApplySnapshot(model.Snapshot{Sessions: sessions, Status: status, Complete: true})
@@ -179,9 +190,9 @@ func LoadState(ctx context.Context, c *client.Client) (st *model.State, history 
 	close(reads)
 	<-applied
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, skipped, err
 	}
-	return st, history, nil
+	return st, history, skipped, nil
 }
 
 // NodesOf turns a model's tree into Nodes, roots newest first.
