@@ -290,10 +290,11 @@ type Summary struct {
 	Counts model.Counts // the sessions the tree holds, by state
 }
 
-// Summary is the screen's server, connection and counts.
+// Summary is the screen's server, connection and counts; its strings are
+// one line each, cleaned (format.OneLine), as the bar draws them.
 func (m Model) Summary() Summary {
 	return Summary{
-		ServerURL: m.opts.ServerURL, Version: m.version, Conn: m.conn, ConnKnown: m.connKnown,
+		ServerURL: format.OneLine(m.opts.ServerURL), Version: format.OneLine(m.version), Conn: m.conn, ConnKnown: m.connKnown,
 		Counts: m.counts,
 	}
 }

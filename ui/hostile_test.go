@@ -1,60 +1,27 @@
 package ui
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/opencodetest"
-	"github.com/octop-dev/octop/internal/sanitize"
+	"github.com/octop-dev/octop/internal/record"
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/task/live"
+	"github.com/octop-dev/octop/internal/termtest"
 	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 )
-
-// ownSGR is the one escape sequence octop's views write themselves:
-// Select Graphic Rendition (colours, bold, reverse). Anything else that
-// starts with ESC came from somewhere else.
-var ownSGR = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
-
-// Controls finds what a terminal would act on in a view: after octop's
-// own SGR sequences are taken out, any C0 control but the newline, DEL,
-// any C1 or bidi control, or a byte that is not UTF-8. It returns a
-// description of the first, with what surrounds it, or "".
-func Controls(view string) string {
-	s := ownSGR.ReplaceAllString(view, "")
-	for i, r := range s {
-		bad := r != '\n' && sanitize.Bad(r)
-		if r == utf8.RuneError {
-			_, w := utf8.DecodeRuneInString(s[i:])
-			bad = bad || w == 1
-		}
-		if bad {
-			start := strings.LastIndexByte(s[:i], '\n') + 1
-			end := strings.IndexByte(s[i:], '\n')
-			if end < 0 {
-				end = len(s) - i
-			}
-			return fmt.Sprintf("%U on line %d: %q", r, strings.Count(s[:i], "\n")+1, s[start:i+end])
-		}
-	}
-	return ""
-}
-
-// HostileMark is how the Payload shows once cleaned: the window title
-// sequence it starts with, its ESC and BEL as their pictures.
-const HostileMark = "␛]0;pwned␇"
 
 // countingServer counts the calls made to the server, so the driver can
 // tell a command that reads the server (wait for it) from a timer (drop
@@ -109,20 +76,39 @@ type hostileScreen struct {
 	cs  *countingServer
 }
 
-func newHostileScreen(t *testing.T, w, h int) *hostileScreen {
+func newHostileScreen(t *testing.T, w, h int) *hostileScreen { return newRecordedScreen(t, w, h, nil) }
+
+// newRecordedScreen is newHostileScreen, recording what it receives to
+// rec, as --record does, when rec is not nil.
+func newRecordedScreen(t *testing.T, w, h int, rec *record.Writer) *hostileScreen {
 	srv := opencodetest.New(t, opencodetest.Options{Hostile: true})
 	sc := srv.AddShowcase()
-	c, err := client.New(client.Options{BaseURL: srv.URL(), Timeout: 10 * time.Second})
+	o := client.Options{BaseURL: srv.URL(), Timeout: 10 * time.Second}
+	var server task.Server
+	tap := record.Tap{}
+	if rec != nil {
+		tap = rec.Tap(srv.URL())
+		o.Stream.Raw = tap.Raw
+	}
+	c, err := client.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs := &countingServer{Server: live.New(c)}
+	server = live.New(c)
+	if rec != nil {
+		server = tappedServer{Server: server, reads: tap.Backend(server), tap: tap}
+	}
+	cs := &countingServer{Server: server}
 	clock := func() time.Time { return time.UnixMilli(1795284000000 + 90_000) }
 	hs := &hostileScreen{t: t, srv: srv, sc: sc, cs: cs,
 		m: New(Options{Server: cs, ServerURL: srv.URL(), Clock: clock, NoColor: true})}
 	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
-	hs.send(wire.ConnState{State: wire.Connected, Attempt: 1})
-	hs.send(wire.ResyncNeeded{})
+	for _, msg := range []tea.Msg{wire.ConnState{State: wire.Connected, Attempt: 1}, wire.ResyncNeeded{}} {
+		if rec != nil {
+			tap.Send(func(any) {})(msg)
+		}
+		hs.send(msg)
+	}
 	// What only comes by the stream: a todo list, a live retry.
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -220,13 +206,13 @@ func (hs *hostileScreen) keys(keys ...string) {
 func (hs *hostileScreen) check(where string, shown bool) {
 	hs.t.Helper()
 	v := hs.m.View()
-	if bad := Controls(v.Content); bad != "" {
+	if bad := termtest.Screen(v.Content); bad != "" {
 		hs.t.Errorf("%s: the screen holds %s", where, bad)
 	}
-	if bad := Controls(v.WindowTitle); bad != "" {
+	if bad := termtest.Screen(v.WindowTitle); bad != "" {
 		hs.t.Errorf("%s: the window title holds %s", where, bad)
 	}
-	if shown && !strings.Contains(ownSGR.ReplaceAllString(v.Content, ""), HostileMark) {
+	if shown && !strings.Contains(termtest.StripSGR(v.Content), termtest.Mark) {
 		hs.t.Errorf("%s: the hostile text is not on the screen, so nothing was checked:\n%s", where, screen(hs.m))
 	}
 }
@@ -339,5 +325,89 @@ func TestHostileServerOnEveryView(t *testing.T) {
 			hs.send(wire.DecodeError{Err: errors.New("bad event " + opencodetest.Payload)})
 			hs.check("a malformed event's notice", true)
 		})
+	}
+}
+
+// tappedServer records the screen's reads, as --record does.
+type tappedServer struct {
+	task.Server
+	reads record.Backend
+	tap   record.Tap
+}
+
+func (t tappedServer) Snapshot(ctx context.Context) (model.Snapshot, error) {
+	return t.reads.Snapshot(ctx)
+}
+
+func (t tappedServer) Health(ctx context.Context) (wire.Health, error) { return t.reads.Health(ctx) }
+
+func (t tappedServer) History(ctx context.Context, id, dir string) ([]wire.MessageWithParts, error) {
+	msgs, err := t.Server.History(ctx, id, dir)
+	if err == nil {
+		t.tap.History(id, msgs)
+	}
+	return msgs, err
+}
+
+// TestHostileRecordingOnReplay records the screen over the hostile server,
+// then plays the recording back (--replay): a shared recording must not
+// attack whoever plays it, on the screen or in the rooms it answers.
+func TestHostileRecordingOnReplay(t *testing.T) {
+	var buf bytes.Buffer
+	rec, err := record.NewWriter(&buf, "test", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recorded := newRecordedScreen(t, 160, 50, rec)
+	for _, id := range []string{recorded.sc.Done, recorded.sc.Failed, recorded.sc.Orphan} {
+		recorded.selectSession(id) // the screen reads histories as it goes
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := record.Read(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := record.New(r, record.Options{Speed: 32})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := record.NewRecorded()
+	cs := &countingServer{Server: record.ReadOnly(p.Backend(), seen, "replay")}
+	hs := &hostileScreen{t: t, sc: recorded.sc, cs: cs, m: New(Options{Demo: true, ReadOnly: "replay: read-only",
+		RecordedHistory: p.HasHistories(), Server: cs, Clock: p.Clock, NoColor: true})}
+	hs.send(tea.WindowSizeMsg{Width: 160, Height: 50})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	played := make(chan any, 1024)
+	go p.Run(ctx, func(msg any) { seen.Observe(msg); played <- msg })
+	for done := false; !done; {
+		select {
+		case msg := <-played:
+			if env, ok := msg.(wire.Envelope); ok {
+				_, done = env.Event.(wire.TodoUpdated) // the recording's last event
+				hs.send(EventsMsg{env})
+			} else {
+				hs.send(msg)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("the replay did not reach the recording's last event")
+		}
+	}
+	hs.check("the replay's screen", true)
+	for _, id := range []string{hs.sc.Root, hs.sc.Worker, hs.sc.Failed, hs.sc.Retrying, hs.sc.Waiting, hs.sc.Done, hs.sc.Orphan} {
+		hs.selectSession(id)
+		hs.check("the replay's tree and detail of "+id, true)
+	}
+	for _, r := range []struct{ session, key string }{{hs.sc.Done, "o"}, {hs.sc.Failed, "t"}, {hs.sc.Root, "d"},
+		{hs.sc.Root, "T"}, {hs.sc.Root, "i"}, {hs.sc.Root, "x"}} {
+		hs.selectSession(r.session)
+		hs.keys(r.key)
+		hs.check("the replay's "+r.key+" on "+r.session, r.key != "x")
+		hs.keys("esc")
+		if hs.m.dialog != nil {
+			hs.keys("esc")
+		}
 	}
 }

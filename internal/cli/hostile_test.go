@@ -9,35 +9,12 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/octop-dev/octop/internal/opencodetest"
-	"github.com/octop-dev/octop/internal/sanitize"
+	"github.com/octop-dev/octop/internal/termtest"
 	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 )
-
-// terminalControl is the first thing in out a terminal would act on
-// rather than show (any control but newline and tab, DEL, a C1 or bidi
-// control, a byte that is not UTF-8), with its line, or "".
-func terminalControl(out string) string {
-	for i, r := range out {
-		bad := r != '\n' && r != '\t' && sanitize.Bad(r)
-		if r == utf8.RuneError {
-			_, w := utf8.DecodeRuneInString(out[i:])
-			bad = bad || w == 1
-		}
-		if bad {
-			start := strings.LastIndexByte(out[:i], '\n') + 1
-			end := strings.IndexByte(out[i:], '\n')
-			if end < 0 {
-				end = len(out) - i
-			}
-			return fmt.Sprintf("%U in %q", r, out[start:i+end])
-		}
-	}
-	return ""
-}
 
 // hostileEnv points octop at url with no config file and no password.
 func hostileEnv(t *testing.T, url string) {
@@ -72,14 +49,14 @@ func checkHostile(t *testing.T, c hostileCase) {
 	code, out, errs := octopMain(t, c.args...)
 	name := strings.Join(c.args[:min(len(c.args), 3)], " ")
 	for stream, text := range map[string]string{"stdout": out, "stderr": errs} {
-		if bad := terminalControl(text); bad != "" {
+		if bad := termtest.Output(text); bad != "" {
 			t.Errorf("octop %s (exit %d): %s holds %s", name, code, stream, bad)
 		}
 	}
-	if c.shownOut && !strings.Contains(out, "␛]0;pwned") && !c.json {
+	if c.shownOut && !strings.Contains(out, termtest.Mark) && !c.json {
 		t.Errorf("octop %s (exit %d): stdout does not show the payload, so nothing was checked:\n%s\nstderr: %s", name, code, out, errs)
 	}
-	if c.shownErr && !strings.Contains(errs, "␛]0;pwned") {
+	if c.shownErr && !strings.Contains(errs, termtest.Mark) {
 		t.Errorf("octop %s (exit %d): stderr does not show the payload, so nothing was checked: %s", name, code, errs)
 	}
 	if !c.json {
