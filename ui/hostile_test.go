@@ -411,3 +411,19 @@ func TestHostileRecordingOnReplay(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileServerURLInWindowTitle: the server's URL (from --server or
+// the config file) goes into the terminal's window title, itself an
+// escape sequence: a control in it would end that sequence and start
+// another.
+func TestHostileServerURLInWindowTitle(t *testing.T) {
+	m := New(Options{ServerURL: "http://box:4096/" + opencodetest.Payload, NoColor: true, Clock: fixedClock})
+	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
+	v := m.View()
+	if bad := termtest.Screen(v.WindowTitle); bad != "" {
+		t.Errorf("the window title holds %s", bad)
+	}
+	if bad := termtest.Screen(v.Content); bad != "" {
+		t.Errorf("the screen holds %s", bad)
+	}
+}

@@ -62,7 +62,7 @@ func (m Model) View() tea.View {
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "octop"
 	if m.opts.ServerURL != "" && !m.opts.Demo {
-		v.WindowTitle = "octop — " + m.opts.ServerURL
+		v.WindowTitle = "octop — " + format.OneLine(m.opts.ServerURL)
 	}
 	return v
 }
@@ -159,7 +159,7 @@ func (m Model) treeView() string {
 	}
 	// Wrapped, never cut: the hint may be all a person has to go on.
 	w := max(m.tree.Width()-1, 1)
-	lines := strings.Split(ansi.Wrap(hint, w, " "), "\n")
+	lines := strings.Split(format.Wrap(hint, w), "\n") // the URL is the config file's
 	for i, l := range lines {
 		lines[i] = format.Fit(" "+m.styles.Ink.Dim.Render(l), m.tree.Width())
 	}
