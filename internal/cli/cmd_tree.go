@@ -125,25 +125,78 @@ func printTree(w io.Writer, t serverTree, named bool) {
 		fmt.Fprintln(w, "no sessions")
 	}
 	for _, r := range t.roots {
-		printNode(w, r, "", "")
+		printNode(w, r)
 	}
 }
 
-// printNode prints n with tree guides: first is the prefix of n's own line,
-// rest the prefix of its descendants' lines.
-func printNode(w io.Writer, n *live.Node, first, rest string) {
-	line := fmt.Sprintf("%s%s  %-8s  %s  %s", first, n.ID, n.Status, toolSummary(n.Tools), squashSpaces(n.Title))
+// maxGuides is how many levels of tree guides a line draws at most; a
+// deeper line starts with "… " and the last maxGuides levels, so that a
+// chain of thousands of sessions prints in lines of bounded length.
+const maxGuides = 32
+
+// printNode prints n and its subtree with tree guides, after its children
+// a stack of the siblings still to print at each level rather than
+// recursion: however deep the tree, it costs a step per session.
+func printNode(w io.Writer, n *live.Node) {
+	type level struct{ rest []*live.Node } // the siblings still to print
+	var stack []level
+	// more[i] says level i+1 has siblings still to come: its guide is "│".
+	var more []bool
+	for cur := n; cur != nil; {
+		fmt.Fprintln(w, guides(more)+nodeLine(cur))
+		if len(cur.Children) > 0 {
+			stack = append(stack, level{rest: cur.Children})
+			more = append(more, false)
+		}
+		cur = nil
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if len(top.rest) == 0 {
+				stack, more = stack[:len(stack)-1], more[:len(more)-1]
+				continue
+			}
+			cur, top.rest = top.rest[0], top.rest[1:]
+			more[len(more)-1] = len(top.rest) > 0
+			break
+		}
+	}
+}
+
+// guides is the prefix of a line at depth len(more): "│  " or "   " for
+// each ancestor level, then "├─ " or "└─ " for its own.
+func guides(more []bool) string {
+	if len(more) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	from := 0
+	if len(more) > maxGuides {
+		from = len(more) - maxGuides
+		b.WriteString("… ")
+	}
+	for i := from; i < len(more)-1; i++ {
+		if more[i] {
+			b.WriteString("│  ")
+		} else {
+			b.WriteString("   ")
+		}
+	}
+	if more[len(more)-1] {
+		b.WriteString("├─ ")
+	} else {
+		b.WriteString("└─ ")
+	}
+	return b.String()
+}
+
+// nodeLine is a session's line: id, status, tools, title, and for an
+// error why.
+func nodeLine(n *live.Node) string {
+	line := fmt.Sprintf("%s  %-8s  %s  %s", n.ID, n.Status, toolSummary(n.Tools), squashSpaces(n.Title))
 	if n.Reason != "" {
 		line += "  [" + squashSpaces(n.Reason) + ": " + squashSpaces(n.Error) + "]"
 	}
-	fmt.Fprintln(w, line)
-	for i, ch := range n.Children {
-		if i == len(n.Children)-1 {
-			printNode(w, ch, rest+"└─ ", rest+"   ")
-		} else {
-			printNode(w, ch, rest+"├─ ", rest+"│  ")
-		}
-	}
+	return line
 }
 
 func toolSummary(t live.ToolCounts) string {

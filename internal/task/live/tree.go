@@ -195,21 +195,49 @@ func LoadState(ctx context.Context, c *client.Client) (st *model.State, history 
 	return st, history, skipped, nil
 }
 
-// NodesOf turns a model's tree into Nodes, roots newest first.
+// NodesOf turns a model's tree into Nodes, roots newest first. It walks
+// the tree with a queue, not recursion: however deep the tree, the cost
+// is one step per session.
 func NodesOf(st *model.State) []*Node {
-	var link func(ids []string) []*Node
-	link = func(ids []string) []*Node {
-		out := []*Node{}
-		for _, id := range ids {
-			if ss := st.Session(id); ss != nil && ss.Known {
-				n := nodeOf(st, ss)
-				n.Children = link(ss.Children)
-				out = append(out, n)
+	return linkTree(st.Roots(), func(id string) ([]string, *Node) {
+		ss := st.Session(id)
+		if ss == nil || !ss.Known {
+			return nil, nil
+		}
+		return ss.Children, nodeOf(st, ss)
+	})
+}
+
+// linkTree builds the tree from ids down: visit says a session's
+// children and its node (nil to leave it and its subtree out). Children
+// keep the order visit gives.
+func linkTree(ids []string, visit func(id string) (children []string, n *Node)) []*Node {
+	type pending struct {
+		parent *Node
+		ids    []string
+	}
+	roots := []*Node{}
+	queue := []pending{{ids: ids}}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, id := range p.ids {
+			kids, n := visit(id)
+			if n == nil {
+				continue
+			}
+			n.Children = []*Node{}
+			if p.parent == nil {
+				roots = append(roots, n)
+			} else {
+				p.parent.Children = append(p.parent.Children, n)
+			}
+			if len(kids) > 0 {
+				queue = append(queue, pending{parent: n, ids: kids})
 			}
 		}
-		return out
 	}
-	return link(st.Roots())
+	return roots
 }
 
 func nodeOf(st *model.State, ss *model.Session) *Node {
@@ -245,18 +273,11 @@ func BuildTree(nodes []*Node) []*Node {
 	}
 	st := model.New()
 	st.ApplySnapshot(model.Snapshot{Sessions: sessions, Complete: true})
-	var link func(ids []string) []*Node
-	link = func(ids []string) []*Node {
-		out := []*Node{}
-		for _, id := range ids {
-			n, s := byID[id], st.Session(id)
-			if n == nil || s == nil {
-				continue
-			}
-			n.Children = link(s.Children)
-			out = append(out, n)
+	return linkTree(st.Roots(), func(id string) ([]string, *Node) {
+		n, s := byID[id], st.Session(id)
+		if n == nil || s == nil {
+			return nil, nil
 		}
-		return out
-	}
-	return link(st.Roots())
+		return s.Children, n
+	})
 }
