@@ -45,7 +45,18 @@ type Options struct {
 	Timeout time.Duration
 	// Stream tunes the event stream's reconnects and dead-server detection.
 	Stream StreamOptions
+	// MaxBodySize is the largest answer a call reads (DefaultMaxBodySize
+	// when zero); a larger one fails with an error that says so, instead
+	// of being read into memory whole, however large.
+	MaxBodySize int64
 }
+
+// DefaultMaxBodySize bounds one answer: 256 MiB. GET /session for 50,000
+// sessions is about 33 MB, and a long session's messages, every tool's
+// output included, can be several times that; an answer past this is not
+// one octop can show, and reading it would cost a multiple of it in
+// memory.
+const DefaultMaxBodySize = 256 << 20
 
 // OptionsFromEnv reads OPENCODE_SERVER_URL (default DefaultURL),
 // OPENCODE_SERVER_PASSWORD and OPENCODE_SERVER_USERNAME. Flags given by
@@ -87,6 +98,7 @@ type Client struct {
 	streamC *http.Client // hc without an overall timeout
 	timeout time.Duration
 	stream  StreamOptions
+	maxBody int64
 }
 
 // New checks opts and returns a Client. It does not contact the server;
@@ -125,6 +137,10 @@ func New(opts Options) (*Client, error) {
 		hc:      opts.HTTPClient,
 		timeout: opts.Timeout,
 		stream:  opts.Stream.withDefaults(),
+		maxBody: opts.MaxBodySize,
+	}
+	if c.maxBody <= 0 {
+		c.maxBody = DefaultMaxBodySize
 	}
 	if c.user == "" {
 		c.user = DefaultUsername

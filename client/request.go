@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -87,8 +88,16 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 		return c.transportError(ctx, tctx, op, start, err)
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
+	limit := c.maxBody
+	if resp.StatusCode >= 300 {
+		limit = errorBodyMax // only its message is shown
+	}
+	data, err := readBody(resp, limit)
+	if errors.Is(err, errTooLarge) && resp.StatusCode < 300 {
+		return &Error{Kind: KindBadResponse, Op: op, URL: c.baseStr, Status: resp.StatusCode, Err: err,
+			Msg: fmt.Sprintf("%s: the answer is larger than %s, the most octop reads of one answer", op, sizeText(limit))}
+	}
+	if err != nil && !errors.Is(err, errTooLarge) {
 		return c.transportError(ctx, tctx, op, start, err)
 	}
 	if resp.StatusCode >= 300 {
@@ -128,4 +137,49 @@ func (c *Client) transportError(parent, tctx context.Context, op string, start t
 func isTimeout(err error) bool {
 	var ne net.Error
 	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// errorBodyMax is how much of an error answer is read: its message is
+// all that is shown of it.
+const errorBodyMax = 64 << 10
+
+// errTooLarge is an answer over its limit.
+var errTooLarge = errors.New("answer too large")
+
+// readBody reads resp's body up to limit bytes: all of it, or, past the
+// limit, the first limit bytes and errTooLarge. A body that says its
+// length is read into a buffer of that size, not grown to it.
+func readBody(resp *http.Response, limit int64) ([]byte, error) {
+	r := io.LimitReader(resp.Body, limit+1)
+	var buf []byte
+	var err error
+	if n := resp.ContentLength; n > 0 && n <= limit {
+		buf = make([]byte, n, n+1)
+		var m int
+		m, err = io.ReadFull(r, buf)
+		buf = buf[:m]
+		if err == nil {
+			// A body longer than it said: read on, to the limit.
+			var rest []byte
+			rest, err = io.ReadAll(r)
+			buf = append(buf, rest...)
+		}
+	} else {
+		buf, err = io.ReadAll(r)
+	}
+	if int64(len(buf)) > limit {
+		return buf[:limit], errTooLarge
+	}
+	return buf, err
+}
+
+// sizeText is a size for a person: "256 MiB", "64 KiB", "512 bytes".
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
