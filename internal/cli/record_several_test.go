@@ -54,7 +54,7 @@ func TestRecordSeveralThenReplay(t *testing.T) {
 	if got := rec.Servers(); len(got) != 2 || got[0] != a.URL() || got[1] != b.URL() {
 		t.Fatalf("recorded servers %v, want %s and %s", got, a.URL(), b.URL())
 	}
-	r, err := newSeveralReplay(rec, record.Options{Speed: 32}, "replay")
+	r, err := newSeveralReplay(rec.Source(), record.Options{Speed: 32}, "replay")
 	if err != nil {
 		t.Fatal(err)
 	}

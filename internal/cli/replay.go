@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,24 +20,25 @@ const demoLoopPause = 8 * time.Second
 
 // runReplay plays the recording at path (--replay).
 func runReplay(path string, speed float64, stderr io.Writer) int {
-	f, err := os.Open(path)
-	if err != nil {
+	// The file is read as a stream: through once now, to check it and
+	// learn its servers, then as it plays.
+	src := record.File(path)
+	info, err := record.Scan(src)
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) {
 		fmt.Fprintln(stderr, "octop: --replay:", err)
 		return 1
 	}
-	rec, err := record.Read(f)
-	f.Close()
 	if err != nil {
 		fmt.Fprintf(stderr, "octop: --replay %s: %v\n", path, err)
 		return 1
 	}
-	if rec.Truncated {
+	if info.Truncated {
 		fmt.Fprintf(stderr, "octop: %s ends mid-way (octop stopped while recording); replaying up to the cut\n", path)
 	}
-	if len(rec.Servers()) > 1 {
-		return playSeveral(rec, record.Options{Speed: speed}, "replay", stderr)
+	if len(info.Servers) > 1 {
+		return playSeveral(src, record.Options{Speed: speed}, "replay", stderr)
 	}
-	return play(rec, record.Options{Speed: speed}, "replay", stderr)
+	return play(src, record.Options{Speed: speed}, "replay", stderr)
 }
 
 // runDemo replays the embedded recording on a loop.
@@ -46,18 +48,18 @@ func runDemo(stderr io.Writer) int {
 		fmt.Fprintln(stderr, "octop: the built-in demo recording is unreadable:", err)
 		return 1
 	}
-	return play(rec, record.Options{Loop: true, LoopPause: demoLoopPause}, "demo", stderr)
+	return play(rec.Source(), record.Options{Loop: true, LoopPause: demoLoopPause}, "demo", stderr)
 }
 
 // play shows rec in the screen, read-only, through a record.Player. The
 // read-only rooms are answered from what the recording has shown so far
 // (record.Recorded); every key that would change something answers
 // "<label>: read-only".
-func play(rec record.Recording, opts record.Options, label string, stderr io.Writer) int {
+func play(src record.Source, opts record.Options, label string, stderr io.Writer) int {
 	var b *feed.Batcher
 	seen := record.NewRecorded()
 	opts.OnLoop = func() { seen.Reset(); b.Send(feed.ResetMsg{}) }
-	p, err := record.New(rec, opts)
+	p, err := record.Play(src, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "octop: --%s: %v\n", label, err)
 		return 2

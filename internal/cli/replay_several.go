@@ -22,16 +22,16 @@ type severalReplay struct {
 	seen    []*record.Recorded
 }
 
-// newSeveralReplay builds the screen for rec, one group per server in
-// the order they first appear in it.
-func newSeveralReplay(rec record.Recording, opts record.Options, label string) (severalReplay, error) {
-	g, err := record.NewGroup(rec, opts)
+// newSeveralReplay builds the screen for the recording src, one group
+// per server in the order they first appear in it.
+func newSeveralReplay(src record.Source, opts record.Options, label string) (severalReplay, error) {
+	g, err := record.PlayGroup(src, opts)
 	if err != nil {
 		return severalReplay{}, err
 	}
 	r := severalReplay{players: g, seen: make([]*record.Recorded, len(g))}
 	screens := make([]ui.Model, len(g))
-	for i, s := range rec.Servers() {
+	for i, s := range g.Servers() {
 		p := g[i]
 		r.seen[i] = record.NewRecorded()
 		screens[i] = ui.New(ui.Options{Demo: true, ReadOnly: label + ": read-only", RecordedHistory: p.HasHistories(),
@@ -53,8 +53,8 @@ func (r severalReplay) run(ctx context.Context, send func(tea.Msg)) {
 }
 
 // playSeveral shows a recording of several servers, read-only.
-func playSeveral(rec record.Recording, opts record.Options, label string, stderr io.Writer) int {
-	r, err := newSeveralReplay(rec, opts, label)
+func playSeveral(src record.Source, opts record.Options, label string, stderr io.Writer) int {
+	r, err := newSeveralReplay(src, opts, label)
 	if err != nil {
 		fmt.Fprintf(stderr, "octop: --%s: %v\n", label, err)
 		return 2
