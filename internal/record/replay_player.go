@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sync"
 	"time"
 
@@ -175,7 +176,7 @@ func (p *Player) clockLocked(now time.Time) time.Time {
 	if p.paused {
 		return p.anchorRec
 	}
-	return p.anchorRec.Add(time.Duration(float64(now.Sub(p.anchorAt)) * speeds[p.speed]))
+	return p.anchorRec.Add(scale(now.Sub(p.anchorAt), speeds[p.speed]))
 }
 
 // reanchor fixes the recording's time at now before a control changes.
@@ -298,7 +299,7 @@ func (p *Player) waitUntil(ctx context.Context, t time.Time) bool {
 		var tm *time.Timer
 		var timer <-chan time.Time // nil while paused: only a control wakes it
 		if !paused {
-			tm = time.NewTimer(time.Duration(float64(left) / speed))
+			tm = time.NewTimer(wallWait(left, speed))
 			timer = tm.C
 		}
 		select {
@@ -311,4 +312,28 @@ func (p *Player) waitUntil(ctx context.Context, t time.Time) bool {
 			tm.Stop()
 		}
 	}
+}
+
+// maxWait bounds one wait of the player: a longer one is waited in
+// several, the clock read again after each.
+const maxWait = time.Hour
+
+// wallWait is how long to wait on the wall clock for left of the
+// recording's time to pass at speed: between a nanosecond and maxWait,
+// whatever the gap between two entries (100 years at 0.25× overflowed a
+// Duration and came out negative: the player spun).
+func wallWait(left time.Duration, speed float64) time.Duration {
+	return max(min(scale(left, 1/speed), maxWait), time.Nanosecond)
+}
+
+// scale is d times f, held within what a Duration can say.
+func scale(d time.Duration, f float64) time.Duration {
+	v := float64(d) * f
+	switch {
+	case v >= math.MaxInt64:
+		return math.MaxInt64
+	case v <= math.MinInt64:
+		return math.MinInt64
+	}
+	return time.Duration(v)
 }

@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -82,4 +85,56 @@ func TestPlayerStreams(t *testing.T) {
 		}
 	}
 	runtime.KeepAlive(p)
+}
+
+// TestWaitsDoNotOverflow: however far apart two entries are, and however
+// slow the replay, the player waits a positive time of at most maxWait
+// and reads the clock again, rather than spinning on a negative wait.
+func TestWaitsDoNotOverflow(t *testing.T) {
+	century := 100 * 365 * 24 * time.Hour
+	for _, c := range []struct {
+		left  time.Duration
+		speed float64
+	}{{century, 0.25}, {math.MaxInt64, 0.25}, {math.MaxInt64, 32}, {time.Second, 0.25}, {1, 32}} {
+		if w := wallWait(c.left, c.speed); w <= 0 || w > maxWait {
+			t.Errorf("wallWait(%v, %g) = %v, want in (0, %v]", c.left, c.speed, w, maxWait)
+		}
+	}
+	if got := wallWait(time.Second, 0.25); got != 4*time.Second {
+		t.Errorf("wallWait(1s, 0.25) = %v, want 4s", got)
+	}
+	if got := scale(math.MaxInt64, 32); got != math.MaxInt64 {
+		t.Errorf("scale overflows: %v", got)
+	}
+}
+
+// TestRecordingIsPrivate: a recording is its owner's alone (0600), also
+// when --record writes over a file that anyone could read.
+func TestRecordingIsPrivate(t *testing.T) {
+	dir := t.TempDir()
+	for _, existing := range []bool{false, true} {
+		path := filepath.Join(dir, fmt.Sprintf("rec-%v.gz", existing))
+		if existing {
+			if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(path, 0o644); err != nil { // whatever the umask
+				t.Fatal(err)
+			}
+		}
+		w, err := Create(path, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mode := fi.Mode().Perm(); mode != 0o600 {
+			t.Errorf("existing=%v: the recording is %o, want 600", existing, mode)
+		}
+	}
 }
