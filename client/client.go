@@ -73,17 +73,30 @@ func OptionsFromEnv() Options {
 	return o
 }
 
-// Redact is a server URL fit to print: a password in it becomes "xxxxx".
-// Text that does not parse as a URL loses everything up to its last "@".
+// Redact is a server URL fit to print: a password in it becomes "xxxxx",
+// with or without a scheme. "opencode:PW@host:4096" parses as a URL of
+// scheme "opencode" whose userinfo the parser does not see: any text
+// whose authority it does not find keeps nothing before its last "@"
+// but the user.
 func Redact(raw string) string {
-	u, err := url.Parse(strings.TrimSpace(raw))
-	if err != nil {
-		if i := strings.LastIndex(raw, "@"); i >= 0 {
-			return "…" + raw[i:]
-		}
-		return raw
+	s := strings.TrimSpace(raw)
+	u, err := url.Parse(s)
+	if err == nil && u.Host != "" {
+		return u.Redacted()
 	}
-	return u.Redacted()
+	at := strings.LastIndex(s, "@")
+	if at < 0 {
+		return s
+	}
+	start := 0
+	if i := strings.Index(s, "://"); i >= 0 && i < at {
+		start = i + 3
+	}
+	user, _, hasPass := strings.Cut(s[start:at], ":")
+	if !hasPass {
+		return s[:start] + "xxxxx" + s[at:] // a lone secret, or a user: either way hidden
+	}
+	return s[:start] + user + ":xxxxx" + s[at:]
 }
 
 // Client talks to one OpenCode server. It is safe for concurrent use.
@@ -151,6 +164,12 @@ func New(opts Options) (*Client, error) {
 	if c.hc == nil {
 		c.hc = &http.Client{Transport: newTransport()}
 	}
+	// The password goes to this server only: a redirect elsewhere is
+	// refused (net/http would send it on to another port of the same
+	// host, or to a subdomain).
+	hc := *c.hc
+	hc.CheckRedirect = sameServer(hc.CheckRedirect)
+	c.hc = &hc
 	// An http.Client Timeout covers reading the whole body, which would
 	// cut the stream; calls have their own per-call deadline instead.
 	sc := *c.hc
@@ -184,3 +203,40 @@ func (c *Client) Directory() string { return c.dir }
 // CloseIdleConnections closes kept-alive connections that are not in use,
 // e.g. before a program exits or when a test counts goroutines.
 func (c *Client) CloseIdleConnections() { c.hc.CloseIdleConnections() }
+
+// redirectError is a redirect to another server, refused.
+type redirectError struct{ to *url.URL }
+
+func (e *redirectError) Error() string {
+	return "redirected to another server, " + Redact(e.to.String())
+}
+
+// sameServer is a CheckRedirect that refuses a redirect to another
+// scheme, host or port than the request's first, then asks next (or
+// stops after 10 redirects, as net/http does).
+func sameServer(next func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		from, to := via[0].URL, req.URL
+		if to.Scheme != from.Scheme || to.Hostname() != from.Hostname() || portOf(to) != portOf(from) {
+			return &redirectError{to: to}
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return fmt.Errorf("stopped after %d redirects", len(via))
+		}
+		return nil
+	}
+}
+
+// portOf is u's port, or its scheme's default.
+func portOf(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	if u.Scheme == "https" {
+		return "443"
+	}
+	return "80"
+}

@@ -124,6 +124,12 @@ func (c *Client) transportError(parent, tctx context.Context, op string, start t
 	if errors.Is(parent.Err(), context.Canceled) {
 		return parent.Err()
 	}
+	var re *redirectError
+	if errors.As(err, &re) {
+		return &Error{Kind: KindBadResponse, Op: op, URL: c.baseStr, Err: re, Msg: fmt.Sprintf(
+			"%s: OpenCode at %s redirected to %s, another server, which octop does not follow (the password is for this one); "+
+				"if OpenCode is there, use that URL", op, c.baseStr, Redact(re.to.String()))}
+	}
 	if tctx.Err() == context.DeadlineExceeded || errors.Is(err, context.DeadlineExceeded) || isTimeout(err) {
 		after := c.timeout
 		if parent.Err() != nil {

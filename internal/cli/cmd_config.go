@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"strings"
 
@@ -136,11 +135,6 @@ func printServers(w io.Writer, cfg config.File) {
 	}
 }
 
-// redactURL hides a password written into a URL.
-func redactURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
-		return "(unparsable URL)"
-	}
-	return u.Redacted()
-}
+// redactURL hides a password written into a URL, with or without a
+// scheme (client.Redact).
+func redactURL(s string) string { return client.Redact(s) }
