@@ -30,7 +30,9 @@ ended while disconnected gets its end event then.
 Events: session.started, session.done, session.failed, session.aborted,
 session.interrupted, session.waiting, session.answered, runaway.loop,
 runaway.stall, runaway.budget, runaway.errors, connection.lost,
-connection.restored.
+connection.retrying, connection.restored. While the server cannot be
+reached (from the start, or after a drop) connection.lost says why, then
+each attempt that fails again prints connection.retrying.
 
 With --json each line is an object with ts, event, id, parent, root, title,
 agent, status, reason, tokens and cost (tokens and cost cover the session's
@@ -114,6 +116,9 @@ type watcher struct {
 	hook   *hook.Hook
 	mode   alert.Mode
 	primed bool
+	// down says the stream is out of reach; lostEarly that watch said so
+	// before it ever connected (the watchdog speaks only after).
+	down, lostEarly bool
 	// notes are error lines from other goroutines (a failed abort or
 	// hook), printed by the main loop so output never interleaves.
 	notes chan string
@@ -194,7 +199,7 @@ func nowMS() int64 { return time.Now().UnixMilli() }
 func (w *watcher) handle(ctx context.Context, m any) (watchdog.Out, error) {
 	switch m := m.(type) {
 	case wire.ConnState:
-		return w.wd.Conn(m, nowMS()), nil
+		return w.conn(m), nil
 	case wire.ResyncNeeded:
 		sctx, cancel := context.WithTimeout(ctx, snapshotTimeout)
 		defer cancel()
@@ -282,4 +287,34 @@ func (w *watcher) finished() (int, bool) {
 		return codeTaskError, true
 	}
 	return 0, false
+}
+
+// conn folds a change of the connection: the watchdog's connection.lost
+// and connection.restored once the stream has been up, and, while the
+// server cannot be reached, connection.lost for the first failure (also
+// before watch ever connected) and connection.retrying for each after.
+func (w *watcher) conn(cs wire.ConnState) watchdog.Out {
+	now := nowMS()
+	out := w.wd.Conn(cs, now)
+	switch {
+	case cs.State == wire.Connected:
+		if w.lostEarly {
+			out.Events = append(out.Events, watchdog.Event{TS: now, Name: watchdog.ConnectionRestored})
+		}
+		w.down, w.lostEarly = false, false
+	case cs.State == wire.Disconnected && cs.Err != nil:
+		reason := cs.Err.Error()
+		if !cs.RetryAt.IsZero() {
+			reason += fmt.Sprintf("; attempt %d, next in %s", cs.Attempt, time.Until(cs.RetryAt).Round(100*time.Millisecond))
+		}
+		switch {
+		case w.down:
+			out.Events = append(out.Events, watchdog.Event{TS: now, Name: watchdog.ConnectionRetrying, Reason: reason})
+		case len(out.Events) == 0: // not up yet: the watchdog says nothing
+			out.Events = append(out.Events, watchdog.Event{TS: now, Name: watchdog.ConnectionLost, Reason: reason})
+			w.lostEarly = true
+		}
+		w.down = true
+	}
+	return out
 }

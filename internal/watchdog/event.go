@@ -18,6 +18,9 @@ const (
 	SessionAnswered    = "session.answered"
 	ConnectionLost     = "connection.lost"
 	ConnectionRestored = "connection.restored"
+	// ConnectionRetrying is `octop watch`'s: each further attempt that
+	// fails while the server cannot be reached.
+	ConnectionRetrying = "connection.retrying"
 	// Runaway events are "runaway." plus the Kind: runaway.loop, …
 	RunawayPrefix = "runaway."
 )
