@@ -45,6 +45,10 @@ type Options struct {
 	Timeout time.Duration
 	// Stream tunes the event stream's reconnects and dead-server detection.
 	Stream StreamOptions
+	// ReadOnly makes the client change nothing on the server: every call
+	// but a GET fails with KindReadOnly before anything is sent
+	// (--read-only, or read_only in the config file).
+	ReadOnly bool
 	// MaxBodySize is the largest answer a call reads (DefaultMaxBodySize
 	// when zero); a larger one fails with an error that says so, instead
 	// of being read into memory whole, however large.
@@ -112,6 +116,7 @@ type Client struct {
 	timeout time.Duration
 	stream  StreamOptions
 	maxBody int64
+	ro      bool
 }
 
 // New checks opts and returns a Client. It does not contact the server;
@@ -151,6 +156,7 @@ func New(opts Options) (*Client, error) {
 		timeout: opts.Timeout,
 		stream:  opts.Stream.withDefaults(),
 		maxBody: opts.MaxBodySize,
+		ro:      opts.ReadOnly,
 	}
 	if c.maxBody <= 0 {
 		c.maxBody = DefaultMaxBodySize
@@ -196,6 +202,9 @@ func newTransport() *http.Transport {
 // BaseURL is the server URL the client was made with, without a trailing
 // slash.
 func (c *Client) BaseURL() string { return c.baseStr }
+
+// ReadOnly says the client sends nothing that would change the server.
+func (c *Client) ReadOnly() bool { return c.ro }
 
 // Directory is the project directory sent with every call, or "".
 func (c *Client) Directory() string { return c.dir }

@@ -36,6 +36,9 @@ const (
 	// KindInvalid: the call was refused before anything was sent, e.g. a
 	// malformed session id.
 	KindInvalid
+	// KindReadOnly: the call would change the server, and the client is
+	// read-only (Options.ReadOnly): nothing was sent.
+	KindReadOnly
 )
 
 var kindNames = map[Kind]string{
@@ -46,6 +49,7 @@ var kindNames = map[Kind]string{
 	KindServer:       "server error",
 	KindTimeout:      "timeout",
 	KindInvalid:      "invalid",
+	KindReadOnly:     "read-only",
 }
 
 // String names the kind, e.g. "unreachable".
@@ -116,6 +120,10 @@ func IsUnauthorized(err error) bool { return isKind(err, KindUnauthorized) }
 
 // IsUnreachable reports whether the server could not be reached at all.
 func IsUnreachable(err error) bool { return isKind(err, KindUnreachable) }
+
+// IsReadOnly reports whether a call was refused as the client is
+// read-only.
+func IsReadOnly(err error) bool { return isKind(err, KindReadOnly) }
 
 // IsTimeout reports whether a call or the stream timed out.
 func IsTimeout(err error) bool { return isKind(err, KindTimeout) }

@@ -64,6 +64,10 @@ func (c *Client) newRequest(ctx context.Context, method, path string, q url.Valu
 // into out (nil: the body is only checked for not being an error page).
 func (c *Client) do(ctx context.Context, cl call, out any) error {
 	op := cl.method + " " + cl.path
+	if c.ro && cl.method != http.MethodGet {
+		return &Error{Kind: KindReadOnly, Op: op, URL: c.baseStr, Msg: fmt.Sprintf(
+			"read-only: %s was not sent; octop changes nothing on %s (--read-only, or read_only in the config file)", op, c.baseStr)}
+	}
 	var body io.Reader
 	if cl.body != nil {
 		b, err := json.Marshal(cl.body)

@@ -50,8 +50,9 @@ type Options struct {
 	// keys that only read work on what it has shown, the keys that would
 	// change something answer ReadOnly.
 	Demo bool
-	// ReadOnly is that notice, e.g. "replay: read-only"; "demo: read-only"
-	// when empty.
+	// ReadOnly, when set, is the notice the keys that would change something
+	// answer with at once: a recording's ("replay: read-only"; "demo:
+	// read-only" when empty), or --read-only's, whose Server refuses too.
 	ReadOnly string
 	// AllProjects groups the roots by project directory.
 	AllProjects bool

@@ -76,12 +76,23 @@ type hostileScreen struct {
 	cs  *countingServer
 }
 
-func newHostileScreen(t *testing.T, w, h int) *hostileScreen { return newRecordedScreen(t, w, h, nil) }
+func newHostileScreen(t *testing.T, w, h int) *hostileScreen {
+	return newShowcaseScreen(t, w, h, screenSetup{hostile: true})
+}
 
-// newRecordedScreen is newHostileScreen, recording what it receives to
-// rec, as --record does, when rec is not nil.
-func newRecordedScreen(t *testing.T, w, h int, rec *record.Writer) *hostileScreen {
-	srv := opencodetest.New(t, opencodetest.Options{Hostile: true})
+// screenSetup says how newShowcaseScreen sets the screen up.
+type screenSetup struct {
+	hostile bool           // the fake is Hostile
+	rec     *record.Writer // record what the screen receives, as --record does
+	// readOnly is the screen's Options.ReadOnly, its server then
+	// task.ReadOnly, as with --read-only.
+	readOnly string
+}
+
+// newShowcaseScreen is the screen over a fake showing its showcase.
+func newShowcaseScreen(t *testing.T, w, h int, setup screenSetup) *hostileScreen {
+	rec := setup.rec
+	srv := opencodetest.New(t, opencodetest.Options{Hostile: setup.hostile})
 	sc := srv.AddShowcase()
 	o := client.Options{BaseURL: srv.URL(), Timeout: 10 * time.Second}
 	var server task.Server
@@ -95,13 +106,16 @@ func newRecordedScreen(t *testing.T, w, h int, rec *record.Writer) *hostileScree
 		t.Fatal(err)
 	}
 	server = live.New(c)
+	if setup.readOnly != "" {
+		server = task.ReadOnly(server, setup.readOnly)
+	}
 	if rec != nil {
 		server = tappedServer{Server: server, reads: tap.Backend(server), tap: tap}
 	}
 	cs := &countingServer{Server: server}
 	clock := func() time.Time { return time.UnixMilli(1795284000000 + 90_000) }
 	hs := &hostileScreen{t: t, srv: srv, sc: sc, cs: cs,
-		m: New(Options{Server: cs, ServerURL: srv.URL(), Clock: clock, NoColor: true})}
+		m: New(Options{Server: cs, ServerURL: srv.URL(), Clock: clock, NoColor: true, ReadOnly: setup.readOnly})}
 	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
 	for _, msg := range []tea.Msg{wire.ConnState{State: wire.Connected, Attempt: 1}, wire.ResyncNeeded{}} {
 		if rec != nil {
@@ -358,7 +372,7 @@ func TestHostileRecordingOnReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recorded := newRecordedScreen(t, 160, 50, rec)
+	recorded := newShowcaseScreen(t, 160, 50, screenSetup{hostile: true, rec: rec})
 	for _, id := range []string{recorded.sc.Done, recorded.sc.Failed, recorded.sc.Orphan} {
 		recorded.selectSession(id) // the screen reads histories as it goes
 	}

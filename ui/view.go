@@ -169,7 +169,7 @@ func (m Model) treeView() string {
 // headerLines is the two header lines.
 func (m Model) headerLines() []string {
 	return m.hdr.Lines(m.styles, header.Data{
-		Demo: m.opts.Demo, ServerURL: m.opts.ServerURL, Version: m.version,
+		Demo: m.opts.Demo, ReadOnly: m.opts.ReadOnly != "" && !m.opts.Demo, ServerURL: m.opts.ServerURL, Version: m.version,
 		Conn: m.conn, ConnKnown: m.connKnown, LostAt: m.lostAt, Follow: m.follow, Sort: m.tree.Sort().String(), SnapErr: m.snapErr, Now: m.now,
 		Counts: m.counts, Filtered: m.tree.Filtered(), Loading: m.hist.Left(),
 		Runaway: m.runawayN, Notice: m.notice,

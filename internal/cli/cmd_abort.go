@@ -43,6 +43,9 @@ func runAbort(ctx context.Context, stdio cmdIO, base client.Options, args []stri
 	if !ok {
 		return code
 	}
+	if code, ok := cmd.refuseReadOnly(c); !ok {
+		return code
+	}
 	var aborted []wire.Session
 	var err error
 	if tree {

@@ -77,12 +77,19 @@ func printConn(w io.Writer, f connFlags) {
 	url, urlFrom := client.DefaultURL, "default"
 	user, userFrom := client.DefaultUsername, "default"
 	pw := "(none)"
+	readOnly := "no"
 	if s, ok := f.confServer(); ok {
 		url, urlFrom = s.URL, fmt.Sprintf("config file, server %q", s.Name)
 		if s.Username != "" {
 			user, userFrom = s.Username, urlFrom
 		}
 		pw = s.PasswordSource()
+		if s.ReadOnly {
+			readOnly = "yes (" + urlFrom + ")"
+		}
+	}
+	if f.readOnly {
+		readOnly = "yes (--read-only)"
 	}
 	for _, e := range []struct {
 		env       string
@@ -111,6 +118,7 @@ func printConn(w io.Writer, f connFlags) {
 	fmt.Fprintf(w, "server         %s (%s)\n", redactURL(url), urlFrom)
 	fmt.Fprintf(w, "username       %s (%s)\n", user, userFrom)
 	fmt.Fprintf(w, "password       %s\n", pw)
+	fmt.Fprintf(w, "read-only      %s\n", readOnly)
 	if f.directory != "" {
 		fmt.Fprintf(w, "directory      %s\n", f.directory)
 	}
@@ -130,6 +138,9 @@ func printServers(w io.Writer, cfg config.File) {
 		user := ""
 		if s.Username != "" {
 			user = "  user " + s.Username
+		}
+		if s.ReadOnly {
+			user += "  read-only"
 		}
 		fmt.Fprintf(w, "  %-10s %s%s  password %s\n", name, redactURL(s.URL), user, strings.TrimSpace(s.PasswordSource()))
 	}

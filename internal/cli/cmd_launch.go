@@ -76,6 +76,9 @@ func runLaunch(ctx context.Context, stdio cmdIO, base client.Options, args []str
 	if !ok {
 		return code
 	}
+	if code, ok := cmd.refuseReadOnly(c); !ok {
+		return code
+	}
 	s, err := live.Launch(ctx, c, req)
 	if err != nil {
 		return cmd.fail(err)

@@ -58,6 +58,9 @@ func runResume(ctx context.Context, stdio cmdIO, base client.Options, args []str
 	if !ok {
 		return code
 	}
+	if code, ok := cmd.refuseReadOnly(c); !ok {
+		return code
+	}
 	r, err := live.Resume(ctx, c, id, text, agent)
 	if err != nil {
 		return cmd.fail(err)

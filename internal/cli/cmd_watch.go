@@ -100,6 +100,11 @@ func runWatch(ctx context.Context, stdio cmdIO, base client.Options, args []stri
 			return cmd.fail(err)
 		}
 	}
+	if c.ReadOnly() && len(cfg.AbortOn) > 0 {
+		// The marks still come; the aborts would change the server.
+		fmt.Fprintln(cmd.stdio.err, "octop watch: read-only: --abort-on marks runaways and aborts nothing")
+		cfg.AbortOn = nil
+	}
 	w := &watcher{cmd: cmd, c: c, o: o, st: model.New(), wd: watchdog.New(cfg), mode: mode,
 		notes: make(chan string, 64)}
 	return w.run(ctx)

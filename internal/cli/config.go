@@ -53,6 +53,7 @@ func (f connFlags) resolve(base client.Options) (client.Options, error) {
 		if base.Username == "" && s.Username != "" {
 			base.Username = s.Username
 		}
+		base.ReadOnly = base.ReadOnly || s.ReadOnly
 		if base.Password == "" {
 			ctx, cancel := context.WithTimeout(context.Background(), passwordWait)
 			defer cancel()

@@ -31,7 +31,6 @@ import (
 	"github.com/octop-dev/octop/internal/feed"
 	"github.com/octop-dev/octop/internal/hook"
 	"github.com/octop-dev/octop/internal/sanitize"
-	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/watchdog"
 	"github.com/octop-dev/octop/ui"
 )
@@ -172,8 +171,10 @@ func runLive(g globalFlags, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "octop:", err)
 		return 2
 	}
+	server, readOnly := screenServer(c)
 	opts := ui.Options{
-		Server:      rec.server(live.New(c)),
+		Server:      rec.server(server),
+		ReadOnly:    readOnly,
 		ServerURL:   c.BaseURL(),
 		AllProjects: g.AllProjects,
 		NoColor:     noColor(),

@@ -15,7 +15,6 @@ import (
 	"github.com/octop-dev/octop/internal/hook"
 	"github.com/octop-dev/octop/internal/renderer"
 	"github.com/octop-dev/octop/internal/shell"
-	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/watchdog"
 	"github.com/octop-dev/octop/ui"
 )
@@ -130,7 +129,8 @@ func (w watching) stream(ctx context.Context, send func(tea.Msg)) {
 // set (the hook's failures shown on that screen).
 func (s *several) screen(i int, c *client.Client, rec *recorder) ui.Model {
 	wd := s.wd
-	o := ui.Options{Server: rec.server(live.New(c)), ServerURL: c.BaseURL(), AllProjects: s.g.AllProjects, NoColor: noColor(),
+	server, readOnly := screenServer(c)
+	o := ui.Options{Server: rec.server(server), ReadOnly: readOnly, ServerURL: c.BaseURL(), AllProjects: s.g.AllProjects, NoColor: noColor(),
 		Getenv: os.Getenv, Watchdog: &wd, Notify: s.notify, MoreKeys: shell.DefaultKeyMap().ShortHelp()}
 	if s.g.wd.exec != "" {
 		h := hook.New(s.g.wd.exec, c.BaseURL(), s.g.wd.hookTimeout, func(r hook.Result) {
@@ -162,7 +162,7 @@ func (s *several) discover(ctx context.Context, known []*client.Client) {
 	}
 	next := len(known)
 	discover.Watch(ctx, discover.Every, func(url string) {
-		o := client.Options{BaseURL: url, Global: s.g.AllProjects}
+		o := client.Options{BaseURL: url, Global: s.g.AllProjects, ReadOnly: s.g.conn.readOnly}
 		paced(&o)
 		rec := s.rec.also(&o) // a tap writes nothing until the stream does
 		c, err := client.New(o)

@@ -80,7 +80,7 @@ func runSubcommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (co
 			return 0, false // a TUI flag, or --help: not ours
 		}
 		i++
-		if !hasValue {
+		if !hasValue && name != "read-only" {
 			i++ // the flag's value is the next argument
 		}
 	}
@@ -116,11 +116,14 @@ type connFlags struct {
 	server                        string
 	servers                       []string
 	password, username, directory string
+	// readOnly is --read-only: octop sends nothing that would change a
+	// server (read_only in the config file says so of one server).
+	readOnly bool
 	// cfg is the config file, whose servers --server may name.
 	cfg config.File
 }
 
-var connFlagNames = []string{"server", "password", "username", "directory"}
+var connFlagNames = []string{"server", "password", "username", "directory", "read-only"}
 
 func isConnFlag(name string) bool {
 	for _, n := range connFlagNames {
@@ -136,6 +139,7 @@ func (f *connFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.password, "password", "", "basic-auth `PASSWORD` (env OPENCODE_SERVER_PASSWORD)")
 	fs.StringVar(&f.username, "username", "", "basic-auth `USER` (env OPENCODE_SERVER_USERNAME, default "+client.DefaultUsername+")")
 	fs.StringVar(&f.directory, "directory", "", "project `DIR` on the server (default: the server's own)")
+	fs.BoolVar(&f.readOnly, "read-only", false, "change nothing on the server: launch, resume, abort and answers are refused, and nothing but reads is sent")
 }
 
 // options lays the flags over base (the environment's options).
@@ -152,6 +156,7 @@ func (f connFlags) options(base client.Options) client.Options {
 	if f.directory != "" {
 		base.Directory = f.directory
 	}
+	base.ReadOnly = base.ReadOnly || f.readOnly
 	return base
 }
 
@@ -230,7 +235,7 @@ func (c *command) printHelp() {
 	for _, l := range conn {
 		fmt.Fprintf(w, "  %-*s  %s\n", width, l[0], l[1])
 	}
-	fmt.Fprint(w, "\nExit codes: 0 done, 1 server or request error, 2 bad usage, 3 no such session,\n"+
+	fmt.Fprint(w, "\nExit codes: 0 done, 1 server or request error, 2 bad usage (or refused: read-only), 3 no such session,\n"+
 		"4 the task ended in an error (result, --wait, log --follow, watch --until-done),\n"+
 		"5 --wait --timeout ran out while the task still ran.\n")
 }
@@ -256,7 +261,8 @@ func (c *command) usageError(msg string) int {
 func (c *command) fail(err error) int {
 	code := codeFail
 	switch {
-	case errors.Is(err, task.ErrInvalid) || client.ErrorKind(err) == client.KindInvalid:
+	case errors.Is(err, task.ErrInvalid) || client.ErrorKind(err) == client.KindInvalid,
+		errors.Is(err, task.ErrReadOnly) || client.IsReadOnly(err):
 		code = codeUsage
 	case errors.Is(err, task.ErrNoSession) || client.IsNotFound(err):
 		code = codeNoSession
@@ -282,6 +288,16 @@ func (c *command) newClient(base client.Options) (*client.Client, int, bool) {
 		return nil, c.usageError(fmt.Sprintf("this works on one server, and %d are given; pick one with --server", len(cs))), false
 	}
 	return cs[0], 0, true
+}
+
+// refuseReadOnly fails a command that would change a server octop must
+// not change, before it sends anything; ok is false then.
+func (c *command) refuseReadOnly(cl *client.Client) (code int, ok bool) {
+	if !cl.ReadOnly() {
+		return 0, true
+	}
+	return c.fail(task.NewError(task.ErrReadOnly, fmt.Sprintf(
+		"read-only: octop changes nothing on %s (--read-only, or read_only in the config file); nothing was sent", cl.BaseURL()), nil)), false
 }
 
 // onePositional checks that exactly one positional argument (an id) was

@@ -24,6 +24,9 @@ type Server struct {
 	// PasswordCommand is run through the shell; its output, trimmed, is
 	// the password.
 	PasswordCommand string `toml:"password_command"`
+	// ReadOnly is for a server octop must not change: nothing but reads
+	// is sent to it, as with --read-only.
+	ReadOnly bool `toml:"read_only"`
 }
 
 // Watchdog is the [watchdog] table: the defaults of the flags of the

@@ -25,6 +25,7 @@ const Height = 2
 // Data is what the header shows.
 type Data struct {
 	Demo      bool
+	ReadOnly  bool // --read-only: octop changes nothing on the server
 	ServerURL string
 	Version   string // the server's OpenCode version, "" until known
 	Conn      wire.ConnState
@@ -62,6 +63,9 @@ func Lines(st *styles.Styles, d Data, width int) []string {
 		parts = append(parts, st.Ink.URL.Render("demo"))
 	} else {
 		parts = append(parts, st.Ink.URL.Render(format.OneLine(d.ServerURL)))
+	}
+	if d.ReadOnly {
+		parts = append(parts, st.Ink.Dim.Render("read-only"))
 	}
 	// A server gone out of reach may come back as another version.
 	if d.Version != "" && d.LostAt.IsZero() {
