@@ -29,80 +29,8 @@ func TestHostileServerOnEveryView(t *testing.T) {
 			if !strings.Contains(screen(hs.m), "OpenCode ␛]0;pwned") {
 				t.Errorf("the header does not show the server's version, cleaned:\n%s", screen(hs.m))
 			}
-			sessions := []string{hs.sc.Root, hs.sc.Worker, hs.sc.Failed, hs.sc.Retrying, hs.sc.Waiting,
-				hs.sc.Done, hs.sc.Orphan, hs.sc.BadID}
-			for _, id := range sessions {
-				hs.selectSession(id)
-				hs.check("the tree and detail of "+id, true)
-				hs.keys("tab")
-				hs.check("the focused detail of "+id, true)
-				hs.keys("tab")
-			}
-			hs.keys("?")
-			hs.check("the full help", false)
-			hs.keys("esc")
-			hs.send(FlashMsg{Text: "--exec for session.failed ses_x: hook failed: exit status 1: " + opencodetest.Payload, Error: true})
-			hs.check("a failed hook's notice", true)
-			hs.keys("/")
-			hs.send(tea.PasteMsg{Content: opencodetest.Payload})
-			hs.check("the filter being typed", false)
-			hs.keys("enter")
-			hs.check("the filter kept", false)
-			hs.keys("esc")
-
-			rooms := []struct {
-				session, keys string
-				next          []string // keys pressed in the room, checked after each
-			}{
-				{hs.sc.Root, "n", []string{"tab", "down"}},
-				{"", "N", nil},
-				{hs.sc.Done, "r", []string{"tab"}},
-				{hs.sc.Root, "r", nil},
-				{hs.sc.Root, "x", nil},
-				{hs.sc.Root, "X", nil},
-				{hs.sc.Root, "i", []string{"down", "t", "paste", "esc", "1", "up", "a"}},
-				{hs.sc.Done, "o", nil},
-				{hs.sc.Failed, "o", nil},
-				{hs.sc.Retrying, "o", nil},
-				{hs.sc.Root, "o", nil},
-				{hs.sc.Root, "t", []string{"G", "g", "j", "enter", "j", "j", "j", "enter", "/", "paste", "enter", "n"}},
-				{hs.sc.Failed, "t", nil},
-				{hs.sc.Done, "t", nil},
-				{hs.sc.Root, "d", []string{"j"}},
-				{hs.sc.Root, "T", nil},
-				{hs.sc.Orphan, "T", nil},
-			}
-			for _, r := range rooms {
-				where := r.keys + " on " + r.session
-				if r.session != "" {
-					hs.selectSession(r.session)
-				}
-				hs.keys(r.keys)
-				if hs.m.dialog == nil {
-					t.Errorf("%s opened no room:\n%s", where, screen(hs.m))
-					continue
-				}
-				hs.check(where, r.keys != "N")
-				for _, k := range r.next {
-					if k == "paste" {
-						hs.send(tea.PasteMsg{Content: opencodetest.Payload + "typed"})
-					} else {
-						hs.keys(k)
-					}
-					hs.check(where+", then "+k, false)
-				}
-				hs.keys("esc")
-				if hs.m.dialog != nil {
-					hs.keys("esc")
-				}
-			}
-			// R: a typed task_id, found.
-			hs.keys("R")
-			hs.send(tea.PasteMsg{Content: hs.sc.Done})
-			hs.keys("enter")
-			hs.check("R on a typed task_id", true)
-			hs.keys("esc", "esc")
-
+			checkPanes(hs)
+			checkRooms(hs)
 			// The header's errors: the stream's and the snapshot's.
 			hs.send(wire.ConnState{State: wire.Disconnected, Err: errors.New("lost: " + opencodetest.Payload), RetryAt: time.UnixMilli(1795284000000 + 95_000), Attempt: 1})
 			hs.check("the header's connection error", true)
@@ -114,6 +42,90 @@ func TestHostileServerOnEveryView(t *testing.T) {
 			hs.check("a malformed event's notice", true)
 		})
 	}
+}
+
+// checkPanes checks the tree and the detail of every session, focused or
+// not, the full help, a failed hook's notice and the filter.
+func checkPanes(hs *showcaseScreen) {
+	hs.t.Helper()
+	sessions := []string{hs.sc.Root, hs.sc.Worker, hs.sc.Failed, hs.sc.Retrying, hs.sc.Waiting,
+		hs.sc.Done, hs.sc.Orphan, hs.sc.BadID}
+	for _, id := range sessions {
+		hs.selectSession(id)
+		hs.check("the tree and detail of "+id, true)
+		hs.keys("tab")
+		hs.check("the focused detail of "+id, true)
+		hs.keys("tab")
+	}
+	hs.keys("?")
+	hs.check("the full help", false)
+	hs.keys("esc")
+	hs.send(FlashMsg{Text: "--exec for session.failed ses_x: hook failed: exit status 1: " + opencodetest.Payload, Error: true})
+	hs.check("a failed hook's notice", true)
+	hs.keys("/")
+	hs.send(tea.PasteMsg{Content: opencodetest.Payload})
+	hs.check("the filter being typed", false)
+	hs.keys("enter")
+	hs.check("the filter kept", false)
+	hs.keys("esc")
+}
+
+// checkRooms opens every room on the sessions that fill it, presses the
+// keys that show more of it, and checks each view.
+func checkRooms(hs *showcaseScreen) {
+	hs.t.Helper()
+	rooms := []struct {
+		session, keys string
+		next          []string // keys pressed in the room, checked after each
+	}{
+		{hs.sc.Root, "n", []string{"tab", "down"}},
+		{"", "N", nil},
+		{hs.sc.Done, "r", []string{"tab"}},
+		{hs.sc.Root, "r", nil},
+		{hs.sc.Root, "x", nil},
+		{hs.sc.Root, "X", nil},
+		{hs.sc.Root, "i", []string{"down", "t", "paste", "esc", "1", "up", "a"}},
+		{hs.sc.Done, "o", nil},
+		{hs.sc.Failed, "o", nil},
+		{hs.sc.Retrying, "o", nil},
+		{hs.sc.Root, "o", nil},
+		{hs.sc.Root, "t", []string{"G", "g", "j", "enter", "j", "j", "j", "enter", "/", "paste", "enter", "n"}},
+		{hs.sc.Failed, "t", nil},
+		{hs.sc.Done, "t", nil},
+		{hs.sc.Root, "d", []string{"j"}},
+		{hs.sc.Root, "T", nil},
+		{hs.sc.Orphan, "T", nil},
+	}
+	for _, r := range rooms {
+		where := r.keys + " on " + r.session
+		if r.session != "" {
+			hs.selectSession(r.session)
+		}
+		hs.keys(r.keys)
+		if hs.m.dialog == nil {
+			hs.t.Errorf("%s opened no room:\n%s", where, screen(hs.m))
+			continue
+		}
+		hs.check(where, r.keys != "N")
+		for _, k := range r.next {
+			if k == "paste" {
+				hs.send(tea.PasteMsg{Content: opencodetest.Payload + "typed"})
+			} else {
+				hs.keys(k)
+			}
+			hs.check(where+", then "+k, false)
+		}
+		hs.keys("esc")
+		if hs.m.dialog != nil {
+			hs.keys("esc")
+		}
+	}
+	// R: a typed task_id, found.
+	hs.keys("R")
+	hs.send(tea.PasteMsg{Content: hs.sc.Done})
+	hs.keys("enter")
+	hs.check("R on a typed task_id", true)
+	hs.keys("esc", "esc")
 }
 
 // TestHostileServerURLInWindowTitle: the server's URL (from --server or

@@ -171,17 +171,14 @@ func runLive(g globalFlags, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "octop:", err)
 		return 2
 	}
-	server, readOnly := screenServer(c)
-	opts := ui.Options{
-		Server:      rec.server(server),
-		ReadOnly:    readOnly,
+	opts := screenOn(c, rec, ui.Options{
 		ServerURL:   c.BaseURL(),
 		AllProjects: g.AllProjects,
 		NoColor:     noColor(),
 		Getenv:      os.Getenv,
 		Watchdog:    &wd,
 		Notify:      notify,
-	}
+	})
 	tr, err := openTrace()
 	if err != nil {
 		fmt.Fprintln(stderr, "octop:", err)
