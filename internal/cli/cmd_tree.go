@@ -31,7 +31,11 @@ aborted|interrupted|denied|the error's name), "run" (idle|busy|retry),
 "started", "ended" (Unix ms; 0 while running), "duration_ms",
 "last_activity", "files_changed", "todos" {total, done}, the same figures
 over the session and all its descendants under "subtree", and "children".
-The figures add up the session's messages as the server lists them.
+The figures add up the session's messages as the server lists them. The
+JSON is indented at most 32 levels deep, and the text tree draws at most
+32 levels of guides ("… " before them), so a deep tree prints in
+proportion to its size. A session whose id is malformed is left out with
+a line on stderr.
 
 Examples:
   octop tree
