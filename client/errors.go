@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/octop-dev/octop/internal/sanitize"
 )
 
 // Kind sorts client errors by what the user should do about them.
@@ -34,6 +36,9 @@ const (
 	// KindInvalid: the call was refused before anything was sent, e.g. a
 	// malformed session id.
 	KindInvalid
+	// KindReadOnly: the call would change the server, and the client is
+	// read-only (Options.ReadOnly): nothing was sent.
+	KindReadOnly
 )
 
 var kindNames = map[Kind]string{
@@ -44,6 +49,7 @@ var kindNames = map[Kind]string{
 	KindServer:       "server error",
 	KindTimeout:      "timeout",
 	KindInvalid:      "invalid",
+	KindReadOnly:     "read-only",
 }
 
 // String names the kind, e.g. "unreachable".
@@ -114,6 +120,10 @@ func IsUnauthorized(err error) bool { return isKind(err, KindUnauthorized) }
 
 // IsUnreachable reports whether the server could not be reached at all.
 func IsUnreachable(err error) bool { return isKind(err, KindUnreachable) }
+
+// IsReadOnly reports whether a call was refused as the client is
+// read-only.
+func IsReadOnly(err error) bool { return isKind(err, KindReadOnly) }
 
 // IsTimeout reports whether a call or the stream timed out.
 func IsTimeout(err error) bool { return isKind(err, KindTimeout) }
@@ -211,7 +221,7 @@ func serverMessage(body []byte) string {
 	case msg != "":
 		return oneLine(msg, 200)
 	}
-	return name
+	return oneLine(name, 200)
 }
 
 // notJSON says what came back when JSON was expected.
@@ -240,9 +250,11 @@ func isJSONType(mt string) bool {
 // snippet is the start of a body on one line, for error messages.
 func snippet(b []byte) string { return oneLine(string(b[:min(len(b), 400)]), 60) }
 
-// oneLine collapses whitespace and cuts s to n runes, marking the cut.
+// oneLine cleans s as the terminal needs it (sanitize.Line: a control
+// shows as its picture), collapses whitespace and cuts s to n runes,
+// marking the cut: what an error quotes of a server's body is text.
 func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "")), " ")
+	s = strings.Join(strings.Fields(sanitize.Line(s)), " ")
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -195,6 +196,11 @@ func (c *Client) readStream(ctx context.Context, cancel context.CancelCauseFunc,
 	for ev, rerr := range sse.Read(fillingReader{pr}, &sse.ReadConfig{MaxEventSize: o.MaxEventSize}) {
 		if idle != nil {
 			idle.Stop()
+		}
+		if errors.Is(rerr, bufio.ErrTooLong) {
+			// The parser's own words ("bufio.Scanner: token too long")
+			// would tell nobody what happened.
+			return fmt.Errorf("an event is larger than %s, the most octop reads of one event", sizeText(int64(o.MaxEventSize)))
 		}
 		if rerr != nil {
 			return rerr

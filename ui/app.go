@@ -44,8 +44,7 @@ type PlaybackMsg struct{ State string }
 
 // Options configure the screen. Server is required outside demo mode.
 type Options struct {
-	// Server carries out every server operation, reads and actions; in demo
-	// mode it is nil.
+	// Server carries out every server operation; nil in demo mode.
 	Server task.Server
 	// ServerURL is shown in the header.
 	ServerURL string
@@ -53,13 +52,14 @@ type Options struct {
 	// keys that only read work on what it has shown, the keys that would
 	// change something answer ReadOnly.
 	Demo bool
-	// ReadOnly is that notice, e.g. "replay: read-only"; "demo: read-only"
-	// when empty. Source is the header's name for the recording, "demo" when empty.
+	// ReadOnly, when set, is the notice the keys that would change something
+	// answer with at once: a recording's ("replay: read-only"; "demo:
+	// read-only" when empty), or --read-only's, whose Server refuses too.
+	// Source is the header's name for a recording, "demo" when empty.
 	ReadOnly, Source string
 	// AllProjects groups the roots by project directory.
 	AllProjects bool
-	// Clock is the time source for elapsed times and countdowns; nil means
-	// time.Now. The demo sets the recording's time, tests a fixed one.
+	// Clock is the time source (nil: time.Now); a replay's runs on its own.
 	Clock func() time.Time
 	// RecordedHistory says a recording holds the histories the live screen
 	// read (--record writes them): a replay reads them as it did.
@@ -73,8 +73,7 @@ type Options struct {
 	// the terminal's kind (TERM, TERM_PROGRAM, TMUX).
 	Notify alert.Mode
 	Getenv func(string) string
-	// OnEvent runs, in a command, for each notable event: the --exec hook.
-	// It must not block.
+	// OnEvent runs, in a command, for each notable event (--exec's hook).
 	OnEvent func(watchdog.Event)
 	// MoreKeys are the keys of what holds this screen (servers' [ ] 1-9), for the ? help.
 	MoreKeys []key.Binding
@@ -93,12 +92,9 @@ const (
 const wideLayout = 100
 
 // Intervals of the one tick loop: fast while the connection's countdown
-// runs, else once a second on the second (tea.Every), when the clocks the
-// panes show change. A frame costs a View and a line diff (package renderer),
-// and a tick that moves every busy row rewrites each of them, so nothing
-// ticks faster: the busy marks' spinner steps with the clocks, in the frame
-// they draw anyway, and never draws one of its own. Events draw their
-// frames when they come (feed.Batcher).
+// runs, else once a second on the second, when the panes' clocks change.
+// Nothing ticks faster: the spinner steps with the clocks, in the frame
+// they draw anyway; events draw their frames when they come.
 const (
 	fastTick = 100 * time.Millisecond
 	slowTick = time.Second
@@ -294,10 +290,11 @@ type Summary struct {
 	Counts model.Counts // the sessions the tree holds, by state
 }
 
-// Summary is the screen's server, connection and counts.
+// Summary is the screen's server, connection and counts; its strings are
+// one line each, cleaned (format.OneLine), as the bar draws them.
 func (m Model) Summary() Summary {
 	return Summary{
-		ServerURL: m.opts.ServerURL, Version: m.version, Conn: m.conn, ConnKnown: m.connKnown,
+		ServerURL: format.OneLine(m.opts.ServerURL), Version: format.OneLine(m.version), Conn: m.conn, ConnKnown: m.connKnown,
 		Counts: m.counts,
 	}
 }

@@ -117,7 +117,7 @@ func TestHistoryLoadsEveryOldSession(t *testing.T) {
 
 	m = drain(t, m, loads)
 	scr := screen(m)
-	tree, err := live.Tree(context.Background(), c)
+	tree, _, err := live.Tree(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
 	}

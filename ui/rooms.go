@@ -63,9 +63,9 @@ func (a Action) ReadOnly() bool {
 // startAction is the one place the reserved keys go through: it opens the
 // action's room, or answers at once with a notice.
 func (m Model) startAction(a Action) (Model, tea.Cmd) {
-	// A recording has no server behind it to change; what it has shown
-	// can still be read.
-	if m.opts.Demo && !a.ReadOnly() {
+	// A recording has no server behind it to change, a read-only one is
+	// not to be changed; what they have shown can still be read.
+	if (m.opts.Demo || m.opts.ReadOnly != "") && !a.ReadOnly() {
 		return m.flash(FlashMsg{Text: m.readOnlyNotice()})
 	}
 	if m.opts.Server == nil && a != ActionTimeline {

@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/octop-dev/octop/internal/sanitize"
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ui/history"
@@ -37,6 +38,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.wd.Seen()
 		return m.updateKey(msg)
 	case tea.PasteMsg:
+		msg.Content = sanitize.Text(msg.Content) // a clipboard may hold what a server wrote
 		if m.dialog != nil {
 			return m.updateDialog(msg)
 		}

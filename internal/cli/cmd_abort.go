@@ -56,6 +56,9 @@ func runAbort(ctx context.Context, cmd *command, base client.Options, pos []stri
 	if !ok {
 		return code
 	}
+	if code, ok := cmd.refuseReadOnly(c); !ok {
+		return code
+	}
 	var aborted []wire.Session
 	var err error
 	if tree {
@@ -67,7 +70,7 @@ func runAbort(ctx context.Context, cmd *command, base client.Options, pos []stri
 		}
 	}
 	for _, s := range aborted {
-		fmt.Fprintf(stdio.out, "aborted: %s  %s\n", s.ID, s.Title)
+		fmt.Fprintf(stdio.out, "aborted: %s  %s\n", s.ID, squashSpaces(s.Title))
 	}
 	if errors.Is(err, task.ErrNotRunning) {
 		fmt.Fprintf(stdio.err, "octop abort: %s\n", err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"strings"
 
@@ -95,12 +94,16 @@ func printConn(w io.Writer, f connFlags) {
 	user, userFrom := client.DefaultUsername, "default"
 	pw := "(none)"
 	localPW := false // service.json's password, which wins over the environment's
+	readOnly := "no"
 	if s, ok := f.confServer(); ok {
 		url, urlFrom = s.URL, fmt.Sprintf("config file, server %q", s.Name)
 		if s.Username != "" {
 			user, userFrom = s.Username, urlFrom
 		}
 		pw = s.PasswordSource()
+		if s.ReadOnly {
+			readOnly = "yes (" + urlFrom + ")"
+		}
 	} else if path := discover.ServiceFile(os.Getenv); f.server == "" && os.Getenv("OPENCODE_SERVER_URL") == "" {
 		if l, ok, err := discover.ReadLocal(path); err == nil && ok {
 			url, urlFrom = l.URL, "OpenCode's "+path
@@ -108,6 +111,9 @@ func printConn(w io.Writer, f connFlags) {
 				pw, localPW = "******** (from "+path+")", true
 			}
 		}
+	}
+	if f.readOnly {
+		readOnly = "yes (--read-only)"
 	}
 	for _, e := range []struct {
 		env       string
@@ -136,6 +142,7 @@ func printConn(w io.Writer, f connFlags) {
 	fmt.Fprintf(w, "server         %s (%s)\n", redactURL(url), urlFrom)
 	fmt.Fprintf(w, "username       %s (%s)\n", user, userFrom)
 	fmt.Fprintf(w, "password       %s\n", pw)
+	fmt.Fprintf(w, "read-only      %s\n", readOnly)
 	if f.directory != "" {
 		fmt.Fprintf(w, "directory      %s\n", f.directory)
 	}
@@ -156,15 +163,13 @@ func printServers(w io.Writer, cfg config.File) {
 		if s.Username != "" {
 			user = "  user " + s.Username
 		}
+		if s.ReadOnly {
+			user += "  read-only"
+		}
 		fmt.Fprintf(w, "  %-10s %s%s  password %s\n", name, redactURL(s.URL), user, strings.TrimSpace(s.PasswordSource()))
 	}
 }
 
-// redactURL hides a password written into a URL.
-func redactURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
-		return "(unparsable URL)"
-	}
-	return u.Redacted()
-}
+// redactURL hides a password written into a URL, with or without a
+// scheme (client.Redact).
+func redactURL(s string) string { return client.Redact(s) }

@@ -105,9 +105,12 @@ func runExport(ctx context.Context, cmd *command, base client.Options, roots []s
 // exportRoots reads the roots' trees and sends one trace per root. A root
 // that cannot be sent is a line on stderr; the others are still sent.
 func exportRoots(ctx context.Context, cmd *command, c *client.Client, url string, roots []string) int {
-	st, history, err := live.LoadTrees(ctx, c, roots)
+	st, history, skipped, err := live.LoadTrees(ctx, c, roots)
 	if err != nil {
 		return cmd.fail(err)
+	}
+	for _, id := range skipped {
+		fmt.Fprintf(cmd.stdio.err, "octop export: skipped a session whose id is malformed: %s\n", squashSpaces(id))
 	}
 	for _, r := range roots {
 		if ss := st.Session(r); ss == nil || !ss.Known {

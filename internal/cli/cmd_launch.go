@@ -96,6 +96,9 @@ func runLaunch(ctx context.Context, cmd *command, base client.Options, pos []str
 	if !ok {
 		return code
 	}
+	if code, ok := cmd.refuseReadOnly(c); !ok {
+		return code
+	}
 	s, err := live.Launch(ctx, c, req)
 	if err != nil {
 		return cmd.fail(err)

@@ -80,11 +80,14 @@ func runResume(ctx context.Context, cmd *command, base client.Options, pos []str
 	if !ok {
 		return code
 	}
+	if code, ok := cmd.refuseReadOnly(c); !ok {
+		return code
+	}
 	r, err := live.Resume(ctx, c, id, text, agent)
 	if err != nil {
 		return cmd.fail(err)
 	}
-	shown := r.Agent
+	shown := squashSpaces(r.Agent) // the server's, on one line
 	if shown == "" {
 		shown = "(server default)"
 	}

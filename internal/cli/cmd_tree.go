@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -36,7 +35,11 @@ aborted|interrupted|denied|the error's name), "run" (idle|busy|retry),
 "started", "ended" (Unix ms; 0 while running), "duration_ms",
 "last_activity", "files_changed", "todos" {total, done}, the same figures
 over the session and all its descendants under "subtree", and "children".
-The figures add up the session's messages as the server lists them.
+The figures add up the session's messages as the server lists them. The
+JSON is indented at most 32 levels deep, and the text tree draws at most
+32 levels of guides ("… " before them), so a deep tree prints in
+proportion to its size. A session whose id is malformed is left out with
+a line on stderr.
 
 Examples:
   octop tree
@@ -69,6 +72,9 @@ func runTree(ctx context.Context, cmd *command, base client.Options, pos []strin
 	trees := readTrees(ctx, cs)
 	code = codeOK
 	for _, t := range trees {
+		for _, id := range t.skipped {
+			fmt.Fprintf(cmd.stdio.err, "octop tree: skipped a session whose id is malformed: %s\n", squashSpaces(id))
+		}
 		switch {
 		case t.err != nil && len(trees) > 1:
 			code = cmd.fail(fmt.Errorf("%s: %w", t.server, t.err))
@@ -81,9 +87,7 @@ func runTree(ctx context.Context, cmd *command, base client.Options, pos []strin
 		for _, t := range trees {
 			roots = append(roots, t.roots...)
 		}
-		enc := json.NewEncoder(stdio.out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(roots); err != nil {
+		if err := printJSON(cmd.stdio.out, roots); err != nil {
 			return cmd.fail(err)
 		}
 		return code
@@ -96,9 +100,10 @@ func runTree(ctx context.Context, cmd *command, base client.Options, pos []strin
 
 // serverTree is one server's part of `octop tree`.
 type serverTree struct {
-	server string
-	roots  []*live.Node
-	err    error
+	server  string
+	roots   []*live.Node
+	skipped []string // sessions left out: their ids are malformed
+	err     error
 }
 
 // readTrees reads every server's tree at once, so a slow or dead server
@@ -112,7 +117,7 @@ func readTrees(ctx context.Context, cs []*client.Client) []serverTree {
 			defer wg.Done()
 			t := serverTree{server: c.BaseURL()}
 			if t.err = live.CheckDirectory(ctx, c); t.err == nil {
-				t.roots, t.err = live.Tree(ctx, c)
+				t.roots, t.skipped, t.err = live.Tree(ctx, c)
 			}
 			for _, r := range t.roots {
 				r.Server = t.server
@@ -137,36 +142,89 @@ func printTree(w io.Writer, t serverTree, named bool) {
 		fmt.Fprintln(w, "no sessions")
 	}
 	for _, r := range t.roots {
-		printNode(w, r, "", "")
+		printNode(w, r)
 	}
 }
 
-// printNode prints n with tree guides: first is the prefix of n's own line,
-// rest the prefix of its descendants' lines.
-func printNode(w io.Writer, n *live.Node, first, rest string) {
-	status, why := n.Status, n.Reason
+// maxGuides is how many levels of tree guides a line draws at most; a
+// deeper line starts with "… " and the last maxGuides levels, so that a
+// chain of thousands of sessions prints in lines of bounded length.
+const maxGuides = 32
+
+// printNode prints n and its subtree with tree guides, after its children
+// a stack of the siblings still to print at each level rather than
+// recursion: however deep the tree, it costs a step per session.
+func printNode(w io.Writer, n *live.Node) {
+	type level struct{ rest []*live.Node } // the siblings still to print
+	var stack []level
+	// more[i] says level i+1 has siblings still to come: its guide is "│".
+	var more []bool
+	for cur := n; cur != nil; {
+		fmt.Fprintln(w, guides(more)+nodeLine(cur))
+		if len(cur.Children) > 0 {
+			stack = append(stack, level{rest: cur.Children})
+			more = append(more, false)
+		}
+		cur = nil
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if len(top.rest) == 0 {
+				stack, more = stack[:len(stack)-1], more[:len(more)-1]
+				continue
+			}
+			cur, top.rest = top.rest[0], top.rest[1:]
+			more[len(more)-1] = len(top.rest) > 0
+			break
+		}
+	}
+}
+
+// guides is the prefix of a line at depth len(more): "│  " or "   " for
+// each ancestor level, then "├─ " or "└─ " for its own.
+func guides(more []bool) string {
+	if len(more) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	from := 0
+	if len(more) > maxGuides {
+		from = len(more) - maxGuides
+		b.WriteString("… ")
+	}
+	for i := from; i < len(more)-1; i++ {
+		if more[i] {
+			b.WriteString("│  ")
+		} else {
+			b.WriteString("   ")
+		}
+	}
+	if more[len(more)-1] {
+		b.WriteString("├─ ")
+	} else {
+		b.WriteString("└─ ")
+	}
+	return b.String()
+}
+
+// nodeLine is a session's line: id, status, tools, title, and for an
+// error or a wait why.
+func nodeLine(n *live.Node) string {
+	status, why := n.Status, squashSpaces(n.Reason)
 	if why == "aborted" {
 		// Someone chose to stop it: the screen marks it ■, not as a
 		// failure, and so does this line.
 		status, why = "aborted", ""
 	}
-	line := fmt.Sprintf("%s%s  %-8s  %s  %s", first, n.ID, status, toolSummary(n.Tools), squashSpaces(n.Title))
-	switch {
-	case why != "" && n.Error != "":
-		line += "  [" + why + ": " + n.Error + "]"
+	line := fmt.Sprintf("%s  %-8s  %s  %s", n.ID, status, toolSummary(n.Tools), squashSpaces(n.Title))
+	switch errText := squashSpaces(n.Error); {
+	case why != "" && errText != "":
+		line += "  [" + why + ": " + errText + "]"
 	case why != "":
 		line += "  [" + why + "]" // running, waiting on its background tasks
-	case n.Error != "":
-		line += "  [" + n.Error + "]"
+	case errText != "":
+		line += "  [" + errText + "]"
 	}
-	fmt.Fprintln(w, line)
-	for i, ch := range n.Children {
-		if i == len(n.Children)-1 {
-			printNode(w, ch, rest+"└─ ", rest+"   ")
-		} else {
-			printNode(w, ch, rest+"├─ ", rest+"│  ")
-		}
-	}
+	return line
 }
 
 func toolSummary(t live.ToolCounts) string {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -95,9 +94,7 @@ func runUsage(ctx context.Context, cmd *command, base client.Options, pos []stri
 	}
 	l := ledger.Build(sessions, by, ledger.Options{Since: cutoff, Loc: time.Local})
 	if asJSON {
-		enc := json.NewEncoder(cmd.stdio.out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(usageJSON{Ledger: l, Since: cutoff, EndedBadly: l.Bad()}); err != nil {
+		if err := printJSON(cmd.stdio.out, usageJSON{Ledger: l, Since: cutoff, EndedBadly: l.Bad()}); err != nil {
 			return cmd.fail(err)
 		}
 		return code
@@ -126,7 +123,8 @@ func readLedgers(ctx context.Context, cs []*client.Client, cutoff int64) ([]ledg
 			defer wg.Done()
 			roots, err := rootsSince(ctx, c, cutoff)
 			if err == nil {
-				st, history, lerr := live.LoadTrees(ctx, c, roots)
+				// A session with a malformed id is left out, as tree warns.
+				st, history, _, lerr := live.LoadTrees(ctx, c, roots)
 				if err = lerr; err == nil {
 					out[i] = ledger.FromState(st, roots, history)
 				}

@@ -68,7 +68,7 @@ func TestUsageAddsUpTheReplies(t *testing.T) {
 		}
 	}
 	code, out, _ := run(t, base, "", "usage", "--server", a.BaseURL, "--by", "root")
-	for _, want := range []string{"ROOT", "CACHE WRITE", "ses_aroot fix it", "total", "≥$0.7500",
+	for _, want := range []string{"ROOT", "CACHE WRITE", "ses_aroot fix␛[31m it", "total", "≥$0.7500",
 		"Ended badly: ≥$0.2500 of ≥$0.7500", "aborted ≥$0.2500 (1 session)", "Cost not reported for 1 of 3 replies"} {
 		if code != codeOK || !strings.Contains(out, want) {
 			t.Errorf("usage --by root lacks %q:\n%s", want, out)

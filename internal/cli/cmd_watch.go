@@ -15,6 +15,7 @@ import (
 	"github.com/octop-dev/octop/internal/alert"
 	"github.com/octop-dev/octop/internal/hook"
 	"github.com/octop-dev/octop/internal/otlp"
+	"github.com/octop-dev/octop/internal/sanitize"
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/watchdog"
@@ -33,7 +34,9 @@ ended while disconnected gets its end event then.
 Events: session.started, session.done, session.failed, session.aborted,
 session.interrupted, session.waiting, session.answered, runaway.loop,
 runaway.stall, runaway.budget, runaway.errors, connection.lost,
-connection.restored.
+connection.retrying, connection.restored. While the server cannot be
+reached (from the start, or after a drop) connection.lost says why, then
+each attempt that fails again prints connection.retrying.
 
 With --json each line is an object with ts, event, id, parent, root, title,
 agent, status, reason, tokens and cost (tokens and cost cover the session's
@@ -122,6 +125,11 @@ func runWatch(ctx context.Context, cmd *command, base client.Options, pos []stri
 			return cmd.fail(err)
 		}
 	}
+	if c.ReadOnly() && len(cfg.AbortOn) > 0 {
+		// The marks still come; the aborts would change the server.
+		fmt.Fprintln(cmd.stdio.err, "octop watch: read-only: --abort-on marks runaways and aborts nothing")
+		cfg.AbortOn = nil
+	}
 	w := &watcher{cmd: cmd, c: c, o: o, st: model.New(), wd: watchdog.New(cfg), mode: mode,
 		notes: make(chan string, 64)}
 	if o.otlp != "" {
@@ -144,6 +152,9 @@ type watcher struct {
 	traces *rootTraces // --otlp
 	mode   alert.Mode
 	primed bool
+	// down says the stream is out of reach; lostEarly that watch said so
+	// before it ever connected (the watchdog speaks only after).
+	down, lostEarly bool
 	// notes are error lines from other goroutines (a failed abort or
 	// hook), printed by the main loop so output never interleaves.
 	notes chan string
@@ -158,11 +169,24 @@ func (w *watcher) note(line string) {
 	}
 }
 
+// drainNotes prints the notes still queued when watch ends.
+func (w *watcher) drainNotes() {
+	for {
+		select {
+		case line := <-w.notes:
+			fmt.Fprintln(w.cmd.stdio.err, line)
+		default:
+			return
+		}
+	}
+}
+
 func (w *watcher) run(ctx context.Context) int {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if w.o.wd.exec != "" {
 		w.hook = hook.New(w.o.wd.exec, w.c.BaseURL(), w.o.wd.hookTimeout, w.hookReport)
+		defer w.drainNotes() // after the hooks still running: their reports too
 		defer w.hook.Close()
 	}
 	msgs := make(chan any, 256)
@@ -212,7 +236,7 @@ func nowMS() int64 { return time.Now().UnixMilli() }
 func (w *watcher) handle(ctx context.Context, m any) (watchdog.Out, error) {
 	switch m := m.(type) {
 	case wire.ConnState:
-		return w.wd.Conn(m, nowMS()), nil
+		return w.conn(m), nil
 	case wire.ResyncNeeded:
 		sctx, cancel := context.WithTimeout(ctx, snapshotTimeout)
 		defer cancel()
@@ -257,7 +281,7 @@ func (w *watcher) emit(ctx context.Context, out watchdog.Out) {
 		}
 		if w.o.json {
 			b, _ := json.Marshal(e)
-			fmt.Fprintf(w.cmd.stdio.out, "%s\n", b)
+			fmt.Fprintf(w.cmd.stdio.out, "%s\n", sanitize.JSON(b))
 		} else {
 			fmt.Fprintln(w.cmd.stdio.out, e.Line())
 		}
@@ -268,7 +292,7 @@ func (w *watcher) emit(ctx context.Context, out watchdog.Out) {
 			w.hook.Run(e)
 		}
 		if seq := alert.Sequence(w.mode, "octop", e.Summary(), os.Getenv); seq != "" {
-			fmt.Fprint(w.cmd.stdio.err, seq)
+			fmt.Fprint(sanitize.Raw(w.cmd.stdio.err), seq) // octop's own sequence, its text cleaned by alert
 		}
 	}
 	for _, a := range out.Aborts {
@@ -306,4 +330,34 @@ func (w *watcher) finished() (int, bool) {
 		return codeTaskError, true
 	}
 	return 0, false
+}
+
+// conn folds a change of the connection: the watchdog's connection.lost
+// and connection.restored once the stream has been up, and, while the
+// server cannot be reached, connection.lost for the first failure (also
+// before watch ever connected) and connection.retrying for each after.
+func (w *watcher) conn(cs wire.ConnState) watchdog.Out {
+	now := nowMS()
+	out := w.wd.Conn(cs, now)
+	switch {
+	case cs.State == wire.Connected:
+		if w.lostEarly {
+			out.Events = append(out.Events, watchdog.Event{TS: now, Name: watchdog.ConnectionRestored})
+		}
+		w.down, w.lostEarly = false, false
+	case cs.State == wire.Disconnected && cs.Err != nil:
+		reason := cs.Err.Error()
+		if !cs.RetryAt.IsZero() {
+			reason += fmt.Sprintf("; attempt %d, next in %s", cs.Attempt, time.Until(cs.RetryAt).Round(100*time.Millisecond))
+		}
+		switch {
+		case w.down:
+			out.Events = append(out.Events, watchdog.Event{TS: now, Name: watchdog.ConnectionRetrying, Reason: reason})
+		case len(out.Events) == 0: // not up yet: the watchdog says nothing
+			out.Events = append(out.Events, watchdog.Event{TS: now, Name: watchdog.ConnectionLost, Reason: reason})
+			w.lostEarly = true
+		}
+		w.down = true
+	}
+	return out
 }

@@ -63,7 +63,7 @@ func (a *app) subcommands() []*cobra.Command {
 // exitCodesHelp ends every subcommand's help.
 const exitCodesHelp = `
 
-Exit codes: 0 done, 1 server or request error, 2 bad usage, 3 no such session,
+Exit codes: 0 done, 1 server or request error, 2 bad usage (or refused: read-only), 3 no such session,
 4 the task ended in an error (result, --wait, log --follow, watch --until-done),
 5 --wait --timeout ran out while the task still ran.`
 

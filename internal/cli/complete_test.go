@@ -39,7 +39,8 @@ func sessionsServer(t *testing.T) *opencodetest.Server {
 // the most recently active first, each with its title made safe.
 func TestCompleteSessionIDs(t *testing.T) {
 	s := sessionsServer(t)
-	want := []string{"ses_new\tnew red tabbed line", "ses_old\tolder task"}
+	// The escape is shown, not obeyed (the one sanitizer, format.OneLine).
+	want := []string{"ses_new\tnew␛[31m red tabbed line", "ses_old\tolder task"}
 	for _, args := range [][]string{
 		{"resume", ""}, {"abort", "--tree", ""}, {"result", ""}, {"log", "--json", ""},
 		{"launch", "--parent", ""}, {"watch", "--root", ""},

@@ -74,6 +74,7 @@ func (f connFlags) resolveCtx(ctx context.Context, base client.Options) (client.
 			base.Username = s.Username
 		}
 		base.Name = s.Name
+		base.ReadOnly = base.ReadOnly || s.ReadOnly
 		if base.Password == "" {
 			ctx, cancel := context.WithTimeout(ctx, passwordWait)
 			defer cancel()

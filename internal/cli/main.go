@@ -33,7 +33,7 @@ import (
 	"github.com/octop-dev/octop/internal/frametrace"
 	"github.com/octop-dev/octop/internal/hook"
 	"github.com/octop-dev/octop/internal/renderer"
-	"github.com/octop-dev/octop/internal/task/live"
+	"github.com/octop-dev/octop/internal/sanitize"
 	"github.com/octop-dev/octop/internal/watchdog"
 	"github.com/octop-dev/octop/ui"
 )
@@ -104,8 +104,16 @@ func Main(b Build, args []string) int {
 
 // realMain is main without the exit, so that flag handling can be tested.
 func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return realMainContext(context.Background(), args, stdin, stdout, stderr)
+}
+
+// realMainContext is realMain until ctx ends.
+func realMainContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// What reaches the terminal outside the screen is cleaned too: an
+	// error may quote a server, a hook or the config file.
+	stdout, stderr = sanitize.NewWriter(stdout), sanitize.NewWriter(stderr)
 	a := &app{stdio: cmdIO{stdin, stdout, stderr}, base: client.OptionsFromEnv()}
-	return a.execute(args)
+	return a.executeContext(ctx, args)
 }
 
 // runScreen is `octop` with no command: the screen, once the config
@@ -162,15 +170,14 @@ func runLive(g globalFlags, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "octop:", err)
 		return 2
 	}
-	opts := ui.Options{
-		Server:      rec.server(live.New(c)),
+	opts := screenOn(c, rec, ui.Options{
 		ServerURL:   c.BaseURL(),
 		AllProjects: g.AllProjects,
 		NoColor:     noColor(),
 		Getenv:      os.Getenv,
 		Watchdog:    &wd,
 		Notify:      notify,
-	}
+	})
 	tr, err := openTrace()
 	if err != nil {
 		fmt.Fprintln(stderr, "octop:", err)

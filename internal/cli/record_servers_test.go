@@ -55,7 +55,7 @@ func TestRecordSeveralThenReplay(t *testing.T) {
 	if got := rec.Servers(); len(got) != 2 || got[0] != a.URL() || got[1] != b.URL() {
 		t.Fatalf("recorded servers %v, want %s and %s", got, a.URL(), b.URL())
 	}
-	r, err := newSeveralReplay(rec, record.Options{Speed: 32}, "replay", "replay two.octop")
+	r, err := newSeveralReplay(replaySource{src: rec.Source(), label: "replay", source: "replay two.octop", truncated: rec.Truncated}, record.Options{Speed: 32})
 	if err != nil {
 		t.Fatal(err)
 	}

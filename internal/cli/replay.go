@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -21,21 +22,33 @@ const demoLoopPause = 8 * time.Second
 
 // runReplay plays the recording at path (--replay).
 func runReplay(path string, speed float64, stderr io.Writer) int {
-	f, err := os.Open(path)
-	if err != nil {
+	// The file is read as a stream: through once now, to check it and
+	// learn its servers, then as it plays.
+	src := record.File(path)
+	info, err := record.Scan(src)
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) {
 		fmt.Fprintln(stderr, "octop: --replay:", err)
 		return 1
 	}
-	rec, err := record.Read(f)
-	f.Close()
 	if err != nil {
 		fmt.Fprintf(stderr, "octop: --replay %s: %v\n", path, err)
 		return 1
 	}
-	if len(rec.Servers()) > 1 {
-		return playSeveral(rec, record.Options{Speed: speed}, "replay", "replay "+path, stderr)
+	rec := replaySource{src: src, label: "replay", source: "replay " + path, truncated: info.Truncated}
+	if len(info.Servers) > 1 {
+		return playSeveral(rec, record.Options{Speed: speed}, stderr)
 	}
-	return play(rec, record.Options{Speed: speed}, "replay", "replay "+path, stderr)
+	return play(rec, record.Options{Speed: speed}, stderr)
+}
+
+// replaySource is a recording to play and how the screen names it: label
+// for its notices ("replay", "demo"), source for its header ("replay
+// FILE"), and whether it was cut short.
+type replaySource struct {
+	src       record.Source
+	label     string
+	source    string
+	truncated bool
 }
 
 // runDemo replays the embedded recording on a loop.
@@ -45,7 +58,8 @@ func runDemo(stderr io.Writer) int {
 		fmt.Fprintln(stderr, "octop: the built-in demo recording is unreadable:", err)
 		return 1
 	}
-	return play(rec, record.Options{Loop: true, LoopPause: demoLoopPause}, "demo", "demo", stderr)
+	return play(replaySource{src: rec.Source(), label: "demo", source: "demo", truncated: rec.Truncated},
+		record.Options{Loop: true, LoopPause: demoLoopPause}, stderr)
 }
 
 // oneReplay is the screen of a recording of one server, and its player.
@@ -62,21 +76,22 @@ type oneReplay struct {
 // the ? help. The read-only rooms are answered from what the recording has
 // shown so far (record.Recorded); every key that would change something
 // answers "<label>: read-only".
-func newReplay(rec record.Recording, opts record.Options, label, source string) (*oneReplay, error) {
+func newReplay(rec replaySource, opts record.Options) (*oneReplay, error) {
 	r := &oneReplay{seen: record.NewRecorded()}
 	opts.OnLoop = func() { r.seen.Reset(); r.b.Send(feed.ResetMsg{}) }
-	p, err := record.New(rec, opts)
+	p, err := record.Play(rec.src, opts)
 	if err != nil {
 		return nil, err
 	}
 	r.player = p
-	if rec.Truncated {
+	label, source := rec.label, rec.source
+	if rec.truncated {
 		source += " (cut short)"
 	}
 	root := ui.New(ui.Options{Demo: true, ReadOnly: label + ": read-only", Source: source, RecordedHistory: p.HasHistories(),
 		Server: record.ReadOnly(p.Backend(), r.seen, label), Clock: p.Clock, NoColor: noColor(),
 		MoreKeys: shell.DefaultReplayKeyMap().ShortHelp()})
-	r.screen = shell.NewScreen(root, p, label).WithHint(replayHint(label, rec.Truncated))
+	r.screen = shell.NewScreen(root, p, label).WithHint(replayHint(label, rec.truncated))
 	return r, nil
 }
 
@@ -98,10 +113,10 @@ func (r *oneReplay) run(ctx context.Context, send func(tea.Msg)) {
 }
 
 // play shows rec in the screen, read-only, through a record.Player.
-func play(rec record.Recording, opts record.Options, label, source string, stderr io.Writer) int {
-	r, err := newReplay(rec, opts, label, source)
+func play(rec replaySource, opts record.Options, stderr io.Writer) int {
+	r, err := newReplay(rec, opts)
 	if err != nil {
-		fmt.Fprintf(stderr, "octop: --%s: %v\n", label, err)
+		fmt.Fprintf(stderr, "octop: --%s: %v\n", rec.label, err)
 		return 2
 	}
 	prog := newProgram(r.screen, screenOptions())

@@ -25,24 +25,25 @@ type severalReplay struct {
 // newSeveralReplay builds the screen for rec, one group per server in
 // the order they first appear in it, each header naming the recording
 // (source, with "(cut short)" when it is).
-func newSeveralReplay(rec record.Recording, opts record.Options, label, source string) (severalReplay, error) {
-	g, err := record.NewGroup(rec, opts)
+func newSeveralReplay(rec replaySource, opts record.Options) (severalReplay, error) {
+	g, err := record.PlayGroup(rec.src, opts)
 	if err != nil {
 		return severalReplay{}, err
 	}
 	r := severalReplay{players: g, seen: make([]*record.Recorded, len(g))}
-	if rec.Truncated {
+	label, source := rec.label, rec.source
+	if rec.truncated {
 		source += " (cut short)"
 	}
 	screens := make([]ui.Model, len(g))
-	for i, s := range rec.Servers() {
+	for i, s := range g.Servers() {
 		p := g[i]
 		r.seen[i] = record.NewRecorded()
 		screens[i] = ui.New(ui.Options{Demo: true, ReadOnly: label + ": read-only", Source: source, RecordedHistory: p.HasHistories(),
 			Server: record.ReadOnly(p.Backend(), r.seen[i], label), Clock: p.Clock, ServerURL: s, NoColor: noColor(),
 			MoreKeys: append(shell.DefaultKeyMap().ShortHelp(), shell.DefaultReplayKeyMap().ShortHelp()...)})
 	}
-	r.screen = shell.NewScreen(shell.New(screens, noColor()), g, label).WithHint(replayHint(label, rec.Truncated))
+	r.screen = shell.NewScreen(shell.New(screens, noColor()), g, label).WithHint(replayHint(label, rec.truncated))
 	return r, nil
 }
 
@@ -58,10 +59,10 @@ func (r severalReplay) run(ctx context.Context, send func(tea.Msg)) {
 }
 
 // playSeveral shows a recording of several servers, read-only.
-func playSeveral(rec record.Recording, opts record.Options, label, source string, stderr io.Writer) int {
-	r, err := newSeveralReplay(rec, opts, label, source)
+func playSeveral(rec replaySource, opts record.Options, stderr io.Writer) int {
+	r, err := newSeveralReplay(rec, opts)
 	if err != nil {
-		fmt.Fprintf(stderr, "octop: --%s: %v\n", label, err)
+		fmt.Fprintf(stderr, "octop: --%s: %v\n", rec.label, err)
 		return 2
 	}
 	prog := newProgram(r.screen, screenOptions())

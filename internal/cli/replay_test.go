@@ -46,7 +46,8 @@ func ms(t time.Time) string { return strconv.FormatInt(t.UnixMilli(), 10) }
 // file, not "demo"; space makes it say paused, and the ? help lists the
 // replay's keys.
 func TestReplayHeaderSaysWhatPlays(t *testing.T) {
-	r, err := newReplay(oneServerRecording(t, time.Hour), record.Options{}, "replay", "replay runs/fix.octop")
+	rec := oneServerRecording(t, time.Hour)
+	r, err := newReplay(replaySource{src: rec.Source(), label: "replay", source: "replay runs/fix.octop", truncated: rec.Truncated}, record.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func TestReplayHeaderSaysWhatPlays(t *testing.T) {
 func TestReplayCutShortSaysSo(t *testing.T) {
 	rec := oneServerRecording(t, 50*time.Millisecond)
 	rec.Truncated = true
-	r, err := newReplay(rec, record.Options{Speed: 32}, "replay", "replay crash.octop")
+	r, err := newReplay(replaySource{src: rec.Source(), label: "replay", source: "replay crash.octop", truncated: rec.Truncated}, record.Options{Speed: 32})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -79,10 +79,13 @@ func (a *app) newRoot() *cobra.Command {
 // execute runs the command args name and returns its exit code: the one
 // the command chose, or codeUsage when cobra refused the command line (an
 // unknown flag or command, a flag's bad value), said in one line.
-func (a *app) execute(args []string) int {
+func (a *app) execute(args []string) int { return a.executeContext(context.Background(), args) }
+
+// executeContext is execute under ctx: a command stops when it ends.
+func (a *app) executeContext(ctx context.Context, args []string) int {
 	root := a.newRoot()
 	root.SetArgs(dashed(root, args))
-	err := fang.Execute(context.Background(), root,
+	err := fang.Execute(ctx, root,
 		fang.WithoutVersion(), // --version is octop's own, and prints what it always did
 		fang.WithoutManpage(), // `octop man` is octop's own: listed, and written to the command's output
 		fang.WithErrorHandler(reportUsage))

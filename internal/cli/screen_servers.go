@@ -15,7 +15,6 @@ import (
 	"github.com/octop-dev/octop/internal/hook"
 	"github.com/octop-dev/octop/internal/renderer"
 	"github.com/octop-dev/octop/internal/shell"
-	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/watchdog"
 	"github.com/octop-dev/octop/ui"
 )
@@ -130,8 +129,8 @@ func (w watching) stream(ctx context.Context, send func(tea.Msg)) {
 // set (the hook's failures shown on that screen).
 func (s *several) screen(i int, c *client.Client, rec *recorder) ui.Model {
 	wd := s.wd
-	o := ui.Options{Server: rec.server(live.New(c)), ServerURL: c.BaseURL(), AllProjects: s.g.AllProjects, NoColor: noColor(),
-		Getenv: os.Getenv, Watchdog: &wd, Notify: s.notify, MoreKeys: shell.DefaultKeyMap().ShortHelp()}
+	o := screenOn(c, rec, ui.Options{ServerURL: c.BaseURL(), AllProjects: s.g.AllProjects, NoColor: noColor(),
+		Getenv: os.Getenv, Watchdog: &wd, Notify: s.notify, MoreKeys: shell.DefaultKeyMap().ShortHelp()})
 	if s.g.wd.exec != "" {
 		h := hook.New(s.g.wd.exec, c.BaseURL(), s.g.wd.hookTimeout, func(r hook.Result) {
 			if r.Err != nil {
@@ -162,7 +161,7 @@ func (s *several) discover(ctx context.Context, known []*client.Client) {
 	}
 	next := len(known)
 	add := func(o client.Options) {
-		o.Global = s.g.AllProjects
+		o.Global, o.ReadOnly = s.g.AllProjects, s.g.conn.readOnly
 		paced(&o)
 		rec := s.rec.also(&o) // a tap writes nothing until the stream does
 		c, err := client.New(o)

@@ -6,11 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
-
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/sanitize"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 )
@@ -61,15 +59,8 @@ func rootsSince(ctx context.Context, c *client.Client, since int64) ([]string, e
 	return roots, nil
 }
 
-// serverText is text from a server made fit for one line of a terminal:
-// escape sequences and control characters dropped, runs of spaces
-// squashed. Every name and
-// title export and usage print goes through it.
-func serverText(s string) string {
-	return squashSpaces(strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) && r != '\n' && r != '\t' {
-			return -1
-		}
-		return r
-	}, ansi.Strip(s)))
-}
+// serverText is a name or title from the server as one line for a
+// terminal: what is not text is shown, not obeyed (sanitize.Line), runs
+// of spaces squashed. Every name and title export and usage print goes
+// through it.
+func serverText(s string) string { return squashSpaces(sanitize.Line(s)) }

@@ -20,13 +20,17 @@ import (
 const (
 	codeOK        = 0 // done
 	codeFail      = 1 // the server or the request failed
-	codeUsage     = 2 // bad usage: a missing flag, a malformed id, an empty prompt, an unknown agent
+	codeUsage     = 2 // bad usage: a missing flag, a malformed id, an empty prompt, an unknown agent; or refused by --read-only
 	codeNoSession = 3 // no such session on the server
 	codeTaskError = 4 // result, --wait, log --follow, watch --until-done: the task ended in an error
 	codeTimeout   = 5 // --wait --timeout: the time ran out while the task still ran
 )
 
 // cmdIO is where a subcommand reads and writes; tests pass buffers.
+// realMain puts out and err behind sanitize.Writer, the one way the
+// command line writes to a terminal: whatever a server sent is shown as
+// text there, never acted on. octop's own escape sequences (--notify's)
+// go to sanitize.Raw(err).
 type cmdIO struct {
 	in       io.Reader
 	out, err io.Writer
@@ -41,6 +45,9 @@ type connFlags struct {
 	server                        string
 	servers                       []string
 	password, username, directory string
+	// readOnly is --read-only: octop sends nothing that would change a
+	// server (read_only in the config file says so of one server).
+	readOnly bool
 	// cfg is the config file, whose servers --server may name.
 	cfg config.File
 }
@@ -54,6 +61,7 @@ func (f *connFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.password, "password", "", "the PASSWORD for basic auth (env OPENCODE_SERVER_PASSWORD)")
 	fs.StringVar(&f.username, "username", "", "the USER for basic auth (env OPENCODE_SERVER_USERNAME, default "+client.DefaultUsername+")")
 	fs.StringVar(&f.directory, "directory", "", "the project DIR on the server (default: the server's own)")
+	fs.BoolVar(&f.readOnly, "read-only", false, "change nothing on the server: launch, resume, abort and answers are refused, and nothing but reads is sent")
 }
 
 // options lays the flags over base (the environment's options).
@@ -70,6 +78,7 @@ func (f connFlags) options(base client.Options) client.Options {
 	if f.directory != "" {
 		base.Directory = f.directory
 	}
+	base.ReadOnly = base.ReadOnly || f.readOnly
 	return base
 }
 
@@ -93,7 +102,8 @@ func (c *command) usageError(msg string) int {
 func (c *command) fail(err error) int {
 	code := codeFail
 	switch {
-	case errors.Is(err, task.ErrInvalid) || client.ErrorKind(err) == client.KindInvalid:
+	case errors.Is(err, task.ErrInvalid) || client.ErrorKind(err) == client.KindInvalid,
+		errors.Is(err, task.ErrReadOnly) || client.IsReadOnly(err):
 		code = codeUsage
 	case errors.Is(err, task.ErrNoSession) || client.IsNotFound(err):
 		code = codeNoSession
@@ -119,6 +129,16 @@ func (c *command) newClient(base client.Options) (*client.Client, int, bool) {
 		return nil, c.usageError(fmt.Sprintf("this works on one server, and %d are given; pick one with --server", len(cs))), false
 	}
 	return cs[0], 0, true
+}
+
+// refuseReadOnly fails a command that would change a server octop must
+// not change, before it sends anything; ok is false then.
+func (c *command) refuseReadOnly(cl *client.Client) (code int, ok bool) {
+	if !cl.ReadOnly() {
+		return 0, true
+	}
+	return c.fail(task.NewError(task.ErrReadOnly, fmt.Sprintf(
+		"read-only: octop changes nothing on %s (--read-only, or read_only in the config file); nothing was sent", cl.BaseURL()), nil)), false
 }
 
 // onePositional checks that exactly one positional argument (an id) was

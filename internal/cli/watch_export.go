@@ -58,7 +58,7 @@ func (x *rootTraces) send(ctx context.Context, root string) {
 		defer x.mu.Unlock()
 		ectx, cancel := context.WithTimeout(ctx, exportTimeout)
 		defer cancel()
-		st, history, err := live.LoadTrees(ectx, x.c, []string{root})
+		st, history, _, err := live.LoadTrees(ectx, x.c, []string{root})
 		if err != nil {
 			x.note(fmt.Sprintf("octop watch: could not read the tree of %s to export it: %s", root, squashSpaces(err.Error())))
 			return

@@ -265,17 +265,17 @@ func (r Result) Format() string {
 	case StateComplete:
 		fmt.Fprintf(&b, "\n<task_result>\n%s\n</task_result>\n", strings.TrimRight(r.Text, "\n"))
 	case StateError:
-		fmt.Fprintf(&b, "reason: %s\n", r.Reason)
+		fmt.Fprintf(&b, "reason: %s\n", oneLine(r.Reason))
 		fmt.Fprintf(&b, "error: %s\n", r.ErrorLine())
 	case StateRunning:
 		if r.Reason == "background" {
 			fmt.Fprintf(&b, "waiting: %s\n", strings.TrimPrefix(r.Detail, "waiting on "))
 		}
 		if r.Retry != nil {
-			fmt.Fprintf(&b, "retry: attempt %d: %s\n", r.Retry.Attempt, r.Retry.Message)
+			fmt.Fprintf(&b, "retry: attempt %d: %s\n", r.Retry.Attempt, oneLine(r.Retry.Message))
 		}
 		for _, t := range r.Tools {
-			line := fmt.Sprintf("tool: %-9s %s", t.Status, t.Tool)
+			line := fmt.Sprintf("tool: %-9s %s", oneLine(t.Status), oneLine(t.Tool))
 			if t.Title != "" {
 				line += "  " + oneLine(t.Title)
 			}
@@ -291,9 +291,9 @@ func (r Result) ErrorLine() string {
 		return ""
 	}
 	if r.Error.Data.Message == "" {
-		return r.Error.Name
+		return oneLine(r.Error.Name)
 	}
-	return r.Error.Name + ": " + oneLine(r.Error.Data.Message)
+	return oneLine(r.Error.Name) + ": " + oneLine(r.Error.Data.Message)
 }
 
 // oneLine folds whitespace runs, newlines included, into single spaces.

@@ -1,10 +1,13 @@
 package transcript
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/octop-dev/octop/internal/sanitize"
 )
 
 // Plain is an entry as `octop log` prints it: a prompt after "» ", text as
@@ -103,12 +106,18 @@ func WritePlain(w io.Writer, entries []Entry) error {
 	return nil
 }
 
-// WriteNDJSON prints each entry as one line of JSON.
+// WriteNDJSON prints each entry as one line of JSON, with every control
+// character in its strings escaped (sanitize.JSON).
 func WriteNDJSON(w io.Writer, entries []Entry) error {
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	for _, e := range entries {
+		buf.Reset()
 		if err := enc.Encode(e); err != nil {
+			return err
+		}
+		if _, err := w.Write(sanitize.JSON(buf.Bytes())); err != nil {
 			return err
 		}
 	}

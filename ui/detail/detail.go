@@ -153,7 +153,7 @@ func (m Model) header(s *model.Session) []string {
 		title = "(untitled)"
 	}
 	if agent == "" {
-		agent = s.Agent
+		agent = format.OneLine(s.Agent)
 	}
 	top := st.Ink.Bold.Render(format.OneLine(title))
 	if agent != "" {
@@ -183,9 +183,9 @@ func (m Model) header(s *model.Session) []string {
 			status += st.Ink.Waiting.Render(fmt.Sprintf(", %d waiting below", c.WaitingBelow))
 		}
 	}
-	lines := []string{top, label(st, "status") + status, label(st, "task_id") + s.ID}
+	lines := []string{top, label(st, "status") + status, label(st, "task_id") + format.OneLine(s.ID)}
 	if s.ParentID != "" {
-		parent := s.ParentID
+		parent := format.OneLine(s.ParentID)
 		if p := m.state.Session(s.ParentID); p != nil && p.Title != "" {
 			parent = format.OneLine(p.Title)
 		}
@@ -207,7 +207,7 @@ func (m Model) header(s *model.Session) []string {
 		}
 	}
 	for _, p := range m.state.Permissions(s.ID) {
-		lines = append(lines, label(st, "waiting")+st.Ink.Waiting.Render("permission "+p.Permission+" "+strings.Join(p.Patterns, " ")))
+		lines = append(lines, label(st, "waiting")+st.Ink.Waiting.Render("permission "+format.OneLine(p.Permission+" "+strings.Join(p.Patterns, " "))))
 	}
 	for _, q := range m.state.Questions(s.ID) {
 		what := "question"
@@ -251,14 +251,12 @@ func (m Model) body(s *model.Session) body {
 	}
 	b.tail = m.todoLines(s)
 	if model.StateOf(s).Kind != model.KindRunning && strings.TrimSpace(s.LastText) != "" {
-		reply := strings.Split(strings.TrimSpace(s.LastText), "\n")
+		reply := strings.Split(format.Text(strings.TrimSpace(s.LastText)), "\n")
 		if len(reply) > maxReplyLines {
 			reply = append(reply[:maxReplyLines-1], "…")
 		}
 		b.tail = append(b.tail, rule(m.styles, "last reply", m.width))
-		for _, l := range reply {
-			b.tail = append(b.tail, strings.ReplaceAll(l, "\t", "    "))
-		}
+		b.tail = append(b.tail, reply...)
 	}
 	return b
 }
@@ -312,7 +310,7 @@ func (m Model) toolLine(t model.ToolCall, shown model.ToolStatus, nameW int) str
 	case t.Start > 0 && t.End >= t.Start:
 		dur = format.Duration(t.End - t.Start)
 	}
-	name := ansi.Truncate(t.Tool, nameW, "…")
+	name := ansi.Truncate(format.OneLine(t.Tool), nameW, "…")
 	name += strings.Repeat(" ", nameW-ansi.StringWidth(name))
 	room := m.width - 2 - nameW - 1 - len(dur) - 1
 	what = ansi.Truncate(what, max(room, 0), "…")

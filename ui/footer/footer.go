@@ -71,7 +71,7 @@ const maxRows = 40
 // its columns grow longer on a narrow screen.
 func Help(st *styles.Styles, h help.Model, k Keys, filter string, width int) string {
 	if filter != "" && !h.ShowAll {
-		prefix := st.Ink.Busy.Render("filter: "+filter) + "  "
+		prefix := st.Ink.Busy.Render("filter: "+format.OneLine(filter)) + "  "
 		h.SetWidth(max(width-ansi.StringWidth(prefix), 0))
 		return format.Fit(prefix+h.View(k), width)
 	}
@@ -96,5 +96,5 @@ func Notice(st *styles.Styles, f room.FlashMsg, width int) string {
 	if f.Error {
 		ink = st.Ink.Failed
 	}
-	return format.Fit(ink.Render(f.Text), width)
+	return format.Fit(ink.Render(format.OneLine(f.Text)), width)
 }

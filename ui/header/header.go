@@ -30,6 +30,7 @@ type Data struct {
 	// "playing", "paused", "ended".
 	Demo             bool
 	Source, Playback string
+	ReadOnly         bool // --read-only: octop changes nothing on the server
 	ServerURL        string
 	Version          string // the server's OpenCode version, "" until known
 	Conn             wire.ConnState
@@ -88,16 +89,19 @@ const noticeMin = 16
 // state's room: it is cut first, then the version goes, then the server's
 // address is cut.
 func firstLine(st *styles.Styles, d Data, width int) string {
-	where := d.ServerURL
+	where := format.OneLine(d.ServerURL)
 	if d.Demo {
-		where = cmp.Or(d.Source, "demo")
+		where = format.OneLine(cmp.Or(d.Source, "demo"))
 	}
 	var version string
 	// A server gone out of reach may come back as another version.
 	if d.Version != "" && d.LostAt.IsZero() {
-		version = "OpenCode " + d.Version
+		version = "OpenCode " + format.OneLine(d.Version)
 	}
 	conn := connText(st, d)
+	if d.ReadOnly {
+		conn = st.Ink.Dim.Render("read-only") + "  " + conn
+	}
 	var rest []string
 	if d.Sort != "" && d.Sort != "newest" {
 		rest = append(rest, st.Ink.Dim.Render("sort: "+d.Sort))

@@ -127,7 +127,7 @@ func TestLoadTreesReadsOnlyTheSubtrees(t *testing.T) {
 	f.add(wire.Session{ID: "ses_grand", ParentID: "ses_child", Title: "grandchild"})
 	f.add(wire.Session{ID: "ses_other", Title: "another root"})
 	f.ClearRequests()
-	st, history, err := LoadTrees(context.Background(), c, []string{"ses_parent"})
+	st, history, _, err := LoadTrees(context.Background(), c, []string{"ses_parent"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -109,20 +109,55 @@ func (u *Usage) setDuration(now int64) {
 // RollUp fills each node's Subtree: its own usage plus every
 // descendant's. A subtree has ended only once all of it has; a file
 // changed by several of its sessions counts once.
+//
+// It walks the tree after its children (an explicit stack: a chain of
+// thousands of sessions must not grow the goroutine stack), and a node's
+// set of changed files is its largest child's set with the others' added
+// in, never a copy: the work is linear in the sessions and files whatever
+// the depth, where copying each set up a long chain was quadratic.
 func RollUp(roots []*Node, now int64) {
+	type frame struct {
+		n    *Node
+		next int // the next child to visit
+	}
 	for _, r := range roots {
-		rollUp(r, now)
+		stack := []frame{{n: r}}
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if top.next < len(top.n.Children) {
+				c := top.n.Children[top.next]
+				top.next++
+				stack = append(stack, frame{n: c})
+				continue
+			}
+			rollUpNode(top.n, now)
+			stack = stack[:len(stack)-1]
+		}
 	}
 }
 
-func rollUp(n *Node, now int64) Usage {
+// rollUpNode sets n.Subtree from n's own usage and its children's
+// subtrees, which are done. It takes over the largest child's file set.
+func rollUpNode(n *Node, now int64) {
 	sub := n.Usage
-	sub.files = make(map[string]bool, len(n.files))
+	sub.files = nil
+	taken := -1 // the child whose set sub.files is
+	for i, c := range n.Children {
+		if cs := c.Subtree; cs != nil && len(cs.files) > len(sub.files) {
+			sub.files, taken = cs.files, i
+		}
+	}
+	if sub.files == nil {
+		sub.files = make(map[string]bool, len(n.files))
+	}
 	for f := range n.files {
 		sub.files[f] = true
 	}
-	for _, c := range n.Children {
-		cu := rollUp(c, now)
+	for i, c := range n.Children {
+		cu := c.Subtree
+		if cu == nil {
+			continue
+		}
 		sub.Tokens.Add(cu.Tokens)
 		sub.Cost += cu.Cost
 		sub.Started = min(sub.Started, cu.Started)
@@ -131,9 +166,12 @@ func rollUp(n *Node, now int64) Usage {
 		sub.Todos.Total += cu.Todos.Total
 		sub.Todos.Done += cu.Todos.Done
 		sub.running = sub.running || cu.running
-		for f := range cu.files {
-			sub.files[f] = true
+		if i != taken {
+			for f := range cu.files {
+				sub.files[f] = true
+			}
 		}
+		cu.files = nil // in the parent's set now (which may be this very map)
 	}
 	sub.FilesChanged = len(sub.files)
 	if sub.running {
@@ -141,5 +179,4 @@ func rollUp(n *Node, now int64) Usage {
 	}
 	sub.setDuration(now)
 	n.Subtree = &sub
-	return sub
 }
