@@ -103,6 +103,12 @@ func Config2JSON(version, fakeURL string, agents, extra map[string]any) map[stri
 		"share":       "disabled",
 		"autoupdate":  false,
 		"agent":       agentMap,
+		// No formatters or language servers: none is under test, and on
+		// 1.1.65 (where formatters are on by default) checking for each
+		// one after a write could hold a run up for minutes on a busy
+		// machine.
+		"formatter": false,
+		"lsp":       false,
 	}
 	if !strings.HasPrefix(version, "1.1.") {
 		cfg["subagent_depth"] = 3
