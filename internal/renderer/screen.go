@@ -121,24 +121,36 @@ func (s *Screen) run() {
 		now := s.now
 		s.mu.Unlock()
 		if wait := s.interval - time.Since(s.last); wait > 0 && !now {
-			t := time.NewTimer(wait)
-			select {
-			case <-t.C:
-			case <-s.hurry:
-				t.Stop()
-			case <-s.stop:
-				t.Stop()
+			if !s.wait(wait) {
 				s.Draw()
 				return
 			}
 		}
 		s.Draw()
-		// A SetNow drawn without a wait left its hurry unread: drop it,
-		// or the next stream view would skip the cap. A SetNow after
-		// the draw still has its now flag and its wake.
+	}
+}
+
+// wait waits out the frame cap, or less if a view that answers input
+// comes; it returns false when the screen stops. A hurry is believed only
+// if the now flag is still set: a SetNow already drawn may leave its hurry
+// behind (its sender runs after the draw), and that must not let the next
+// stream view skip the cap.
+func (s *Screen) wait(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for {
 		select {
+		case <-t.C:
+			return true
 		case <-s.hurry:
-		default:
+			s.mu.Lock()
+			now := s.now
+			s.mu.Unlock()
+			if now {
+				return true
+			}
+		case <-s.stop:
+			return false
 		}
 	}
 }
