@@ -17,6 +17,7 @@ import (
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/detail"
+	"github.com/octop-dev/octop/ui/dialog"
 	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/header"
 	"github.com/octop-dev/octop/ui/history"
@@ -58,6 +59,9 @@ type Options struct {
 	// Clock is the time source for elapsed times and countdowns; nil means
 	// time.Now. The demo sets the recording's time, tests a fixed one.
 	Clock func() time.Time
+	// Timer starts every timer of the screen and its rooms; nil: the system
+	// clock's. Any other (a test's) stills the cursors, which bubbles times.
+	Timer room.Timer
 	// RecordedHistory says a recording holds the histories the live screen
 	// read (--record writes them): a replay reads them as it did.
 	RecordedHistory bool
@@ -89,8 +93,8 @@ const (
 // below it the detail goes under the tree.
 const wideLayout = 100
 
-// Intervals of the one tick loop: fast while the connection's countdown
-// runs, else once a second on the second (tea.Every), when the clocks the
+// Intervals of the one tick loop (Timer.Every): fast while the connection's
+// countdown runs, else once a second on the second, when the clocks the
 // panes show change. A frame costs a View and a line diff (package renderer),
 // and a tick that moves every busy row rewrites each of them, so nothing
 // ticks faster: the busy marks' spinner steps with the clocks, in the frame
@@ -182,6 +186,9 @@ func New(opts Options) Model {
 	if opts.Clock == nil {
 		opts.Clock = time.Now
 	}
+	if opts.Timer == nil {
+		opts.Timer = room.RealTimer{}
+	}
 	st := styles.New(true, opts.NoColor)
 	f := textinput.New()
 	f.Prompt = "/"
@@ -221,7 +228,7 @@ func New(opts Options) Model {
 // Init asks the terminal for its background and starts the first snapshot,
 // health probe and the tick loop.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, tick(slowTick)}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.tick(slowTick)}
 	if m.opts.Server != nil {
 		cmds = append(cmds, inflight.Snapshot(m.opts.Server, m.snapTag), inflight.Health(m.opts.Server, m.healthTag))
 	}
@@ -242,26 +249,19 @@ func newHelp() help.Model {
 	return h
 }
 
-// tick is the next tick: after d when d is fastTick, else on the next
-// whole second of the system clock.
-func tick(d time.Duration) tea.Cmd {
-	if d == fastTick {
-		return tea.Tick(d, func(time.Time) tea.Msg { return tickMsg{} })
-	}
-	return tea.Every(d, func(time.Time) tea.Msg { return tickMsg{} })
+// tick is the next tick, at the timer's clock's next multiple of d.
+func (m Model) tick(d time.Duration) tea.Cmd {
+	return m.opts.Timer.Every(d, func(time.Time) tea.Msg { return tickMsg{} })
 }
 
 // applyStyles hands the style set to every part of the screen.
 func (m *Model) applyStyles(st *styles.Styles) {
-	m.styles = st
+	_, system := m.opts.Timer.(room.RealTimer) // only its cursors blink
+	m.styles, st.StillCursor = st, !system
 	m.tree.SetStyles(st)
 	m.detail.SetStyles(st)
 	m.help.Styles = st.Help
-	fs := textinput.DefaultStyles(st.IsDark)
-	if st.NoColor {
-		fs = textinput.Styles{}
-	}
-	m.filter.SetStyles(fs)
+	m.filter.SetStyles(dialog.InputStyles(st))
 }
 
 // syncClock passes the time, to the second the panes show, and the

@@ -10,6 +10,7 @@ import (
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ui/history"
 	"github.com/octop-dev/octop/ui/inflight"
+	"github.com/octop-dev/octop/ui/room"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
@@ -65,6 +66,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.flashMsg = FlashMsg{}
 		}
 		return m, nil
+	case room.AfterMsg: // a room's timer
+		return m, m.opts.Timer.After(msg.In, func(time.Time) tea.Msg { return msg.Msg })
 	case stampedMsg:
 		return m.startRequest(msg)
 	case task.Request:
@@ -288,7 +291,7 @@ func (m Model) updateTick() (tea.Model, tea.Cmd) {
 	if m.connKnown && m.conn.State != wire.Connected {
 		next = fastTick
 	}
-	return m, tick(next)
+	return m, m.tick(next)
 }
 
 // flash shows a notice in the footer and schedules its removal.
@@ -296,7 +299,7 @@ func (m Model) flash(f FlashMsg) (Model, tea.Cmd) {
 	m.flashMsg = f
 	m.flashTag++
 	tag := m.flashTag
-	return m, tea.Tick(flashFor, func(time.Time) tea.Msg { return flashExpiredMsg{tag: tag} })
+	return m, m.opts.Timer.After(flashFor, func(time.Time) tea.Msg { return flashExpiredMsg{tag: tag} })
 }
 
 func (m *Model) setFocus(p pane) {
