@@ -81,6 +81,7 @@ type Config struct {
 	// running. Empty starts a fakellm.Server on an httptest server.
 	FakeURL string
 	// StartTimeout bounds the wait for /global/health; 60s when zero.
+	// Like every wait of the harness it is scaled by OCTOP_TEST_SLOW.
 	StartTimeout time.Duration
 }
 
