@@ -10,6 +10,15 @@ export OCTOP_E2E := 1
 export OCTOP_OPENCODE_1_18 := $(call OPENCODE_BIN,1.18.33)
 export OCTOP_OPENCODE_1_1 := $(call OPENCODE_BIN,1.1.65)
 
+# OCTOP_TEST_SLOW (a factor, default 1) scales every deadline a test waits
+# on (internal/testwait), and with it go test's time limits below: on a
+# slow or loaded machine, OCTOP_TEST_SLOW=3 make test. A deadline only says
+# when to give up, so a factor never changes what passes on a quiet one.
+OCTOP_TEST_SLOW ?= 1
+export OCTOP_TEST_SLOW
+# minutes is $(1) minutes times OCTOP_TEST_SLOW, as a go test -timeout.
+minutes = $(shell awk -v m=$(1) -v s='$(OCTOP_TEST_SLOW)' 'BEGIN { t = m * s; if (t < 1) t = m; printf "%dm", t + 0.5 }')
+
 .PHONY: test deps opencode tmux unit lint bench build bench-live bench-soak fuzz dist
 
 # go test runs each Fuzz test over its seeds and every input in
@@ -22,8 +31,8 @@ export OCTOP_OPENCODE_1_1 := $(call OPENCODE_BIN,1.1.65)
 # without it.
 test: deps lint
 	go vet ./...
-	go test -race -count=1 -timeout 15m $$(go list ./... | grep -v /e2e$$)
-	go test -count=1 -timeout 20m ./e2e/
+	go test -race -count=1 -timeout $(call minutes,15) $$(go list ./... | grep -v /e2e$$)
+	go test -count=1 -timeout $(call minutes,20) ./e2e/
 
 # lint runs golangci-lint (config: .golangci.yml), built from its own
 # module under internal/tools/lint so octop's go.mod does not carry it.

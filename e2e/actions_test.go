@@ -38,7 +38,7 @@ func actOctopBinary(t *testing.T) string { return tuiOctopBinary(t) }
 // actOctop runs the binary against url and returns its exit code and output.
 func actOctop(t *testing.T, url, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*actE2eWait)
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(2*actE2eWait))
 	defer cancel()
 	if url != "" {
 		args = append(args, "--server", url)
@@ -73,7 +73,7 @@ func actClip(s string) string {
 
 func actNewClient(t *testing.T, s *harness.Server) *client.Client {
 	t.Helper()
-	c, err := client.New(client.Options{BaseURL: s.URL, Timeout: 20 * time.Second})
+	c, err := client.New(client.Options{BaseURL: s.URL, Timeout: testwait.Scale(20 * time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func actNewClient(t *testing.T, s *harness.Server) *client.Client {
 }
 
 func actCtxFor(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 4*actE2eWait)
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(4*actE2eWait))
 	t.Cleanup(cancel)
 	return ctx
 }
@@ -186,7 +186,7 @@ func actStartRoot(t *testing.T, ctx context.Context, c *client.Client, title, sc
 // actStopAll aborts whatever still runs, so a failed test does not leave the
 // fake model busy for the next one.
 func actStopAll(c *client.Client) {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(20*time.Second))
 	defer cancel()
 	st, _ := c.Status(ctx)
 	for id := range st {
@@ -197,6 +197,7 @@ func actStopAll(c *client.Client) {
 func actForVersions(t *testing.T, f func(t *testing.T, s *harness.Server)) {
 	for _, v := range harness.Versions() {
 		t.Run(v, func(t *testing.T) {
+			t.Parallel() // each version on a server of its own
 			s := harness.Start(t, harness.Config{Version: v})
 			f(t, s)
 		})
@@ -207,6 +208,7 @@ func actForVersions(t *testing.T, f func(t *testing.T, s *harness.Server)) {
 // one child (parent, title, deny rules), it runs to completion and `result
 // --wait` prints its final text; resume continues the same session.
 func TestActionsLaunchResultResume(t *testing.T) {
+	parallel(t)
 	actForVersions(t, func(t *testing.T, s *harness.Server) {
 		ctx := actCtxFor(t)
 		c := actNewClient(t, s)
@@ -254,7 +256,7 @@ func TestActionsLaunchResultResume(t *testing.T) {
 			}
 		}
 
-		code, out, _ = actOctop(t, s.URL, "", "result", child.ID, "--wait", "--timeout", actE2eWait.String())
+		code, out, _ = actOctop(t, s.URL, "", "result", child.ID, "--wait", "--timeout", testwait.Scale(actE2eWait).String())
 		final := fakellm.FinalText(actMustScript(t, script))
 		wantRes := fmt.Sprintf("status: complete\ntask_id: %s\n\n<task_result>\n%s\n</task_result>\n", child.ID, final)
 		if code != 0 || out != wantRes {
@@ -267,7 +269,7 @@ func TestActionsLaunchResultResume(t *testing.T) {
 			t.Fatal(err)
 		}
 		const again = "SLOW words=4 delay=0.05"
-		code, out, errs = actOctop(t, s.URL, "", "resume", child.ID, "--prompt", again, "--wait", "--timeout", actE2eWait.String())
+		code, out, errs = actOctop(t, s.URL, "", "resume", child.ID, "--prompt", again, "--wait", "--timeout", testwait.Scale(actE2eWait).String())
 		final2 := fakellm.FinalText(actMustScript(t, again))
 		wantOut := fmt.Sprintf("task_id: %s\nagent: general\nstatus: resumed\n\nstatus: complete\ntask_id: %s\n\n<task_result>\n%s\n</task_result>\n", child.ID, child.ID, final2)
 		if code != 0 || out != wantOut {
@@ -316,6 +318,7 @@ func actMustScript(t *testing.T, text string) fakellm.Script {
 // one stops that one (MessageAbortedError, idle) and the other two keep
 // going; resuming a busy one is refused.
 func TestActionsAbortOneOfThree(t *testing.T) {
+	parallel(t)
 	actForVersions(t, func(t *testing.T, s *harness.Server) {
 		ctx := actCtxFor(t)
 		c := actNewClient(t, s)
@@ -395,6 +398,7 @@ func actCountRole(msgs []wire.MessageWithParts, role string) int {
 // TestActionsAbortTree: aborting a subtree stops exactly that subtree,
 // deepest first, while a second busy root outside it keeps running.
 func TestActionsAbortTree(t *testing.T) {
+	parallel(t)
 	actForVersions(t, func(t *testing.T, s *harness.Server) {
 		ctx := actCtxFor(t)
 		c := actNewClient(t, s)
@@ -494,6 +498,7 @@ func actSameSet(a, b []string) bool {
 // unknown agent and a dead server each get one clear line and their exit
 // code, and nothing reaches the server that changes it.
 func TestActionsBadInput(t *testing.T) {
+	parallel(t)
 	actForVersions(t, func(t *testing.T, s *harness.Server) {
 		ctx := actCtxFor(t)
 		c := actNewClient(t, s)
@@ -581,6 +586,7 @@ func actDeadURL(t *testing.T) string {
 // TestActionsPassword: the connection flags reach the server; a password
 // server refuses a command without one in a single clear line.
 func TestActionsPassword(t *testing.T) {
+	parallel(t)
 	s := harness.Start(t, harness.Config{Version: harness.V118, Password: "s3cret"})
 	code, _, errs := actOctop(t, s.URL, "", "tree")
 	if code != 1 || !strings.Contains(errs, "wants a password; set OPENCODE_SERVER_PASSWORD") || strings.Count(errs, "\n") != 1 {

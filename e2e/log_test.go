@@ -17,6 +17,7 @@ import (
 func TestLogChildTranscript(t *testing.T) {
 	for _, v := range harness.Versions() {
 		t.Run(v, func(t *testing.T) {
+			t.Parallel() // each version on a server of its own
 			s := harness.Shared(t, v)
 			ctx := actCtxFor(t)
 			c := actNewClient(t, s)

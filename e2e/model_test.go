@@ -11,6 +11,7 @@ import (
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/harness"
+	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 )
@@ -116,6 +117,7 @@ func treeDiff(m *model.State, snap model.Snapshot, root string) string {
 func TestModelLive(t *testing.T) {
 	for _, v := range harness.Versions() {
 		t.Run(v, func(t *testing.T) {
+			t.Parallel() // each version on a server of its own
 			srv := harness.Shared(t, v)
 			c := newClient(t, srv)
 			l := startStream(t, c)
@@ -151,7 +153,7 @@ func TestModelLive(t *testing.T) {
 					if diff = treeDiff(modelFrom(items), snap, root); diff == "" {
 						return true
 					}
-					ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+					ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(10*time.Second))
 					defer cancel()
 					if now, err := restTree(ctx, c, root); err == nil {
 						snap = now
@@ -179,7 +181,7 @@ func TestModelLive(t *testing.T) {
 				m := modelFrom(items)
 				return len(m.BusyDescendants(runaway.ID)) == 3
 			})
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(30*time.Second))
 			defer cancel()
 			if err := c.Abort(ctx, runaway.ID); err != nil {
 				t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"github.com/octop-dev/octop/internal/harness"
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/task/live"
+	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
@@ -21,6 +22,7 @@ import (
 func TestTreeJSONUsage(t *testing.T) {
 	for _, v := range harness.Versions() {
 		t.Run(v, func(t *testing.T) {
+			t.Parallel() // each version on a server of its own
 			s := harness.Shared(t, v)
 			ctx := actCtxFor(t)
 			c := actNewClient(t, s)
@@ -82,7 +84,7 @@ func TestTreeJSONUsage(t *testing.T) {
 // messages has ended: a prompt sent earlier would join the run going on.
 func usageSettle(t *testing.T, ctx context.Context, c *client.Client, id string, before int) {
 	t.Helper()
-	wctx, cancel := context.WithTimeout(ctx, actE2eWait)
+	wctx, cancel := context.WithTimeout(ctx, testwait.Scale(actE2eWait))
 	defer cancel()
 	if r, err := live.WaitAfter(wctx, c, id, live.WaitOptions{Before: before}); err != nil || r.State != task.StateComplete {
 		t.Fatalf("%s did not complete: %+v, %v", id, r, err)
