@@ -1,7 +1,12 @@
 package ui
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -138,5 +143,33 @@ func TestAbortNoticeComesAndGoes(t *testing.T) {
 	d.Advance(flashFor).ExpectNot("aborted")
 	if got := f.Mutations(); !slices.Equal(got, []string{"POST /session/ses_a/abort"}) {
 		t.Errorf("sent %v", got)
+	}
+}
+
+// TestEveryTimerGoesThroughTheTimer fails when code under ui starts a
+// timer of its own (tea.Tick, tea.Every, the time package's), which a
+// test's clock could not hold: the root's go through Options.Timer, a
+// room's through room.After. Only room.RealTimer calls Bubble Tea's.
+func TestEveryTimerGoesThroughTheTimer(t *testing.T) {
+	own := regexp.MustCompile(`\b(tea\.(Tick|Every)|time\.(After|AfterFunc|NewTimer|NewTicker|Tick|Sleep))\(`)
+	files := 0
+	err := filepath.WalkDir(".", func(path string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		files++
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(string(src), "\n") {
+			if own.MatchString(line) && path != filepath.Join("room", "timer.go") {
+				t.Errorf("%s:%d starts a timer of its own: %s", path, i+1, strings.TrimSpace(line))
+			}
+		}
+		return nil
+	})
+	if err != nil || files < 20 {
+		t.Fatalf("walked %d files: %v", files, err)
 	}
 }
