@@ -133,6 +133,27 @@ func actCompletedTools(ctx context.Context, c *client.Client, id string) (int, e
 	return n, err
 }
 
+// actWaitCallUnderWay waits until session id has a tool call running. A
+// test that checks an abort's MessageAbortedError aborts there, in a long
+// call: an abort that lands between two steps (a call done, the next reply
+// not begun) ends a 1.1.65 run with no error, its last reply finished
+// "tool-calls" (reproduced once in 16 aborts at successive offsets of a
+// 0.3 s loop; 1.18 records the error every time).
+func actWaitCallUnderWay(t *testing.T, ctx context.Context, c *client.Client, id string) {
+	t.Helper()
+	actWaitFor(t, id+" to have a tool call under way", func() (bool, error) {
+		msgs, err := c.Messages(ctx, id, 0)
+		for _, m := range msgs {
+			for _, p := range m.Parts {
+				if p.Type == wire.PartTool && p.State != nil && p.State.Status == wire.ToolRunning {
+					return true, nil
+				}
+			}
+		}
+		return false, err
+	})
+}
+
 // actWaitProgress waits until each session has finished more tool calls than
 // it had at the start, which proves it kept running.
 func actWaitProgress(t *testing.T, ctx context.Context, c *client.Client, ids ...string) {
@@ -326,8 +347,14 @@ func TestActionsAbortOneOfThree(t *testing.T) {
 		root := actNewRoot(t, ctx, c, "octop e2e runaways")
 		var ids []string
 		for i := 1; i <= 3; i++ {
+			// The first, aborted below, in the middle of a long call (see
+			// actWaitCallUnderWay); the others must be seen to go on.
+			script := "RUNAWAY sleep=0.3"
+			if i == 1 {
+				script = "RUNAWAY sleep=30"
+			}
 			kid, err := live.Launch(ctx, c, task.LaunchRequest{Parent: root.ID, Agent: "general",
-				Description: fmt.Sprintf("runaway %d", i), Prompt: "RUNAWAY sleep=0.3"})
+				Description: fmt.Sprintf("runaway %d", i), Prompt: script})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -355,6 +382,7 @@ func TestActionsAbortOneOfThree(t *testing.T) {
 			t.Errorf("result --wait --timeout 1s on a runaway: exit %d, stderr %q", code, errs)
 		}
 
+		actWaitCallUnderWay(t, ctx, c, ids[0])
 		code, out, _ := actOctop(t, s.URL, "", "abort", ids[0])
 		if code != 0 || !strings.HasPrefix(out, "aborted: "+ids[0]+"  runaway 1 (@general subagent)\n") || strings.Count(out, "\n") != 1 {
 			t.Errorf("abort: exit %d, printed %q", code, out)
@@ -405,7 +433,7 @@ func TestActionsAbortTree(t *testing.T) {
 		defer actStopAll(c)
 		// rootA ── mid (agent deep) ─┬─ leaf 1 (runaway)
 		//                            └─ leaf 2 (runaway)
-		a := actStartRoot(t, ctx, c, "octop e2e subtree", `NESTED k=1 agent=deep kids=2 leafagent=general leaf="RUNAWAY sleep=0.3"`)
+		a := actStartRoot(t, ctx, c, "octop e2e subtree", `NESTED k=1 agent=deep kids=2 leafagent=general leaf="RUNAWAY sleep=30"`)
 		b := actStartRoot(t, ctx, c, "octop e2e outside", "RUNAWAY sleep=0.3")
 		var mid wire.Session
 		var leaves []wire.Session
@@ -427,15 +455,11 @@ func TestActionsAbortTree(t *testing.T) {
 			}
 			return true, err
 		})
-		// Let the leaves get going: one finished tool call each.
-		actWaitFor(t, "the leaves to finish a tool call", func() (bool, error) {
-			for _, l := range leaves {
-				if n, err := actCompletedTools(ctx, c, l.ID); n == 0 {
-					return false, err
-				}
-			}
-			return true, nil
-		})
+		// Let the leaves get going: a call under way each, where the
+		// abort lands (see actWaitCallUnderWay).
+		for _, l := range leaves {
+			actWaitCallUnderWay(t, ctx, c, l.ID)
+		}
 
 		code, out, errs := actOctop(t, s.URL, "", "abort", "--tree", a.ID)
 		if code != 0 {

@@ -12,7 +12,6 @@ import (
 	"github.com/octop-dev/octop/internal/harness"
 	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/testwait"
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // TestTUIOldSessions: octop starts on a server that already holds 30+
@@ -31,24 +30,12 @@ func TestTUIOldSessions(t *testing.T) {
 			c := newClient(t, s)
 			// The abort first, on a quiet server: with 32 runs going, a
 			// loaded machine's server took more than 30 s to answer it.
-			// It is aborted in the middle of a long call: between two steps
-			// (a call done, the next reply not begun) 1.1.65 ends the run
-			// with no error, its last reply finished "tool-calls", and
-			// tree --json reads it as complete.
-			ab := prompt(t, c, "old abort 01", "RUNAWAY sleep=5")
+			// It is aborted in the middle of a long call, or 1.1.65 may
+			// end it as finished (see actWaitCallUnderWay).
+			ab := prompt(t, c, "old abort 01", "RUNAWAY sleep=30")
 			ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(3*actE2eWait))
 			defer cancel()
-			actWaitFor(t, "the runaway's first call under way", func() (bool, error) {
-				msgs, err := c.Messages(ctx, ab.ID, 0)
-				for _, m := range msgs {
-					for _, p := range m.Parts {
-						if p.Type == wire.PartTool && p.State != nil && p.State.Status == wire.ToolRunning {
-							return true, nil
-						}
-					}
-				}
-				return false, err
-			})
+			actWaitCallUnderWay(t, ctx, c, ab.ID)
 			if err := c.Abort(ctx, ab.ID); err != nil {
 				t.Fatal(err)
 			}
