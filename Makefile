@@ -1,14 +1,25 @@
-# make test installs what the tests need (the pinned OpenCode servers, tmux)
-# and runs every test, end-to-end included. End-to-end tests fail, not
-# skip, under make test when a server cannot start.
+# make test installs what the tests need (the pinned OpenCode servers, tmux,
+# Jaeger) and runs every test, end-to-end included. End-to-end tests fail,
+# not skip, under make test when a server cannot start.
 
+# The servers the end-to-end tests run on. The whole suite runs on the
+# pinned 1.18.33 and 1.1.65; the version-parameterised core (the tree,
+# stream, actions and background tests) also runs on each of
+# OCTOP_E2E_TARGETS: 1.18.33 with both experimental flags
+# (OPENCODE_EXPERIMENTAL_BACKGROUND_SUBAGENTS, _EVENT_SYSTEM) and 1.18.34,
+# which npm serves only as the binary package (opencode-linux-x64).
 OPENCODE_VERSIONS := 1.18.33 1.1.65
+OPENCODE_BINARY_ONLY := 1.18.34
 CACHE := $(CURDIR)/.cache
 OPENCODE_BIN = $(CACHE)/opencode-$(1)/node_modules/opencode-linux-x64/bin/opencode
+# harness.Binary finds version x.y.z's binary in $OCTOP_OPENCODE_x_y_z.
+OPENCODE_ENV = OCTOP_OPENCODE_$(subst .,_,$(1))
 
 export OCTOP_E2E := 1
 export OCTOP_OPENCODE_1_18 := $(call OPENCODE_BIN,1.18.33)
 export OCTOP_OPENCODE_1_1 := $(call OPENCODE_BIN,1.1.65)
+export OCTOP_OPENCODE_1_18_34 := $(call OPENCODE_BIN,1.18.34)
+export OCTOP_E2E_TARGETS ?= 1.18.33,1.18.33+flags,1.18.34,1.1.65
 
 # OCTOP_TEST_SLOW (a factor, default 1) scales every deadline a test waits
 # on (internal/testwait), and with it go test's time limits below: on a
@@ -19,7 +30,21 @@ export OCTOP_TEST_SLOW
 # minutes is $(1) minutes times OCTOP_TEST_SLOW, as a go test -timeout.
 minutes = $(shell awk -v m=$(1) -v s='$(OCTOP_TEST_SLOW)' 'BEGIN { t = m * s; if (t < 1) t = m; printf "%dm", t + 0.5 }')
 
-.PHONY: test deps opencode tmux unit lint bench build bench-live bench-soak fuzz dist
+# The core tests, by name: what `make compat` runs on another release.
+# Each loops over harness.Targets() (the background ones over its 1.18
+# targets); the rest of the suite runs on the pinned versions only.
+E2E_CORE := ^(TestClientFanoutEvents|TestModelLive|TestTreeJSONUsage|TestActionsLaunchResultResume|TestLogChildTranscript|TestBackground.*)$$
+
+# Jaeger is the tracing backend the end-to-end test of `octop export` sends
+# to and reads back, built from its own module under internal/tools/jaeger
+# (its replace directive rules out go install @version). The first build
+# takes about 5 minutes and 2 GB of memory; after that Go's build cache
+# makes it a relink of about 10 seconds, also in a fresh clone.
+JAEGER_VERSION := 1.76.0
+JAEGER := $(CACHE)/jaeger-$(JAEGER_VERSION)/jaeger
+export OCTOP_JAEGER := $(JAEGER)
+
+.PHONY: test deps opencode tmux jaeger unit lint bench build bench-live bench-soak fuzz dist compat
 
 # go test runs each Fuzz test over its seeds and every input in
 # testdata/fuzz, so what fuzzing has found stays tested; make test does no
@@ -32,7 +57,18 @@ minutes = $(shell awk -v m=$(1) -v s='$(OCTOP_TEST_SLOW)' 'BEGIN { t = m * s; if
 test: deps lint
 	go vet ./...
 	go test -race -count=1 -timeout $(call minutes,15) $$(go list ./... | grep -v /e2e$$)
-	go test -count=1 -timeout $(call minutes,20) ./e2e/
+	go test -count=1 -timeout $(call minutes,25) ./e2e/
+
+# compat runs the core end-to-end tests (E2E_CORE) on
+# another OpenCode release, with and without the experimental flags:
+#   make compat VERSION=1.18.30
+# It installs the release's binary package (opencode-linux-x64@VERSION)
+# into .cache first.
+compat: tmux
+	@test -n "$(VERSION)" || { echo "make compat needs VERSION=x.y.z (an OpenCode release)"; exit 2; }
+	$(MAKE) $(call OPENCODE_BIN,$(VERSION)) OPENCODE_BINARY_ONLY="$(OPENCODE_BINARY_ONLY) $(VERSION)"
+	$(call OPENCODE_ENV,$(VERSION))=$(call OPENCODE_BIN,$(VERSION)) OCTOP_E2E_TARGETS=$(VERSION),$(VERSION)+flags \
+	  go test -count=1 -timeout $(call minutes,25) -run '$(E2E_CORE)' ./e2e/
 
 # lint runs golangci-lint (config: .golangci.yml), built from its own
 # module under internal/tools/lint so octop's go.mod does not carry it.
@@ -59,12 +95,20 @@ fuzz:
 	  done; \
 	done; rm -f $$log
 
-deps: opencode tmux
+deps: opencode tmux jaeger
 
-opencode: $(foreach v,$(OPENCODE_VERSIONS),$(call OPENCODE_BIN,$(v)))
+jaeger: $(JAEGER)
 
+$(JAEGER): internal/tools/jaeger/go.mod internal/tools/jaeger/go.sum
+	go build -C internal/tools/jaeger -o $@ github.com/jaegertracing/jaeger/cmd/jaeger
+
+opencode: $(foreach v,$(OPENCODE_VERSIONS) $(OPENCODE_BINARY_ONLY),$(call OPENCODE_BIN,$(v)))
+
+# The pinned releases come as opencode-ai; the others as the binary
+# package alone (npm serves 1.18.34 only that way).
 $(CACHE)/opencode-%/node_modules/opencode-linux-x64/bin/opencode:
-	npm install --silent --no-audit --no-fund --prefix $(CACHE)/opencode-$* opencode-ai@$*
+	npm install --silent --no-audit --no-fund --prefix $(CACHE)/opencode-$* \
+	  $(if $(filter $*,$(OPENCODE_BINARY_ONLY)),opencode-linux-x64,opencode-ai)@$*
 	test -x $@
 
 tmux:
@@ -77,9 +121,11 @@ tmux:
 unit:
 	OCTOP_E2E= go test -race ./...
 
+# bench runs the stage benchmarks and rewrites the "bench" section of
+# docs/perf.md with their figures (internal/dev/perfdoc).
+BENCH_PKGS := ./model ./ui ./ui/tree ./ui/transcript ./internal/watchdog
 bench:
-	go test -run '^$$' -bench . -benchmem ./model ./ui
-	go test -run '^$$' -bench 'RenderRow|ViewAfter' -benchmem ./ui/tree
+	go test -run '^$$' -bench . -benchmem -count 3 $(BENCH_PKGS) | go run ./internal/dev/perfdoc -section bench
 
 build:
 	go build -o bin/octop ./cmd/octop
@@ -90,14 +136,15 @@ build:
 # BASELINE=path/to/octop measures a second octop in the same run (several,
 # comma-separated); BENCHLIVE_FLAGS="-runs 1 -cpuprofile DIR" passes flags on.
 bench-live: deps build
-	go run ./internal/dev/benchlive -octop bin/octop $(if $(BASELINE),-baseline $(BASELINE)) $(BENCHLIVE_FLAGS)
+	go run ./internal/dev/benchlive -octop bin/octop $(if $(BASELINE),-baseline $(BASELINE)) $(BENCHLIVE_FLAGS) \
+	  | go run ./internal/dev/perfdoc -section live -all
 
 # bench-soak replays 30 minutes of a steady synthetic fan-out workload into
 # the model and the tree pane and fails if the live heap at minute 30 is
 # more than 10% over minute 5; it also reports the heap at 10,000 sessions.
 bench-soak:
-	go test -run '^$$' -bench 'Soak' -benchtime 1x ./ui/tree/
-	go test -run '^$$' -bench 'Memory' -benchtime 1x ./model/
+	{ go test -run '^$$' -bench 'Soak' -benchtime 1x ./ui/tree/ && \
+	  go test -run '^$$' -bench 'Memory' -benchtime 1x ./model/; } | go run ./internal/dev/perfdoc -section soak
 
 # dist cross-compiles static binaries (no cgo) into dist/, with the version
 # and commit stamped into --version. VERSION=v1.2.3 make dist names a release.

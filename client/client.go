@@ -30,6 +30,15 @@ type Options struct {
 	// Username and Password turn on HTTP basic auth when Password is set.
 	// Username defaults to "opencode".
 	Username, Password string
+	// PasswordFrom names where Password comes from, or with none where one
+	// was looked for, for the hint of a missing or refused password: "$MY_PW
+	// (password_env of server \"work\" in ~/.config/octop/config.toml)".
+	// Empty means --password or OPENCODE_SERVER_PASSWORD; a password in
+	// the URL says so itself.
+	PasswordFrom string
+	// Name is the server's name in octop's config file, if it has one,
+	// for error messages.
+	Name string
 	// Directory, when set, is sent as the `directory` query parameter on
 	// every call: it picks the project instance on the server.
 	Directory string
@@ -45,7 +54,22 @@ type Options struct {
 	Timeout time.Duration
 	// Stream tunes the event stream's reconnects and dead-server detection.
 	Stream StreamOptions
+	// ReadOnly makes the client change nothing on the server: every call
+	// but a GET fails with KindReadOnly before anything is sent
+	// (--read-only, or read_only in the config file).
+	ReadOnly bool
+	// MaxBodySize is the largest answer a call reads (DefaultMaxBodySize
+	// when zero); a larger one fails with an error that says so, instead
+	// of being read into memory whole, however large.
+	MaxBodySize int64
 }
+
+// DefaultMaxBodySize bounds one answer: 256 MiB. GET /session for 50,000
+// sessions is about 33 MB, and a long session's messages, every tool's
+// output included, can be several times that; an answer past this is not
+// one octop can show, and reading it would cost a multiple of it in
+// memory.
+const DefaultMaxBodySize = 256 << 20
 
 // OptionsFromEnv reads OPENCODE_SERVER_URL (default DefaultURL),
 // OPENCODE_SERVER_PASSWORD and OPENCODE_SERVER_USERNAME. Flags given by
@@ -56,23 +80,39 @@ func OptionsFromEnv() Options {
 		Username: os.Getenv("OPENCODE_SERVER_USERNAME"),
 		Password: os.Getenv("OPENCODE_SERVER_PASSWORD"),
 	}
+	if o.Password != "" {
+		o.PasswordFrom = "$OPENCODE_SERVER_PASSWORD"
+	}
 	if o.BaseURL == "" {
 		o.BaseURL = DefaultURL
 	}
 	return o
 }
 
-// Redact is a server URL fit to print: a password in it becomes "xxxxx".
-// Text that does not parse as a URL loses everything up to its last "@".
+// Redact is a server URL fit to print: a password in it becomes "xxxxx",
+// with or without a scheme. "opencode:PW@host:4096" parses as a URL of
+// scheme "opencode" whose userinfo the parser does not see: any text
+// whose authority it does not find keeps nothing before its last "@"
+// but the user.
 func Redact(raw string) string {
-	u, err := url.Parse(strings.TrimSpace(raw))
-	if err != nil {
-		if i := strings.LastIndex(raw, "@"); i >= 0 {
-			return "…" + raw[i:]
-		}
-		return raw
+	s := strings.TrimSpace(raw)
+	u, err := url.Parse(s)
+	if err == nil && u.Host != "" {
+		return u.Redacted()
 	}
-	return u.Redacted()
+	at := strings.LastIndex(s, "@")
+	if at < 0 {
+		return s
+	}
+	start := 0
+	if i := strings.Index(s, "://"); i >= 0 && i < at {
+		start = i + 3
+	}
+	user, _, hasPass := strings.Cut(s[start:at], ":")
+	if !hasPass {
+		return s[:start] + "xxxxx" + s[at:] // a lone secret, or a user: either way hidden
+	}
+	return s[:start] + user + ":xxxxx" + s[at:]
 }
 
 // Client talks to one OpenCode server. It is safe for concurrent use.
@@ -81,12 +121,16 @@ type Client struct {
 	baseStr string
 	user    string
 	pass    string
+	pwFrom  string // Options.PasswordFrom
+	name    string // Options.Name
 	dir     string
 	global  bool
 	hc      *http.Client
 	streamC *http.Client // hc without an overall timeout
 	timeout time.Duration
 	stream  StreamOptions
+	maxBody int64
+	ro      bool
 }
 
 // New checks opts and returns a Client. It does not contact the server;
@@ -112,6 +156,7 @@ func New(opts Options) (*Client, error) {
 		opts.Username = u.User.Username()
 		if pw, ok := u.User.Password(); ok {
 			opts.Password = pw
+			opts.PasswordFrom = "the URL (" + opts.Username + ":…@" + u.Host + ")"
 		}
 		u.User = nil
 	}
@@ -120,11 +165,18 @@ func New(opts Options) (*Client, error) {
 		baseStr: u.String(),
 		user:    opts.Username,
 		pass:    opts.Password,
+		pwFrom:  opts.PasswordFrom,
+		name:    opts.Name,
 		dir:     opts.Directory,
 		global:  opts.Global,
 		hc:      opts.HTTPClient,
 		timeout: opts.Timeout,
 		stream:  opts.Stream.withDefaults(),
+		maxBody: opts.MaxBodySize,
+		ro:      opts.ReadOnly,
+	}
+	if c.maxBody <= 0 {
+		c.maxBody = DefaultMaxBodySize
 	}
 	if c.user == "" {
 		c.user = DefaultUsername
@@ -135,6 +187,12 @@ func New(opts Options) (*Client, error) {
 	if c.hc == nil {
 		c.hc = &http.Client{Transport: newTransport()}
 	}
+	// The password goes to this server only: a redirect elsewhere is
+	// refused (net/http would send it on to another port of the same
+	// host, or to a subdomain).
+	hc := *c.hc
+	hc.CheckRedirect = sameServer(hc.CheckRedirect)
+	c.hc = &hc
 	// An http.Client Timeout covers reading the whole body, which would
 	// cut the stream; calls have their own per-call deadline instead.
 	sc := *c.hc
@@ -154,7 +212,7 @@ func newTransport() *http.Transport {
 		Timeout:         5 * time.Second,
 		KeepAliveConfig: net.KeepAliveConfig{Enable: true, Idle: 15 * time.Second, Interval: 5 * time.Second, Count: 3},
 	}
-	t.DialContext = quietDial(d)
+	t.DialContext = rawDial(d)
 	return t
 }
 
@@ -162,9 +220,49 @@ func newTransport() *http.Transport {
 // slash.
 func (c *Client) BaseURL() string { return c.baseStr }
 
+// ReadOnly says the client sends nothing that would change the server.
+func (c *Client) ReadOnly() bool { return c.ro }
+
 // Directory is the project directory sent with every call, or "".
 func (c *Client) Directory() string { return c.dir }
 
 // CloseIdleConnections closes kept-alive connections that are not in use,
 // e.g. before a program exits or when a test counts goroutines.
 func (c *Client) CloseIdleConnections() { c.hc.CloseIdleConnections() }
+
+// redirectError is a redirect to another server, refused.
+type redirectError struct{ to *url.URL }
+
+func (e *redirectError) Error() string {
+	return "redirected to another server, " + Redact(e.to.String())
+}
+
+// sameServer is a CheckRedirect that refuses a redirect to another
+// scheme, host or port than the request's first, then asks next (or
+// stops after 10 redirects, as net/http does).
+func sameServer(next func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		from, to := via[0].URL, req.URL
+		if to.Scheme != from.Scheme || to.Hostname() != from.Hostname() || portOf(to) != portOf(from) {
+			return &redirectError{to: to}
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return fmt.Errorf("stopped after %d redirects", len(via))
+		}
+		return nil
+	}
+}
+
+// portOf is u's port, or its scheme's default.
+func portOf(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	if u.Scheme == "https" {
+		return "443"
+	}
+	return "80"
+}

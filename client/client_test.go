@@ -286,7 +286,7 @@ func TestOptionsFromEnv(t *testing.T) {
 	t.Setenv("OPENCODE_SERVER_URL", "http://10.0.0.2:5000")
 	t.Setenv("OPENCODE_SERVER_PASSWORD", "pw")
 	t.Setenv("OPENCODE_SERVER_USERNAME", "bob")
-	want := Options{BaseURL: "http://10.0.0.2:5000", Password: "pw", Username: "bob"}
+	want := Options{BaseURL: "http://10.0.0.2:5000", Password: "pw", Username: "bob", PasswordFrom: "$OPENCODE_SERVER_PASSWORD"}
 	if o := OptionsFromEnv(); !reflect.DeepEqual(o, want) {
 		t.Errorf("got %+v, want %+v", o, want)
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/octop-dev/octop/internal/sanitize"
 )
 
 // Kind sorts client errors by what the user should do about them.
@@ -34,6 +36,9 @@ const (
 	// KindInvalid: the call was refused before anything was sent, e.g. a
 	// malformed session id.
 	KindInvalid
+	// KindReadOnly: the call would change the server, and the client is
+	// read-only (Options.ReadOnly): nothing was sent.
+	KindReadOnly
 )
 
 var kindNames = map[Kind]string{
@@ -44,6 +49,7 @@ var kindNames = map[Kind]string{
 	KindServer:       "server error",
 	KindTimeout:      "timeout",
 	KindInvalid:      "invalid",
+	KindReadOnly:     "read-only",
 }
 
 // String names the kind, e.g. "unreachable".
@@ -86,7 +92,7 @@ func (e *Error) Error() string {
 		}
 		return s
 	case KindUnauthorized:
-		return "the server rejected the password; set OPENCODE_SERVER_PASSWORD"
+		return "OpenCode at " + e.URL + " rejected the password"
 	case KindTimeout:
 		return fmt.Sprintf("%s timed out after %s: OpenCode at %s did not answer", e.Op, e.After.Round(time.Millisecond), e.URL)
 	}
@@ -114,6 +120,10 @@ func IsUnauthorized(err error) bool { return isKind(err, KindUnauthorized) }
 
 // IsUnreachable reports whether the server could not be reached at all.
 func IsUnreachable(err error) bool { return isKind(err, KindUnreachable) }
+
+// IsReadOnly reports whether a call was refused as the client is
+// read-only.
+func IsReadOnly(err error) bool { return isKind(err, KindReadOnly) }
 
 // IsTimeout reports whether a call or the stream timed out.
 func IsTimeout(err error) bool { return isKind(err, KindTimeout) }
@@ -162,14 +172,7 @@ func (c *Client) statusError(op, missing string, resp *http.Response, body []byt
 	switch {
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
 		e.Kind = KindUnauthorized
-		switch {
-		case c.pass == "":
-			e.Msg = "OpenCode at " + c.baseStr + " wants a password; set OPENCODE_SERVER_PASSWORD"
-		case c.user != DefaultUsername:
-			// The name is as likely wrong as the password: say both.
-			e.Msg = fmt.Sprintf("the server rejected user %q with that password; check --username "+
-				"(OPENCODE_SERVER_USERNAME, usually %s) and --password (OPENCODE_SERVER_PASSWORD)", c.user, DefaultUsername)
-		}
+		e.Msg = c.authHint()
 	case resp.StatusCode == http.StatusNotFound && missing != "":
 		e.Kind = KindNotFound
 		e.Msg = "no " + missing + " on this server"
@@ -218,7 +221,7 @@ func serverMessage(body []byte) string {
 	case msg != "":
 		return oneLine(msg, 200)
 	}
-	return name
+	return oneLine(name, 200)
 }
 
 // notJSON says what came back when JSON was expected.
@@ -247,12 +250,40 @@ func isJSONType(mt string) bool {
 // snippet is the start of a body on one line, for error messages.
 func snippet(b []byte) string { return oneLine(string(b[:min(len(b), 400)]), 60) }
 
-// oneLine collapses whitespace and cuts s to n runes, marking the cut.
+// oneLine cleans s as the terminal needs it (sanitize.Line: a control
+// shows as its picture), collapses whitespace and cuts s to n runes,
+// marking the cut: what an error quotes of a server's body is text.
 func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "")), " ")
+	s = strings.Join(strings.Fields(sanitize.Line(s)), " ")
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
 	r := []rune(s)
 	return string(r[:n]) + "…"
+}
+
+// authHint says what to do about a missing or refused password, naming
+// the server (its URL, and its name in the config file) and where the
+// password came from or is looked for.
+func (c *Client) authHint() string {
+	server := "OpenCode at " + c.baseStr
+	if c.name != "" {
+		server += fmt.Sprintf(" (server %q)", c.name)
+	}
+	from := c.pwFrom
+	if c.pass == "" {
+		if from == "" {
+			return server + " wants a password; set OPENCODE_SERVER_PASSWORD or pass --password"
+		}
+		return server + " wants a password; none came from " + from
+	}
+	if from == "" {
+		from = "--password or OPENCODE_SERVER_PASSWORD"
+	}
+	if c.user != DefaultUsername {
+		// The name is as likely wrong as the password: say both.
+		return fmt.Sprintf("%s rejected user %q with the password from %s; check the user (--username, "+
+			"OPENCODE_SERVER_USERNAME, usually %s) and the password", server, c.user, from, DefaultUsername)
+	}
+	return server + " rejected the password from " + from
 }

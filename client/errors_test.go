@@ -64,7 +64,7 @@ func TestErrorUnauthorized(t *testing.T) {
 
 	c := mustNew(t, Options{BaseURL: srv.URL, Password: "wrong"})
 	_, err := c.Health(context.Background())
-	if msg := oneLineErr(t, err); msg != "the server rejected the password; set OPENCODE_SERVER_PASSWORD" {
+	if msg := oneLineErr(t, err); msg != "OpenCode at "+srv.URL+" rejected the password from --password or OPENCODE_SERVER_PASSWORD" {
 		t.Errorf("got %q", msg)
 	}
 	if !IsUnauthorized(err) {
@@ -83,6 +83,29 @@ func TestErrorUnauthorized(t *testing.T) {
 	_, err = c.Sessions(context.Background())
 	if msg := oneLineErr(t, err); !strings.Contains(msg, "set OPENCODE_SERVER_PASSWORD") || !IsUnauthorized(err) {
 		t.Errorf("no password: got %q", msg)
+	}
+
+	// Each hint names the server and where the password came from, or
+	// where one is looked for: the URL, a config file's password_env.
+	host := strings.TrimPrefix(srv.URL, "http://")
+	for _, tt := range []struct {
+		opts Options
+		want string
+	}{
+		{Options{BaseURL: "http://opencode:wrong@" + host},
+			"OpenCode at " + srv.URL + " rejected the password from the URL (opencode:…@" + host + ")"},
+		{Options{BaseURL: srv.URL, Name: "work", PasswordFrom: "MY_PW (password_env of server \"work\" in config.toml)"},
+			"OpenCode at " + srv.URL + ` (server "work") wants a password; none came from MY_PW (password_env of server "work" in config.toml)`},
+		{Options{BaseURL: srv.URL, Name: "work", Password: "wrong", PasswordFrom: "$MY_PW (password_env of server \"work\")"},
+			"OpenCode at " + srv.URL + ` (server "work") rejected the password from $MY_PW (password_env of server "work")`},
+	} {
+		_, err := mustNew(t, tt.opts).Sessions(context.Background())
+		if msg := oneLineErr(t, err); msg != tt.want || !IsUnauthorized(err) {
+			t.Errorf("got %q\nwant %q", msg, tt.want)
+		}
+		if strings.Contains(err.Error(), "wrong") {
+			t.Errorf("the hint shows the password: %q", err)
+		}
 	}
 
 	// The stream gives up at once: one request, no retry storm.

@@ -63,8 +63,8 @@ func TestHistory(t *testing.T) {
 	if p := peak.Load(); p > 2 {
 		t.Fatalf("%d reads at once, want at most 2", p)
 	}
-	// The handlers wrote dirs under mu; the race detector cannot see that
-	// they did so before the replies History waited for.
+	// The server's handlers wrote dirs on their own goroutines: a reply
+	// on the socket is no happens-before edge the race detector sees.
 	mu.Lock()
 	defer mu.Unlock()
 	if !strings.Contains(dirs["ses_b"], "elsewhere") || !strings.Contains(dirs["ses_a"], "home") {

@@ -12,7 +12,7 @@ import (
 )
 
 // MaxRecordedLine is the longest line ReadRecording accepts: a recorded
-// event of a 5 MB tool input is about 5 MB, and more than one copy of it
+// event of a tool input of megabytes is as big, and more than one copy of it
 // can sit in one event.
 const MaxRecordedLine = 32 << 20
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -63,6 +64,10 @@ func (c *Client) newRequest(ctx context.Context, method, path string, q url.Valu
 // into out (nil: the body is only checked for not being an error page).
 func (c *Client) do(ctx context.Context, cl call, out any) error {
 	op := cl.method + " " + cl.path
+	if c.ro && cl.method != http.MethodGet {
+		return &Error{Kind: KindReadOnly, Op: op, URL: c.baseStr, Msg: fmt.Sprintf(
+			"read-only: %s was not sent; octop changes nothing on %s (--read-only, or read_only in the config file)", op, c.baseStr)}
+	}
 	var body io.Reader
 	if cl.body != nil {
 		b, err := json.Marshal(cl.body)
@@ -87,8 +92,16 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 		return c.transportError(ctx, tctx, op, start, err)
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
+	limit := c.maxBody
+	if resp.StatusCode >= 300 {
+		limit = errorBodyMax // only its message is shown
+	}
+	data, err := readBody(resp, limit)
+	if errors.Is(err, errTooLarge) && resp.StatusCode < 300 {
+		return &Error{Kind: KindBadResponse, Op: op, URL: c.baseStr, Status: resp.StatusCode, Err: err,
+			Msg: fmt.Sprintf("%s: the answer is larger than %s, the most octop reads of one answer", op, sizeText(limit))}
+	}
+	if err != nil && !errors.Is(err, errTooLarge) {
 		return c.transportError(ctx, tctx, op, start, err)
 	}
 	if resp.StatusCode >= 300 {
@@ -115,6 +128,12 @@ func (c *Client) transportError(parent, tctx context.Context, op string, start t
 	if errors.Is(parent.Err(), context.Canceled) {
 		return parent.Err()
 	}
+	var re *redirectError
+	if errors.As(err, &re) {
+		return &Error{Kind: KindBadResponse, Op: op, URL: c.baseStr, Err: re, Msg: fmt.Sprintf(
+			"%s: OpenCode at %s redirected to %s, another server, which octop does not follow (the password is for this one); "+
+				"if OpenCode is there, use that URL", op, c.baseStr, Redact(re.to.String()))}
+	}
 	if tctx.Err() == context.DeadlineExceeded || errors.Is(err, context.DeadlineExceeded) || isTimeout(err) {
 		after := c.timeout
 		if parent.Err() != nil {
@@ -128,4 +147,49 @@ func (c *Client) transportError(parent, tctx context.Context, op string, start t
 func isTimeout(err error) bool {
 	var ne net.Error
 	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// errorBodyMax is how much of an error answer is read: its message is
+// all that is shown of it.
+const errorBodyMax = 64 << 10
+
+// errTooLarge is an answer over its limit.
+var errTooLarge = errors.New("answer too large")
+
+// readBody reads resp's body up to limit bytes: all of it, or, past the
+// limit, the first limit bytes and errTooLarge. A body that says its
+// length is read into a buffer of that size, not grown to it.
+func readBody(resp *http.Response, limit int64) ([]byte, error) {
+	r := io.LimitReader(resp.Body, limit+1)
+	var buf []byte
+	var err error
+	if n := resp.ContentLength; n > 0 && n <= limit {
+		buf = make([]byte, n, n+1)
+		var m int
+		m, err = io.ReadFull(r, buf)
+		buf = buf[:m]
+		if err == nil {
+			// A body longer than it said: read on, to the limit.
+			var rest []byte
+			rest, err = io.ReadAll(r)
+			buf = append(buf, rest...)
+		}
+	} else {
+		buf, err = io.ReadAll(r)
+	}
+	if int64(len(buf)) > limit {
+		return buf[:limit], errTooLarge
+	}
+	return buf, err
+}
+
+// sizeText is a size for a person: "256 MiB", "64 KiB", "512 bytes".
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

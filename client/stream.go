@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -178,7 +179,7 @@ func (c *Client) checkStreamResponse(op string, resp *http.Response) error {
 // watchdog is armed once the server has sent a heartbeat, and stopped
 // while send runs so a slow consumer is not taken for a dead server.
 //
-// conn, when the connection can say when its bytes arrived (a quietConn),
+// conn, when the connection can say when its bytes arrived (a rawConn),
 // stamps each event's Received; without it the reader estimates.
 func (c *Client) readStream(ctx context.Context, cancel context.CancelCauseFunc, body io.Reader, conn arrivals, send func(any)) error {
 	o := c.stream
@@ -195,6 +196,11 @@ func (c *Client) readStream(ctx context.Context, cancel context.CancelCauseFunc,
 	for ev, rerr := range sse.Read(fillingReader{pr}, &sse.ReadConfig{MaxEventSize: o.MaxEventSize}) {
 		if idle != nil {
 			idle.Stop()
+		}
+		if errors.Is(rerr, bufio.ErrTooLong) {
+			// The parser's own words ("bufio.Scanner: token too long")
+			// would tell nobody what happened.
+			return fmt.Errorf("an event is larger than %s, the most octop reads of one event", sizeText(int64(o.MaxEventSize)))
 		}
 		if rerr != nil {
 			return rerr
@@ -253,7 +259,7 @@ func (c *Client) streamEnded(ctx, cctx context.Context, err error) error {
 // fillingReader keeps reading into p while what it got holds no line
 // break. go-sse's scanner rescans its whole buffer after every Read, so a
 // multi-MB event (one line of JSON) arriving in socket-sized reads would
-// cost time quadratic in its size (32 MB took seconds). Until a line break
+// cost time quadratic in its size (tens of megabytes took seconds). Until a line break
 // arrives the parser cannot produce anything, so waiting for more cannot
 // delay an event; each Read then fills the scanner's growing buffer and
 // the cost stays linear.
@@ -297,7 +303,7 @@ type pacedReader struct {
 }
 
 // arrivals is a connection that knows when the bytes of its last read
-// reached its socket (quietConn, on Linux).
+// reached its socket (rawConn, on Linux).
 type arrivals interface{ Arrived() time.Time }
 
 // blocked is how long a read must take to count as having waited for its

@@ -269,8 +269,9 @@ func TestStreamTooLargeEventReconnects(t *testing.T) {
 			lost = s.Err
 		}
 	}
-	if lost == nil || !strings.Contains(lost.Error(), "lost the event stream") {
-		t.Errorf("disconnect error %v", lost)
+	if lost == nil || !strings.Contains(lost.Error(), "lost the event stream") ||
+		!strings.Contains(lost.Error(), "an event is larger than 1 KiB, the most octop reads of one event") {
+		t.Errorf("disconnect error %v, want the limit named", lost)
 	}
 }
 

@@ -162,10 +162,10 @@ func mustScript(t testing.TB, text string) fakellm.Script {
 // events whose parentID is the root, and tool-part updates for each child,
 // within 20 s.
 func TestClientFanoutEvents(t *testing.T) {
-	for _, v := range harness.Versions() {
-		t.Run(v, func(t *testing.T) {
-			t.Parallel() // each version on a server of its own
-			s := harness.Shared(t, v)
+	for _, tg := range harness.Targets() {
+		t.Run(tg.Name, func(t *testing.T) {
+			t.Parallel() // each target on a server of its own
+			s := harness.SharedAt(t, tg)
 			c := newClient(t, s)
 			log := startStream(t, c)
 			log.wait(t, 30*time.Second, "the stream to connect", func(items []any) bool { return count[wire.ResyncNeeded](items) > 0 })
@@ -487,7 +487,7 @@ func TestClientErrors(t *testing.T) {
 			if !client.IsUnauthorized(err) {
 				t.Fatalf("wrong password: %v, want unauthorized", err)
 			}
-			if want := "the server rejected the password; set OPENCODE_SERVER_PASSWORD"; err.Error() != want {
+			if want := "OpenCode at " + s.URL + " rejected the password from --password or OPENCODE_SERVER_PASSWORD"; err.Error() != want {
 				t.Errorf("message %q, want %q", err, want)
 			}
 			// No retry storm: the stream gives up at the first 401.

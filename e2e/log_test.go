@@ -15,10 +15,10 @@ import (
 // idle; `octop log` afterwards prints the same; --json gives the outputs
 // as fields; the parent's log names the child its task call started.
 func TestLogChildTranscript(t *testing.T) {
-	for _, v := range harness.Versions() {
-		t.Run(v, func(t *testing.T) {
-			t.Parallel() // each version on a server of its own
-			s := harness.Shared(t, v)
+	for _, tg := range harness.Targets() {
+		t.Run(tg.Name, func(t *testing.T) {
+			t.Parallel() // each target on a server of its own
+			s := harness.SharedAt(t, tg)
 			ctx := actCtxFor(t)
 			c := actNewClient(t, s)
 			defer actStopAll(c)

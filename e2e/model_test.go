@@ -115,10 +115,10 @@ func treeDiff(m *model.State, snap model.Snapshot, root string) string {
 // ends with what REST says, and that nothing of the aborted tree is shown
 // as running.
 func TestModelLive(t *testing.T) {
-	for _, v := range harness.Versions() {
-		t.Run(v, func(t *testing.T) {
-			t.Parallel() // each version on a server of its own
-			srv := harness.Shared(t, v)
+	for _, tg := range harness.Targets() {
+		t.Run(tg.Name, func(t *testing.T) {
+			t.Parallel() // each target on a server of its own
+			srv := harness.SharedAt(t, tg)
 			c := newClient(t, srv)
 			l := startStream(t, c)
 			l.wait(t, 60*time.Second, "the stream to connect", func(items []any) bool { return count[wire.ResyncNeeded](items) > 0 })

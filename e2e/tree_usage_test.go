@@ -20,15 +20,15 @@ import (
 // files changed and todos as its REST messages add them up, and the
 // root's subtree the sum over it and its children.
 func TestTreeJSONUsage(t *testing.T) {
-	for _, v := range harness.Versions() {
-		t.Run(v, func(t *testing.T) {
-			t.Parallel() // each version on a server of its own
-			s := harness.Shared(t, v)
+	for _, tg := range harness.Targets() {
+		t.Run(tg.Name, func(t *testing.T) {
+			t.Parallel() // each target on a server of its own
+			s := harness.SharedAt(t, tg)
 			ctx := actCtxFor(t)
 			c := actNewClient(t, s)
 			defer actStopAll(c)
 			root := actStartRoot(t, ctx, c, "octop e2e usage", `FANOUT k=2 child="LEAF steps=1 sleep=0.2"`)
-			usageSettle(t, ctx, c, root.ID, 0)
+			usageSettle(t, ctx, c, root.ID, nil)
 			file := "octop-usage-" + root.ID + ".txt"
 			for _, call := range []string{
 				callScript("bash", map[string]any{"command": "printf 'a\\nb\\n' > " + file, "description": "write"}),
@@ -43,7 +43,7 @@ func TestTreeJSONUsage(t *testing.T) {
 				if err := c.PromptAsync(ctx, root.ID, client.PromptRequest{Parts: []client.TextPartInput{{Text: call}}}); err != nil {
 					t.Fatal(err)
 				}
-				usageSettle(t, ctx, c, root.ID, len(msgs))
+				usageSettle(t, ctx, c, root.ID, msgs)
 			}
 
 			code, out, _ := actOctop(t, s.URL, "", "tree", "--json")
@@ -70,7 +70,7 @@ func TestTreeJSONUsage(t *testing.T) {
 			// 1.1.65 often leaves a bash write out of the message's
 			// summary (no patch part: its step snapshots do not differ), so
 			// there files_changed is only checked against REST, above.
-			if (v == harness.V118 && got.FilesChanged < 1) || got.Todos != (live.TodoCounts{Total: 2, Done: 1}) {
+			if (!harness.Is11(tg.Version) && got.FilesChanged < 1) || got.Todos != (live.TodoCounts{Total: 2, Done: 1}) {
 				t.Errorf("root: files_changed %d, todos %+v; want the file it wrote and 1 of 2 todos done", got.FilesChanged, got.Todos)
 			}
 			if got.Tokens.Input == 0 || got.Subtree.Tokens.Input <= got.Tokens.Input {
@@ -80,13 +80,18 @@ func TestTreeJSONUsage(t *testing.T) {
 	}
 }
 
-// usageSettle waits until a run started after the session had before
-// messages has ended: a prompt sent earlier would join the run going on.
-func usageSettle(t *testing.T, ctx context.Context, c *client.Client, id string, before int) {
+// usageSettle waits until the run of a prompt sent after the session had
+// the messages before has ended: a prompt sent earlier would join the run
+// going on.
+func usageSettle(t *testing.T, ctx context.Context, c *client.Client, id string, before []wire.MessageWithParts) {
 	t.Helper()
 	wctx, cancel := context.WithTimeout(ctx, testwait.Scale(actE2eWait))
 	defer cancel()
-	if r, err := live.WaitAfter(wctx, c, id, live.WaitOptions{Before: before}); err != nil || r.State != task.StateComplete {
+	var after string
+	for _, m := range before {
+		after = max(after, m.Info.ID)
+	}
+	if r, err := live.WaitAfter(wctx, c, id, live.WaitOptions{Prompted: true, After: after}); err != nil || r.State != task.StateComplete {
 		t.Fatalf("%s did not complete: %+v, %v", id, r, err)
 	}
 }

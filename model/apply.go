@@ -16,6 +16,9 @@ func (s *State) Apply(ev wire.Event) {
 	s.version++
 	if ss := s.sessions[id]; ss != nil {
 		ss.rev = s.version
+		if _, streamed := ev.(wire.PartDelta); !streamed {
+			s.touchFollowers(ss) // streamed text never changes a state
+		}
 	}
 }
 
@@ -167,7 +170,9 @@ func (s *State) upsertInfo(info wire.Session) {
 		ss.infoCost = info.Cost
 		ss.recomputeTotals()
 	}
-	ss.touch(info.Time.Updated)
+	// A rename or a share moves time.updated too: the session was touched,
+	// but its run did nothing then (see touch).
+	ss.LastActive = max(ss.LastActive, info.Time.Updated)
 	ss.refreshSearch()
 	if info.ParentID != "" {
 		s.setParent(ss, info.ParentID)
@@ -204,9 +209,14 @@ func (s *State) setStatus(ss *Session, st wire.SessionStatus) {
 	}
 }
 
+// touch notes a time the session's run did something: a message, a part
+// or a tool call started or ended.
 func (ss *Session) touch(t int64) {
 	if t > ss.LastActive {
 		ss.LastActive = t
+	}
+	if t > ss.lastRun {
+		ss.lastRun = t
 	}
 }
 

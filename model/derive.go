@@ -1,16 +1,16 @@
 package model
 
-// derive rebuilds the subtree rollups (tokens, cost, running descendants)
-// once per version, in one pass over the tree, so Counts and Subtree cost
-// O(1) per row however often a frame asks.
+// derive rebuilds the subtree rollups (tokens, cost, running descendants,
+// latest activity) once per version, in one pass over the tree, so Counts
+// and Subtree cost O(1) per row however often a frame asks.
 func (s *State) derive() {
 	if s.aggV == s.version+1 {
 		return
 	}
 	s.aggV = s.version + 1
 	for _, ss := range s.list {
-		ss.subTokens, ss.subCost, ss.runBelow = ss.Tokens, ss.Cost, 0
-		ss.subActive = ss.LastActive
+		ss.subTokens, ss.subCost, ss.runBelow, ss.waitBelow = ss.Tokens, ss.Cost, 0, 0
+		ss.subActive, ss.subRun = ss.LastActive, ss.lastRun
 	}
 	// Post-order over an explicit stack: a deep delegation chain must not
 	// grow the goroutine stack without bound.
@@ -35,8 +35,13 @@ func (s *State) derive() {
 				p.subTokens += done.subTokens
 				p.subCost += done.subCost
 				p.runBelow += done.runBelow
+				p.waitBelow += done.waitBelow
 				p.subActive = max(p.subActive, done.subActive)
-				if done.Running() {
+				p.subRun = max(p.subRun, done.subRun)
+				switch {
+				case done.waiting > 0:
+					p.waitBelow++ // blocked on the person, not working
+				case done.Running():
 					p.runBelow++
 				}
 			}

@@ -40,3 +40,24 @@ func boundTodos(in []wire.Todo) []wire.Todo {
 	}
 	return out
 }
+
+// BackgroundChild is the child a task part launched in the background
+// (OpenCode 1.18: metadata.background, or a completed output opening
+// state="running"), or "" when the part is no such call. A result must
+// read that child to tell whether the part's session is done.
+func BackgroundChild(p *wire.Part) string {
+	if p == nil || p.Type != wire.PartTool || p.Tool != "task" || p.State == nil || !isBackgroundCall(p.State) {
+		return ""
+	}
+	return taskChild(p.State)
+}
+
+// IsNotice says whether a part is a background task's end notice: a
+// synthetic text the server wrote to the parent (see ParseNotice).
+func IsNotice(p *wire.Part) bool {
+	if p == nil || p.Type != wire.PartText || !p.Synthetic {
+		return false
+	}
+	_, ok := ParseNotice(p.Text)
+	return ok
+}

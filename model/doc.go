@@ -44,6 +44,22 @@
 //     "<description> (@<agent> subagent)" under the same parent. The
 //     server's word replaces a title guess. Session.TaskPartID is the
 //     reverse link.
+//   - Background tasks (1.18 with background subagents). A task call whose
+//     metadata says background (a foreground task moved to the background
+//     says so there too, not in its input), or whose completed output
+//     opens with state="running", launched its child in the background:
+//     it follows the child (ShownToolStatus and Counts: running while the
+//     child runs, then the child's end, an abort as an error). Its session,
+//     once idle, is KindBackground while such a child runs, or has ended
+//     with its end notice (a synthetic user message, ParseNotice) not come
+//     yet; with the notice there and not answered, it is running
+//     ("starting"), as the server is about to run it. An aborted or
+//     interrupted child gets no notice and is not waited for. A child
+//     known idle but unread, with no notice, leaves its parent
+//     KindNotLoaded. A notice is neither a prompt nor a reply: RunStart
+//     stays at the prompt that launched the tasks, LastText ignores it.
+//     Only calls count: a child made by `octop launch` never holds its
+//     parent.
 //   - Bounds. OutputHead and Error keep 256 bytes, LiveTail (a running
 //     call's streamed output) its last 256 bytes, Title and Input one line
 //     of 200 bytes, LastText the last 4 KiB of the newest assistant text
@@ -59,36 +75,8 @@
 //
 // # Speed and memory
 //
-// Taken on 2 cores (nproc), "AMD EPYC" (/proc/cpuinfo), go1.26.8, with
-// other work on the machine (load average about 2.7), medians of 5:
-//
-//	go test -run '^$' -bench 'DecodeOnly|DecodeAndApply|JSONScan|Flatten' -benchtime 1s -count 5 ./model/
-//
-//	BenchmarkJSONScan            1.5 µs/event     660,000 events/s  (json.Valid only: the floor of any encoding/json decoder)
-//	BenchmarkDecodeOnly          5.8 µs/event     171,000 events/s  (wire.DecodeEvent of the replay fixtures)
-//	BenchmarkDecodeAndApply      7.4 µs/event     136,000 events/s  (same bytes, decoded and applied)
-//	BenchmarkFlatten/sessions=100              10.7 µs
-//	BenchmarkFlatten/sessions=10000            1.18 ms  (10 tool calls each, all expanded, filter on: 2,600 rows)
-//	BenchmarkFlatten/sessions=10000/nofilter   0.85 ms  (10,000 rows)
-//
-// Decode and apply runs at 0.79× the events per second of decode alone
-// (target: at least half); applying costs about a fifth of decoding, which
-// parses each event once (wire.DecodeEvent decodes straight into a union
-// of the properties; it parsed each event three times before, at 13-17 µs).
-// The 10,000-session Flatten is well under its 5 ms target. Earlier runs
-// under heavier load (average 5-7) measured ApplyOnly at 300-600 ns/event,
-// RowReads (Display+Counts+Subtree+Elapsed) at 150-740 ns per row, and
-// FrameAfterEvent (one event, then rollups rebuilt over 10,000 sessions) at
-// 0.27-0.63 ms.
-//
-//	go test -count=1 -run TestMemoryBound -v ./model/
-//
-// 10,000 sessions with 100,000 tool calls (each with a 2 KB output, a
-// command and a title, built through Apply) hold 78 MB of live heap, 813
-// bytes per call, under the 100 MB bound: a quarter of it is the 256-byte
-// output heads, a quarter the ToolCall structs. BenchmarkMemory reports the
-// same figure (go test -run '^$' -bench Memory -benchtime 1x ./model/):
-// 80.3 MB, 842 bytes per call, on 23 November 2026.
+// BenchmarkDecodeOnly, DecodeAndApply, Flatten and Memory (make bench)
+// hold the reducer to its targets; their figures are in docs/perf.md.
 //
 // Each session carries its own version (SessionVersion), moved by every
 // change to that session's own data, so a view caches a row by it and an

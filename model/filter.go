@@ -7,28 +7,34 @@ import (
 
 // Filter is a parsed `/` filter: status terms (is:running, is:waiting,
 // is:failed, is:aborted, is:done; several mean any of them), agent:NAME,
-// and free text (every word must appear in the title, agent or id). All
-// parts must hold. The status is StateOf's: is:running covers running and
-// retrying, is:failed the bad ends (failed, interrupted, denied: the
+// and free text: what is typed apart from those terms, taken as one phrase
+// (spaces folded), must appear in the title or the agent, or begin the id
+// (ses_…); case does not matter. All parts must hold. The status is
+// StateOf's: is:running covers running, retrying and waiting on background
+// tasks, is:failed the bad ends (failed, interrupted, denied: the
 // header's failed count), is:done a run that completed.
 type Filter struct {
-	Is    []Kind   // any of these
-	Agent string   // lower case; exact agent name
-	Words []string // lower case
+	Is    []Kind // any of these
+	Agent string // lower case; exact agent name
+	// Text is the free text as one phrase: lower case, words joined by
+	// one space. `worker 1` keeps "worker 1", never "worker 2" whose id
+	// happens to hold a 1.
+	Text string
 	// Bad lists the is: values not understood, so the ui can say so.
 	Bad []string
 }
 
 // ParseFilter reads a filter line. Terms are split on spaces; is: and
-// agent: are case-insensitive.
+// agent: are case-insensitive; the other words make the phrase.
 func ParseFilter(line string) Filter {
 	var f Filter
+	var words []string
 	for _, w := range strings.Fields(strings.ToLower(line)) {
 		switch {
 		case strings.HasPrefix(w, "is:"):
 			switch v := strings.TrimPrefix(w, "is:"); v {
 			case "running":
-				f.Is = append(f.Is, KindRunning, KindRetrying)
+				f.Is = append(f.Is, KindRunning, KindRetrying, KindBackground)
 			case "waiting":
 				f.Is = append(f.Is, KindWaiting)
 			case "failed":
@@ -43,15 +49,16 @@ func ParseFilter(line string) Filter {
 		case strings.HasPrefix(w, "agent:") && len(w) > len("agent:"):
 			f.Agent = strings.TrimPrefix(w, "agent:")
 		default:
-			f.Words = append(f.Words, w)
+			words = append(words, w)
 		}
 	}
+	f.Text = strings.Join(words, " ")
 	return f
 }
 
 // Empty says the filter keeps everything.
 func (f Filter) Empty() bool {
-	return len(f.Is) == 0 && f.Agent == "" && len(f.Words) == 0 && len(f.Bad) == 0
+	return len(f.Is) == 0 && f.Agent == "" && f.Text == "" && len(f.Bad) == 0
 }
 
 // matches says whether the session itself passes the filter. A bad is:
@@ -66,10 +73,17 @@ func (f Filter) matches(ss *Session) bool {
 	if f.Agent != "" && strings.ToLower(ss.Agent) != f.Agent {
 		return false
 	}
-	for _, w := range f.Words {
-		if !strings.Contains(ss.search, w) {
-			return false
-		}
+	return f.Text == "" || phraseIn(ss.search, f.Text)
+}
+
+// phraseIn says whether text begins the id or appears in the title or
+// agent of search (see Session.refreshSearch: id, title and agent on
+// their own lines). The phrase holds no newline, so a match never spans
+// two of them.
+func phraseIn(search, text string) bool {
+	if strings.HasPrefix(search, text) {
+		return true
 	}
-	return true
+	_, rest, _ := strings.Cut(search, "\n")
+	return strings.Contains(rest, text)
 }

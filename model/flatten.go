@@ -2,10 +2,10 @@ package model
 
 // Flatten gives the visible rows: roots newest first, children in creation
 // order, descending only into expanded sessions. A non-empty filter (see
-// ParseFilter: is:running|waiting|failed|done, agent:NAME, free words that
-// the title, agent or id must contain, case-insensitive) keeps the
-// sessions that match and the ancestors of every match, expanded so the
-// match shows.
+// ParseFilter: is:running|waiting|failed|done, agent:NAME, and a phrase
+// the title or agent must contain or the id begin with, case-insensitive)
+// keeps the sessions that match and the ancestors of every match,
+// expanded so the match shows.
 //
 // It allocates the rows and one shared array behind all their Guides, and
 // nothing per session, so calling it every frame is fine (see the

@@ -112,6 +112,11 @@ func TestCountsAndRunningBelow(t *testing.T) {
 	if c := s.Counts("ses_missing"); c != (Counts{}) {
 		t.Fatalf("missing = %+v", c)
 	}
+	// One waiting on a permission waits below: it does not run.
+	s.Apply(wire.PermissionAsked{Request: wire.PermissionRequest{ID: "per_1", SessionID: "ses_b", Permission: "bash"}})
+	if c := s.Counts("ses_r1"); c.RunningBelow != 0 || c.WaitingBelow != 1 {
+		t.Fatalf("with ses_b waiting: %+v", c)
+	}
 }
 
 func TestBusyDescendants(t *testing.T) {
@@ -150,5 +155,35 @@ func TestElapsed(t *testing.T) {
 	s2 := apply(created("ses_b", "", "b", 1000), status("ses_b", "busy"))
 	if got := s2.Elapsed("ses_b", 1500); got != 500 {
 		t.Fatalf("no user message yet: %d, want 500 from creation", got)
+	}
+}
+
+// TestElapsedOfARunCutShort: a run stopped without an end of its own (a
+// crash: no reply completed, a call left running) lasts until the last
+// thing it was seen doing, and a parent cut off while it waited on its
+// task call until its child's; never 0s.
+func TestElapsedOfARunCutShort(t *testing.T) {
+	s := apply(
+		created("ses_r", "", "kill fan", 1000), userMsg("ses_r", "msg_1", 1000), status("ses_r", "busy"),
+		asstMsg("ses_r", "msg_2", 0, 0, 1100, 0), tool("ses_r", "msg_2", "prt_1", "task", "running", "start", 1200),
+		created("ses_k", "ses_r", "worker 1", 1300), userMsg("ses_k", "msg_3", 1300), status("ses_k", "busy"),
+		asstMsg("ses_k", "msg_4", 0, 0, 1400, 0), tool("ses_k", "msg_4", "prt_2", "bash", "running", "start", 45_614),
+		status("ses_k", "idle"), status("ses_r", "idle"),
+	)
+	if k := s.StateOf("ses_r").Kind; k != KindInterrupted {
+		t.Fatalf("the root is %v, want interrupted", k)
+	}
+	if got := s.Elapsed("ses_k", 99_999); got != 44_314 {
+		t.Errorf("the child lasted %d ms, want 44314: until its call began", got)
+	}
+	if got := s.Elapsed("ses_r", 99_999); got != 44_614 {
+		t.Errorf("the root lasted %d ms, want 44614: until its child's last call began", got)
+	}
+	// An abort is an end of its own: the parent's time stops there, not
+	// at what a child kept doing after it.
+	s.Apply(wire.MessageUpdated{Info: wire.Message{ID: "msg_2", SessionID: "ses_r", Role: "assistant",
+		Error: &wire.ErrorInfo{Name: "MessageAbortedError"}, Time: wire.MessageTime{Created: 1100, Completed: 2000}}})
+	if got := s.Elapsed("ses_r", 99_999); got != 1000 {
+		t.Errorf("the aborted root lasted %d ms, want 1000: until its abort", got)
 	}
 }

@@ -21,6 +21,10 @@ type msgAcct struct {
 	// done: an assistant reply that completed, finished or failed. One
 	// left not done on an idle session was interrupted.
 	done bool
+	// created is a user message's creation time; notice says it is a
+	// background task's end notice, not a prompt.
+	created int64
+	notice  bool
 }
 
 type stepAcct struct {
@@ -63,7 +67,10 @@ func (s *State) applyMessage(ss *Session, m *wire.Message) {
 	switch m.Role {
 	case "user":
 		a.role = roleUser
-		if m.Time.Created > ss.RunStart {
+		if m.Time.Created != 0 {
+			a.created = m.Time.Created
+		}
+		if m.Time.Created > ss.RunStart && !a.notice {
 			ss.RunStart = m.Time.Created
 		}
 		if m.Agent != "" && m.ID >= ss.agentMsg {
@@ -121,6 +128,9 @@ func (s *State) removeMessage(ss *Session, id string) {
 	for _, t := range ss.Tools {
 		if t.MessageID == id {
 			ss.countTool(t.Status, -1)
+			if t.Background {
+				ss.nBg--
+			}
 			continue
 		}
 		kept = append(kept, t)
@@ -130,6 +140,13 @@ func (s *State) removeMessage(ss *Session, id string) {
 	if ss.textMsg == id {
 		ss.LastText, ss.textPart, ss.textMsg, ss.textDone = "", "", "", false
 	}
+	kept2 := ss.notices[:0]
+	for _, n := range ss.notices {
+		if n.msg != id {
+			kept2 = append(kept2, n)
+		}
+	}
+	ss.notices = kept2
 	ss.recomputeTotals()
 }
 

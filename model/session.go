@@ -45,6 +45,10 @@ type ToolCall struct {
 	// tell a stuck command from a working one. Empty once the call ends.
 	LiveTail string
 	ChildID  string // for task calls: the child session it started, once known
+	// Background marks a task call that launched its child in the
+	// background (metadata.background on 1.18): it completed at once, and
+	// ShownToolStatus follows the child instead.
+	Background bool
 }
 
 // Ended reports whether the call reached a final state on the server.
@@ -92,6 +96,7 @@ type Session struct {
 	// of the latest user message, else the session's creation time.
 	RunStart int64
 	// RunEnd is the latest end time seen (message completed, tool ended).
+	// A run cut short (an abort, a crash) may have none: see State.Ended.
 	RunEnd int64
 	// TaskPartID is the part id of the parent's task call that started
 	// this session, once known.
@@ -125,19 +130,24 @@ type Session struct {
 	streamPart string // the part Streaming follows
 	agentMsg   string // the user message Agent comes from, once one named it
 	todoPart   string // the todowrite call Todos comes from, if one did
+	lastRun    int64  // the latest time a message, part or call names (see touch)
 	// historyRead: every message was read (a snapshot's messages) or the
 	// stream showed them all (watched since session.created).
 	historyRead bool
-	nOpen       int32  // tool calls pending or running
-	nDone       int32  // completed
-	nFailed     int32  // error
-	waiting     int32  // pending permissions and questions
-	search      string // lower-cased title, agent and id, for the filter
-	rev         uint64 // State.version of this session's last change
+	notices     []noticeRef // background tasks' end notices, by message id
+	nBg         int32       // background task calls
+	nOpen       int32       // tool calls pending or running
+	nDone       int32       // completed
+	nFailed     int32       // error
+	waiting     int32       // pending permissions and questions
+	search      string      // lower-cased id, title and agent, for the filter
+	rev         uint64      // State.version of this session's last change
 	// derived per State.aggV, see derive.go
 	subTokens, subCost float64
-	runBelow           int
+	runBelow           int   // running below, not waiting on the person
+	waitBelow          int   // waiting on the person below
 	subActive          int64 // the latest LastActive in the subtree
+	subRun             int64 // the latest lastRun in the subtree
 	// Flatten scratch marks, see flatten.go
 	fmark, fmatch uint32
 }
@@ -166,8 +176,10 @@ type Counts struct {
 	// that is idle now; they are included in ToolsFailed, not ToolsRunning.
 	ToolsInterrupted int
 	Children         int
-	// Descendants running (busy or retrying) below this session, any depth.
-	RunningBelow int
+	// Descendants running (busy or retrying) below this session, any
+	// depth, and those waiting on the person (a permission or a question),
+	// which do not also count as running.
+	RunningBelow, WaitingBelow int
 	// Tokens and cost summed over the session and all its descendants.
 	Tokens, Cost float64
 

@@ -12,7 +12,8 @@ import (
 // shows for it.
 type Kind uint8
 
-// Kinds. The first five are live or unknown; the rest are end states.
+// Kinds. The first five are live or unknown, and so is KindBackground
+// (last, so the others keep their numbers); the rest are end states.
 const (
 	// KindNotLoaded: idle, but its messages have not been read yet, so
 	// how its last run ended is unknown.
@@ -31,6 +32,11 @@ const (
 	// KindDenied: the run ended on a rejected permission or a dismissed
 	// question.
 	KindDenied
+	// KindBackground: idle, but background tasks it launched still run,
+	// or one ended and its end notice has not come yet (Detail: "waiting
+	// on 2 background tasks"). The session is not done: the server runs it
+	// again to answer each notice.
+	KindBackground
 )
 
 // SessionState is a session's Kind with the why: Reason is a short word
@@ -46,6 +52,7 @@ var kindWords = [...]string{
 	KindNotLoaded: "not loaded", KindRunning: "running", KindWaiting: "waiting on you",
 	KindRetrying: "retrying", KindIdle: "idle", KindComplete: "complete", KindFailed: "failed",
 	KindAborted: "aborted", KindInterrupted: "interrupted", KindDenied: "denied",
+	KindBackground: "waiting on background tasks",
 }
 
 // String is the word a person reads for the kind.
@@ -56,9 +63,12 @@ func (k Kind) String() string {
 	return "unknown"
 }
 
-// Live reports whether the session is still working: running, retrying or
-// waiting on an answer.
-func (k Kind) Live() bool { return k == KindRunning || k == KindWaiting || k == KindRetrying }
+// Live reports whether the session is still working: running, retrying,
+// waiting on an answer, or waiting on the background tasks it launched.
+// A root is done once its kind is neither live nor KindNotLoaded.
+func (k Kind) Live() bool {
+	return k == KindRunning || k == KindWaiting || k == KindRetrying || k == KindBackground
+}
 
 // Bad reports whether the last run ended without doing its job and a
 // person should look: failed, interrupted or denied. Aborted is not bad:
@@ -67,7 +77,8 @@ func (k Kind) Bad() bool { return k == KindFailed || k == KindInterrupted || k =
 
 // Status is the kind in async-task terms, as `octop result` and
 // `octop tree --json` print it: running, complete or error ("" while not
-// loaded, "idle" for a session that never ran).
+// loaded, "idle" for a session that never ran). KindBackground is running
+// (with the reason "background").
 func (k Kind) Status() string {
 	switch {
 	case k.Live():
@@ -110,6 +121,11 @@ func StateOf(ss *Session) SessionState {
 		return SessionState{Kind: KindRunning}
 	case ss.Run == wire.StatusRetry:
 		return SessionState{Kind: KindRetrying, Detail: fmt.Sprintf("attempt %d: %s", ss.Attempt, ss.RetryMsg)}
+	}
+	if bg, ok := ss.backgroundState(); ok {
+		return bg
+	}
+	switch {
 	case !ss.Loaded:
 		return SessionState{Kind: KindNotLoaded}
 	}

@@ -97,6 +97,7 @@ func (s *State) ApplyMessages(history map[string][]wire.MessageWithParts) {
 	for id := range history {
 		if ss := s.sessions[id]; ss != nil {
 			ss.rev = s.version
+			s.touchFollowers(ss)
 		}
 	}
 }
@@ -115,11 +116,17 @@ func (s *State) applyMessages(history map[string][]wire.MessageWithParts) {
 			}
 		}
 		// The REST messages say how the last run ended; a session.error
-		// the stream gave before a later, clean run is stale.
-		if a := ss.latestAssistant(); a != nil && a.err != nil && !ss.Running() {
+		// the stream gave before a later, clean run is stale, and so is
+		// the error of a reply older than the newest prompt: that prompt's
+		// run has not answered yet (a resume of an aborted session).
+		a := ss.latestAssistant()
+		switch {
+		case a != nil && a.id < ss.lastUserID():
+			ss.Err = nil
+		case a != nil && a.err != nil && !ss.Running():
 			e := *a.err
 			ss.Err = &e
-		} else if a != nil && a.err == nil {
+		case a != nil && a.err == nil:
 			ss.Err = nil
 		}
 	}

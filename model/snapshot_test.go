@@ -31,7 +31,7 @@ func TestSnapshotIntoEmpty(t *testing.T) {
 		t.Fatalf("display p %d c %d", s.display("ses_p"), s.display("ses_c"))
 	}
 	c := s.Session("ses_c")
-	if len(c.Tools) != 1 || c.Tools[0].Input != "make" || c.Tokens != 9 || s.Counts("ses_p").RunningBelow != 1 {
+	if len(c.Tools) != 1 || c.Tools[0].Input != "make" || c.Tokens != 9 || s.Counts("ses_p").WaitingBelow != 1 {
 		t.Fatalf("child %+v counts %+v", c, s.Counts("ses_p"))
 	}
 }

@@ -55,7 +55,13 @@ func TestFilterTerms(t *testing.T) {
 		{"is:sleeping", ""},
 		{"is:aborted", ""},
 		{"release", "r2"},
-		{"notes release", "r2"},
+		{"release notes", "r2"},
+		{"RELEASE   Notes", "r2"},
+		{"notes release", ""},   // one phrase, not words in any order
+		{"ses_r", "r2 r1 .run"}, // the id's beginning
+		{"r1", ""},              // inside the id: no
+		{"refactor build", ""},  // title and agent are apart
+		{"build", "r2 r1"},      // the agent
 	} {
 		if got := ids(Flatten(s, nil, tt.filter)); got != tt.want {
 			t.Errorf("filter %q: rows %q, want %q", tt.filter, got, tt.want)
@@ -63,6 +69,34 @@ func TestFilterTerms(t *testing.T) {
 	}
 	if f := ParseFilter("is:sleeping x"); len(f.Bad) != 1 || f.Bad[0] != "is:sleeping" {
 		t.Errorf("ParseFilter kept no bad term: %+v", f)
+	}
+}
+
+// TestFilterIsAPhrase: `worker 1` keeps worker 1 and its ancestors only,
+// never worker 2 whose random id holds a 1; `gs root` never `gs other
+// root`.
+func TestFilterIsAPhrase(t *testing.T) {
+	created := func(id, parent, title string, at int64) wire.Event {
+		return wire.SessionCreated{Info: wire.Session{ID: id, ParentID: parent, Title: title, Agent: "general",
+			Time: wire.SessionTime{Created: at, Updated: at}}}
+	}
+	s := apply(
+		created("ses_root", "", "gs root", 1),
+		created("ses_other", "", "gs other root", 2),
+		created("ses_a9x", "ses_root", "worker 1 (@general subagent)", 3),
+		created("ses_b1y", "ses_root", "worker 2 (@general subagent)", 4),
+	)
+	for _, tt := range []struct{ filter, want string }{
+		{"worker 1", "(root) .a9x"},
+		{"Worker  2", "(root) .b1y"},
+		{"gs root", "root"},
+		{"agent:general worker 1", "(root) .a9x"},
+		{"worker is:running 1", ""},
+		{"ses_b1", "(root) .b1y"},
+	} {
+		if got := ids(Flatten(s, nil, tt.filter)); got != tt.want {
+			t.Errorf("filter %q: rows %q, want %q", tt.filter, got, tt.want)
+		}
 	}
 }
 

@@ -114,7 +114,14 @@ func (ss *Session) ended() bool { return ss.StatusKnown && !ss.Running() }
 // a call still pending or running in a session known to be idle is
 // ToolInterrupted. The server does not always close such calls after an
 // abort, and a dead call must not look alive.
+//
+// A background task call shows its child's progress instead: running
+// while the child runs, then how the child ended (an aborted child shows
+// as ToolError).
 func (ss *Session) ShownToolStatus(i int) ToolStatus {
+	if t := &ss.Tools[i]; t.follows() {
+		return ss.follow(t).shown
+	}
 	st := ss.Tools[i].Status
 	if (st == ToolPending || st == ToolRunning) && ss.ended() {
 		return ToolInterrupted
@@ -134,6 +141,7 @@ func (s *State) Counts(id string) Counts {
 		ToolsFailed:  int(ss.nFailed),
 		Children:     len(ss.Children),
 		RunningBelow: ss.runBelow,
+		WaitingBelow: ss.waitBelow,
 		Tokens:       ss.subTokens,
 		Cost:         ss.subCost,
 	}
@@ -143,12 +151,16 @@ func (s *State) Counts(id string) Counts {
 	} else {
 		c.ToolsRunning = int(ss.nOpen)
 	}
+	if ss.nBg > 0 {
+		ss.countBackground(&c)
+	}
 	return c
 }
 
 // Elapsed is how long the session has run, in ms, given the current time.
-// For a running session it is the time since its run began; for an idle
-// one, how long its last run took.
+// For a running session it is the time since its run began (also while it
+// waits, idle, on the background tasks it launched); for an idle one, how
+// long its last run took.
 func (s *State) Elapsed(id string, nowMS int64) int64 {
 	ss := s.sessions[id]
 	if ss == nil {
@@ -162,13 +174,37 @@ func (s *State) Elapsed(id string, nowMS int64) int64 {
 		return 0
 	}
 	end := nowMS
-	if !ss.Running() {
-		end = ss.RunEnd
+	if !ss.Running() && !ss.waitsInBackground() {
+		end = s.Ended(id)
 	}
 	if end < start {
 		return 0
 	}
 	return end - start
+}
+
+// Ended is when the session's last run ended (Unix ms), 0 while it runs
+// or if it never did anything. A run stopped without an end of its own
+// (an abort, a crash, a server restart) ends at the last thing it was seen
+// doing, so a run that ran never lasts 0s; one interrupted while it waited
+// on its task calls was doing what its children did, so their last
+// activity since it began counts too.
+func (s *State) Ended(id string) int64 {
+	ss := s.sessions[id]
+	if ss == nil || ss.Running() || ss.waitsInBackground() {
+		return 0
+	}
+	end := max(ss.RunEnd, ss.lastRun)
+	if StateOf(ss).Kind != KindInterrupted {
+		return end
+	}
+	s.derive()
+	for _, c := range ss.kids {
+		if c.Created >= ss.RunStart {
+			end = max(end, c.subRun)
+		}
+	}
+	return end
 }
 
 // Permissions returns the pending permission requests of a session, in id

@@ -26,6 +26,9 @@ func (s *State) applyPart(ss *Session, p *wire.Part, evTime int64) {
 		s.applyTool(ss, p)
 		ss.Streaming, ss.streamPart = StreamNone, ""
 	case wire.PartText:
+		if ss.applyNotice(p) {
+			return // the server's notice to the parent: not a reply
+		}
 		ss.applyText(p)
 		ss.applyStream(p, StreamText)
 	case wire.PartReasoning:
@@ -154,6 +157,10 @@ func (s *State) applyTool(ss *Session, p *wire.Part) {
 	}
 	if t.Tool == "task" {
 		s.linkTask(ss, t, st)
+		if !t.Background && isBackgroundCall(st) {
+			t.Background = true
+			ss.nBg++
+		}
 	}
 	if t.Tool == "todowrite" && changed && next == ToolCompleted {
 		ss.applyTodoWrite(p.ID, st.Input)
@@ -180,6 +187,9 @@ func (ss *Session) applyTodoWrite(partID string, input json.RawMessage) {
 func (s *State) removePart(ss *Session, partID string) {
 	if i, ok := ss.findTool(partID); ok {
 		ss.countTool(ss.Tools[i].Status, -1)
+		if ss.Tools[i].Background {
+			ss.nBg--
+		}
 		ss.Tools = append(ss.Tools[:i], ss.Tools[i+1:]...)
 		ss.Tools = ss.Tools[:len(ss.Tools):len(ss.Tools)]
 		return

@@ -167,8 +167,12 @@ func removeString(xs []string, x string) []string {
 	return xs
 }
 
+// refreshSearch keeps what the filter reads: the id, then the title and
+// the agent, each on its own line, lower-cased with spaces folded so a
+// phrase typed with one space matches a title with two.
 func (ss *Session) refreshSearch() {
-	ss.search = strings.ToLower(ss.Title + "\n" + ss.Agent + "\n" + ss.ID)
+	fold := func(v string) string { return strings.Join(strings.Fields(strings.ToLower(v)), " ") }
+	ss.search = strings.ToLower(ss.ID) + "\n" + fold(ss.Title) + "\n" + fold(ss.Agent)
 }
 
 // internStr returns a shared copy of a short, often repeated string.

@@ -40,10 +40,12 @@ type FlashMsg = room.FlashMsg
 // SelectMsg asks the screen to select a session, now or once it arrives.
 type SelectMsg = room.SelectMsg
 
+// PlaybackMsg says where a replay stands for the header: playing, paused or ended (for good).
+type PlaybackMsg struct{ State string }
+
 // Options configure the screen. Server is required outside demo mode.
 type Options struct {
-	// Server carries out every server operation, reads and actions; in demo
-	// mode it is nil.
+	// Server carries out every server operation; nil in demo mode.
 	Server task.Server
 	// ServerURL is shown in the header.
 	ServerURL string
@@ -51,16 +53,16 @@ type Options struct {
 	// keys that only read work on what it has shown, the keys that would
 	// change something answer ReadOnly.
 	Demo bool
-	// ReadOnly is that notice, e.g. "replay: read-only"; "demo: read-only"
-	// when empty.
-	ReadOnly string
+	// ReadOnly, when set, is the notice the keys that would change something
+	// answer with at once: a recording's ("replay: read-only"; "demo:
+	// read-only" when empty), or --read-only's, whose Server refuses too.
+	// Source is the header's name for a recording, "demo" when empty.
+	ReadOnly, Source string
 	// AllProjects groups the roots by project directory.
 	AllProjects bool
-	// Clock is the time source for elapsed times and countdowns; nil means
-	// time.Now. The demo sets the recording's time, tests a fixed one.
+	// Clock is the time source (nil: time.Now); a replay's runs on its own.
 	Clock func() time.Time
-	// Timer starts every timer of the screen and its rooms; nil: the system
-	// clock's. Any other (a test's) stills the cursors, which bubbles times.
+	// Timer starts every timer (nil: the system's); a test's stills the cursors.
 	Timer room.Timer
 	// RecordedHistory says a recording holds the histories the live screen
 	// read (--record writes them): a replay reads them as it did.
@@ -74,8 +76,7 @@ type Options struct {
 	// the terminal's kind (TERM, TERM_PROGRAM, TMUX).
 	Notify alert.Mode
 	Getenv func(string) string
-	// OnEvent runs, in a command, for each notable event: the --exec hook.
-	// It must not block.
+	// OnEvent runs, in a command, for each notable event (--exec's hook).
 	OnEvent func(watchdog.Event)
 	// MoreKeys are the keys of what holds this screen (servers' [ ] 1-9), for the ? help.
 	MoreKeys []key.Binding
@@ -94,12 +95,9 @@ const (
 const wideLayout = 100
 
 // Intervals of the one tick loop (Timer.Every): fast while the connection's
-// countdown runs, else once a second on the second, when the clocks the
-// panes show change. A frame costs a View and a line diff (package renderer),
-// and a tick that moves every busy row rewrites each of them, so nothing
-// ticks faster: the busy marks' spinner steps with the clocks, in the frame
-// they draw anyway, and never draws one of its own. Events draw their
-// frames when they come (feed.Batcher).
+// countdown runs, else once a second on the second, when the panes' clocks change.
+// Nothing ticks faster: the spinner steps with the clocks, in the frame
+// they draw anyway; events draw their frames when they come.
 const (
 	fastTick = 100 * time.Millisecond
 	slowTick = time.Second
@@ -166,6 +164,7 @@ type Model struct {
 
 	flashMsg FlashMsg
 	flashTag int
+	playback string // a replay's PlaybackMsg
 
 	// wd is the watchdog (nil when off); runawayN how many sessions it
 	// marks; notice the last notification, shown in the header until the
@@ -228,7 +227,7 @@ func New(opts Options) Model {
 // Init asks the terminal for its background and starts the first snapshot,
 // health probe and the tick loop.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.tick(slowTick)}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.opts.Timer.Every(slowTick, nextTick)}
 	if m.opts.Server != nil {
 		cmds = append(cmds, inflight.Snapshot(m.opts.Server, m.snapTag), inflight.Health(m.opts.Server, m.healthTag))
 	}
@@ -247,11 +246,6 @@ func newHelp() help.Model {
 	h := help.New()
 	h.FullSeparator = "  "
 	return h
-}
-
-// tick is the next tick, at the timer's clock's next multiple of d.
-func (m Model) tick(d time.Duration) tea.Cmd {
-	return m.opts.Timer.Every(d, func(time.Time) tea.Msg { return tickMsg{} })
 }
 
 // applyStyles hands the style set to every part of the screen.
@@ -290,10 +284,11 @@ type Summary struct {
 	Counts model.Counts // the sessions the tree holds, by state
 }
 
-// Summary is the screen's server, connection and counts.
+// Summary is the screen's server, connection and counts; its strings are
+// one line each, cleaned (format.OneLine), as the bar draws them.
 func (m Model) Summary() Summary {
 	return Summary{
-		ServerURL: m.opts.ServerURL, Version: m.version, Conn: m.conn, ConnKnown: m.connKnown,
+		ServerURL: format.OneLine(m.opts.ServerURL), Version: format.OneLine(m.version), Conn: m.conn, ConnKnown: m.connKnown,
 		Counts: m.counts,
 	}
 }

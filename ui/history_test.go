@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -12,6 +13,7 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/opencodetest"
 	"github.com/octop-dev/octop/internal/task/live"
+	"github.com/octop-dev/octop/internal/watchdog"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/inflight"
@@ -115,7 +117,7 @@ func TestHistoryLoadsEveryOldSession(t *testing.T) {
 
 	m = drain(t, m, loads)
 	scr := screen(m)
-	tree, err := live.Tree(context.Background(), c)
+	tree, _, err := live.Tree(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,5 +158,67 @@ func TestHistoryLoadsEveryOldSession(t *testing.T) {
 	}
 	if reads < 2*n { // the screen's reads, then tree --json's
 		t.Errorf("%d message reads for %d sessions, twice", reads, n)
+	}
+}
+
+// TestReconnectReplaysNoOldNews: with finished sessions on the server
+// (one of them looped) and nothing running, neither the start, nor the
+// histories read after it, nor a reconnect (the server restarted)
+// announce anything: no notice, no hook. A new run after that is news,
+// once.
+func TestReconnectReplaysNoOldNews(t *testing.T) {
+	srv := opencodetest.New(t, opencodetest.Options{})
+	for i, end := range []string{"complete", "failed", "aborted", "interrupted", "denied"} {
+		id := fmt.Sprintf("ses_%03d", i)
+		at := int64(1_000_000 + i*10_000)
+		srv.AddSession(wire.Session{ID: id, Title: "old " + end, Time: wire.SessionTime{Created: at, Updated: at + 9000}})
+		msgs := oldRun(id, end, at)
+		for k := 2; k <= 6; k++ { // the same call again and again: a loop
+			p := msgs[1].Parts[0]
+			p.ID, p.CallID = fmt.Sprintf("prt_%d", k), fmt.Sprintf("call_%d", k)
+			msgs[1].Parts = append(msgs[1].Parts, p)
+		}
+		srv.SetMessages(id, msgs)
+	}
+	c, err := client.New(client.Options{BaseURL: srv.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var hooked []string
+	cfg := watchdog.Config{Loop: 3}
+	m := New(Options{Server: live.New(c), ServerURL: srv.URL(), Clock: fixedClock, NoColor: true, Watchdog: &cfg,
+		OnEvent: func(e watchdog.Event) { mu.Lock(); hooked = append(hooked, e.Name+" "+e.ID); mu.Unlock() }})
+	m = send(t, m, tea.WindowSizeMsg{Width: 160, Height: 40})
+	connect := func(m Model) Model {
+		m = drain(t, m, func() tea.Msg { return wire.ConnState{State: wire.Connected} })
+		return drain(t, m, func() tea.Msg { return wire.ResyncNeeded{} })
+	}
+	m = connect(m)
+	if !m.State().HasHistory("ses_000") {
+		t.Fatalf("the histories were not read:\n%s", screen(m))
+	}
+	m = send(t, m, wire.ConnState{State: wire.Disconnected, Err: fmt.Errorf("server restarted")})
+	m = connect(m)
+	mu.Lock()
+	if len(hooked) != 0 || strings.Contains(screen(m), "🔔") {
+		t.Errorf("old news after the reconnect: hooks %v\n%s", hooked, screen(m))
+	}
+	mu.Unlock()
+	// The loops are marked, as history: counted, not announced.
+	if !strings.Contains(screen(m), "⚠ 5 runaway") {
+		t.Errorf("the loops are not marked:\n%s", screen(m))
+	}
+	// A new run of an old root, seen by the stream, ends: news, once.
+	id := "ses_000"
+	drain(t, m, func() tea.Msg {
+		return events(wire.MessageUpdated{Info: wire.Message{ID: "msg_9", SessionID: id, Role: "user", Time: wire.MessageTime{Created: 2_000_000}}},
+			busy(id), wire.MessageUpdated{Info: wire.Message{ID: "msg_9a", SessionID: id, Role: "assistant", Finish: "stop",
+				Time: wire.MessageTime{Created: 2_000_100, Completed: 2_000_200}}}, idle(id))
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	if strings.Join(hooked, ",") != "session.done "+id {
+		t.Errorf("the hook ran for %v, want the new run's end only", hooked)
 	}
 }

@@ -19,10 +19,9 @@ type KeyMap struct {
 	// Reserved for actions; they all go through Model.startAction.
 	Launch, LaunchRoot, Resume, ResumeByID, Abort, AbortTree, Open, CopyID, Inbox key.Binding
 	// The rooms that look inside a session: transcript, files changed,
-	// timeline of the subtree.
-	Transcript, Diff, Timeline key.Binding
-	// LookInside only names t, d and T together in the one-line footer,
-	// which has no room for the three; the keys act through the three above.
+	// timeline and spend ledger of the subtree.
+	Transcript, Diff, Timeline, Ledger key.Binding
+	// LookInside names t, d and T as one entry of the short footer.
 	LookInside key.Binding
 }
 
@@ -53,6 +52,7 @@ func DefaultKeyMap() KeyMap {
 		Transcript: b("t", "t", "transcript"),
 		Diff:       b("d", "d", "files changed"),
 		Timeline:   b("T", "T", "timeline"),
+		Ledger:     b("$", "$", "spend"),
 		LookInside: key.NewBinding(key.WithKeys("t", "d", "T"), key.WithHelp("t/d/T", "look inside")),
 	}
 }
@@ -69,7 +69,7 @@ func (k KeyMap) actionFor() []struct {
 		{k.Launch, ActionLaunch}, {k.LaunchRoot, ActionLaunchRoot}, {k.Resume, ActionResume}, {k.ResumeByID, ActionResumeByID},
 		{k.Abort, ActionAbort}, {k.AbortTree, ActionAbortTree}, {k.Open, ActionOpen},
 		{k.CopyID, ActionCopyID}, {k.Inbox, ActionInbox},
-		{k.Transcript, ActionTranscript}, {k.Diff, ActionDiff}, {k.Timeline, ActionTimeline},
+		{k.Transcript, ActionTranscript}, {k.Diff, ActionDiff}, {k.Timeline, ActionTimeline}, {k.Ledger, ActionLedger},
 	}
 }
 
@@ -82,7 +82,7 @@ func (m Model) helpKeys() footer.Keys {
 		PaneFull:  m.tree.KeyMap().FullHelp(),
 		Short:     []key.Binding{r.Tab, r.Filter},
 		View:      append([]key.Binding{r.Tab, r.Filter, r.ClearFilter, r.Follow, r.Sort, r.Help, r.Quit}, m.opts.MoreKeys...),
-		Actions: []key.Binding{r.Transcript, r.Diff, r.Timeline, r.Launch, r.LaunchRoot, r.Resume,
+		Actions: []key.Binding{r.Transcript, r.Diff, r.Timeline, r.Ledger, r.Launch, r.LaunchRoot, r.Resume,
 			r.ResumeByID, r.Abort, r.AbortTree, r.Open, r.CopyID, r.Inbox},
 	}
 	if m.focus == paneDetail {

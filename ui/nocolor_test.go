@@ -35,6 +35,7 @@ var noColourScenes = []struct {
 	{"transcript", []string{"G", "t"}},
 	{"files changed", []string{"G", "d"}},
 	{"timeline", []string{"T"}},
+	{"spend", []string{"$"}},
 	{"inbox", []string{"i"}},
 	{"inbox answer typed", []string{"i", "t", "mysql"}},
 	{"inbox second item", []string{"i", "j"}},

@@ -13,6 +13,7 @@ import (
 	"github.com/octop-dev/octop/ui/dialog"
 	uidiff "github.com/octop-dev/octop/ui/diff"
 	"github.com/octop-dev/octop/ui/inbox"
+	uiledger "github.com/octop-dev/octop/ui/ledger"
 	"github.com/octop-dev/octop/ui/markdown"
 	"github.com/octop-dev/octop/ui/result"
 	"github.com/octop-dev/octop/ui/room"
@@ -40,9 +41,10 @@ const (
 	ActionTranscript               // t: the selected session's transcript
 	ActionDiff                     // d: the files the selected session changed
 	ActionTimeline                 // T: the selected subtree's timeline
+	ActionLedger                   // $: what the selected subtree spent
 )
 
-var actionNames = [...]string{"launch", "resume", "resume by id", "abort", "abort subtree", "open", "copy task_id", "inbox", "launch root", "transcript", "files changed", "timeline"}
+var actionNames = [...]string{"launch", "resume", "resume by id", "abort", "abort subtree", "open", "copy task_id", "inbox", "launch root", "transcript", "files changed", "timeline", "spend"}
 
 // String names the action, e.g. "abort subtree".
 func (a Action) String() string {
@@ -55,15 +57,15 @@ func (a Action) String() string {
 // ReadOnly reports whether the action leaves the server alone.
 func (a Action) ReadOnly() bool {
 	return a == ActionOpen || a == ActionCopyID || a == ActionInbox ||
-		a == ActionTranscript || a == ActionDiff || a == ActionTimeline
+		a == ActionTranscript || a == ActionDiff || a == ActionTimeline || a == ActionLedger
 }
 
 // startAction is the one place the reserved keys go through: it opens the
 // action's room, or answers at once with a notice.
 func (m Model) startAction(a Action) (Model, tea.Cmd) {
-	// A recording has no server behind it to change; what it has shown
-	// can still be read.
-	if m.opts.Demo && !a.ReadOnly() {
+	// A recording has no server behind it to change, a read-only one is
+	// not to be changed; what they have shown can still be read.
+	if (m.opts.Demo || m.opts.ReadOnly != "") && !a.ReadOnly() {
 		return m.flash(FlashMsg{Text: m.readOnlyNotice()})
 	}
 	if m.opts.Server == nil && a != ActionTimeline {
@@ -108,7 +110,7 @@ func (m Model) room(a Action) (room.Dialog, tea.Cmd) {
 		}
 		return nil, room.Flash("select a session to "+map[Action]string{ActionResume: "resume",
 			ActionAbort: "abort", ActionAbortTree: "abort", ActionOpen: "open", ActionCopyID: "copy",
-			ActionTranscript: "read", ActionDiff: "see the changes of", ActionTimeline: "chart"}[a]+" first", true)
+			ActionTranscript: "read", ActionDiff: "see the changes of", ActionTimeline: "chart", ActionLedger: "add up"}[a]+" first", true)
 	}
 	switch a {
 	case ActionLaunch:
@@ -146,13 +148,11 @@ func (m Model) room(a Action) (room.Dialog, tea.Cmd) {
 		return uidiff.Open(st, sel, title)
 	case ActionTimeline:
 		return uitimeline.Open(st, m.state, sel, m.now.UnixMilli()), nil
+	case ActionLedger:
+		return uiledger.Open(st, m.state, sel, title)
 	}
 	return nil, room.Flash(a.String()+": not available yet", false)
 }
-
-// This file is where the rooms' requests become calls: the root stamps
-// each request with the dialog that made it, starts it through inflight.List
-// and hands the reply back to that dialog.
 
 // stampedMsg is an request with the dialog that made it: one from a dialog
 // since closed is dropped.

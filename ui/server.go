@@ -137,7 +137,7 @@ func (m *Model) observe(batch EventsMsg) {
 	if !ok {
 		return
 	}
-	if d := o.Observe(m.state, batchEvents(batch), m.now.UnixMilli()); d != nil {
+	if d := o.Observe(m.state, batch.Events(), m.now.UnixMilli()); d != nil {
 		m.dialog = d
 	}
 }
@@ -220,7 +220,7 @@ func watched(msg tea.Msg, next tea.Model, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	var cmds []tea.Cmd
 	switch msg := msg.(type) {
 	case EventsMsg:
-		notice, cmds = m.wd.Events(m.state, batchEvents(msg), now)
+		notice, cmds = m.wd.Events(m.state, msg.Events(), now)
 	case wire.ConnState:
 		notice, cmds = m.wd.Conn(m.state, msg, now)
 	case inflight.SnapshotReply:
@@ -228,6 +228,8 @@ func watched(msg tea.Msg, next tea.Model, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 			return m, cmd
 		}
 		notice, cmds = m.wd.Resync(m.state, now)
+	case history.Msg:
+		notice, cmds = m.wd.Learn(m.state, msg.Read(), now)
 	case tickMsg:
 		notice, cmds = m.wd.Tick(m.state, now)
 	}
@@ -241,20 +243,6 @@ func watched(msg tea.Msg, next tea.Model, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	return m, tea.Batch(append([]tea.Cmd{cmd}, cmds...)...)
 }
 
-// batchEvents are a batch's events, without the empty envelopes.
-func batchEvents(batch EventsMsg) []wire.Event {
-	if len(batch) == 0 {
-		return nil
-	}
-	evs := make([]wire.Event, 0, len(batch))
-	for _, env := range batch {
-		if env.Event != nil {
-			evs = append(evs, env.Event)
-		}
-	}
-	return evs
-}
-
 // startHistory begins a round of history reads over what the model lacks.
 func (m *Model) startHistory() tea.Cmd {
 	if m.opts.Server == nil || (m.opts.Demo && !m.opts.RecordedHistory) {
@@ -263,7 +251,7 @@ func (m *Model) startHistory() tea.Cmd {
 	return m.hist.Start(m.state, m.opts.Server)
 }
 
-// updateHistory folds one history reply in and starts the next read.
+// updateHistory folds one history reply in, for the watchdog too, and starts the next read.
 func (m Model) updateHistory(msg history.Msg) (tea.Model, tea.Cmd) {
 	msgs, ok := m.hist.Done(msg)
 	if !ok {
@@ -273,5 +261,5 @@ func (m Model) updateHistory(msg history.Msg) (tea.Model, tea.Cmd) {
 		m.state.ApplyMessages(msgs)
 		m.stateChanged()
 	}
-	return m, m.hist.Next(m.state, m.opts.Server)
+	return watched(msg, m, m.hist.Next(m.state, m.opts.Server))
 }

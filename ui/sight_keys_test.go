@@ -77,3 +77,19 @@ func lastLine(s string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	return lines[len(lines)-1]
 }
+
+// TestSortReplacesTheNotice: after s the footer says the new order, not
+// a notice from before.
+func TestSortReplacesTheNotice(t *testing.T) {
+	m := send(t, newTestModel(t, 120, 30), fanOut())
+	m = send(t, m, FlashMsg{Text: "copied ses_old"})
+	m = press(t, m, "s")
+	last := lastLine(screen(m))
+	if strings.Contains(last, "copied ses_old") || !strings.Contains(last, "sort: last activity first") {
+		t.Errorf("after s the footer says %q", last)
+	}
+	m = press(t, m, "s", "s", "s", "s")
+	if last := lastLine(screen(m)); !strings.Contains(last, "sort: newest first") {
+		t.Errorf("back to the default, the footer says %q", last)
+	}
+}

@@ -147,11 +147,12 @@ func TestAbortNoticeComesAndGoes(t *testing.T) {
 }
 
 // TestEveryTimerGoesThroughTheTimer fails when code under ui starts a
-// timer of its own (tea.Tick, tea.Every, the time package's), which a
+// timer of its own (tea.Tick, tea.Every, the time package's, called or
+// kept in a variable), which a
 // test's clock could not hold: the root's go through Options.Timer, a
 // room's through room.After. Only room.RealTimer calls Bubble Tea's.
 func TestEveryTimerGoesThroughTheTimer(t *testing.T) {
-	own := regexp.MustCompile(`\b(tea\.(Tick|Every)|time\.(After|AfterFunc|NewTimer|NewTicker|Tick|Sleep))\(`)
+	own := regexp.MustCompile(`\b(tea\.(Tick|Every)|time\.(After|AfterFunc|NewTimer|NewTicker|Tick|Sleep))\b`)
 	files := 0
 	err := filepath.WalkDir(".", func(path string, e fs.DirEntry, err error) error {
 		if err != nil || e.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
@@ -163,7 +164,8 @@ func TestEveryTimerGoesThroughTheTimer(t *testing.T) {
 			return err
 		}
 		for i, line := range strings.Split(string(src), "\n") {
-			if own.MatchString(line) && path != filepath.Join("room", "timer.go") {
+			code, _, _ := strings.Cut(line, "//") // comments may name them
+			if own.MatchString(code) && path != filepath.Join("room", "timer.go") {
 				t.Errorf("%s:%d starts a timer of its own: %s", path, i+1, strings.TrimSpace(line))
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/octop-dev/octop/internal/sanitize"
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ui/history"
@@ -14,8 +15,10 @@ import (
 	"github.com/octop-dev/octop/ui/styles"
 )
 
-// tickMsg drives the spinner, elapsed times and countdowns.
+// tickMsg drives the spinner, elapsed times and countdowns; nextTick makes it.
 type tickMsg struct{}
+
+func nextTick(time.Time) tea.Msg { return tickMsg{} }
 
 // flashExpiredMsg clears the flash it was scheduled for (and no later one).
 type flashExpiredMsg struct{ tag int }
@@ -35,8 +38,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyPressMsg:
 		m.notice = "" // seen
+		m.wd.Seen()
 		return m.updateKey(msg)
 	case tea.PasteMsg:
+		msg.Content = sanitize.Text(msg.Content) // a clipboard may hold what a server wrote
 		if m.dialog != nil {
 			return m.updateDialog(msg)
 		}
@@ -61,6 +66,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.flash(msg)
 	case SelectMsg:
 		return m.selectSession(msg), nil
+	case PlaybackMsg:
+		if m.playback != "ended" {
+			m.playback = msg.State
+		}
+		return m, nil
 	case flashExpiredMsg:
 		if msg.tag == m.flashTag {
 			m.flashMsg = FlashMsg{}
@@ -144,6 +154,8 @@ func (m Model) screenKey(msg tea.KeyPressMsg) (_ Model, _ tea.Cmd, ok bool) {
 		}
 	case key.Matches(msg, k.Sort):
 		m.tree.SetSort(m.tree.Sort().Next())
+		fm, cmd := m.flash(FlashMsg{Text: "sort: " + m.tree.Sort().String() + " first"}) // not an older notice
+		return fm, cmd, true
 	case key.Matches(msg, k.Follow):
 		m.follow = !m.follow
 		if m.follow {
@@ -291,7 +303,7 @@ func (m Model) updateTick() (tea.Model, tea.Cmd) {
 	if m.connKnown && m.conn.State != wire.Connected {
 		next = fastTick
 	}
-	return m, m.tick(next)
+	return m, m.opts.Timer.Every(next, nextTick)
 }
 
 // flash shows a notice in the footer and schedules its removal.

@@ -62,7 +62,7 @@ func (m Model) View() tea.View {
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "octop"
 	if m.opts.ServerURL != "" && !m.opts.Demo {
-		v.WindowTitle = "octop — " + m.opts.ServerURL
+		v.WindowTitle = "octop — " + format.OneLine(m.opts.ServerURL)
 	}
 	return v
 }
@@ -147,7 +147,7 @@ func (m Model) treeView() string {
 	case m.tree.Filter() != "":
 		hint = fmt.Sprintf("no session matches %q — esc clears the filter", m.tree.Filter())
 	case m.opts.Demo:
-		hint = "the demo is starting…"
+		hint = "the recording is starting…"
 	case m.connKnown && m.conn.State == wire.Connected:
 		hint = "no sessions yet — start a task in OpenCode and it shows up here"
 	case m.connKnown && m.conn.State == wire.Disconnected && m.conn.Err != nil && m.conn.RetryAt.IsZero():
@@ -159,7 +159,7 @@ func (m Model) treeView() string {
 	}
 	// Wrapped, never cut: the hint may be all a person has to go on.
 	w := max(m.tree.Width()-1, 1)
-	lines := strings.Split(ansi.Wrap(hint, w, " "), "\n")
+	lines := strings.Split(format.Wrap(hint, w), "\n") // the URL is the config file's
 	for i, l := range lines {
 		lines[i] = format.Fit(" "+m.styles.Ink.Dim.Render(l), m.tree.Width())
 	}
@@ -169,7 +169,8 @@ func (m Model) treeView() string {
 // headerLines is the two header lines.
 func (m Model) headerLines() []string {
 	return m.hdr.Lines(m.styles, header.Data{
-		Demo: m.opts.Demo, ServerURL: m.opts.ServerURL, Version: m.version,
+		Demo: m.opts.Demo, Source: m.opts.Source, Playback: m.playback, ReadOnly: m.opts.ReadOnly != "" && !m.opts.Demo,
+		ServerURL: m.opts.ServerURL, Version: m.version,
 		Conn: m.conn, ConnKnown: m.connKnown, LostAt: m.lostAt, Follow: m.follow, Sort: m.tree.Sort().String(), SnapErr: m.snapErr, Now: m.now,
 		Counts: m.counts, Filtered: m.tree.Filtered(), Loading: m.hist.Left(),
 		Runaway: m.runawayN, Notice: m.notice,

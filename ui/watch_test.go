@@ -177,7 +177,8 @@ func TestNotifyOnlyWhatMatters(t *testing.T) {
 		defer mu.Unlock()
 		hooked = append(hooked, e.Name+" "+e.ID)
 	}
-	m := watchModel(t, 160, 48, &clock{now}, func(o *Options) { o.OnEvent = onEvent })
+	clk := &clock{now}
+	m := watchModel(t, 160, 48, clk, func(o *Options) { o.OnEvent = onEvent })
 	steps := []struct {
 		name string
 		evs  []wire.Event
@@ -193,6 +194,7 @@ func TestNotifyOnlyWhatMatters(t *testing.T) {
 		{"the root finishes", []wire.Event{finished("ses_r", 10, 0, 5), idle("ses_r")}, true},
 	}
 	for _, s := range steps {
+		clk.advance(2 * time.Second) // apart: a call within a second of the last waits (TestCallsHeldBack)
 		nm, cmd := m.Update(events(s.evs...))
 		m = nm.(Model)
 		if got := notified(cmd); (got == "\a") != s.bell || (got != "" && got != "\a") {
@@ -232,6 +234,41 @@ func TestBurstRingsOnce(t *testing.T) {
 	defer mu.Unlock()
 	if hooked != 3 {
 		t.Errorf("the hook ran %d times, want 3", hooked)
+	}
+}
+
+// TestCallsHeldBack: three asks within a second ring once for the first
+// and once more, a second on, for the two held back; the header counts
+// every one the person has not seen, across batches, until a key press.
+func TestCallsHeldBack(t *testing.T) {
+	clk := &clock{now}
+	m := watchModel(t, 160, 48, clk)
+	m = send(t, m, events(created("ses_r", "", "fan", 0), userMsg("ses_r", 0), busy("ses_r")))
+	rang := ""
+	for i, id := range []string{"ses_1", "ses_2", "ses_3"} {
+		clk.advance(300 * time.Millisecond)
+		nm, cmd := m.Update(events(created(id, "ses_r", fmt.Sprintf("worker %d", i+1), 1), userMsg(id, 1), busy(id),
+			permission(id, "per_"+id)))
+		m = nm.(Model)
+		rang += notified(cmd)
+	}
+	if rang != "\a" {
+		t.Errorf("three asks within a second wrote %q, want one bell", rang)
+	}
+	if sc := screen(m); !strings.Contains(sc, "🔔 waiting: worker 3 (+2 more)") {
+		t.Errorf("the header does not count the asks not seen yet:\n%s", sc)
+	}
+	clk.advance(time.Second)
+	m.now = clk.now() // as the tick does; its own command would wait for the next second
+	nm, cmd := watched(tickMsg{}, m, nil)
+	if got := notified(cmd); got != "\a" {
+		t.Errorf("a second on, the held-back asks wrote %q, want a bell", got)
+	}
+	m = press(t, nm.(Model), "j")
+	clk.advance(2 * time.Second)
+	m = send(t, m, events(created("ses_4", "ses_r", "worker 4", 1), userMsg("ses_4", 1), busy("ses_4"), permission("ses_4", "per_4")))
+	if sc := screen(m); !strings.Contains(sc, "🔔 waiting: worker 4") || strings.Contains(sc, "more)") {
+		t.Errorf("after a key press the count starts again:\n%s", sc)
 	}
 }
 

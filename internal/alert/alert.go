@@ -3,6 +3,8 @@ package alert
 import (
 	"fmt"
 	"strings"
+
+	"github.com/octop-dev/octop/internal/sanitize"
 )
 
 // Mode says how the terminal is called: --notify none|bell|osc|all.
@@ -71,15 +73,10 @@ func passthrough(s string) string {
 	return "\x1bPtmux;" + strings.ReplaceAll(s, "\x1b", "\x1b\x1b") + "\x1b\\"
 }
 
-// clean drops control characters, which would end or corrupt the
-// sequence, and bounds the length.
+// clean shows control characters as their pictures (sanitize.Line),
+// since raw they would end or corrupt the sequence, and bounds the length.
 func clean(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return ' '
-		}
-		return r
-	}, s)
+	s = sanitize.Line(s)
 	if r := []rune(s); len(r) > 200 {
 		s = string(r[:199]) + "…"
 	}

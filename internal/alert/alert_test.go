@@ -36,6 +36,11 @@ func TestSequence(t *testing.T) {
 	if got := Sequence(OSC, "octop", "evil\x07\x1b]0;title", env()); strings.Count(got, "\x07") != 1 || strings.Count(got, "\x1b") != 1 {
 		t.Errorf("control characters leaked: %q", got)
 	}
+	// C1 and bidi controls are shown, not sent: one would open a sequence
+	// of its own, the other turn the notification around.
+	if got := Sequence(OSC, "octop", "evil\u009d0;x\u202eflip", env()); got != "\x1b]9;octop: evil\uFFFD0;x\uFFFDflip\x07" {
+		t.Errorf("C1 or bidi control leaked: %q", got)
+	}
 }
 
 func TestParseMode(t *testing.T) {

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/task/live"
@@ -27,20 +30,33 @@ Examples:
   octop abort ses_2c…
   octop abort --tree ses_2a…`
 
-func runAbort(ctx context.Context, stdio cmdIO, base client.Options, args []string) int {
-	cmd := newCommand("abort", "abort ID [--tree]", abortHelp, stdio)
+func (a *app) newAbort() *cobra.Command {
 	var tree bool
-	cmd.fs.BoolVar(&tree, "tree", false, "abort the whole subtree: running descendants deepest first, then ID")
-	pos, code, done := cmd.parse(args)
-	if done {
-		return code
-	}
+	return a.newSubcommand(subcommand{
+		use:     "abort ID",
+		summary: "stop a running session, or its whole subtree",
+		help:    abortHelp,
+		ids:     true,
+		flags: func(fs *pflag.FlagSet) {
+			fs.BoolVar(&tree, "tree", false, "abort the whole subtree: running descendants deepest first, then ID")
+		},
+		run: func(ctx context.Context, cmd *command, base client.Options, pos []string) int {
+			return runAbort(ctx, cmd, base, pos, tree)
+		},
+	})
+}
+
+func runAbort(ctx context.Context, cmd *command, base client.Options, pos []string, tree bool) int {
+	stdio := cmd.stdio
 	id, code, ok := cmd.onePositional(pos, "session id (ses_…)")
 	if !ok {
 		return code
 	}
 	c, code, ok := cmd.clientFor(ctx, base, id)
 	if !ok {
+		return code
+	}
+	if code, ok := cmd.refuseReadOnly(c); !ok {
 		return code
 	}
 	var aborted []wire.Session
@@ -54,7 +70,7 @@ func runAbort(ctx context.Context, stdio cmdIO, base client.Options, args []stri
 		}
 	}
 	for _, s := range aborted {
-		fmt.Fprintf(stdio.out, "aborted: %s  %s\n", s.ID, s.Title)
+		fmt.Fprintf(stdio.out, "aborted: %s  %s\n", s.ID, squashSpaces(s.Title))
 	}
 	if errors.Is(err, task.ErrNotRunning) {
 		fmt.Fprintf(stdio.err, "octop abort: %s\n", err)

@@ -2,15 +2,17 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"strings"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/config"
+	"github.com/octop-dev/octop/internal/discover"
 )
 
 const configHelp = `
@@ -21,21 +23,34 @@ here override the file, as they do for every command, so this shows what
 they would change.
 
 The file is $XDG_CONFIG_HOME/octop/config.toml (~/.config/octop/...), or
-the file OCTOP_CONFIG names. README.md shows every setting.
+the file OCTOP_CONFIG names. README.md shows every setting. When neither
+a flag, OPENCODE_SERVER_URL nor the config file names a server, OpenCode
+2.0's $XDG_STATE_HOME/opencode/service.json (~/.local/state/...) does,
+with its password.
 
 Examples:
   octop config
   octop config --server work --loop 8`
 
-func runConfig(_ context.Context, stdio cmdIO, _ client.Options, args []string) int {
-	cmd := newCommand("config", "config [flags]", configHelp, stdio)
+func (a *app) newConfig() *cobra.Command {
 	var wd watchdogFlags
-	wd.register(cmd.fs)
-	notify := cmd.fs.String("notify", "none", "as `octop watch --notify`: `MODE` none, bell, osc or all")
-	pos, code, done := cmd.parse(args)
-	if done {
-		return code
-	}
+	var notify string
+	return a.newSubcommand(subcommand{
+		use:     "config",
+		summary: "print the settings in effect (config file, flags, environment), secrets masked",
+		help:    configHelp,
+		flags: func(fs *pflag.FlagSet) {
+			wd.register(fs)
+			fs.StringVar(&notify, "notify", "none", "call the terminal as octop watch --notify does: MODE none, bell, osc or all")
+		},
+		run: func(_ context.Context, cmd *command, _ client.Options, pos []string) int {
+			return runConfig(cmd, pos, wd, notify)
+		},
+	})
+}
+
+func runConfig(cmd *command, pos []string, wd watchdogFlags, notify string) int {
+	stdio := cmd.stdio
 	if len(pos) > 0 {
 		return cmd.usageError("unexpected argument " + pos[0])
 	}
@@ -50,7 +65,7 @@ func runConfig(_ context.Context, stdio cmdIO, _ client.Options, args []string) 
 		fmt.Fprintf(w, "  %-14s %s\n", n, shown(cmd.fs.Lookup(n)))
 	}
 	fmt.Fprintln(w, "notify:")
-	fmt.Fprintf(w, "  %-14s %s\n", "notify", *notify)
+	fmt.Fprintf(w, "  %-14s %s\n", "notify", notify)
 	for _, n := range []string{"exec", "exec-timeout"} {
 		fmt.Fprintf(w, "  %-14s %s\n", n, shown(cmd.fs.Lookup(n)))
 	}
@@ -58,7 +73,7 @@ func runConfig(_ context.Context, stdio cmdIO, _ client.Options, args []string) 
 }
 
 // shown is a flag's value, or "-" when empty.
-func shown(f *flag.Flag) string {
+func shown(f *pflag.Flag) string {
 	if v := f.Value.String(); v != "" {
 		return v
 	}
@@ -78,12 +93,27 @@ func printConn(w io.Writer, f connFlags) {
 	url, urlFrom := client.DefaultURL, "default"
 	user, userFrom := client.DefaultUsername, "default"
 	pw := "(none)"
+	localPW := false // service.json's password, which wins over the environment's
+	readOnly := "no"
 	if s, ok := f.confServer(); ok {
 		url, urlFrom = s.URL, fmt.Sprintf("config file, server %q", s.Name)
 		if s.Username != "" {
 			user, userFrom = s.Username, urlFrom
 		}
 		pw = s.PasswordSource()
+		if s.ReadOnly {
+			readOnly = "yes (" + urlFrom + ")"
+		}
+	} else if path := discover.ServiceFile(os.Getenv); f.server == "" && os.Getenv("OPENCODE_SERVER_URL") == "" {
+		if l, ok, err := discover.ReadLocal(path); err == nil && ok {
+			url, urlFrom = l.URL, "OpenCode's "+path
+			if l.Password != "" {
+				pw, localPW = "******** (from "+path+")", true
+			}
+		}
+	}
+	if f.readOnly {
+		readOnly = "yes (--read-only)"
 	}
 	for _, e := range []struct {
 		env       string
@@ -97,7 +127,7 @@ func printConn(w io.Writer, f connFlags) {
 			*e.val, *e.from = v, "$"+e.env
 		}
 	}
-	if os.Getenv("OPENCODE_SERVER_PASSWORD") != "" {
+	if os.Getenv("OPENCODE_SERVER_PASSWORD") != "" && !localPW {
 		pw = "******** (from $OPENCODE_SERVER_PASSWORD)"
 	}
 	if _, named := f.cfg.Server(f.server); f.server != "" && !named {
@@ -112,6 +142,7 @@ func printConn(w io.Writer, f connFlags) {
 	fmt.Fprintf(w, "server         %s (%s)\n", redactURL(url), urlFrom)
 	fmt.Fprintf(w, "username       %s (%s)\n", user, userFrom)
 	fmt.Fprintf(w, "password       %s\n", pw)
+	fmt.Fprintf(w, "read-only      %s\n", readOnly)
 	if f.directory != "" {
 		fmt.Fprintf(w, "directory      %s\n", f.directory)
 	}
@@ -132,15 +163,13 @@ func printServers(w io.Writer, cfg config.File) {
 		if s.Username != "" {
 			user = "  user " + s.Username
 		}
+		if s.ReadOnly {
+			user += "  read-only"
+		}
 		fmt.Fprintf(w, "  %-10s %s%s  password %s\n", name, redactURL(s.URL), user, strings.TrimSpace(s.PasswordSource()))
 	}
 }
 
-// redactURL hides a password written into a URL.
-func redactURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
-		return "(unparsable URL)"
-	}
-	return u.Redacted()
-}
+// redactURL hides a password written into a URL, with or without a
+// scheme (client.Redact).
+func redactURL(s string) string { return client.Redact(s) }

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/task/live"
@@ -22,8 +25,9 @@ answer it), and send it --prompt without waiting for the answer. Prints:
   description: <description>
   status: launched
 
-Come back later with "octop result ID", or pass --wait to wait here and
-print the result as "octop result" does. Without --parent the task starts
+Come back later with "octop result ID", or pass --wait to wait here for
+the run the prompt starts, however slowly the server starts it, and print
+the result as "octop result" does. Without --parent the task starts
 as a new root session, which may also run a primary agent such as build
 (titled with the description alone); a root may delegate, so only its
 question tool is denied.
@@ -40,21 +44,36 @@ Examples:
   git diff | octop launch --parent ses_2a… --agent general \
       --description "review diff" --prompt - --wait`
 
-func runLaunch(ctx context.Context, stdio cmdIO, base client.Options, args []string) int {
-	cmd := newCommand("launch", "launch --parent ID --agent NAME --description TEXT --prompt TEXT [--wait]", launchHelp, stdio)
-	var req task.LaunchRequest
-	var wait bool
-	var timeout time.Duration
-	cmd.fs.StringVar(&req.Parent, "parent", "", "the session `ID` to launch the task under (empty: a new root)")
-	cmd.fs.StringVar(&req.Agent, "agent", "", "the subagent `NAME` to run the task, e.g. general or explore")
-	cmd.fs.StringVar(&req.Description, "description", "", "a short `TEXT` saying what the task does; it titles the session")
-	cmd.fs.StringVar(&req.Prompt, "prompt", "", "the task's prompt `TEXT`; - reads it from stdin")
-	cmd.fs.BoolVar(&wait, "wait", false, "wait for the task to finish and print its result")
-	cmd.fs.DurationVar(&timeout, "timeout", 0, "with --wait, give up after this `DURATION` (e.g. 10m; 0: no limit)")
-	pos, code, done := cmd.parse(args)
-	if done {
-		return code
-	}
+// launchFlags are `octop launch`'s own flags.
+type launchFlags struct {
+	req     task.LaunchRequest
+	wait    bool
+	timeout time.Duration
+}
+
+func (a *app) newLaunch() *cobra.Command {
+	var f launchFlags
+	return a.newSubcommand(subcommand{
+		use:     "launch",
+		summary: "start an async task under a session and print its task_id",
+		help:    launchHelp,
+		idFlags: []string{"parent"},
+		flags: func(fs *pflag.FlagSet) {
+			fs.StringVar(&f.req.Parent, "parent", "", "the session ID to launch the task under (empty: a new root)")
+			fs.StringVar(&f.req.Agent, "agent", "", "the subagent NAME to run the task, e.g. general or explore")
+			fs.StringVar(&f.req.Description, "description", "", "a short TEXT saying what the task does; it titles the session")
+			fs.StringVar(&f.req.Prompt, "prompt", "", "the task's prompt TEXT; - reads it from stdin")
+			fs.BoolVar(&f.wait, "wait", false, "wait for the task to finish and print its result")
+			fs.DurationVar(&f.timeout, "timeout", 0, "with --wait, give up after this DURATION (e.g. 10m; 0: no limit)")
+		},
+		run: func(ctx context.Context, cmd *command, base client.Options, pos []string) int {
+			return runLaunch(ctx, cmd, base, pos, f)
+		},
+	})
+}
+
+func runLaunch(ctx context.Context, cmd *command, base client.Options, pos []string, f launchFlags) int {
+	stdio, req, wait, timeout := cmd.stdio, f.req, f.wait, f.timeout
 	if len(pos) > 0 {
 		return cmd.usageError("unexpected argument " + pos[0] + "; the prompt goes in --prompt")
 	}
@@ -67,6 +86,7 @@ func runLaunch(ctx context.Context, stdio cmdIO, base client.Options, args []str
 	}
 	req.Prompt = prompt
 	var c *client.Client
+	var code int
 	var ok bool
 	if req.Parent != "" {
 		c, code, ok = cmd.clientFor(ctx, base, req.Parent) // the parent's server
@@ -74,6 +94,9 @@ func runLaunch(ctx context.Context, stdio cmdIO, base client.Options, args []str
 		c, code, ok = cmd.newClient(base)
 	}
 	if !ok {
+		return code
+	}
+	if code, ok := cmd.refuseReadOnly(c); !ok {
 		return code
 	}
 	s, err := live.Launch(ctx, c, req)
@@ -86,7 +109,7 @@ func runLaunch(ctx context.Context, stdio cmdIO, base client.Options, args []str
 	}
 	wctx, cancel := waitContext(ctx, timeout)
 	defer cancel()
-	r, err := live.Wait(wctx, c, s.ID)
+	r, err := live.WaitAfter(wctx, c, s.ID, live.WaitOptions{Prompted: true}) // its run, however slow to start
 	if err != nil {
 		return cmd.fail(err)
 	}

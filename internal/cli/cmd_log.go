@@ -4,6 +4,9 @@ import (
 	"context"
 	"time"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/task/live"
@@ -32,17 +35,33 @@ Examples:
   octop log --follow ses_2b…
   octop log --json ses_2b… | jq -r 'select(.kind=="tool") | .output'`
 
-func runLog(ctx context.Context, stdio cmdIO, base client.Options, args []string) int {
-	cmd := newCommand("log", "log ID [--follow] [--json]", logHelp, stdio)
-	var follow, asJSON bool
-	var timeout time.Duration
-	cmd.fs.BoolVar(&follow, "follow", false, "print new entries until the session stops running")
-	cmd.fs.BoolVar(&asJSON, "json", false, "print one JSON object per entry (NDJSON)")
-	cmd.fs.DurationVar(&timeout, "timeout", 0, "with --follow, give up after this `DURATION` (e.g. 10m; 0: no limit)")
-	pos, code, done := cmd.parse(args)
-	if done {
-		return code
-	}
+// logFlags are `octop log`'s own flags.
+type logFlags struct {
+	follow, json bool
+	timeout      time.Duration
+}
+
+func (a *app) newLog() *cobra.Command {
+	var f logFlags
+	return a.newSubcommand(subcommand{
+		use:     "log ID",
+		summary: "print a session's transcript; --follow tails it while it runs",
+		help:    logHelp,
+		ids:     true,
+		flags: func(fs *pflag.FlagSet) {
+			fs.BoolVar(&f.follow, "follow", false, "print new entries until the session stops running")
+			fs.BoolVar(&f.json, "json", false, "print one JSON object per entry (NDJSON)")
+			fs.DurationVar(&f.timeout, "timeout", 0, "with --follow, give up after this DURATION (e.g. 10m; 0: no limit)")
+		},
+		run: func(ctx context.Context, cmd *command, base client.Options, pos []string) int {
+			return runLog(ctx, cmd, base, pos, f)
+		},
+	})
+}
+
+func runLog(ctx context.Context, cmd *command, base client.Options, pos []string, f logFlags) int {
+	stdio := cmd.stdio
+	follow, asJSON, timeout := f.follow, f.json, f.timeout
 	id, code, ok := cmd.onePositional(pos, "session id (ses_…)")
 	if !ok {
 		return code

@@ -4,6 +4,9 @@ import (
 	"context"
 	"time"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/task/live"
@@ -26,16 +29,25 @@ Examples:
   octop result ses_2b…
   octop result --wait --timeout 10m ses_2b…`
 
-func runResult(ctx context.Context, stdio cmdIO, base client.Options, args []string) int {
-	cmd := newCommand("result", "result ID [--wait]", resultHelp, stdio)
+func (a *app) newResult() *cobra.Command {
 	var wait bool
 	var timeout time.Duration
-	cmd.fs.BoolVar(&wait, "wait", false, "wait until the task stops running")
-	cmd.fs.DurationVar(&timeout, "timeout", 0, "with --wait, give up after this `DURATION` (e.g. 10m; 0: no limit)")
-	pos, code, done := cmd.parse(args)
-	if done {
-		return code
-	}
+	return a.newSubcommand(subcommand{
+		use:     "result ID",
+		summary: "print a task's status and result",
+		help:    resultHelp,
+		ids:     true,
+		flags: func(fs *pflag.FlagSet) {
+			fs.BoolVar(&wait, "wait", false, "wait until the task stops running")
+			fs.DurationVar(&timeout, "timeout", 0, "with --wait, give up after this DURATION (e.g. 10m; 0: no limit)")
+		},
+		run: func(ctx context.Context, cmd *command, base client.Options, pos []string) int {
+			return runResult(ctx, cmd, base, pos, wait, timeout)
+		},
+	})
+}
+
+func runResult(ctx context.Context, cmd *command, base client.Options, pos []string, wait bool, timeout time.Duration) int {
 	id, code, ok := cmd.onePositional(pos, "task_id (a session id, ses_…)")
 	if !ok {
 		return code

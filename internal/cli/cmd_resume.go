@@ -6,6 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/task/live"
 )
@@ -19,6 +22,10 @@ the session's own. Prints:
   agent: <agent>
   status: resumed
 
+With --wait it then waits for the run this prompt started (its message and
+the reply after it), however slowly the server starts it: never the run
+before, such as the abort that stopped it.
+
 A session that is still running is refused (two prompts at once would race):
 wait for it with "octop result --wait ID" or stop it with "octop abort ID".
 Nothing is sent for an unknown id, a malformed id or an empty prompt.
@@ -27,19 +34,34 @@ Examples:
   octop resume ses_2b… --prompt "Now also check the tests"
   octop resume ses_2b… --prompt - --wait < followup.txt`
 
-func runResume(ctx context.Context, stdio cmdIO, base client.Options, args []string) int {
-	cmd := newCommand("resume", "resume ID --prompt TEXT [--agent NAME] [--wait]", resumeHelp, stdio)
-	var prompt, agent string
-	var wait bool
-	var timeout time.Duration
-	cmd.fs.StringVar(&prompt, "prompt", "", "the new prompt `TEXT`; - reads it from stdin")
-	cmd.fs.StringVar(&agent, "agent", "", "run as this agent `NAME` (default: the session's own)")
-	cmd.fs.BoolVar(&wait, "wait", false, "wait for the answer and print the result")
-	cmd.fs.DurationVar(&timeout, "timeout", 0, "with --wait, give up after this `DURATION` (e.g. 10m; 0: no limit)")
-	pos, code, done := cmd.parse(args)
-	if done {
-		return code
-	}
+// resumeFlags are `octop resume`'s own flags.
+type resumeFlags struct {
+	prompt, agent string
+	wait          bool
+	timeout       time.Duration
+}
+
+func (a *app) newResume() *cobra.Command {
+	var f resumeFlags
+	return a.newSubcommand(subcommand{
+		use:     "resume ID",
+		summary: "send a new prompt to a task, continuing its history",
+		help:    resumeHelp,
+		ids:     true,
+		flags: func(fs *pflag.FlagSet) {
+			fs.StringVar(&f.prompt, "prompt", "", "the new prompt TEXT; - reads it from stdin")
+			fs.StringVar(&f.agent, "agent", "", "run as this agent NAME (default: the session's own)")
+			fs.BoolVar(&f.wait, "wait", false, "wait for the answer and print the result")
+			fs.DurationVar(&f.timeout, "timeout", 0, "with --wait, give up after this DURATION (e.g. 10m; 0: no limit)")
+		},
+		run: func(ctx context.Context, cmd *command, base client.Options, pos []string) int {
+			return runResume(ctx, cmd, base, pos, f)
+		},
+	})
+}
+
+func runResume(ctx context.Context, cmd *command, base client.Options, pos []string, f resumeFlags) int {
+	stdio, prompt, agent, wait, timeout := cmd.stdio, f.prompt, f.agent, f.wait, f.timeout
 	id, code, ok := cmd.onePositional(pos, "task_id (a session id, ses_…)")
 	if !ok {
 		return code
@@ -58,11 +80,14 @@ func runResume(ctx context.Context, stdio cmdIO, base client.Options, args []str
 	if !ok {
 		return code
 	}
+	if code, ok := cmd.refuseReadOnly(c); !ok {
+		return code
+	}
 	r, err := live.Resume(ctx, c, id, text, agent)
 	if err != nil {
 		return cmd.fail(err)
 	}
-	shown := r.Agent
+	shown := squashSpaces(r.Agent) // the server's, on one line
 	if shown == "" {
 		shown = "(server default)"
 	}
@@ -72,7 +97,7 @@ func runResume(ctx context.Context, stdio cmdIO, base client.Options, args []str
 	}
 	wctx, cancel := waitContext(ctx, timeout)
 	defer cancel()
-	res, err := live.WaitAfter(wctx, c, r.Session.ID, live.WaitOptions{Before: r.Before})
+	res, err := live.WaitAfter(wctx, c, r.Session.ID, live.WaitOptions{Prompted: true, After: r.After})
 	if err != nil {
 		return cmd.fail(err)
 	}

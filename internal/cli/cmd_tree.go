@@ -2,11 +2,13 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"sync"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/task/live"
@@ -15,9 +17,10 @@ import (
 const treeHelp = `
 Print every session of the project as a tree: roots newest first, children
 in creation order. Each line shows the session id, its status (running,
-complete, error, or idle when it never ran), its tool calls (total, and how
-many run or failed) and its title; for an error, why: aborted, interrupted,
-denied, or the error's name, then its message. Every session's whole
+complete, aborted, error, or idle when it never ran), its tool calls
+(total, and how many run or failed) and its title; for an error, why:
+interrupted, denied, or the error's name, then its message; for an abort,
+who stopped it. Every session's whole
 history is read, so this is what the screen shows once loaded.
 
 With several servers (--server given more than once, or a comma list), each
@@ -32,20 +35,33 @@ aborted|interrupted|denied|the error's name), "run" (idle|busy|retry),
 "started", "ended" (Unix ms; 0 while running), "duration_ms",
 "last_activity", "files_changed", "todos" {total, done}, the same figures
 over the session and all its descendants under "subtree", and "children".
-The figures add up the session's messages as the server lists them.
+The figures add up the session's messages as the server lists them. The
+JSON is indented at most 32 levels deep, and the text tree draws at most
+32 levels of guides ("… " before them), so a deep tree prints in
+proportion to its size. A session whose id is malformed is left out with
+a line on stderr.
 
 Examples:
   octop tree
   octop tree --json | jq '.. | objects | select(.status == "running") | .id'`
 
-func runTree(ctx context.Context, stdio cmdIO, base client.Options, args []string) int {
-	cmd := newCommand("tree", "tree [--json]", treeHelp, stdio)
+func (a *app) newTree() *cobra.Command {
 	var asJSON bool
-	cmd.fs.BoolVar(&asJSON, "json", false, "print JSON instead of text")
-	pos, code, done := cmd.parse(args)
-	if done {
-		return code
-	}
+	return a.newSubcommand(subcommand{
+		use:     "tree",
+		summary: "print the session tree with statuses and tool-call counts",
+		help:    treeHelp,
+		flags: func(fs *pflag.FlagSet) {
+			fs.BoolVar(&asJSON, "json", false, "print JSON instead of text")
+		},
+		run: func(ctx context.Context, cmd *command, base client.Options, pos []string) int {
+			return runTree(ctx, cmd, base, pos, asJSON)
+		},
+	})
+}
+
+func runTree(ctx context.Context, cmd *command, base client.Options, pos []string, asJSON bool) int {
+	stdio := cmd.stdio
 	if len(pos) > 0 {
 		return cmd.usageError("unexpected argument " + pos[0])
 	}
@@ -56,6 +72,9 @@ func runTree(ctx context.Context, stdio cmdIO, base client.Options, args []strin
 	trees := readTrees(ctx, cs)
 	code = codeOK
 	for _, t := range trees {
+		for _, id := range t.skipped {
+			fmt.Fprintf(cmd.stdio.err, "octop tree: skipped a session whose id is malformed: %s\n", squashSpaces(id))
+		}
 		switch {
 		case t.err != nil && len(trees) > 1:
 			code = cmd.fail(fmt.Errorf("%s: %w", t.server, t.err))
@@ -68,9 +87,7 @@ func runTree(ctx context.Context, stdio cmdIO, base client.Options, args []strin
 		for _, t := range trees {
 			roots = append(roots, t.roots...)
 		}
-		enc := json.NewEncoder(stdio.out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(roots); err != nil {
+		if err := printJSON(cmd.stdio.out, roots); err != nil {
 			return cmd.fail(err)
 		}
 		return code
@@ -83,9 +100,10 @@ func runTree(ctx context.Context, stdio cmdIO, base client.Options, args []strin
 
 // serverTree is one server's part of `octop tree`.
 type serverTree struct {
-	server string
-	roots  []*live.Node
-	err    error
+	server  string
+	roots   []*live.Node
+	skipped []string // sessions left out: their ids are malformed
+	err     error
 }
 
 // readTrees reads every server's tree at once, so a slow or dead server
@@ -99,7 +117,7 @@ func readTrees(ctx context.Context, cs []*client.Client) []serverTree {
 			defer wg.Done()
 			t := serverTree{server: c.BaseURL()}
 			if t.err = live.CheckDirectory(ctx, c); t.err == nil {
-				t.roots, t.err = live.Tree(ctx, c)
+				t.roots, t.skipped, t.err = live.Tree(ctx, c)
 			}
 			for _, r := range t.roots {
 				r.Server = t.server
@@ -124,25 +142,89 @@ func printTree(w io.Writer, t serverTree, named bool) {
 		fmt.Fprintln(w, "no sessions")
 	}
 	for _, r := range t.roots {
-		printNode(w, r, "", "")
+		printNode(w, r)
 	}
 }
 
-// printNode prints n with tree guides: first is the prefix of n's own line,
-// rest the prefix of its descendants' lines.
-func printNode(w io.Writer, n *live.Node, first, rest string) {
-	line := fmt.Sprintf("%s%s  %-8s  %s  %s", first, n.ID, n.Status, toolSummary(n.Tools), squashSpaces(n.Title))
-	if n.Reason != "" {
-		line += "  [" + n.Reason + ": " + n.Error + "]"
-	}
-	fmt.Fprintln(w, line)
-	for i, ch := range n.Children {
-		if i == len(n.Children)-1 {
-			printNode(w, ch, rest+"└─ ", rest+"   ")
-		} else {
-			printNode(w, ch, rest+"├─ ", rest+"│  ")
+// maxGuides is how many levels of tree guides a line draws at most; a
+// deeper line starts with "… " and the last maxGuides levels, so that a
+// chain of thousands of sessions prints in lines of bounded length.
+const maxGuides = 32
+
+// printNode prints n and its subtree with tree guides, after its children
+// a stack of the siblings still to print at each level rather than
+// recursion: however deep the tree, it costs a step per session.
+func printNode(w io.Writer, n *live.Node) {
+	type level struct{ rest []*live.Node } // the siblings still to print
+	var stack []level
+	// more[i] says level i+1 has siblings still to come: its guide is "│".
+	var more []bool
+	for cur := n; cur != nil; {
+		fmt.Fprintln(w, guides(more)+nodeLine(cur))
+		if len(cur.Children) > 0 {
+			stack = append(stack, level{rest: cur.Children})
+			more = append(more, false)
+		}
+		cur = nil
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if len(top.rest) == 0 {
+				stack, more = stack[:len(stack)-1], more[:len(more)-1]
+				continue
+			}
+			cur, top.rest = top.rest[0], top.rest[1:]
+			more[len(more)-1] = len(top.rest) > 0
+			break
 		}
 	}
+}
+
+// guides is the prefix of a line at depth len(more): "│  " or "   " for
+// each ancestor level, then "├─ " or "└─ " for its own.
+func guides(more []bool) string {
+	if len(more) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	from := 0
+	if len(more) > maxGuides {
+		from = len(more) - maxGuides
+		b.WriteString("… ")
+	}
+	for i := from; i < len(more)-1; i++ {
+		if more[i] {
+			b.WriteString("│  ")
+		} else {
+			b.WriteString("   ")
+		}
+	}
+	if more[len(more)-1] {
+		b.WriteString("├─ ")
+	} else {
+		b.WriteString("└─ ")
+	}
+	return b.String()
+}
+
+// nodeLine is a session's line: id, status, tools, title, and for an
+// error or a wait why.
+func nodeLine(n *live.Node) string {
+	status, why := n.Status, squashSpaces(n.Reason)
+	if why == "aborted" {
+		// Someone chose to stop it: the screen marks it ■, not as a
+		// failure, and so does this line.
+		status, why = "aborted", ""
+	}
+	line := fmt.Sprintf("%s  %-8s  %s  %s", n.ID, status, toolSummary(n.Tools), squashSpaces(n.Title))
+	switch errText := squashSpaces(n.Error); {
+	case why != "" && errText != "":
+		line += "  [" + why + ": " + errText + "]"
+	case why != "":
+		line += "  [" + why + "]" // running, waiting on its background tasks
+	case errText != "":
+		line += "  [" + errText + "]"
+	}
+	return line
 }
 
 func toolSummary(t live.ToolCounts) string {

@@ -8,9 +8,14 @@ import (
 	"os"
 	"time"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/alert"
 	"github.com/octop-dev/octop/internal/hook"
+	"github.com/octop-dev/octop/internal/otlp"
+	"github.com/octop-dev/octop/internal/sanitize"
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/watchdog"
@@ -29,14 +34,21 @@ ended while disconnected gets its end event then.
 Events: session.started, session.done, session.failed, session.aborted,
 session.interrupted, session.waiting, session.answered, runaway.loop,
 runaway.stall, runaway.budget, runaway.errors, connection.lost,
-connection.restored.
+connection.retrying, connection.restored. While the server cannot be
+reached (from the start, or after a drop) connection.lost says why, then
+each attempt that fails again prints connection.retrying.
 
 With --json each line is an object with ts, event, id, parent, root, title,
 agent, status, reason, tokens and cost (tokens and cost cover the session's
 subtree). A session aborted by --abort-on has reason "aborted by octop: KIND".
 
-With --until-done (needs --root) watch exits once the root is no longer
-busy: 0 when it completed, 4 when it failed, was aborted or interrupted.
+With --until-done (needs --root) watch exits once the root is done: idle,
+no background task it launched still running, every end notice answered.
+0 when it completed, 4 when it failed, was aborted or interrupted.
+
+With --otlp URL, each root that ends (of the --root tree, when given) is
+read whole and sent as one OpenTelemetry trace, as octop export sends it;
+a line on stderr says what was sent, or why it was not.
 
 --notify writes a bell or an OSC 9 notification to stderr for the events
 worth a person's attention (a root ending, anything waiting on you, a
@@ -56,21 +68,32 @@ const snapshotTimeout = 30 * time.Second
 type watchOpts struct {
 	json, untilDone bool
 	root, notify    string
+	otlp            string
 	wd              watchdogFlags
 }
 
-func runWatch(ctx context.Context, stdio cmdIO, base client.Options, args []string) int {
-	cmd := newCommand("watch", "watch [--json] [--root ID] [--until-done]", watchHelp, stdio)
+func (a *app) newWatch() *cobra.Command {
 	var o watchOpts
-	cmd.fs.BoolVar(&o.json, "json", false, "print NDJSON, one object per event")
-	cmd.fs.StringVar(&o.root, "root", "", "only events of the tree under session `ID`")
-	cmd.fs.BoolVar(&o.untilDone, "until-done", false, "exit when the --root session is no longer busy: 0 completed, 4 not")
-	cmd.fs.StringVar(&o.notify, "notify", "none", "also call the terminal on stderr for notable events: `MODE` none, bell, osc or all")
-	o.wd.register(cmd.fs)
-	pos, code, done := cmd.parse(args)
-	if done {
-		return code
-	}
+	return a.newSubcommand(subcommand{
+		use:     "watch",
+		summary: "print sessions starting, ending, waiting and running away, one line each",
+		help:    watchHelp,
+		idFlags: []string{"root"},
+		flags: func(fs *pflag.FlagSet) {
+			fs.BoolVar(&o.json, "json", false, "print NDJSON, one object per event")
+			fs.StringVar(&o.root, "root", "", "only events of the tree under session ID")
+			fs.BoolVar(&o.untilDone, "until-done", false, "exit when the --root session is done (its background tasks too): 0 completed, 4 not")
+			fs.StringVar(&o.notify, "notify", "none", "also call the terminal on stderr for notable events: MODE none, bell, osc or all")
+			fs.StringVar(&o.otlp, "otlp", "", "send each root's trace, when it ends, to the OTLP/HTTP endpoint at base URL")
+			o.wd.register(fs)
+		},
+		run: func(ctx context.Context, cmd *command, base client.Options, pos []string) int {
+			return runWatch(ctx, cmd, base, pos, o)
+		},
+	})
+}
+
+func runWatch(ctx context.Context, cmd *command, base client.Options, pos []string, o watchOpts) int {
 	if len(pos) > 0 {
 		return cmd.usageError("unexpected argument " + pos[0])
 	}
@@ -85,6 +108,11 @@ func runWatch(ctx context.Context, stdio cmdIO, base client.Options, args []stri
 	if o.untilDone && o.root == "" {
 		return cmd.usageError("--until-done needs --root ID: the session to wait for")
 	}
+	if o.otlp != "" {
+		if _, err := otlp.Endpoint(o.otlp, os.Getenv); err != nil {
+			return cmd.usageError(err.Error())
+		}
+	}
 	c, code, ok := cmd.newClient(base)
 	if !ok {
 		return code
@@ -97,8 +125,18 @@ func runWatch(ctx context.Context, stdio cmdIO, base client.Options, args []stri
 			return cmd.fail(err)
 		}
 	}
+	if c.ReadOnly() && len(cfg.AbortOn) > 0 {
+		// The marks still come; the aborts would change the server.
+		fmt.Fprintln(cmd.stdio.err, "octop watch: read-only: --abort-on marks runaways and aborts nothing")
+		cfg.AbortOn = nil
+	}
 	w := &watcher{cmd: cmd, c: c, o: o, st: model.New(), wd: watchdog.New(cfg), mode: mode,
 		notes: make(chan string, 64)}
+	if o.otlp != "" {
+		if w.traces, err = newRootTraces(ctx, c, o.otlp, w.note); err != nil {
+			return cmd.fail(err)
+		}
+	}
 	return w.run(ctx)
 }
 
@@ -111,8 +149,12 @@ type watcher struct {
 	st     *model.State
 	wd     *watchdog.Watchdog
 	hook   *hook.Hook
+	traces *rootTraces // --otlp
 	mode   alert.Mode
 	primed bool
+	// down says the stream is out of reach; lostEarly that watch said so
+	// before it ever connected (the watchdog speaks only after).
+	down, lostEarly bool
 	// notes are error lines from other goroutines (a failed abort or
 	// hook), printed by the main loop so output never interleaves.
 	notes chan string
@@ -127,11 +169,24 @@ func (w *watcher) note(line string) {
 	}
 }
 
+// drainNotes prints the notes still queued when watch ends.
+func (w *watcher) drainNotes() {
+	for {
+		select {
+		case line := <-w.notes:
+			fmt.Fprintln(w.cmd.stdio.err, line)
+		default:
+			return
+		}
+	}
+}
+
 func (w *watcher) run(ctx context.Context) int {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if w.o.wd.exec != "" {
 		w.hook = hook.New(w.o.wd.exec, w.c.BaseURL(), w.o.wd.hookTimeout, w.hookReport)
+		defer w.drainNotes() // after the hooks still running: their reports too
 		defer w.hook.Close()
 	}
 	msgs := make(chan any, 256)
@@ -169,6 +224,7 @@ func (w *watcher) run(ctx context.Context) int {
 		}
 		w.emit(ctx, out)
 		if code, done := w.finished(); done {
+			w.flushTraces()
 			return code
 		}
 	}
@@ -180,7 +236,7 @@ func nowMS() int64 { return time.Now().UnixMilli() }
 func (w *watcher) handle(ctx context.Context, m any) (watchdog.Out, error) {
 	switch m := m.(type) {
 	case wire.ConnState:
-		return w.wd.Conn(m, nowMS()), nil
+		return w.conn(m), nil
 	case wire.ResyncNeeded:
 		sctx, cancel := context.WithTimeout(ctx, snapshotTimeout)
 		defer cancel()
@@ -188,6 +244,9 @@ func (w *watcher) handle(ctx context.Context, m any) (watchdog.Out, error) {
 		snap, err := o.Snapshot(sctx)
 		if err == nil && w.primed {
 			endedWhileAway(sctx, o, w.st, &snap)
+		}
+		if err == nil && w.o.root != "" {
+			treeHistory(sctx, o, &snap, w.o.root)
 		}
 		if err != nil && errors.Is(err, task.ErrInvalid) {
 			return watchdog.Out{}, err // a --directory the server does not know: no reconnect fixes it
@@ -217,9 +276,12 @@ func (w *watcher) emit(ctx context.Context, out watchdog.Out) {
 		if w.o.root != "" && e.Root != w.o.root && e.ID != "" {
 			continue
 		}
+		if w.traces != nil && rootEnded(e) {
+			w.traces.send(ctx, e.ID)
+		}
 		if w.o.json {
 			b, _ := json.Marshal(e)
-			fmt.Fprintf(w.cmd.stdio.out, "%s\n", b)
+			fmt.Fprintf(w.cmd.stdio.out, "%s\n", sanitize.JSON(b))
 		} else {
 			fmt.Fprintln(w.cmd.stdio.out, e.Line())
 		}
@@ -230,7 +292,7 @@ func (w *watcher) emit(ctx context.Context, out watchdog.Out) {
 			w.hook.Run(e)
 		}
 		if seq := alert.Sequence(w.mode, "octop", e.Summary(), os.Getenv); seq != "" {
-			fmt.Fprint(w.cmd.stdio.err, seq)
+			fmt.Fprint(sanitize.Raw(w.cmd.stdio.err), seq) // octop's own sequence, its text cleaned by alert
 		}
 	}
 	for _, a := range out.Aborts {
@@ -268,4 +330,34 @@ func (w *watcher) finished() (int, bool) {
 		return codeTaskError, true
 	}
 	return 0, false
+}
+
+// conn folds a change of the connection: the watchdog's connection.lost
+// and connection.restored once the stream has been up, and, while the
+// server cannot be reached, connection.lost for the first failure (also
+// before watch ever connected) and connection.retrying for each after.
+func (w *watcher) conn(cs wire.ConnState) watchdog.Out {
+	now := nowMS()
+	out := w.wd.Conn(cs, now)
+	switch {
+	case cs.State == wire.Connected:
+		if w.lostEarly {
+			out.Events = append(out.Events, watchdog.Event{TS: now, Name: watchdog.ConnectionRestored})
+		}
+		w.down, w.lostEarly = false, false
+	case cs.State == wire.Disconnected && cs.Err != nil:
+		reason := cs.Err.Error()
+		if !cs.RetryAt.IsZero() {
+			reason += fmt.Sprintf("; attempt %d, next in %s", cs.Attempt, time.Until(cs.RetryAt).Round(100*time.Millisecond))
+		}
+		switch {
+		case w.down:
+			out.Events = append(out.Events, watchdog.Event{TS: now, Name: watchdog.ConnectionRetrying, Reason: reason})
+		case len(out.Events) == 0: // not up yet: the watchdog says nothing
+			out.Events = append(out.Events, watchdog.Event{TS: now, Name: watchdog.ConnectionLost, Reason: reason})
+			w.lostEarly = true
+		}
+		w.down = true
+	}
+	return out
 }

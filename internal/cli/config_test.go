@@ -8,6 +8,7 @@ import (
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/config"
+	"github.com/octop-dev/octop/internal/opencodetest"
 )
 
 // withConfig points octop at a config file holding text.
@@ -18,6 +19,7 @@ func withConfig(t *testing.T, text string) {
 		t.Fatal(err)
 	}
 	t.Setenv("OCTOP_CONFIG", p)
+	t.Setenv("XDG_STATE_HOME", t.TempDir()) // no OpenCode service.json but a test's own
 	for _, k := range []string{"OPENCODE_SERVER_URL", "OPENCODE_SERVER_PASSWORD", "OPENCODE_SERVER_USERNAME"} {
 		t.Setenv(k, "")
 	}
@@ -131,5 +133,26 @@ func TestScreenWatchdogFlags(t *testing.T) {
 				t.Errorf("stderr %q, want one line starting %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestPasswordHintsNameTheirSource: a config server whose password_env
+// is unset, and a wrong password in a URL, each get a hint naming the
+// server and where the password was looked for, never
+// OPENCODE_SERVER_PASSWORD, which had nothing to do with it.
+func TestPasswordHintsNameTheirSource(t *testing.T) {
+	srv := opencodetest.New(t, opencodetest.Options{Password: "right"})
+	withConfig(t, "[[server]]\nname = \"work\"\nurl = \""+srv.URL()+"\"\npassword_env = \"MY_PW\"\n")
+	t.Setenv("MY_PW", "")
+	code, _, errs := run(t, client.Options{BaseURL: client.DefaultURL}, "", "tree", "--server", "work")
+	want := "OpenCode at " + srv.URL() + ` (server "work") wants a password; none came from $MY_PW (password_env of server "work" in `
+	if code != codeFail || !strings.Contains(errs, want) || strings.Contains(errs, "OPENCODE_SERVER_PASSWORD") {
+		t.Errorf("password_env unset: exit %d, stderr %q\nwant it to say %q", code, errs, want)
+	}
+	host := strings.TrimPrefix(srv.URL(), "http://")
+	code, _, errs = run(t, client.Options{BaseURL: client.DefaultURL}, "", "tree", "--server", "http://opencode:wrong@"+host)
+	want = "OpenCode at " + srv.URL() + " rejected the password from the URL (opencode:…@" + host + ")"
+	if code != codeFail || !strings.Contains(errs, want) || strings.Contains(errs, "wrong") {
+		t.Errorf("a wrong password in the URL: exit %d, stderr %q\nwant it to say %q", code, errs, want)
 	}
 }

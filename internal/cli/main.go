@@ -1,36 +1,39 @@
-// Package cli is octop's command line: the screen's flags and wiring
+// Package cli is octop's command line, on cobra with Charm's fang (styled
+// help, shell completion, a man page): the screen's flags and wiring
 // (flags → client → ui → renderer, with the event stream running in a
 // goroutine that feeds the program) and every subcommand for scripts
 // (launch, resume, abort, result, tree, watch, log, config), with their
 // flags, output and exit codes.
 //
-// Extending it: a subcommand lives in cmd_NAME.go and is listed in
-// subcommands.go; the server work it does belongs in internal/task/live.
+// Extending it: a subcommand lives in cmd_NAME.go, where a.newNAME makes
+// its cobra command from a subcommand (commands.go: usage line, summary,
+// help, its own flags, its run), and is listed in app.subcommands; the
+// server work it does belongs in internal/task/live. A flag every command
+// takes is a connection flag (connFlags.register, the root's persistent
+// flags); the screen's own flags are globalFlags.register.
 package cli
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
 	"runtime/debug"
-	"strings"
 	"time"
 
-	"github.com/octop-dev/octop/internal/frametrace"
-	"github.com/octop-dev/octop/internal/renderer"
-
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/spf13/pflag"
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/alert"
 	"github.com/octop-dev/octop/internal/config"
 	"github.com/octop-dev/octop/internal/feed"
+	"github.com/octop-dev/octop/internal/frametrace"
 	"github.com/octop-dev/octop/internal/hook"
-	"github.com/octop-dev/octop/internal/task/live"
+	"github.com/octop-dev/octop/internal/renderer"
+	"github.com/octop-dev/octop/internal/sanitize"
 	"github.com/octop-dev/octop/internal/watchdog"
 	"github.com/octop-dev/octop/ui"
 )
@@ -43,7 +46,7 @@ var (
 )
 
 // globalFlags are the screen's flags: the connection flags every command
-// shares, plus --all-projects.
+// shares, plus the screen's own.
 type globalFlags struct {
 	conn        connFlags
 	AllProjects bool
@@ -54,18 +57,25 @@ type globalFlags struct {
 	// wd and notify are the watchdog's flags.
 	wd     watchdogFlags
 	notify string
+	// demo, replay and speed play a recording instead of a server;
+	// version prints the version instead.
+	demo, version bool
+	replay        string
+	speed         float64
 }
 
-// register adds the flags to fs. Their defaults stay empty so that --help
-// never prints a password taken from the environment; client() fills in
-// the environment's values.
-func (g *globalFlags) register(fs *flag.FlagSet) {
-	g.conn.register(fs)
+// register adds the screen's own flags to fs; the connection flags are
+// the root's persistent ones (connFlags.register).
+func (g *globalFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&g.AllProjects, "all-projects", false, "watch every project on the server, grouped by directory")
-	fs.StringVar(&g.Record, "record", "", "write everything received to `FILE` (gzip NDJSON) for --replay")
+	fs.StringVar(&g.Record, "record", "", "write everything received to FILE (gzip NDJSON) for --replay")
 	fs.BoolVar(&g.Discover, "discover", false, "also watch the servers announced on the local network by 'opencode serve --mdns', as they appear")
-	fs.StringVar(&g.notify, "notify", "all", "call the terminal when a root ends, something waits on you, a session fails or runs away: `MODE` none, bell, osc or all (default all)")
+	fs.StringVar(&g.notify, "notify", "all", "call the terminal when a root ends, something waits on you, a session fails or runs away: MODE none, bell, osc or all")
 	g.wd.register(fs)
+	fs.BoolVar(&g.demo, "demo", false, "replay a built-in recording; needs no server")
+	fs.StringVar(&g.replay, "replay", "", "play back a recording made with --record FILE; needs no server")
+	fs.Float64Var(&g.speed, "speed", 1, "with --replay: start at this SPEED (0.25, 0.5, 1, 2, 4, 8, 16 or 32)")
+	fs.BoolVar(&g.version, "version", false, "print octop's version and exit")
 }
 
 // options are the client options the flags describe, over the
@@ -94,13 +104,22 @@ func Main(b Build, args []string) int {
 
 // realMain is main without the exit, so that flag handling can be tested.
 func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if code, handled := runSubcommand(args, stdin, stdout, stderr); handled {
-		return code
-	}
-	var g globalFlags
-	fs := flag.NewFlagSet("octop", flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // problems are reported in one line below
-	g.register(fs)
+	return realMainContext(context.Background(), args, stdin, stdout, stderr)
+}
+
+// realMainContext is realMain until ctx ends.
+func realMainContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// What reaches the terminal outside the screen is cleaned too: an
+	// error may quote a server, a hook or the config file.
+	stdout, stderr = sanitize.NewWriter(stdout), sanitize.NewWriter(stderr)
+	a := &app{stdio: cmdIO{stdin, stdout, stderr}, base: client.OptionsFromEnv()}
+	return a.executeContext(ctx, args)
+}
+
+// runScreen is `octop` with no command: the screen, once the config
+// file's settings are the values of the flags not given (fs, parsed into
+// g).
+func runScreen(g *globalFlags, fs *pflag.FlagSet, stdout, stderr io.Writer) int {
 	cfg, err := config.Load()
 	if err != nil {
 		fmt.Fprintln(stderr, "octop:", err)
@@ -111,37 +130,20 @@ func realMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "octop:", err)
 		return 2
 	}
-	demo := fs.Bool("demo", false, "replay a built-in recording; needs no server")
-	replayFile := fs.String("replay", "", "play back a recording made with --record `FILE`; needs no server")
-	speed := fs.Float64("speed", 1, "with --replay: start at this `SPEED` (0.25, 0.5, 1, 2, 4, 8, 16 or 32)")
-	showVersion := fs.Bool("version", false, "print octop's version and exit")
-	fs.Usage = func() {}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			usage(fs, stdout)
-			return 0
-		}
-		fmt.Fprintf(stderr, "octop: %s; run `octop --help` for the flags\n", strings.Replace(err.Error(), " -", " --", 1))
-		return 2
-	}
-	if *showVersion {
+	if g.version {
 		fmt.Fprintln(stdout, versionLine())
 		return 0
 	}
-	if rest := fs.Args(); len(rest) > 0 {
-		fmt.Fprintf(stderr, "octop: unknown command %q; run `octop --help` for the list\n", rest[0])
-		return 2
-	}
-	if *demo {
+	if g.demo {
 		return runDemo(stderr)
 	}
-	if *replayFile != "" {
-		return runReplay(*replayFile, *speed, stderr)
+	if g.replay != "" {
+		return runReplay(g.replay, g.speed, stderr)
 	}
 	if len(g.conn.serverNames()) > 1 || g.Discover {
-		return runSeveral(g, stderr)
+		return runSeveral(*g, stderr)
 	}
-	return runLive(g, stderr)
+	return runLive(*g, stderr)
 }
 
 // runLive watches a real server.
@@ -168,15 +170,14 @@ func runLive(g globalFlags, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "octop:", err)
 		return 2
 	}
-	opts := ui.Options{
-		Server:      rec.server(live.New(c)),
+	opts := screenOn(c, rec, ui.Options{
 		ServerURL:   c.BaseURL(),
 		AllProjects: g.AllProjects,
 		NoColor:     noColor(),
 		Getenv:      os.Getenv,
 		Watchdog:    &wd,
 		Notify:      notify,
-	}
+	})
 	tr, err := openTrace()
 	if err != nil {
 		fmt.Fprintln(stderr, "octop:", err)
@@ -200,7 +201,7 @@ func runLive(g globalFlags, stderr io.Writer) int {
 		defer tr.Close()
 		root = tr.Model(root, eventCount)
 		out := tr.Output(os.Stdout)
-		out.To = renderer.QuietOutput(os.Stdout)
+		out.To = renderer.RawOutput(os.Stdout)
 		so.Frames = out
 	}
 	p = newProgram(root, so)
@@ -238,9 +239,8 @@ func paced(o *client.Options) { o.Stream.Pace = feed.FrameInterval }
 // frames a second (a key press is drawn at once, see renderer.Screen.SetNow). A
 // busy stream is read once per
 // feed.FrameInterval and each read's events drawn together.
-// A frame writes only the lines that changed (package renderer), and an
-// event still reaches the screen well within 100 ms (make bench-live
-// measures both).
+// A frame writes only the lines that changed (package renderer); make
+// bench-live measures how soon an event reaches the screen.
 const frameInterval = time.Second / 30
 
 // screenOptions are the options of every octop screen: the frame cap, the
@@ -335,51 +335,4 @@ func versionLine() string {
 		return "octop " + octopVersion() + " (commit " + c + ")"
 	}
 	return "octop " + octopVersion()
-}
-
-func usage(fs *flag.FlagSet, w io.Writer) {
-	fmt.Fprint(w, `octop watches an OpenCode server's sessions and their subagents, live.
-
-Usage:
-  octop [flags]            open the monitor (needs 'opencode serve' running)
-  octop --demo             replay a built-in recording; no server needed
-  octop --replay FILE      play back what --record FILE saved (space pauses, + and - speed)
-  octop --server A,B       watch several servers at once, one group each ([ ] jump)
-  octop --discover         also watch the servers announced with opencode serve --mdns
-`)
-	fmt.Fprint(w, "  octop COMMAND [args]     run one action for a script (below)\n\n")
-	fmt.Fprint(w, subcommandsHelp())
-	fmt.Fprint(w, `
-Start a server first, e.g. 'opencode serve --port 4096' in your project.
-If the server is not up yet, octop waits for it and connects on its own.
-
-Flags:
-`)
-	// Written as --name VALUE, the way the rest of the help spells them.
-	var lines [][2]string
-	width := 0
-	fs.VisitAll(func(f *flag.Flag) {
-		lines = append(lines, flagLine(f))
-		width = max(width, len(lines[len(lines)-1][0]))
-	})
-	for _, l := range lines {
-		fmt.Fprintf(w, "  %-*s  %s\n", width, l[0], l[1])
-	}
-	fmt.Fprint(w, `
-Keys: j/k or arrows move, h/l fold and unfold, enter toggles, g/G top and
-bottom, tab switches pane, / filters (words, is:running, is:waiting,
-is:failed, is:aborted, is:done, agent:NAME; esc clears), s cycles the sort,
-f follows the busiest session, ? shows every key, q quits.
-On the selected session: t shows its transcript, d the files it changed, T
-the timeline of its subtree; n launches a task under it (N a new root), r
-resumes it (R by a typed task_id), x aborts it (X its whole subtree), o
-shows its result, y copies its task_id; i answers what waits on you.
-
-Watchdog: a runaway session is marked in the tree (⚠ loop, ⚠ stall,
-⚠ budget, ⚠ errors), the detail pane gives the evidence (the repeated
-call, the quiet time, the spend, the failures) and the header counts the
-marked sessions. The terminal is called (--notify) and --exec runs when a
-root ends, something waits on you, a session fails or runs away; the
-header shows that last notification (🔔) until the next key press.
-`)
 }

@@ -2,10 +2,13 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/octop-dev/octop/internal/feed"
 	"github.com/octop-dev/octop/internal/record"
@@ -19,24 +22,33 @@ const demoLoopPause = 8 * time.Second
 
 // runReplay plays the recording at path (--replay).
 func runReplay(path string, speed float64, stderr io.Writer) int {
-	f, err := os.Open(path)
-	if err != nil {
+	// The file is read as a stream: through once now, to check it and
+	// learn its servers, then as it plays.
+	src := record.File(path)
+	info, err := record.Scan(src)
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) {
 		fmt.Fprintln(stderr, "octop: --replay:", err)
 		return 1
 	}
-	rec, err := record.Read(f)
-	f.Close()
 	if err != nil {
 		fmt.Fprintf(stderr, "octop: --replay %s: %v\n", path, err)
 		return 1
 	}
-	if rec.Truncated {
-		fmt.Fprintf(stderr, "octop: %s ends mid-way (octop stopped while recording); replaying up to the cut\n", path)
+	rec := replaySource{src: src, label: "replay", source: "replay " + path, truncated: info.Truncated}
+	if len(info.Servers) > 1 {
+		return playSeveral(rec, record.Options{Speed: speed}, stderr)
 	}
-	if len(rec.Servers()) > 1 {
-		return playSeveral(rec, record.Options{Speed: speed}, "replay", stderr)
-	}
-	return play(rec, record.Options{Speed: speed}, "replay", stderr)
+	return play(rec, record.Options{Speed: speed}, stderr)
+}
+
+// replaySource is a recording to play and how the screen names it: label
+// for its notices ("replay", "demo"), source for its header ("replay
+// FILE"), and whether it was cut short.
+type replaySource struct {
+	src       record.Source
+	label     string
+	source    string
+	truncated bool
 }
 
 // runDemo replays the embedded recording on a loop.
@@ -46,32 +58,84 @@ func runDemo(stderr io.Writer) int {
 		fmt.Fprintln(stderr, "octop: the built-in demo recording is unreadable:", err)
 		return 1
 	}
-	return play(rec, record.Options{Loop: true, LoopPause: demoLoopPause}, "demo", stderr)
+	return play(replaySource{src: rec.Source(), label: "demo", source: "demo", truncated: rec.Truncated},
+		record.Options{Loop: true, LoopPause: demoLoopPause}, stderr)
 }
 
-// play shows rec in the screen, read-only, through a record.Player. The
-// read-only rooms are answered from what the recording has shown so far
-// (record.Recorded); every key that would change something answers
-// "<label>: read-only".
-func play(rec record.Recording, opts record.Options, label string, stderr io.Writer) int {
-	var b *feed.Batcher
-	seen := record.NewRecorded()
-	opts.OnLoop = func() { seen.Reset(); b.Send(feed.ResetMsg{}) }
-	p, err := record.New(rec, opts)
+// oneReplay is the screen of a recording of one server, and its player.
+type oneReplay struct {
+	screen shell.Screen
+	player *record.Player
+	seen   *record.Recorded
+	b      *feed.Batcher
+}
+
+// newReplay builds the screen for rec: read-only, the header naming it
+// source (with "(cut short)" when it is: said on the screen, where the
+// person looks, not on stderr, hidden under it), the replay's keys in
+// the ? help. The read-only rooms are answered from what the recording has
+// shown so far (record.Recorded); every key that would change something
+// answers "<label>: read-only".
+func newReplay(rec replaySource, opts record.Options) (*oneReplay, error) {
+	r := &oneReplay{seen: record.NewRecorded()}
+	opts.OnLoop = func() { r.seen.Reset(); r.b.Send(feed.ResetMsg{}) }
+	p, err := record.Play(rec.src, opts)
 	if err != nil {
-		fmt.Fprintf(stderr, "octop: --%s: %v\n", label, err)
+		return nil, err
+	}
+	r.player = p
+	label, source := rec.label, rec.source
+	if rec.truncated {
+		source += " (cut short)"
+	}
+	root := ui.New(ui.Options{Demo: true, ReadOnly: label + ": read-only", Source: source, RecordedHistory: p.HasHistories(),
+		Server: record.ReadOnly(p.Backend(), r.seen, label), Clock: p.Clock, NoColor: noColor(),
+		MoreKeys: shell.DefaultReplayKeyMap().ShortHelp()})
+	r.screen = shell.NewScreen(root, p, label).WithHint(replayHint(label, rec.truncated))
+	return r, nil
+}
+
+// replayHint is a replay's first notice: which keys drive it, and that
+// the recording was cut short when it was.
+func replayHint(label string, truncated bool) string {
+	if truncated {
+		return label + ": the recording ends mid-way (octop stopped while recording); space pauses, + faster, - slower"
+	}
+	return label + ": space pauses, + plays faster, - slower"
+}
+
+// run plays the recording to the screen through send (a program's Send)
+// until ctx ends; at its end the header says so.
+func (r *oneReplay) run(ctx context.Context, send func(tea.Msg)) {
+	r.b = feed.NewBatcher(send, feed.FrameInterval)
+	go r.player.Run(ctx, func(msg any) { r.seen.Observe(msg); r.b.Send(msg) })
+	go sayEnded(ctx, r.player, r.b.Send)
+}
+
+// play shows rec in the screen, read-only, through a record.Player.
+func play(rec replaySource, opts record.Options, stderr io.Writer) int {
+	r, err := newReplay(rec, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "octop: --%s: %v\n", rec.label, err)
 		return 2
 	}
-	root := ui.New(ui.Options{Demo: true, ReadOnly: label + ": read-only", RecordedHistory: p.HasHistories(),
-		Server: record.ReadOnly(p.Backend(), seen, label), Clock: p.Clock, NoColor: noColor()})
-	prog := newProgram(shell.NewScreen(root, p, label), screenOptions())
-	b = feed.NewBatcher(prog.Send, feed.FrameInterval)
+	prog := newProgram(r.screen, screenOptions())
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go p.Run(ctx, func(msg any) { seen.Observe(msg); b.Send(msg) })
+	r.run(ctx, prog.Send)
 	if _, err := prog.Run(); err != nil {
 		fmt.Fprintln(stderr, "octop:", err)
 		return 1
 	}
 	return 0
+}
+
+// sayEnded tells the screen, through send, once p has played its
+// recording to the end.
+func sayEnded(ctx context.Context, p *record.Player, send func(any)) {
+	select {
+	case <-p.Ended():
+		send(ui.PlaybackMsg{State: "ended"})
+	case <-ctx.Done():
+	}
 }

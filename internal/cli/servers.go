@@ -20,6 +20,9 @@ func (s serverFlag) String() string {
 	return s.f.server
 }
 
+// Type is what pflag calls the value's kind, for help and completion.
+func (serverFlag) Type() string { return "string" }
+
 func (s serverFlag) Set(v string) error {
 	s.f.servers = append(s.f.servers, splitServers(v)...)
 	if len(s.f.servers) > 0 {
@@ -63,12 +66,17 @@ func (f connFlags) serverNames() []string {
 // a server it was not given for. The others sign in with their URL's
 // user:pass or their config file entry.
 func (f connFlags) resolveAll(base client.Options) ([]client.Options, error) {
+	return f.resolveAllCtx(context.Background(), base)
+}
+
+// resolveAllCtx is resolveAll, with ctx bounding the password_commands.
+func (f connFlags) resolveAllCtx(ctx context.Context, base client.Options) ([]client.Options, error) {
 	names := f.serverNames()
 	if len(names) <= 1 {
 		if len(names) == 1 {
 			f.server = names[0]
 		}
-		o, err := f.resolve(base)
+		o, err := f.resolveCtx(ctx, base)
 		return []client.Options{o}, err
 	}
 	out := make([]client.Options, 0, len(names))
@@ -77,8 +85,10 @@ func (f connFlags) resolveAll(base client.Options) ([]client.Options, error) {
 		g.server, b.BaseURL = n, n
 		if i > 0 {
 			g.password, b.Password = "", ""
+			b.PasswordFrom = "its URL (http://opencode:PASSWORD@host) or a [[server]] entry of the config file " +
+				"(--password and OPENCODE_SERVER_PASSWORD are the first server's only)"
 		}
-		o, err := g.resolve(b)
+		o, err := g.resolveCtx(ctx, b)
 		if err != nil {
 			return nil, err
 		}

@@ -2,25 +2,32 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"net"
 	"strings"
 	"testing"
 
+	"github.com/spf13/pflag"
+
 	"github.com/octop-dev/octop/client"
 )
 
-// run runs a subcommand in-process, as main does, with buffers for its
-// output.
+// run runs octop in-process, as main does, with base as the
+// environment's connection and buffers for its output.
 func run(t *testing.T, base client.Options, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	sub, ok := findSubcommand(args[0])
-	if !ok {
-		t.Fatalf("no subcommand %q", args[0])
-	}
 	var out, errb bytes.Buffer
-	code = sub.run(context.Background(), cmdIO{strings.NewReader(stdin), &out, &errb}, base, args[1:])
+	a := &app{stdio: cmdIO{strings.NewReader(stdin), &out, &errb}, base: base}
+	code = a.execute(args)
 	return code, out.String(), errb.String()
+}
+
+// subcommandNames are the names of the script entry points.
+func subcommandNames() []string {
+	var names []string
+	for _, c := range (&app{}).subcommands() {
+		names = append(names, c.Name())
+	}
+	return names
 }
 
 // deadServer is a loopback URL where nothing listens.
@@ -100,37 +107,103 @@ func TestSubcommandDeadServer(t *testing.T) {
 }
 
 func TestSubcommandHelp(t *testing.T) {
-	for _, s := range subcommands {
-		code, out, errs := run(t, client.Options{}, "", s.name, "--help")
+	for _, name := range subcommandNames() {
+		code, out, errs := run(t, client.Options{}, "", name, "--help")
 		if code != codeOK || errs != "" {
-			t.Errorf("%s --help: exit %d, stderr %q", s.name, code, errs)
+			t.Errorf("%s --help: exit %d, stderr %q", name, code, errs)
 		}
-		for _, want := range []string{"Usage: octop " + s.name, "--server URL", "Exit codes:", "Examples:"} {
+		for _, want := range []string{"USAGE", "octop " + name, "--server", "--password", "Exit codes:", "EXAMPLES"} {
 			if !strings.Contains(out, want) {
-				t.Errorf("%s --help lacks %q:\n%s", s.name, want, out)
+				t.Errorf("%s --help lacks %q:\n%s", name, want, out)
 			}
 		}
 	}
 }
 
-func TestRunSubcommandDispatch(t *testing.T) {
-	var out, errb bytes.Buffer
-	// Global flags before the name are kept; a TUI flag is not ours.
-	code, handled := runSubcommand([]string{"--server", "http://127.0.0.1:1", "tree", "--help"}, nil, &out, &errb)
-	if !handled || code != codeOK || !strings.Contains(out.String(), "Usage: octop tree") {
-		t.Errorf("dispatch: handled=%v code=%d out=%q", handled, code, out.String())
+// TestConnectionFlagsEitherSide: the connection flags may come before or
+// after the command's name, and are that command's.
+func TestConnectionFlagsEitherSide(t *testing.T) {
+	dead := deadServer(t).BaseURL
+	for _, args := range [][]string{
+		{"--server", dead, "tree"},
+		{"tree", "--server", dead},
+		{"--server=" + dead, "tree", "--json"},
+	} {
+		code, _, errs := run(t, client.Options{BaseURL: "http://127.0.0.1:1"}, "", args...)
+		if code != codeFail || !strings.Contains(errs, "cannot reach OpenCode at "+dead) {
+			t.Errorf("%v: exit %d, stderr %q; want 1 and the --server given", args, code, errs)
+		}
 	}
-	for _, args := range [][]string{nil, {"--demo"}, {"--server", "http://x"}, {"--help"}, {"nosuch"}} {
-		if _, handled := runSubcommand(args, nil, &out, &errb); handled {
-			t.Errorf("%v: handled, want the TUI to run", args)
+	code, out, _ := run(t, client.Options{}, "", "--server", "http://127.0.0.1:1", "tree", "--help")
+	if code != codeOK || !strings.Contains(out, "octop tree") {
+		t.Errorf("--server URL tree --help: exit %d, %q", code, out)
+	}
+}
+
+// TestUsageIsOneLine: what cobra refuses before a command runs is one
+// line on stderr, in octop's words, with the help to read, and exit 2.
+func TestUsageIsOneLine(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"nosuch"}, "octop: unknown command \"nosuch\"; run `octop --help` for the list"},
+		{[]string{"--bogus"}, "octop: flag provided but not defined: --bogus; run `octop --help` for the flags"},
+		{[]string{"--loop", "x"}, `octop: invalid value "x" for flag --loop: parse error; run`},
+		{[]string{"--stall", "soon"}, `octop: invalid value "soon" for flag --stall: parse error; run`},
+		{[]string{"--demo=maybe"}, `octop: invalid boolean value "maybe" for --demo: parse error; run`},
+		{[]string{"tree", "--json", "--server"}, "octop tree: flag needs an argument: --server (see octop tree --help)"},
+		{[]string{"tree", "--all-projects"}, "octop tree: flag provided but not defined: --all-projects (see octop tree --help)"},
+		{[]string{"result", "-x", "ses_1"}, "octop result: flag provided but not defined: -x (see octop result --help)"},
+		{[]string{"man", "extra"}, "octop: "},
+	} {
+		code, out, errs := run(t, deadServer(t), "", tc.args...)
+		if code != codeUsage || out != "" {
+			t.Errorf("%v: exit %d, stdout %q; want 2 and nothing", tc.args, code, out)
+		}
+		if !strings.HasPrefix(errs, tc.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: stderr %q, want one line starting %q", tc.args, errs, tc.want)
 		}
 	}
 }
 
+// TestSingleDashFlags: -name and -name=value, as Go's flag package took
+// them, still work; a flag's value that looks like a flag is left alone.
+func TestSingleDashFlags(t *testing.T) {
+	dead := deadServer(t).BaseURL
+	code, _, errs := run(t, client.Options{BaseURL: "http://127.0.0.1:1"}, "", "-server", dead, "tree", "-json")
+	if code != codeFail || !strings.Contains(errs, "cannot reach OpenCode at "+dead) {
+		t.Errorf("-server URL tree -json: exit %d, stderr %q", code, errs)
+	}
+	code, out, _ := run(t, client.Options{}, "", "abort", "-help")
+	if code != codeOK || !strings.Contains(out, "octop abort") {
+		t.Errorf("abort -help: exit %d, %q", code, out)
+	}
+	got := dashed((&app{}).newRoot(), []string{"-server=x", "launch", "-prompt", "-json", "-wait", "-h", "--", "-json"})
+	want := []string{"--server=x", "launch", "--prompt", "-json", "--wait", "-h", "--", "-json"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("dashed = %q, want %q", got, want)
+	}
+}
+
 func TestPromptFromStdin(t *testing.T) {
-	cmd := newCommand("launch", "", "", cmdIO{in: strings.NewReader("line 1\nline 2\n")})
+	cmd := &command{name: "launch", stdio: cmdIO{in: strings.NewReader("line 1\nline 2\n")}}
 	got, err := cmd.readPrompt("-")
 	if err != nil || got != "line 1\nline 2\n" {
 		t.Errorf("readPrompt(-) = %q, %v", got, err)
+	}
+}
+
+// TestFlagUsagePlain: fang's help and the man page print a flag's usage
+// as it is written, so a Go-flag style `NAME` placeholder would show its
+// backquotes; write the NAME plainly.
+func TestFlagUsagePlain(t *testing.T) {
+	root := (&app{}).newRoot()
+	for _, c := range append(root.Commands(), root) {
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if strings.Contains(f.Usage, "`") {
+				t.Errorf("octop %s --%s: a backquote in %q", c.Name(), f.Name, f.Usage)
+			}
+		})
 	}
 }

@@ -29,6 +29,40 @@ func endedWhileAway(ctx context.Context, o *live.Server, st *model.State, snap *
 			dirOf[ses.ID] = ses.Directory
 		}
 	}
+	readHistories(ctx, o, snap, ids, dirOf)
+}
+
+// treeHistory adds to snap the messages of every session of root's tree
+// it lacks, so --until-done knows how each idle one ended: a root idle
+// while background tasks it launched run is not done, and only its
+// messages and its children's say so. (The snapshot reads the idle
+// ancestors of running sessions itself.)
+func treeHistory(ctx context.Context, o *live.Server, snap *model.Snapshot, root string) {
+	dirOf := map[string]string{}
+	kids := map[string][]string{}
+	for _, ses := range snap.Sessions {
+		dirOf[ses.ID] = ses.Directory
+		kids[ses.ParentID] = append(kids[ses.ParentID], ses.ID)
+	}
+	var ids []string
+	seen := map[string]bool{} // a server's parent links are not trusted to form a tree
+	for stack := []string{root}; len(stack) > 0; {
+		id := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		stack = append(stack, kids[id]...)
+		if _, read := snap.Messages[id]; !read {
+			ids = append(ids, id)
+		}
+	}
+	readHistories(ctx, o, snap, ids, dirOf)
+}
+
+// readHistories reads the messages of ids into snap, a few at a time.
+func readHistories(ctx context.Context, o *live.Server, snap *model.Snapshot, ids []string, dirOf map[string]string) {
 	var mu sync.Mutex
 	var g errgroup.Group
 	g.SetLimit(4)

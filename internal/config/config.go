@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -25,6 +24,9 @@ type Server struct {
 	// PasswordCommand is run through the shell; its output, trimmed, is
 	// the password.
 	PasswordCommand string `toml:"password_command"`
+	// ReadOnly is for a server octop must not change: nothing but reads
+	// is sent to it, as with --read-only.
+	ReadOnly bool `toml:"read_only"`
 }
 
 // Watchdog is the [watchdog] table: the defaults of the flags of the
@@ -186,28 +188,47 @@ func (f File) Server(name string) (Server, bool) {
 	return Server{}, false
 }
 
-// passwordTimeout bounds a password_command.
+// passwordTimeout bounds a password_command, and everything it starts.
 const passwordTimeout = 10 * time.Second
+
+// passwordMax is the most a password_command may print: a password, not
+// a file; a command that prints more is stopped.
+const passwordMax = 64 << 10
 
 // Password reads the server's password: from its environment variable or
 // by running its command. No source is an empty password.
+//
+// The command runs through the shell in a process group of its own,
+// with no terminal to read: after passwordTimeout the whole group is
+// killed (a shell running a pipe, or anything that forks, would outlive
+// its shell), and so is one that prints more than passwordMax. What it
+// writes on stderr is thrown away, never shown in an error: a command
+// may print the secret there.
 func (s Server) Password(ctx context.Context) (string, error) {
 	switch {
 	case s.PasswordEnv != "":
 		return os.Getenv(s.PasswordEnv), nil
 	case s.PasswordCommand != "":
-		ctx, cancel := context.WithTimeout(ctx, passwordTimeout)
-		defer cancel()
-		var stderr bytes.Buffer
-		cmd := exec.CommandContext(ctx, "sh", "-c", s.PasswordCommand)
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			return "", fmt.Errorf("server %q: password_command failed: %v %s", s.Name, err, oneLine(stderr.String()))
-		}
-		return strings.TrimSpace(string(out)), nil
+		return s.runPasswordCommand(ctx)
 	}
 	return "", nil
+}
+
+// PasswordFrom names where the password comes from, for a hint when the
+// server wants one or refuses it: "$MY_PW (password_env of server \"work\"
+// in PATH)"; "" when the entry gives no source. path is the config file's.
+func (s Server) PasswordFrom(path string) string {
+	in := fmt.Sprintf("of server %q", s.Name)
+	if path != "" {
+		in += " in " + path
+	}
+	switch {
+	case s.PasswordEnv != "":
+		return "$" + s.PasswordEnv + " (password_env " + in + ")"
+	case s.PasswordCommand != "":
+		return "the password_command " + in
+	}
+	return ""
 }
 
 // PasswordSource says where the password comes from, never what it is.

@@ -8,6 +8,7 @@
 //	username = "opencode"
 //	password_env = "OPENCODE_WORK_PASSWORD"    # or:
 //	# password_command = "pass show opencode/work"
+//	read_only = true    # watch only: launch, resume, abort and answers are refused
 //
 //	[watchdog]
 //	loop = 5

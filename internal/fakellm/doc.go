@@ -44,6 +44,35 @@
 //	childN or child, subagent_type agentN or agent. OpenCode runs them in parallel.
 //	Then: "fanout finished: k tasks returned".
 //
+//	background=true|false (or backgroundN=… for call i) adds the task
+//	tool's "background" argument. OpenCode 1.18 honours true only with
+//	OPENCODE_EXPERIMENTAL_BACKGROUND_SUBAGENTS=1 in the server's
+//	environment (harness.Config.Env); without it the call ends in the
+//	error "Background subagents require …", and 1.1.65 ignores the key
+//	(runs the task in the foreground). A background call returns at once
+//	(output <task id="ses_…" state="running">…), so the answer after the
+//	tool results is then "fanout started: k background tasks".
+//
+// # Background end notices
+//
+// When a background child ends, OpenCode 1.18 adds a user message to the
+// parent (its text part synthetic: true) and runs the parent again, once
+// per child:
+//
+//	<task id="ses_…" state="completed">
+//	<summary>Background task completed: <description></summary>
+//	<task_result>
+//	<the child's last text>
+//	</task_result>
+//	</task>
+//
+// (state="error", "Background task failed: …" and <task_error> when the
+// child's run failed; an aborted child gets no notice at all.) Whatever the
+// scenario, when the conversation's last message is such a notice the fake
+// answers NoticeText: "noticed task <id> <state>", with no tool call, so
+// the parent goes idle again. A notice never counts as a script, even when
+// the child's answer inside it names a keyword.
+//
 // LEAF steps=2 sleep=0.5
 //
 //	Turns 0…steps-1: one bash call each, command "sleep <sleep>; echo step

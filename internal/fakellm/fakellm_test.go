@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -130,7 +129,7 @@ func summary(t *testing.T, chunks []Chunk) (text string, calls []FunctionCall, f
 }
 
 func TestFanoutTurns(t *testing.T) {
-	srv := httptest.NewServer(New(Options{}))
+	srv := listen(t, New(Options{}))
 	defer srv.Close()
 
 	prompt := `FANOUT k=3 agent=general child="LEAF steps=2 sleep=0.5" agent2=deep`
@@ -173,7 +172,7 @@ func TestFanoutTurns(t *testing.T) {
 }
 
 func TestLeafSteps(t *testing.T) {
-	srv := httptest.NewServer(New(Options{}))
+	srv := listen(t, New(Options{}))
 	defer srv.Close()
 	conv := []any{msg("user", "LEAF steps=2 sleep=0.1")}
 	for step := 1; step <= 2; step++ {
@@ -196,7 +195,7 @@ func TestLeafSteps(t *testing.T) {
 }
 
 func TestTitleAndMissingTool(t *testing.T) {
-	srv := httptest.NewServer(New(Options{}))
+	srv := listen(t, New(Options{}))
 	defer srv.Close()
 	chunks, _ := post(t, srv.URL, map[string]any{"messages": []any{msg("user", "Generate a title for: FANOUT k=2")}})
 	if text, _, _ := summary(t, chunks); text != "Octop fanout run" {
@@ -209,7 +208,7 @@ func TestTitleAndMissingTool(t *testing.T) {
 }
 
 func TestContentParts(t *testing.T) {
-	srv := httptest.NewServer(New(Options{}))
+	srv := listen(t, New(Options{}))
 	defer srv.Close()
 	user := map[string]any{"role": "user", "content": []any{
 		map[string]any{"type": "text", "text": "FAIL"},
@@ -225,7 +224,7 @@ func TestBigWritesExactBytes(t *testing.T) {
 	if got := len(BigContent(5_000_000)); got != 5_000_000 {
 		t.Fatalf("BigContent length %d", got)
 	}
-	srv := httptest.NewServer(New(Options{}))
+	srv := listen(t, New(Options{}))
 	defer srv.Close()
 	chunks, _ := post(t, srv.URL, map[string]any{"messages": []any{msg("user", "BIG bytes=1234")}, "tools": tools("write")})
 	_, calls, _ := summary(t, chunks)
@@ -236,7 +235,7 @@ func TestBigWritesExactBytes(t *testing.T) {
 }
 
 func TestSlowStreamsWordsWithDelay(t *testing.T) {
-	srv := httptest.NewServer(New(Options{}))
+	srv := listen(t, New(Options{}))
 	defer srv.Close()
 	start := time.Now()
 	chunks, _ := post(t, srv.URL, map[string]any{"messages": []any{msg("user", "SLOW words=4 delay=0.05")}, "tools": tools("bash")})
@@ -254,7 +253,7 @@ func TestSlowStreamsWordsWithDelay(t *testing.T) {
 }
 
 func TestNonStreamingAndBadRequests(t *testing.T) {
-	srv := httptest.NewServer(New(Options{}))
+	srv := listen(t, New(Options{}))
 	defer srv.Close()
 	b, _ := json.Marshal(map[string]any{"messages": []any{msg("user", "LEAF steps=1")}, "tools": tools("bash")})
 	resp, err := http.Post(srv.URL+"/v1/chat/completions", "application/json", bytes.NewReader(b))
@@ -299,7 +298,7 @@ func TestNonStreamingAndBadRequests(t *testing.T) {
 // TestErrorAnswersWithStatus: ERROR runs its bash steps, then answers the
 // HTTP status with msg as the error's message.
 func TestErrorAnswersWithStatus(t *testing.T) {
-	srv := httptest.NewServer(New(Options{}))
+	srv := listen(t, New(Options{}))
 	defer srv.Close()
 	conv := []any{msg("user", `ERROR steps=1 sleep=0.1 status=400 msg="no more"`)}
 	chunks, _ := post(t, srv.URL, map[string]any{"messages": conv, "tools": tools("bash")})
@@ -318,4 +317,15 @@ func TestErrorAnswersWithStatus(t *testing.T) {
 	if resp.StatusCode != http.StatusBadRequest || err != nil || out.Error.Message != "no more" {
 		t.Errorf("turn 1: status %d, body %+v (%v); want 400 with message \"no more\"", resp.StatusCode, out, err)
 	}
+}
+
+// listen serves h for the test's length.
+func listen(t *testing.T, h http.Handler) *Listener {
+	t.Helper()
+	l, err := Listen(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(l.Close)
+	return l
 }

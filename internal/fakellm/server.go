@@ -3,6 +3,7 @@ package fakellm
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"sort"
 	"strings"
@@ -17,10 +18,13 @@ type Options struct {
 	// Logf, when set, gets one line per request: what the conversation
 	// asked for and what the fake answered. Handy in a failing test's log.
 	Logf func(format string, args ...any)
+	// Raw, when set, gets every request body as received (numbered from
+	// 1), e.g. to capture the tools[] schemas OpenCode sends.
+	Raw func(n int64, body []byte)
 }
 
 // Server is a scripted, stateless OpenAI-compatible chat-completions
-// server. It is an http.Handler for httptest.NewServer or http.Server.
+// server. It is an http.Handler: serve it with Listen, or any http.Server.
 type Server struct {
 	opts     Options
 	seq      atomic.Int64
@@ -90,12 +94,23 @@ type conversation struct {
 	// 0 on the first call, 1 after the first round of tool results, …
 	turn        int
 	toolResults []string
+	// notice is set when the conversation's last message is a user message
+	// holding a background task's end notice (see ParseNotice).
+	notice *Notice
 }
 
 func readConversation(req chatRequest) conversation {
 	c := conversation{tools: map[string]bool{}}
 	for _, t := range req.Tools {
 		c.tools[t.Function.Name] = true
+	}
+	// A background task's end notice is a user message too (OpenCode 1.18
+	// adds it to the parent); it is never a script, even if the child's
+	// answer inside it names a keyword.
+	if n := len(req.Messages); n > 0 && req.Messages[n-1].Role == "user" {
+		if nt, ok := ParseNotice(req.Messages[n-1].text()); ok {
+			c.notice = &nt
+		}
 	}
 	// The last user message that names a scenario rules; a child's prompt
 	// is its last user message, and the root's stays its own after tool
@@ -106,7 +121,11 @@ func readConversation(req chatRequest) conversation {
 		if m.Role != "user" {
 			continue
 		}
-		if s, ok := ParseScript(m.text()); ok {
+		text := m.text()
+		if _, notice := ParseNotice(text); notice {
+			continue
+		}
+		if s, ok := ParseScript(text); ok {
 			c.script, c.scripted, at = s, true, i
 			break
 		}
@@ -144,12 +163,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "fakellm serves only POST /v1/chat/completions")
 		return
 	}
+	body, err := io.ReadAll(r.Body)
 	var req chatRequest
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+	if err == nil {
+		err = json.Unmarshal(body, &req)
+	}
+	if err != nil {
 		writeError(w, http.StatusBadRequest, "fakellm: bad request body: "+err.Error())
 		return
 	}
 	n := s.requests.Add(1)
+	if s.opts.Raw != nil {
+		s.opts.Raw(n, body)
+	}
 	c := readConversation(req)
 	rep := decide(c)
 	if s.opts.Logf != nil {

@@ -2,7 +2,6 @@ package fakellm
 
 import (
 	"encoding/json"
-	"net/http/httptest"
 	"testing"
 	"time"
 )
@@ -10,7 +9,7 @@ import (
 // LOOP repeats the very same call every turn until max; FAIL times=N reads
 // a different missing file each turn; HANG is silent before it answers.
 func TestLoopFailHang(t *testing.T) {
-	srv := httptest.NewServer(New(Options{}))
+	srv := listen(t, New(Options{}))
 	defer srv.Close()
 	turns := func(prompt, tool string, n int) []string {
 		conv := []any{msg("user", prompt)}

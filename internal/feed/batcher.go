@@ -12,9 +12,9 @@ import (
 // screens' streams with it, client.StreamOptions.Pace) and how long a
 // replay's Batcher gathers events: 20 batches a second at most. Each batch
 // costs a wake-up, an Update, a View and a frame, so fewer batches cost
-// less (make bench-live: 0.71 CPU-s against 0.76 at 30 a second), and an
-// event still reaches the screen within about 60 ms p95. Keys do not wait
-// for it: they draw at the screen's own cap, 30 frames a second.
+// less (make bench-live measured it; docs/perf.md), and an event still
+// reaches the screen well within its target. Keys do not wait for it:
+// they are drawn at once.
 const FrameInterval = 50 * time.Millisecond
 
 // Batcher sits between the event stream and the program. The server sends

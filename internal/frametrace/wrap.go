@@ -46,7 +46,7 @@ func (t *Trace) Output(f *os.File) *Output { return &Output{File: f, t: t} }
 // Output is a terminal file whose writes the trace times.
 type Output struct {
 	*os.File
-	// To, when set, is written to instead of File (screen.QuietOutput of
+	// To, when set, is written to instead of File (renderer.RawOutput of
 	// it), so the trace times the writes octop makes without it.
 	To io.Writer
 	t  *Trace

@@ -9,19 +9,28 @@ import (
 	"strings"
 )
 
-// Binary finds the opencode binary of a version: $OCTOP_OPENCODE_1_18 or
-// $OCTOP_OPENCODE_1_1, else .cache/opencode-<version>/… under the module
-// root. The error says where it looked.
+// Binary finds the opencode binary of a version: $OCTOP_OPENCODE_<version
+// with underscores> (OCTOP_OPENCODE_1_18_34), or for the pinned ones
+// $OCTOP_OPENCODE_1_18 (1.18.33) and $OCTOP_OPENCODE_1_1 (1.1.65), else
+// .cache/opencode-<version>/… under the module root. The error says where
+// it looked.
 func Binary(version string) (string, error) {
 	if version == "" {
 		version = V118
 	}
-	env := "OCTOP_OPENCODE_1_18"
-	if strings.HasPrefix(version, "1.1.") {
-		env = "OCTOP_OPENCODE_1_1"
+	envs := []string{BinaryEnv(version)}
+	switch version {
+	case V118:
+		envs = append(envs, "OCTOP_OPENCODE_1_18")
+	case V11:
+		envs = append(envs, "OCTOP_OPENCODE_1_1")
 	}
 	var tried []string
-	if p := os.Getenv(env); p != "" {
+	for _, env := range envs {
+		p := os.Getenv(env)
+		if p == "" {
+			continue
+		}
 		if isExecutable(p) {
 			return p, nil
 		}
@@ -35,6 +44,12 @@ func Binary(version string) (string, error) {
 		tried = append(tried, p)
 	}
 	return "", fmt.Errorf("opencode %s is not installed (looked at %s)", version, strings.Join(tried, ", "))
+}
+
+// BinaryEnv is the variable that names version's binary:
+// OCTOP_OPENCODE_1_18_34 for 1.18.34.
+func BinaryEnv(version string) string {
+	return "OCTOP_OPENCODE_" + strings.ReplaceAll(version, ".", "_")
 }
 
 func isExecutable(p string) bool {

@@ -21,12 +21,13 @@
 // (finding the pinned opencode binary), workspace.go (the temp dirs, the
 // scratch repo, the config and environment), process.go (start, health,
 // stop, restart), logs.go (log tails for failures), rest.go (Server.JSON),
-// wait.go (WaitIdle) and shared.go (one server per version per binary).
+// wait.go (WaitIdle), shared.go (one server per version, or per target,
+// per binary) and targets.go (the experimental flags, and the targets the
+// version-parameterised core tests loop over: Targets, BackgroundTargets).
 package harness
 
 import (
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"sync"
@@ -59,7 +60,8 @@ type T interface {
 // Config says how to start a server. The zero value starts 1.18.33 on a
 // free loopback port with no password.
 type Config struct {
-	// Version is V118 ("1.18.33", the default) or V11 ("1.1.65").
+	// Version is V118 ("1.18.33", the default), V11 ("1.1.65"), V11834,
+	// or any release whose binary Binary finds.
 	Version string
 	// Password turns on HTTP basic auth (OPENCODE_SERVER_PASSWORD);
 	// Username defaults to "opencode".
@@ -83,6 +85,15 @@ type Config struct {
 	// StartTimeout bounds the wait for /global/health; 60s when zero.
 	// Like every wait of the harness it is scaled by OCTOP_TEST_SLOW.
 	StartTimeout time.Duration
+	// Env adds KEY=VALUE entries to the server's environment, after the
+	// harness's own (so it may set OPENCODE_EXPERIMENTAL_* flags).
+	Env []string
+	// Binary, when set, is the opencode executable to run instead of the
+	// pinned one of Version (Version must still match what it reports).
+	Binary string
+	// FakeRaw, when set with no FakeURL, gets every raw request body the
+	// fake model receives (see fakellm.Options.Raw).
+	FakeRaw func(n int64, body []byte)
 }
 
 // Server is a running (or stopped) opencode serve.
@@ -111,7 +122,7 @@ type Server struct {
 	bin       string
 	cfg       Config
 	ownsData  bool
-	fakeHTTP  *httptest.Server
+	fakeHTTP  *fakellm.Listener
 	fakeLog   *lockedFile
 	mu        sync.Mutex
 	cmd       *exec.Cmd
@@ -162,9 +173,12 @@ func New(cfg Config) (*Server, error) {
 	if cfg.StartTimeout == 0 {
 		cfg.StartTimeout = 60 * time.Second
 	}
-	bin, err := Binary(cfg.Version)
-	if err != nil {
-		return nil, err
+	bin := cfg.Binary
+	if bin == "" {
+		var err error
+		if bin, err = Binary(cfg.Version); err != nil {
+			return nil, err
+		}
 	}
 	s := &Server{Version: cfg.Version, Username: cfg.Username, Password: cfg.Password, bin: bin, cfg: cfg}
 	if err := s.prepare(); err != nil {

@@ -104,10 +104,16 @@ func requireBinary(v string) *fakeT {
 // run make test; under make test (OCTOP_E2E=1) it fails.
 func TestMissingBinary(t *testing.T) {
 	const v = "1.18.999"
-	t.Setenv("OCTOP_OPENCODE_1_18", "/nonexistent/opencode")
+	t.Setenv("OCTOP_OPENCODE_1_18_999", "/nonexistent/opencode")
 	_, err := Binary(v)
-	if err == nil || !strings.Contains(err.Error(), "/nonexistent/opencode") || !strings.Contains(err.Error(), "opencode-"+v) {
+	if err == nil || !strings.Contains(err.Error(), "/nonexistent/opencode ($OCTOP_OPENCODE_1_18_999)") ||
+		!strings.Contains(err.Error(), "opencode-"+v) {
 		t.Fatalf("Binary(%s) error %v: want it to name the places it looked", v, err)
+	}
+	// The pinned release's variable names that release only.
+	t.Setenv("OCTOP_OPENCODE_1_18", "/nonexistent/pinned")
+	if _, err := Binary(v); err == nil || strings.Contains(err.Error(), "/nonexistent/pinned") {
+		t.Errorf("Binary(%s) looked at $OCTOP_OPENCODE_1_18 (1.18.33's): %v", v, err)
 	}
 
 	t.Setenv("OCTOP_E2E", "")
@@ -135,5 +141,28 @@ func TestConfigPerVersion(t *testing.T) {
 	agents := c118["agent"].(map[string]any)
 	if agents["deep"] == nil || agents["extra"] == nil || c118["share"] != "manual" {
 		t.Errorf("agents/extra not merged: %v", c118)
+	}
+}
+
+func TestTargets(t *testing.T) {
+	t.Setenv("OCTOP_E2E_TARGETS", "")
+	var names []string
+	for _, tg := range Targets() {
+		names = append(names, tg.Name)
+	}
+	if strings.Join(names, ",") != DefaultTargets {
+		t.Errorf("Targets() = %v, want %s", names, DefaultTargets)
+	}
+	t.Setenv("OCTOP_E2E_TARGETS", "1.18.30+flags, 1.1.60")
+	tgs := Targets()
+	if len(tgs) != 2 || tgs[0].Version != "1.18.30" || len(tgs[0].Config().Env) != 2 || tgs[1].Name != "1.1.60" || tgs[1].Background() {
+		t.Errorf("Targets() = %+v", tgs)
+	}
+	bg := BackgroundTargets()
+	if len(bg) != 1 || bg[0].Name != "1.18.30+flags" {
+		t.Errorf("BackgroundTargets() = %+v", bg)
+	}
+	if _, err := ParseTarget("latest"); err == nil {
+		t.Error("ParseTarget(latest) gave no error")
 	}
 }

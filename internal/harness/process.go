@@ -140,7 +140,7 @@ func (s *Server) Close() {
 	})
 }
 
-// handedOut is every port freePort has given a server of this process:
+// handedOut is every port FreePort has given a server of this process:
 // servers started in parallel tests must not be given the same one while
 // the first has not bound it yet, nor one a stopped server will restart on.
 var handedOut struct {

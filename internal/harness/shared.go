@@ -5,7 +5,7 @@ import (
 	"sync"
 )
 
-// shared holds one default server per version for a whole test binary.
+// shared holds one default server per target for a whole test binary.
 var shared struct {
 	mu      sync.Mutex
 	servers map[string]*Server
@@ -19,28 +19,35 @@ var shared struct {
 // TestMain must call CloseShared after m.Run.
 func Shared(t T, version string) *Server {
 	t.Helper()
-	RequireBinary(t, version)
+	return SharedAt(t, Target{Name: version, Version: version})
+}
+
+// SharedAt is Shared for a target: one server per target name (a
+// version, or a version with its experimental flags on).
+func SharedAt(t T, tg Target) *Server {
+	t.Helper()
+	RequireBinary(t, tg.Version)
 	shared.mu.Lock()
 	defer shared.mu.Unlock()
-	if s := shared.servers[version]; s != nil && s.Running() {
+	if s := shared.servers[tg.Name]; s != nil && s.Running() {
 		logOnFailure(t, s)
 		return s
 	}
-	if err := shared.errs[version]; err != nil {
-		t.Fatalf("shared opencode %s failed to start earlier: %v", version, err)
+	if err := shared.errs[tg.Name]; err != nil {
+		t.Fatalf("shared opencode %s failed to start earlier: %v", tg.Name, err)
 	}
 	if shared.servers == nil {
 		shared.servers, shared.errs = map[string]*Server{}, map[string]error{}
 	}
-	if old := shared.servers[version]; old != nil {
+	if old := shared.servers[tg.Name]; old != nil {
 		old.Close()
 	}
-	s, err := New(Config{Version: version})
+	s, err := New(tg.Config())
 	if err != nil {
-		shared.errs[version] = err
+		shared.errs[tg.Name] = err
 		t.Fatalf("%v", err)
 	}
-	shared.servers[version] = s
+	shared.servers[tg.Name] = s
 	logOnFailure(t, s)
 	return s
 }

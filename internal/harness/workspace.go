@@ -3,7 +3,6 @@ package harness
 import (
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -51,8 +50,10 @@ func (s *Server) prepare() error {
 			return err
 		}
 		s.fakeLog = &lockedFile{f: f}
-		s.Fake = fakellm.New(fakellm.Options{Logf: s.fakeLog.Logf})
-		s.fakeHTTP = httptest.NewServer(s.Fake)
+		s.Fake = fakellm.New(fakellm.Options{Logf: s.fakeLog.Logf, Raw: s.cfg.FakeRaw})
+		if s.fakeHTTP, err = fakellm.Listen(s.Fake); err != nil {
+			return err
+		}
 		fakeURL = s.fakeHTTP.URL + "/v1"
 	}
 	b, err := json.MarshalIndent(Config2JSON(s.cfg.Version, fakeURL, s.cfg.Agents, s.cfg.Extra), "", "  ")
@@ -102,6 +103,12 @@ func Config2JSON(version, fakeURL string, agents, extra map[string]any) map[stri
 		"share":       "disabled",
 		"autoupdate":  false,
 		"agent":       agentMap,
+		// No formatters or language servers: none is under test, and on
+		// 1.1.65 (where formatters are on by default) checking for each
+		// one after a write could hold a run up for minutes on a busy
+		// machine.
+		"formatter": false,
+		"lsp":       false,
 	}
 	if !strings.HasPrefix(version, "1.1.") {
 		cfg["subagent_depth"] = 3
@@ -144,5 +151,5 @@ func (s *Server) env() []string {
 	if s.Password != "" {
 		env = append(env, "OPENCODE_SERVER_PASSWORD="+s.Password, "OPENCODE_SERVER_USERNAME="+s.Username)
 	}
-	return env
+	return append(env, s.cfg.Env...)
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/octop-dev/octop/internal/sanitize"
 	"github.com/octop-dev/octop/internal/watchdog"
 )
 
@@ -108,13 +109,16 @@ func (h *Hook) runOne(e watchdog.Event) Result {
 	return res
 }
 
-// Env is the hook's environment for e.
+// Env is the hook's environment for e. Each value is one line cleaned as
+// on the screen (sanitize.Line): a NUL, which no environment can hold,
+// would stop the hook from running at all, and an escape sequence in a
+// title must not reach a terminal the hook writes to.
 func Env(e watchdog.Event, server string) []string {
 	root := e.Root
 	if root == "" {
 		root = e.ID
 	}
-	return []string{
+	env := []string{
 		"OCTOP_EVENT=" + e.Name,
 		"OCTOP_SERVER=" + server,
 		"OCTOP_SESSION=" + e.ID,
@@ -123,6 +127,10 @@ func Env(e watchdog.Event, server string) []string {
 		"OCTOP_AGENT=" + e.Agent,
 		"OCTOP_REASON=" + e.Reason,
 	}
+	for i, kv := range env {
+		env[i] = sanitize.Line(kv)
+	}
+	return env
 }
 
 func firstLine(s string) string {

@@ -145,3 +145,25 @@ func TestHookStop(t *testing.T) {
 		}
 	}
 }
+
+// TestHookRunsDespiteNUL: a NUL in a title (which no environment can
+// hold) or an escape sequence reaches the hook as its picture, and the
+// hook runs: a hostile agent cannot silence the alert.
+func TestHookRunsDespiteNUL(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "title")
+	c := newCollect()
+	h := New(`printf '%s' "$OCTOP_TITLE" > `+out, "http://127.0.0.1:4096", 0, c.report)
+	h.Run(watchdog.Event{Name: "session.failed", ID: "ses_c", Title: "nul\x00 esc\x1b]0;x\x07 end"})
+	r := c.wait(t, 1)
+	h.Close()
+	if r[0].Err != nil {
+		t.Fatalf("the hook did not run: %v", r[0].Err)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(b), "nul␀ esc␛]0;x␇ end"; got != want {
+		t.Errorf("OCTOP_TITLE = %q, want %q", got, want)
+	}
+}

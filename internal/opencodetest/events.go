@@ -52,6 +52,7 @@ func (s *Server) emitLocked(typ string, props any, dir string) {
 	}
 	local, _ := json.Marshal(ev)
 	global, _ := json.Marshal(map[string]any{"directory": dir, "payload": ev})
+	local, global = s.hostile(local), s.hostile(global)
 	for ch, g := range s.streams {
 		if g == "global" {
 			s.sendLocked(ch, global)

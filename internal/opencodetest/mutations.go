@@ -16,7 +16,7 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) {
 		Permission []wire.PermissionRule `json:"permission"`
 	}
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-		writeJSON(w, 400, map[string]string{"_tag": "InvalidRequestError", "message": err.Error()})
+		s.writeJSON(w, 400, map[string]string{"_tag": "InvalidRequestError", "message": err.Error()})
 		return
 	}
 	if req.Title == "" {
@@ -26,7 +26,7 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) {
 	ss := s.st.put(wire.Session{ParentID: req.ParentID, Title: req.Title, Permission: req.Permission}, s.opts)
 	s.emitLocked("session.created", map[string]any{"sessionID": ss.ID, "info": ss}, ss.Directory)
 	s.mu.Unlock()
-	writeJSON(w, 200, ss)
+	s.writeJSON(w, 200, ss)
 }
 
 // deleteSession removes a session and everything below it.
@@ -34,7 +34,7 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request, ss wire.S
 	s.mu.Lock()
 	s.deleteLocked(ss.ID)
 	s.mu.Unlock()
-	writeJSON(w, 200, true)
+	s.writeJSON(w, 200, true)
 }
 
 func (s *Server) deleteLocked(id string) {
@@ -78,7 +78,7 @@ func (s *Server) abort(w http.ResponseWriter, r *http.Request) {
 		s.emitLocked("session.idle", map[string]any{"sessionID": id}, dir)
 	}
 	s.mu.Unlock()
-	writeJSON(w, 200, true)
+	s.writeJSON(w, 200, true)
 }
 
 // replyPermission is POST /permission/{id}/reply {reply, message?}.
@@ -98,7 +98,7 @@ func (s *Server) replyPermission(w http.ResponseWriter, r *http.Request) {
 	p := s.st.permissions[i]
 	s.st.permissions = append(s.st.permissions[:i], s.st.permissions[i+1:]...)
 	s.emitLocked("permission.replied", map[string]any{"sessionID": p.SessionID, "requestID": id, "reply": body.Reply}, "")
-	writeJSON(w, 200, true)
+	s.writeJSON(w, 200, true)
 }
 
 // replyQuestion answers or dismisses a question, emitting typ.
@@ -115,7 +115,7 @@ func (s *Server) replyQuestion(typ string) http.HandlerFunc {
 		q := s.st.questions[i]
 		s.st.questions = append(s.st.questions[:i], s.st.questions[i+1:]...)
 		s.emitLocked(typ, map[string]any{"sessionID": q.SessionID, "requestID": id}, "")
-		writeJSON(w, 200, true)
+		s.writeJSON(w, 200, true)
 	}
 }
 
@@ -123,10 +123,10 @@ func (s *Server) replyQuestion(typ string) http.HandlerFunc {
 // shape, or true on 1.1.65, which does not check.
 func (s *Server) requestNotFound(w http.ResponseWriter, tag, msg, id string) {
 	if s.opts.Version == V11 {
-		writeJSON(w, 200, true)
+		s.writeJSON(w, 200, true)
 		return
 	}
-	writeJSON(w, 404, map[string]string{"_tag": tag, "requestID": id, "message": msg})
+	s.writeJSON(w, 404, map[string]string{"_tag": tag, "requestID": id, "message": msg})
 }
 
 func indexOf[T any](xs []T, match func(T) bool) int {

@@ -12,19 +12,19 @@ import (
 func (s *Server) routes() *http.ServeMux {
 	m := http.NewServeMux()
 	m.HandleFunc("GET /global/health", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, 200, wire.Health{Healthy: true, Version: s.opts.Version})
+		s.writeJSON(w, 200, wire.Health{Healthy: true, Version: s.opts.Version})
 	})
 	m.HandleFunc("GET /session", s.listSessions)
 	m.HandleFunc("POST /session", s.createSession)
 	m.HandleFunc("GET /session/status", s.statuses)
 	m.HandleFunc("GET /session/{id}", s.withSession(true, func(w http.ResponseWriter, r *http.Request, ss wire.Session) {
-		writeJSON(w, 200, ss)
+		s.writeJSON(w, 200, ss)
 	}))
 	m.HandleFunc("DELETE /session/{id}", s.withSession(false, s.deleteSession))
 	m.HandleFunc("GET /session/{id}/children", s.withSession(false, s.children))
 	m.HandleFunc("GET /session/{id}/message", s.withSession(false, s.messages))
-	m.HandleFunc("GET /session/{id}/todo", s.withSession(false, func(w http.ResponseWriter, r *http.Request, _ wire.Session) {
-		writeJSON(w, 200, []any{}) // both versions have the route; the fake keeps no todos
+	m.HandleFunc("GET /session/{id}/todo", s.withSession(false, func(w http.ResponseWriter, r *http.Request, ss wire.Session) {
+		s.writeLocked(w, func() any { return nonNil(s.st.todos[ss.ID]) }) // both versions have the route
 	}))
 	m.HandleFunc("POST /session/{id}/prompt_async", s.withSession(false, func(w http.ResponseWriter, r *http.Request, _ wire.Session) {
 		w.WriteHeader(http.StatusNoContent)
@@ -55,14 +55,16 @@ func (s *Server) routes() *http.ServeMux {
 	return m
 }
 
-func writeJSON(w http.ResponseWriter, status int, v any) {
+// writeJSON answers with v as JSON (poisoned when Hostile).
+func (s *Server) writeJSON(w http.ResponseWriter, status int, v any) {
+	b, _ := json.Marshal(v)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
+	_, _ = w.Write(s.hostile(append(b, '\n')))
 }
 
 func (s *Server) fail(w http.ResponseWriter, status int, name, msg string) {
-	writeJSON(w, status, wire.ErrorInfo{Name: name, Data: wire.ErrorInfoData{Message: msg}})
+	s.writeJSON(w, status, wire.ErrorInfo{Name: name, Data: wire.ErrorInfoData{Message: msg}})
 }
 
 // writeLocked answers with what get returns, read under the lock.
@@ -72,7 +74,7 @@ func (s *Server) writeLocked(w http.ResponseWriter, get func() any) {
 	b, _ := json.Marshal(v)
 	s.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(b)
+	_, _ = w.Write(s.hostile(b))
 }
 
 func nonNil[T any](xs []T) []T {
@@ -122,7 +124,7 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
 	if n, err := strconv.Atoi(r.URL.Query().Get("limit")); err == nil && n > 0 && n < len(out) {
 		out = out[:n]
 	}
-	writeJSON(w, 200, out)
+	s.writeJSON(w, 200, out)
 }
 
 // globalSessions is GET /experimental/session (1.18 only): every
@@ -144,7 +146,7 @@ func (s *Server) globalSessions(w http.ResponseWriter, r *http.Request) {
 	if end < len(all) {
 		w.Header().Set("x-next-cursor", strconv.Itoa(end))
 	}
-	writeJSON(w, 200, all[start:end])
+	s.writeJSON(w, 200, all[start:end])
 }
 
 func (s *Server) statuses(w http.ResponseWriter, r *http.Request) {
@@ -158,14 +160,14 @@ func (s *Server) statuses(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.mu.Unlock()
-	writeJSON(w, 200, out)
+	s.writeJSON(w, 200, out)
 }
 
 func (s *Server) children(w http.ResponseWriter, r *http.Request, parent wire.Session) {
 	s.mu.Lock()
 	out := s.st.list(func(ss wire.Session) bool { return ss.ParentID == parent.ID })
 	s.mu.Unlock()
-	writeJSON(w, 200, out)
+	s.writeJSON(w, 200, out)
 }
 
 func (s *Server) messages(w http.ResponseWriter, r *http.Request, ss wire.Session) {
@@ -175,5 +177,5 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request, ss wire.Sessio
 	if n, err := strconv.Atoi(r.URL.Query().Get("limit")); err == nil && n > 0 && n < len(out) {
 		out = out[len(out)-n:]
 	}
-	writeJSON(w, 200, out)
+	s.writeJSON(w, 200, out)
 }

@@ -37,6 +37,12 @@ type Options struct {
 	Directory string
 	// Heartbeat, when set, sends server.heartbeat on every stream this often.
 	Heartbeat time.Duration
+	// Hostile puts Payload (escape sequences, C1 and bidi controls,
+	// backspaces, a bell) before and after every string the fake sends,
+	// in its answers, its error bodies and its events, but the
+	// identifiers and enumerations (see poison): the server a hostile
+	// agent writes to.
+	Hostile bool
 }
 
 // Server is a running fake. Its methods are safe for concurrent use.
@@ -196,6 +202,6 @@ func (s *Server) Fail(pattern string, status int, msg string) {
 		if status == http.StatusNotFound {
 			name = "NotFoundError"
 		}
-		writeJSON(w, status, wire.ErrorInfo{Name: name, Data: wire.ErrorInfoData{Message: msg}})
+		s.writeJSON(w, status, wire.ErrorInfo{Name: name, Data: wire.ErrorInfoData{Message: msg}})
 	})
 }

@@ -23,6 +23,7 @@ type state struct {
 	messages    map[string][]wire.MessageWithParts
 	agents      []wire.Agent
 	projects    []Project
+	todos       map[string][]wire.Todo
 	permissions []wire.PermissionRequest
 	questions   []wire.QuestionRequest
 	clock       int64 // Unix ms, advanced by every change
@@ -49,6 +50,7 @@ func newState(o Options) state {
 		sessions: map[string]wire.Session{},
 		status:   map[string]wire.SessionStatus{},
 		messages: map[string][]wire.MessageWithParts{},
+		todos:    map[string][]wire.Todo{},
 		agents:   DefaultAgents(),
 		projects: []Project{{ID: "global", Worktree: "/"}},
 		clock:    1795284288000,
@@ -143,6 +145,13 @@ func (s *Server) SetMessages(id string, msgs []wire.MessageWithParts) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.st.messages[id] = msgs
+}
+
+// SetTodos sets what GET /session/{id}/todo lists.
+func (s *Server) SetTodos(id string, todos []wire.Todo) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.st.todos[id] = todos
 }
 
 // SetAgents sets what GET /agent lists.

@@ -8,14 +8,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 )
 
-// MaxLine is the longest line Read accepts. One event can carry a tool's
-// whole input (5 MB is seen), and a snapshot a whole tree.
+// MaxLine is the longest line a recording may hold: one event can carry
+// a tool's whole input (megabytes are seen), and a snapshot a whole tree. It is
+// the stream's own limit on one event (client.DefaultMaxEventSize).
 const MaxLine = 64 << 20
 
-// Recording is a recording as read.
+// Recording is a recording as read whole (Read): for a small one, or a
+// test. A replay reads its file as a stream instead (Source).
 type Recording struct {
 	// Header is the first line: the format and the octop that wrote it.
 	Header Entry
@@ -26,39 +29,134 @@ type Recording struct {
 	Truncated bool
 }
 
+// EntryReader reads a recording's entries one at a time, so that a recording
+// of any length costs the memory of its longest line, not of the whole.
+type EntryReader struct {
+	lr        *bufio.Reader
+	maxLine   int // MaxLine; tests lower it
+	header    Entry
+	line      int // the number of the last line read
+	truncated bool
+}
+
+// NewEntryReader starts reading a recording, gzip-compressed or plain, from r:
+// it reads up to its header, and fails with a one-line error when r is
+// not an octop recording this octop can read.
+func NewEntryReader(r io.Reader) (*EntryReader, error) { return newEntryReader(r, MaxLine) }
+
+func newEntryReader(r io.Reader, maxLine int) (*EntryReader, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	in, err := decompress(br)
+	if err != nil {
+		return nil, err
+	}
+	rd := &EntryReader{lr: bufio.NewReaderSize(in, 64<<10), maxLine: maxLine}
+	e, err := rd.Next()
+	switch {
+	case errors.Is(err, io.EOF):
+		return nil, errors.New("this is not an octop recording (it has no header line)")
+	case err != nil && rd.line == 1 && strings.Contains(err.Error(), "is corrupt"):
+		return nil, errors.New("this is not an octop recording (its first line is not JSON)")
+	case err != nil:
+		return nil, err
+	case e.Kind != KindHeader || !strings.HasPrefix(e.Format, "octop-recording/"):
+		return nil, errors.New("this is not an octop recording (its first line is not the header)")
+	case e.Format != Format:
+		return nil, fmt.Errorf("the recording is in format %q, which this octop cannot read; it reads %q", e.Format, Format)
+	}
+	rd.header = e
+	return rd, nil
+}
+
+// Header is the recording's first line.
+func (r *EntryReader) Header() Entry { return r.header }
+
+// Truncated says the recording stopped mid-way (octop was killed while
+// recording): Next gave io.EOF at the cut.
+func (r *EntryReader) Truncated() bool { return r.truncated }
+
+// Next is the next entry. It is io.EOF at the end, a clean one or a cut
+// (then Truncated is true); anything else wrong is a one-line error
+// naming the line.
+func (r *EntryReader) Next() (Entry, error) {
+	for {
+		r.line++
+		line, complete, err := readLine(r.lr, r.maxLine)
+		if err != nil && !errors.Is(err, io.EOF) {
+			if errors.Is(err, io.ErrUnexpectedEOF) {
+				r.truncated = true // the gzip stream stops mid-way: a crash
+				return Entry{}, io.EOF
+			}
+			if errors.Is(err, errLineTooLong) {
+				return Entry{}, fmt.Errorf("line %d of the recording is longer than %s, the most octop reads of one line", r.line, sizeText(r.maxLine))
+			}
+			return Entry{}, fmt.Errorf("the recording is corrupt at line %d: %v", r.line, err)
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			var e Entry
+			if perr := json.Unmarshal(line, &e); perr != nil {
+				if !complete {
+					r.truncated = true // a last line cut short
+					return Entry{}, io.EOF
+				}
+				return Entry{}, fmt.Errorf("the recording is corrupt at line %d: %v", r.line, perr)
+			}
+			if e.Kind == "" {
+				return Entry{}, fmt.Errorf("the recording is corrupt at line %d: no \"kind\"", r.line)
+			}
+			return e, nil
+		}
+		if err != nil { // io.EOF
+			return Entry{}, io.EOF
+		}
+	}
+}
+
 // Read reads a whole recording, gzip-compressed or plain. A recording cut
 // short by a crash reads up to its last whole line, with Truncated set.
 // Anything else wrong is a one-line error saying where.
 func Read(r io.Reader) (Recording, error) {
-	var rec Recording
-	br := bufio.NewReaderSize(r, 64<<10)
-	in, err := decompress(br)
+	rd, err := NewEntryReader(r)
 	if err != nil {
-		return rec, err
+		return Recording{}, err
 	}
-	lr := bufio.NewReaderSize(in, 64<<10)
-	for n := 1; ; n++ {
-		line, complete, err := readLine(lr)
-		if err != nil && !errors.Is(err, io.EOF) {
-			if errors.Is(err, io.ErrUnexpectedEOF) {
-				rec.Truncated = true // the gzip stream stops mid-way: a crash
-				return rec, rec.check()
-			}
-			return rec, fmt.Errorf("the recording is corrupt at line %d: %v", n, err)
+	rec := Recording{Header: rd.Header()}
+	for {
+		e, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			rec.Truncated = rd.Truncated()
+			return rec, nil
 		}
-		if len(bytes.TrimSpace(line)) > 0 {
-			if perr := rec.add(n, line); perr != nil {
-				if !complete {
-					rec.Truncated = true // a last line cut short
-					return rec, rec.check()
-				}
-				return rec, perr
-			}
+		if err != nil {
+			return rec, err
 		}
-		if err != nil { // io.EOF
-			return rec, rec.check()
-		}
+		rec.Entries = append(rec.Entries, e)
 	}
+}
+
+// Source opens a recording from its start, as often as a replay asks: a
+// replay reads its recording as a stream, once to learn what it holds,
+// then again for each pass (a loop) and for each server of a recording
+// of several.
+type Source func() (io.ReadCloser, error)
+
+// File is the recording in the file at path.
+func File(path string) Source {
+	return func() (io.ReadCloser, error) { return os.Open(path) }
+}
+
+// Source is the recording as a Source, for a recording made or read in
+// memory (the demo, tests). One with no header gets one.
+func (rec Recording) Source() Source {
+	h := rec.Header
+	h.Kind, h.Format = KindHeader, Format
+	var b bytes.Buffer
+	for _, e := range append([]Entry{h}, rec.Entries...) {
+		line, _ := json.Marshal(e)
+		b.Write(append(line, '\n'))
+	}
+	data := b.Bytes()
+	return func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
 }
 
 // decompress picks gzip when the data starts with its magic number.
@@ -80,13 +178,17 @@ func decompress(br *bufio.Reader) (io.Reader, error) {
 	return zr, nil
 }
 
-// readLine reads one line without its newline. complete is false when
-// the data ended before a newline. err is io.EOF at a clean end.
-func readLine(r *bufio.Reader) (line []byte, complete bool, err error) {
+// errLineTooLong is a line over MaxLine.
+var errLineTooLong = errors.New("line too long")
+
+// readLine reads one line without its newline, of at most max bytes.
+// complete is false when the data ended before a newline. err is io.EOF
+// at a clean end.
+func readLine(r *bufio.Reader, max int) (line []byte, complete bool, err error) {
 	for {
 		chunk, err := r.ReadSlice('\n')
-		if len(line)+len(chunk) > MaxLine {
-			return nil, false, fmt.Errorf("a line is longer than %d MB", MaxLine>>20)
+		if len(line)+len(chunk) > max {
+			return nil, false, errLineTooLong
 		}
 		line = append(line, chunk...)
 		switch {
@@ -100,36 +202,13 @@ func readLine(r *bufio.Reader) (line []byte, complete bool, err error) {
 	}
 }
 
-// add parses line n: the header first, then entries.
-func (rec *Recording) add(n int, line []byte) error {
-	var e Entry
-	if err := json.Unmarshal(line, &e); err != nil {
-		if n == 1 {
-			return errors.New("this is not an octop recording (its first line is not JSON)")
-		}
-		return fmt.Errorf("the recording is corrupt at line %d: %v", n, err)
+// sizeText is a size for a person: "64 MiB", "1 KiB", "100 bytes".
+func sizeText(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
 	}
-	if rec.Header.Kind == "" {
-		if e.Kind != KindHeader || !strings.HasPrefix(e.Format, "octop-recording/") {
-			return errors.New("this is not an octop recording (its first line is not the header)")
-		}
-		if e.Format != Format {
-			return fmt.Errorf("the recording is in format %q, which this octop cannot read; it reads %q", e.Format, Format)
-		}
-		rec.Header = e
-		return nil
-	}
-	if e.Kind == "" {
-		return fmt.Errorf("the recording is corrupt at line %d: no \"kind\"", n)
-	}
-	rec.Entries = append(rec.Entries, e)
-	return nil
-}
-
-// check is the verdict at the end: a recording has at least its header.
-func (rec *Recording) check() error {
-	if rec.Header.Kind == "" {
-		return errors.New("this is not an octop recording (it has no header line)")
-	}
-	return nil
+	return fmt.Sprintf("%d bytes", n)
 }

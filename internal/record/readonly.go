@@ -63,7 +63,15 @@ func (o Server) Result(_ context.Context, id string) (task.Result, error) {
 	if !ok {
 		return task.Result{}, task.NewError(task.ErrNoSession, "the recording shows nothing of "+id, nil)
 	}
-	return task.DeriveResult(s, st, msgs), nil
+	// The background tasks it launched, as the recording shows them.
+	fam, _ := task.ReadFamily(id, msgs, func(x string) wire.SessionStatus {
+		_, cst, _, _ := o.rec.session(x)
+		return cst
+	}, func(x string) ([]wire.MessageWithParts, error) {
+		_, _, cm, _ := o.rec.session(x)
+		return cm, nil
+	})
+	return task.DeriveResultIn(s, st, msgs, fam), nil
 }
 
 // Messages is the session's messages as the recording shows them so far

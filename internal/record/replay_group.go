@@ -2,7 +2,6 @@ package record
 
 import (
 	"fmt"
-	"time"
 )
 
 // Group is the Players of one recording's servers, one each, driven
@@ -11,38 +10,46 @@ import (
 // entries at the moment they were recorded.
 type Group []*Player
 
-// NewGroup makes a Player for each server of rec (Recording.Of),
-// in rec.Servers' order.
-func NewGroup(rec Recording, opts Options) (Group, error) {
+// NewGroup makes a Player for each server of rec (Recording.Of), in
+// rec.Servers' order: a recording held in memory.
+func NewGroup(rec Recording, opts Options) (Group, error) { return PlayGroup(rec.Source(), opts) }
+
+// PlayGroup makes a Player for each server of the recording src, in the
+// order they first appear in it (Scan), each playing that server's
+// entries (as Recording.Of picks them).
+func PlayGroup(src Source, opts Options) (Group, error) {
 	if opts.Speed != 0 {
 		if _, err := speedIndex(opts.Speed); err != nil {
 			return nil, err
 		}
 	}
-	servers := rec.Servers()
-	if opts.Start.IsZero() && len(rec.Entries) > 0 {
-		opts.Start = firstTime(rec)
+	info, err := Scan(src)
+	if err != nil {
+		return nil, err
 	}
-	g := make(Group, len(servers))
-	for i, s := range servers {
-		p, err := New(rec.Of(s), opts)
+	if opts.Start.IsZero() {
+		opts.Start = info.First
+	}
+	g := make(Group, len(info.Servers))
+	for i, s := range info.Servers {
+		first := i == 0
+		p, err := playServer(src, func(e Entry) bool { return e.Server == s || (e.Server == "" && first) }, opts)
 		if err != nil {
 			return nil, fmt.Errorf("server %s: %w", s, err)
 		}
+		p.server = s
 		g[i] = p
 	}
 	return g, nil
 }
 
-// firstTime is the time of rec's first entry.
-func firstTime(rec Recording) time.Time {
-	first := rec.Entries[0].Time()
-	for _, e := range rec.Entries[1:] {
-		if t := e.Time(); t.Before(first) {
-			first = t
-		}
+// Servers are the players' servers, in order.
+func (g Group) Servers() []string {
+	out := make([]string, len(g))
+	for i, p := range g {
+		out[i] = p.server
 	}
-	return first
+	return out
 }
 
 // Toggle pauses or resumes every player.

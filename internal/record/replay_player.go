@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"sync"
 	"time"
 
@@ -14,12 +16,6 @@ import (
 
 // Speeds are the speeds + and - step through.
 var speeds = [...]float64{0.25, 0.5, 1, 2, 4, 8, 16, 32}
-
-// item is one decoded entry.
-type item struct {
-	at time.Time
-	v  any // what the live path sent, a model.Snapshot or a wire.Health
-}
 
 // Options tune a Player.
 type Options struct {
@@ -38,11 +34,15 @@ type Options struct {
 
 // Player replays one recording. Its controls (Toggle, Faster, Slower)
 // and Clock are safe to call from the screen's goroutine while Run runs
-// on its own.
+// on its own. It reads the recording as a stream (Source): once when it
+// is made, for what the screen may ask at any time (the health reply,
+// the sessions' histories), then once for each pass it plays.
 type Player struct {
 	opts     Options
-	items    []item
-	start    time.Time // the recording's first moment
+	src      Source
+	keep     func(Entry) bool // the entries of the player's server
+	server   string           // that server, in a Group ("" alone)
+	start    time.Time        // the recording's first moment
 	hasSnaps bool
 	health   *wire.Health
 	// histories are the sessions' messages the live screen read, by id.
@@ -55,12 +55,23 @@ type Player struct {
 	anchorAt  time.Time // wall time
 	changed   chan struct{}
 	snaps     snapshotQueue
+	ended     chan struct{} // closed once the last entry is played
+	endOnce   sync.Once
 }
 
-// New decodes rec for playing. An entry that cannot be decoded is an
-// error naming it.
-func New(rec Recording, opts Options) (*Player, error) {
-	p := &Player{opts: opts, changed: make(chan struct{}, 1), speed: 2}
+// New makes a Player of rec, a recording held in memory (the demo,
+// tests). An entry that cannot be decoded is an error naming it.
+func New(rec Recording, opts Options) (*Player, error) { return Play(rec.Source(), opts) }
+
+// Play makes a Player of the recording src, which it reads through once
+// now: an entry that cannot be decoded is an error naming it.
+func Play(src Source, opts Options) (*Player, error) {
+	return playServer(src, func(Entry) bool { return true }, opts)
+}
+
+// playServer is Play of the entries keep accepts.
+func playServer(src Source, keep func(Entry) bool, opts Options) (*Player, error) {
+	p := &Player{opts: opts, src: src, keep: keep, changed: make(chan struct{}, 1), speed: 2, ended: make(chan struct{})}
 	if opts.Speed != 0 {
 		i, err := speedIndex(opts.Speed)
 		if err != nil {
@@ -68,26 +79,23 @@ func New(rec Recording, opts Options) (*Player, error) {
 		}
 		p.speed = i
 	}
+	var header Entry
+	first := time.Time{}
 	reads := 0 // snapshots so far, the read numbers of old recordings
-	for i, e := range rec.Entries {
+	n := 0
+	err := p.pass(func(h Entry) { header = h }, func(e Entry) error {
+		n++
 		v, err := e.Decode()
 		if err != nil {
-			return nil, fmt.Errorf("recording entry %d (%s): %w", i+1, e.Kind, err)
+			return fmt.Errorf("recording entry %d (%s): %w", n, e.Kind, err)
 		}
 		switch d := v.(type) {
 		case nil:
-			continue // a kind this octop does not know
+			return nil // a kind this octop does not know
 		case model.Snapshot, Failure:
 			p.hasSnaps = true
 			reads++
-			a := answer{read: cmp.Or(e.Read, reads)}
-			if f, ok := d.(Failure); ok {
-				a.err = errors.New(f.Error)
-			} else {
-				a.snap = d.(model.Snapshot)
-			}
-			p.snaps.last = max(p.snaps.last, a.read)
-			v = a
+			p.snaps.last = max(p.snaps.last, cmp.Or(e.Read, reads))
 		case wire.Health:
 			if p.health == nil {
 				p.health = &d
@@ -99,19 +107,54 @@ func New(rec Recording, opts Options) (*Player, error) {
 			if _, ok := p.histories[d.ID]; !ok {
 				p.histories[d.ID] = d.Messages // the first read, nearest the replay's start
 			}
-			continue
+			return nil
 		}
-		p.items = append(p.items, item{at: e.Time(), v: v})
+		if first.IsZero() {
+			first = e.Time()
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	p.start = rec.Header.Time()
-	if len(p.items) > 0 {
-		p.start = p.items[0].at
+	p.start = header.Time()
+	if !first.IsZero() {
+		p.start = first
 	}
 	if !opts.Start.IsZero() {
 		p.start = opts.Start
 	}
 	p.anchorRec, p.anchorAt = p.start, time.Now()
 	return p, nil
+}
+
+// pass reads the recording once, handing its header to head and each of
+// the player's entries to each, until each fails or the recording ends.
+func (p *Player) pass(head func(Entry), each func(Entry) error) error {
+	f, err := p.src()
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	rd, err := NewEntryReader(f)
+	if err != nil {
+		return err
+	}
+	head(rd.Header())
+	for {
+		e, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if p.keep(e) {
+			if err := each(e); err != nil {
+				return err
+			}
+		}
+	}
 }
 
 // speedIndex finds s among the speeds.
@@ -135,7 +178,7 @@ func (p *Player) clockLocked(now time.Time) time.Time {
 	if p.paused {
 		return p.anchorRec
 	}
-	return p.anchorRec.Add(time.Duration(float64(now.Sub(p.anchorAt)) * speeds[p.speed]))
+	return p.anchorRec.Add(scale(now.Sub(p.anchorAt), speeds[p.speed]))
 }
 
 // reanchor fixes the recording's time at now before a control changes.
@@ -186,8 +229,13 @@ func (p *Player) State() (paused bool, speed float64) {
 	return p.paused, speeds[p.speed]
 }
 
+// Ended is closed once Run has played the last entry (never with
+// Options.Loop): the screen then says the replay has ended.
+func (p *Player) Ended() <-chan struct{} { return p.ended }
+
 // Run plays the recording through send (a Batcher's Send) until its end,
-// or on a loop with Options.Loop, until ctx is done.
+// or on a loop with Options.Loop, until ctx is done. Each pass reads the
+// recording from the start, an entry at a time.
 func (p *Player) Run(ctx context.Context, send func(any)) {
 	for first := true; ; first = false {
 		if !first {
@@ -197,11 +245,29 @@ func (p *Player) Run(ctx context.Context, send func(any)) {
 			p.snaps.reset()
 			p.seek(p.start)
 		}
-		for _, it := range p.items {
-			if !p.waitUntil(ctx, it.at) {
-				return
+		reads := 0
+		stopped := errors.New("stopped")
+		// A read error mid-way (the file changed since it was checked)
+		// ends the pass where it stands.
+		err := p.pass(func(Entry) {}, func(e Entry) error {
+			v, err := e.Decode()
+			if err != nil || v == nil {
+				return nil
 			}
-			switch v := it.v.(type) {
+			switch d := v.(type) {
+			case History:
+				return nil // answered from p.histories
+			case model.Snapshot:
+				reads++
+				v = answer{read: cmp.Or(e.Read, reads), snap: d}
+			case Failure:
+				reads++
+				v = answer{read: cmp.Or(e.Read, reads), err: errors.New(d.Error)}
+			}
+			if !p.waitUntil(ctx, e.Time()) {
+				return stopped
+			}
+			switch v := v.(type) {
 			case answer:
 				p.snaps.arrive(v)
 			case wire.Health:
@@ -209,9 +275,14 @@ func (p *Player) Run(ctx context.Context, send func(any)) {
 			default:
 				send(v)
 			}
+			return nil
+		})
+		if err == stopped {
+			return
 		}
 		p.snaps.end()
 		if !p.opts.Loop {
+			p.endOnce.Do(func() { close(p.ended) })
 			<-ctx.Done()
 			return
 		}
@@ -235,7 +306,7 @@ func (p *Player) waitUntil(ctx context.Context, t time.Time) bool {
 		var tm *time.Timer
 		var timer <-chan time.Time // nil while paused: only a control wakes it
 		if !paused {
-			tm = time.NewTimer(time.Duration(float64(left) / speed))
+			tm = time.NewTimer(wallWait(left, speed))
 			timer = tm.C
 		}
 		select {
@@ -248,4 +319,28 @@ func (p *Player) waitUntil(ctx context.Context, t time.Time) bool {
 			tm.Stop()
 		}
 	}
+}
+
+// maxWait bounds one wait of the player: a longer one is waited in
+// several, the clock read again after each.
+const maxWait = time.Hour
+
+// wallWait is how long to wait on the wall clock for left of the
+// recording's time to pass at speed: between a nanosecond and maxWait,
+// whatever the gap between two entries (100 years at 0.25× overflowed a
+// Duration and came out negative: the player spun).
+func wallWait(left time.Duration, speed float64) time.Duration {
+	return max(min(scale(left, 1/speed), maxWait), time.Nanosecond)
+}
+
+// scale is d times f, held within what a Duration can say.
+func scale(d time.Duration, f float64) time.Duration {
+	v := float64(d) * f
+	switch {
+	case v >= math.MaxInt64:
+		return math.MaxInt64
+	case v <= math.MinInt64:
+		return math.MinInt64
+	}
+	return time.Duration(v)
 }

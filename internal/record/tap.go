@@ -3,6 +3,7 @@ package record
 import (
 	"context"
 	"net/url"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -32,12 +33,14 @@ func (w *Writer) Tap(serverURL string) Tap {
 }
 
 // ServerName is a server URL fit to write down: without user or password.
+// One whose credentials the parser cannot find (no scheme, as in
+// "user:pw@host:4096") is not written down at all.
 func ServerName(serverURL string) string {
 	u, err := url.Parse(serverURL)
-	if err != nil || u.User == nil {
-		if err != nil {
-			return "(unparsable server URL)"
-		}
+	if err != nil || (u.Host == "" && strings.Contains(serverURL, "@")) {
+		return "(unparsable server URL)"
+	}
+	if u.User == nil {
 		return serverURL
 	}
 	u.User = nil

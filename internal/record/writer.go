@@ -36,11 +36,17 @@ type Writer struct {
 }
 
 // Create starts a recording in the file at path (replacing it), stamped
-// with octop's version.
+// with octop's version. The file is readable by its owner only (0600),
+// also when it existed with a wider mode: a recording holds every title,
+// prompt and output the server sent.
 func Create(path, octopVersion string) (*Writer, error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("cannot record: %w", err)
+	}
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cannot record to %s: cannot make it readable by you alone: %w", path, err)
 	}
 	w, err := NewWriter(f, octopVersion, FlushEvery)
 	if err != nil {

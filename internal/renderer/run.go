@@ -19,7 +19,7 @@ type Options struct {
 	// In and Out are the terminal; nil means os.Stdin and os.Stdout.
 	In, Out *os.File
 	// Frames, when set, is where frames are written instead of Out (the
-	// latency trace wraps Out so); unset, they go to QuietOutput(Out).
+	// latency trace wraps Out so); unset, they go to RawOutput(Out).
 	// Out is still the terminal whose size and colours are read.
 	Frames io.Writer
 	// Interval is the frame cap: at most one frame per Interval.
@@ -85,7 +85,7 @@ func NewProgram(m tea.Model, o Options) *Program {
 		return &Program{Program: tea.NewProgram(m, opts...), opts: o}
 	}
 	if frames == nil {
-		frames = QuietOutput(o.Out)
+		frames = RawOutput(o.Out)
 	}
 	s := New(frames, w, h, o.Interval, colorprofile.Detect(o.Out, o.Environ))
 	opts := append([]tea.ProgramOption{tea.WithoutRenderer(), tea.WithFPS(queryFPS),

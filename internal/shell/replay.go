@@ -17,6 +17,7 @@ type Screen struct {
 	inner  tea.Model
 	player Control
 	label  string // "replay" or "demo", for the notices
+	hint   string // the first notice: which keys drive the replay
 	keys   ReplayKeyMap
 }
 
@@ -35,13 +36,20 @@ type Control interface {
 // NewScreen puts the replay's keys in front of inner (a ui.Model, or a
 // servers.Model of several).
 func NewScreen(inner tea.Model, p Control, label string) Screen {
-	return Screen{inner: inner, player: p, label: label, keys: DefaultReplayKeyMap()}
+	return Screen{inner: inner, player: p, label: label, keys: DefaultReplayKeyMap(),
+		hint: label + ": space pauses, + plays faster, - slower"}
+}
+
+// WithHint is s with another first notice (one that says the recording
+// was cut short, say).
+func (s Screen) WithHint(hint string) Screen {
+	s.hint = hint
+	return s
 }
 
 // Init starts the root and says which keys drive the replay.
 func (s Screen) Init() tea.Cmd {
-	hint := ui.FlashMsg{Text: s.label + ": space pauses, + plays faster, - slower"}
-	return tea.Batch(s.inner.Init(), func() tea.Msg { return hint })
+	return tea.Batch(s.inner.Init(), yield(ui.FlashMsg{Text: s.hint}))
 }
 
 // Update takes the replay's keys and passes the rest on.
@@ -69,7 +77,15 @@ func (s *Screen) key(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	p := s.player
 	switch {
 	case key.Matches(k, s.keys.PlayPause):
-		return func() tea.Msg { return s.notice(p.Toggle(), speedOf(p)) }, true
+		return func() tea.Msg {
+			// The notice for the footer, the state for the header.
+			paused := p.Toggle()
+			state := ui.PlaybackMsg{State: "playing"}
+			if paused {
+				state.State = "paused"
+			}
+			return tea.BatchMsg{yield(s.notice(paused, speedOf(p))), yield(state)}
+		}, true
 	case key.Matches(k, s.keys.Faster):
 		return func() tea.Msg { return s.notice(pausedOf(p), p.Faster()) }, true
 	case key.Matches(k, s.keys.Slower):
@@ -79,6 +95,9 @@ func (s *Screen) key(k tea.KeyPressMsg) (tea.Cmd, bool) {
 }
 
 func speedOf(p Control) float64 { _, v := p.State(); return v }
+
+// yield is a command that yields msg.
+func yield(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
 func pausedOf(p Control) bool   { v, _ := p.State(); return v }
 
 // notice says where the replay stands.

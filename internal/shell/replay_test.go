@@ -14,7 +14,8 @@ import (
 )
 
 // press sends one key to s and runs the Cmd it returns, as the program
-// would, returning the notice it flashes ("" for none).
+// would, returning the notice it flashes ("" for none); what else the
+// Cmd yields (the header's playback state) goes back to s.
 func pressReplay(t *testing.T, s Screen, k tea.KeyPressMsg) (Screen, string) {
 	t.Helper()
 	m, cmd := s.Update(k)
@@ -22,10 +23,25 @@ func pressReplay(t *testing.T, s Screen, k tea.KeyPressMsg) (Screen, string) {
 	if cmd == nil {
 		return s, ""
 	}
-	if f, ok := cmd().(ui.FlashMsg); ok {
-		return s, f.Text
+	msgs := []tea.Msg{cmd()}
+	if b, ok := msgs[0].(tea.BatchMsg); ok {
+		msgs = msgs[:0]
+		for _, c := range b {
+			msgs = append(msgs, c())
+		}
 	}
-	return s, ""
+	notice := ""
+	for _, msg := range msgs {
+		if f, ok := msg.(ui.FlashMsg); ok {
+			notice = f.Text
+			continue
+		}
+		if _, ok := msg.(ui.PlaybackMsg); ok {
+			m, _ = s.Update(msg)
+			s = m.(Screen)
+		}
+	}
+	return s, notice
 }
 
 func keyOf(text string) tea.KeyPressMsg {

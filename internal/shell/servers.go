@@ -107,6 +107,8 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	case tea.BackgroundColorMsg:
 		m.styles = styles.New(msg.IsDark(), m.noColor)
 		return m.all(msg)
+	case ui.PlaybackMsg:
+		return m.all(msg) // one replay's pause is every server's
 	case tea.KeyPressMsg:
 		return m.key(msg)
 	case tea.MouseClickMsg:

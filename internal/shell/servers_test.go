@@ -317,11 +317,15 @@ func TestHelpListsServerKeys(t *testing.T) {
 		return ui.New(ui.Options{ServerURL: url, NoColor: true, Clock: func() time.Time { return now },
 			MoreKeys: DefaultKeyMap().ShortHelp()})
 	}
-	m, _ := New([]ui.Model{keyed("http://127.0.0.1:4096"), keyed("http://box:4097")}, true).Update(tea.WindowSizeMsg{Width: 160, Height: 30})
-	sc := strings.Join(lines(press(m.(Model), "?")), "\n")
-	for _, want := range []string{"previous server", "next server", "1-9", "server N", "quit"} {
-		if !strings.Contains(sc, want) {
-			t.Errorf("the ? help lacks %q:\n%s", want, sc)
+	// At 80 columns too: the columns grow longer rather than lose keys
+	// off the right edge.
+	for _, width := range []int{160, 80} {
+		m, _ := New([]ui.Model{keyed("http://127.0.0.1:4096"), keyed("http://box:4097")}, true).Update(tea.WindowSizeMsg{Width: width, Height: 30})
+		sc := strings.Join(lines(press(m.(Model), "?")), "\n")
+		for _, want := range []string{"previous server", "next server", "1-9", "server N", "quit", "abort subtree", "inbox", "copy task_id"} {
+			if !strings.Contains(sc, want) {
+				t.Errorf("%d columns: the ? help lacks %q:\n%s", width, want, sc)
+			}
 		}
 	}
 }

@@ -53,6 +53,15 @@ type MessagesRequest struct {
 	Limit int
 }
 
+// HistoriesRequest reads every message of each session of IDs (the $
+// ledger room, for a subtree): Dirs[i] is the project directory IDs[i]
+// lives in ("" for the screen's own).
+type HistoriesRequest struct {
+	IDs, Dirs []string
+}
+
+func (HistoriesRequest) request() {}
+
 // AnswerPermissionRequest replies to a permission ask with ReplyOnce,
 // ReplyAlways or ReplyReject. Done and Failed are the notices for each
 // outcome.
@@ -151,6 +160,15 @@ type MessagesReply struct {
 	Partial bool
 	Err     error
 }
+
+// HistoriesReply answers HistoriesRequest: the messages by session id.
+// A session deleted meanwhile is left out.
+type HistoriesReply struct {
+	Msgs map[string][]wire.MessageWithParts
+	Err  error
+}
+
+func (HistoriesReply) reply() {}
 
 // AnswerReply answers the three answering requests.
 type AnswerReply struct {

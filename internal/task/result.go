@@ -62,51 +62,58 @@ type ToolCall struct {
 // running even before the server marks it busy: prompt_async answers before
 // the run starts, and a caller that polls right after launching must not
 // read that gap as "complete, no answer".
+//
+// A session that launched background tasks needs their Family to be told
+// apart from a finished one: see DeriveResultIn.
 func DeriveResult(s wire.Session, st wire.SessionStatus, msgs []wire.MessageWithParts) Result {
+	return DeriveResultIn(s, st, msgs, Family{})
+}
+
+// DeriveResultIn is DeriveResult for a session that may have launched
+// background tasks, with what the server says of them (ReadFamily): the
+// session is running, reason "background", while it waits on them. The
+// run is everything after the last prompt (an end notice is not one), and
+// its task calls show what their children did.
+func DeriveResultIn(s wire.Session, st wire.SessionStatus, msgs []wire.MessageWithParts, fam Family) Result {
 	r := Result{TaskID: s.ID, Title: s.Title, Agent: s.Agent, Messages: len(msgs)}
-	// The current run is everything after the last user message.
-	lastUser := -1
-	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i].Info.Role == "user" {
-			lastUser = i
-			break
-		}
-	}
+	msgs = withIDs(msgs)
+	m := modelOf(s, st, msgs, fam)
+	ss := m.Session(s.ID)
+	lastUser := lastPrompt(msgs)
 	var last *wire.MessageWithParts // the last assistant message of the run
 	for i := lastUser + 1; i < len(msgs); i++ {
-		m := &msgs[i]
-		if m.Info.Role != "assistant" {
+		msg := &msgs[i]
+		if msg.Info.Role != "assistant" {
 			continue
 		}
-		last = m
-		if m.Info.Agent != "" {
-			r.Agent = m.Info.Agent
+		last = msg
+		if msg.Info.Agent != "" {
+			r.Agent = msg.Info.Agent
 		}
-		for _, p := range m.Parts {
+		for _, p := range msg.Parts {
 			switch p.Type {
 			case wire.PartText:
 				if t := strings.TrimSpace(p.Text); t != "" {
 					r.Text = p.Text
 				}
 			case wire.PartTool:
-				tc := ToolCall{Tool: p.Tool}
-				if p.State != nil {
-					tc.Status, tc.Title, tc.Error = p.State.Status, p.State.Title, p.State.Error
-				}
-				r.Tools = append(r.Tools, tc)
+				r.Tools = append(r.Tools, toolOf(ss, &p))
 			}
 		}
 	}
 	if lastUser >= 0 && msgs[lastUser].Info.Agent != "" {
 		r.Agent = msgs[lastUser].Info.Agent // the agent the newest prompt asked for
 	}
-	state := stateOf(s, st, msgs)
+	state := m.StateOf(s.ID)
 	r.Reason, r.Detail = state.Reason, state.Detail
 	switch state.Kind {
-	case model.KindRunning, model.KindWaiting, model.KindRetrying:
+	case model.KindRunning, model.KindWaiting, model.KindRetrying, model.KindBackground:
 		r.State, r.Run = StateRunning, wire.StatusBusy
-		if st.Type == wire.StatusBusy || st.Type == wire.StatusRetry {
+		switch {
+		case st.Type == wire.StatusBusy || st.Type == wire.StatusRetry:
 			r.Run = st.Type
+		case state.Kind == model.KindBackground:
+			r.Run = wire.StatusIdle // the server's word: it waits, idle
 		}
 		if st.Type == wire.StatusRetry {
 			retry := st
@@ -114,27 +121,97 @@ func DeriveResult(s wire.Session, st wire.SessionStatus, msgs []wire.MessageWith
 		}
 	case model.KindComplete, model.KindIdle:
 		r.State = StateComplete
-		r.Settled = last == nil || last.Info.Finish != "tool-calls"
+		r.Settled = (last == nil || last.Info.Finish != "tool-calls") && !interruptedBelow(m, fam)
 	default:
 		r.State, r.Error = StateError, errorOf(last, state)
 		// An interrupted reply may only have been read a moment before it
 		// finished: Wait trusts it after a few polls only.
-		r.Settled = state.Kind != model.KindInterrupted
+		r.Settled = state.Kind != model.KindInterrupted && !interruptedBelow(m, fam)
 	}
 	return r
 }
 
-// stateOf is model.StateOf for one session read over REST: the same
-// derivation the screen and `octop tree` use.
-func stateOf(s wire.Session, st wire.SessionStatus, msgs []wire.MessageWithParts) model.SessionState {
+// lastPrompt is the index of the last user message that is not a
+// background task's end notice, or -1.
+func lastPrompt(msgs []wire.MessageWithParts) int {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Info.Role == "user" && !isNotice(&msgs[i]) {
+			return i
+		}
+	}
+	return -1
+}
+
+func isNotice(m *wire.MessageWithParts) bool {
+	for j := range m.Parts {
+		if model.IsNotice(&m.Parts[j]) {
+			return true
+		}
+	}
+	return false
+}
+
+// toolOf is a call as the result shows it: a background task call with
+// its child's progress (running until the child ends).
+func toolOf(ss *model.Session, p *wire.Part) ToolCall {
+	tc := ToolCall{Tool: p.Tool}
+	if p.State != nil {
+		tc.Status, tc.Title, tc.Error = p.State.Status, p.State.Title, p.State.Error
+	}
+	if ss == nil || model.BackgroundChild(p) == "" {
+		return tc
+	}
+	for i := range ss.Tools {
+		if ss.Tools[i].PartID == p.ID {
+			tc.Status = shownWord(ss.ShownToolStatus(i), tc.Status)
+		}
+	}
+	return tc
+}
+
+func shownWord(st model.ToolStatus, stored string) string {
+	switch st {
+	case model.ToolRunning:
+		return wire.ToolRunning
+	case model.ToolCompleted:
+		return wire.ToolCompleted
+	case model.ToolError, model.ToolInterrupted:
+		return wire.ToolError
+	}
+	return stored
+}
+
+// interruptedBelow says whether a background child looks interrupted: its
+// messages may have been read a moment before its run ended (the status
+// was read first), so a result that rests on it is trusted only after a
+// few polls agree.
+func interruptedBelow(m *model.State, fam Family) bool {
+	for _, c := range fam.Sessions {
+		if m.StateOf(c.ID).Kind == model.KindInterrupted {
+			return true
+		}
+	}
+	return false
+}
+
+// modelOf folds one session read over REST, with its family, into the
+// model: the same derivation the screen and `octop tree` use.
+func modelOf(s wire.Session, st wire.SessionStatus, msgs []wire.MessageWithParts, fam Family) *model.State {
 	m := model.New()
 	status := map[string]wire.SessionStatus{}
 	if st.Type != "" && st.Type != wire.StatusIdle {
 		status[s.ID] = st
 	}
-	m.ApplySnapshot(model.Snapshot{Sessions: []wire.Session{s}, Status: status,
-		Messages: map[string][]wire.MessageWithParts{s.ID: withIDs(msgs)}})
-	return m.StateOf(s.ID)
+	for id, cst := range fam.Status {
+		status[id] = cst
+	}
+	history := map[string][]wire.MessageWithParts{s.ID: msgs}
+	for id, cm := range fam.Messages {
+		history[id] = withIDs(cm)
+	}
+	sessions := append([]wire.Session{s}, fam.Sessions...)
+	m.ApplySnapshot(model.Snapshot{Sessions: sessions, Status: status, Messages: history})
+	return m
 }
 
 // withIDs gives messages and parts that lack an id (a server always sends
@@ -188,14 +265,17 @@ func (r Result) Format() string {
 	case StateComplete:
 		fmt.Fprintf(&b, "\n<task_result>\n%s\n</task_result>\n", strings.TrimRight(r.Text, "\n"))
 	case StateError:
-		fmt.Fprintf(&b, "reason: %s\n", r.Reason)
+		fmt.Fprintf(&b, "reason: %s\n", oneLine(r.Reason))
 		fmt.Fprintf(&b, "error: %s\n", r.ErrorLine())
 	case StateRunning:
+		if r.Reason == "background" {
+			fmt.Fprintf(&b, "waiting: %s\n", strings.TrimPrefix(r.Detail, "waiting on "))
+		}
 		if r.Retry != nil {
-			fmt.Fprintf(&b, "retry: attempt %d: %s\n", r.Retry.Attempt, r.Retry.Message)
+			fmt.Fprintf(&b, "retry: attempt %d: %s\n", r.Retry.Attempt, oneLine(r.Retry.Message))
 		}
 		for _, t := range r.Tools {
-			line := fmt.Sprintf("tool: %-9s %s", t.Status, t.Tool)
+			line := fmt.Sprintf("tool: %-9s %s", oneLine(t.Status), oneLine(t.Tool))
 			if t.Title != "" {
 				line += "  " + oneLine(t.Title)
 			}
@@ -211,9 +291,9 @@ func (r Result) ErrorLine() string {
 		return ""
 	}
 	if r.Error.Data.Message == "" {
-		return r.Error.Name
+		return oneLine(r.Error.Name)
 	}
-	return r.Error.Name + ": " + oneLine(r.Error.Data.Message)
+	return oneLine(r.Error.Name) + ": " + oneLine(r.Error.Data.Message)
 }
 
 // oneLine folds whitespace runs, newlines included, into single spaces.

@@ -2,7 +2,11 @@ package task
 
 import (
 	"context"
+	"errors"
+	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
@@ -43,12 +47,20 @@ const (
 	// waitLimit bounds waiting for a busy session before a resume; esc
 	// stops it sooner.
 	waitLimit = 2 * time.Hour
+	// historiesTimeout bounds reading a subtree's messages, a few at a
+	// time.
+	historiesTimeout = 2 * time.Minute
+	// historiesParallel is how many message lists are read at once.
+	historiesParallel = 4
 )
 
 // Timeout is how long the call carrying r may take.
 func Timeout(r Request) time.Duration {
-	if _, ok := r.(WaitRequest); ok {
+	switch r.(type) {
+	case WaitRequest:
 		return waitLimit
+	case HistoriesRequest:
+		return historiesTimeout
 	}
 	return RequestTimeout
 }
@@ -87,6 +99,8 @@ func read(ctx context.Context, s Server, r Request) Reply {
 		msgs, running, err := s.Messages(ctx, r.ID, r.Limit)
 		partial := r.Limit > 0 && len(msgs) >= r.Limit
 		return MessagesReply{ID: r.ID, Msgs: msgs, Running: running, Partial: partial, Err: err}
+	case HistoriesRequest:
+		return histories(ctx, s, r)
 	case AnswerPermissionRequest:
 		return AnswerReply{RequestID: r.RequestID, Done: r.Done, Failed: r.Failed,
 			Err: s.ReplyPermission(ctx, r.RequestID, r.Reply)}
@@ -110,4 +124,36 @@ func abort(ctx context.Context, s Server, r AbortRequest) Reply {
 	}
 	ids, err := s.AbortSessions(ctx, r.IDs)
 	return AbortReply{IDs: ids, Err: err}
+}
+
+// histories reads each session's messages, a few at a time; a session
+// gone from the server is left out, any other error fails the reply.
+func histories(ctx context.Context, s Server, r HistoriesRequest) Reply {
+	out := make(map[string][]wire.MessageWithParts, len(r.IDs))
+	var mu sync.Mutex
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(historiesParallel)
+	for i, id := range r.IDs {
+		dir := ""
+		if i < len(r.Dirs) {
+			dir = r.Dirs[i]
+		}
+		g.Go(func() error {
+			msgs, err := s.History(gctx, id, dir)
+			if errors.Is(err, ErrNoSession) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			out[id] = msgs
+			mu.Unlock()
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return HistoriesReply{Err: err}
+	}
+	return HistoriesReply{Msgs: out}
 }

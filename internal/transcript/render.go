@@ -1,16 +1,20 @@
 package transcript
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/octop-dev/octop/internal/sanitize"
 )
 
 // Plain is an entry as `octop log` prints it: a prompt after "» ", text as
 // it is, reasoning after "~ ", a tool call as "⟩ tool: input" and then its
-// output indented by four spaces, an error after "✗ ". It ends with a
-// newline.
+// output indented by four spaces, an error after "✗ ", a background
+// task's end notice as "◂ background task completed: worker 0 → ses_…"
+// and then the child's answer indented. It ends with a newline.
 func Plain(e Entry) string {
 	var b strings.Builder
 	switch e.Kind {
@@ -20,6 +24,11 @@ func Plain(e Entry) string {
 		prefixLines(&b, "~ ", "~ ", e.Text)
 	case KindError:
 		b.WriteString("✗ " + ErrorLine(e) + "\n")
+	case KindBackground:
+		b.WriteString(NoticeLine(e) + "\n")
+		if e.Text != "" {
+			prefixLines(&b, "    ", "    ", e.Text)
+		}
 	case KindTool:
 		b.WriteString(ToolLine(e) + "\n")
 		if e.Status == "error" && e.Error != "" {
@@ -54,6 +63,25 @@ func ToolLine(e Entry) string {
 	case "error":
 		s += "  (failed)"
 	}
+	if e.Background {
+		s += "  (background)"
+	}
+	return s
+}
+
+// NoticeLine is a background notice's line: "◂ background task
+// completed: worker 0 → ses_…" (or "failed").
+func NoticeLine(e Entry) string {
+	s := "◂ background task completed"
+	if e.Status == "error" {
+		s = "◂ background task failed"
+	}
+	if t := oneLine(e.Title); t != "" {
+		s += ": " + t
+	}
+	if e.ChildID != "" {
+		s += " → " + e.ChildID
+	}
 	return s
 }
 
@@ -78,12 +106,18 @@ func WritePlain(w io.Writer, entries []Entry) error {
 	return nil
 }
 
-// WriteNDJSON prints each entry as one line of JSON.
+// WriteNDJSON prints each entry as one line of JSON, with every control
+// character in its strings escaped (sanitize.JSON).
 func WriteNDJSON(w io.Writer, entries []Entry) error {
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	for _, e := range entries {
+		buf.Reset()
 		if err := enc.Encode(e); err != nil {
+			return err
+		}
+		if _, err := w.Write(sanitize.JSON(buf.Bytes())); err != nil {
 			return err
 		}
 	}

@@ -18,6 +18,11 @@ const (
 	KindReasoning Kind = "reasoning" // the model's reasoning
 	KindTool      Kind = "tool"      // a tool call; a task call has ChildID
 	KindError     Kind = "error"     // the error a message ended with
+	// KindBackground is a background task's end notice (OpenCode 1.18): the
+	// server, not the person, tells the parent its child ended. ChildID,
+	// Status (completed or error), Title (the task's description) and Text
+	// (the child's answer or error) describe it.
+	KindBackground Kind = "background"
 )
 
 // Entry is one thing said or done in a session.
@@ -40,8 +45,12 @@ type Entry struct {
 	// Error is a failed call's error, or a KindError's name
 	// (e.g. MessageAbortedError).
 	Error string `json:"error,omitempty"`
-	// ChildID is the session a task call started, once the server names it.
+	// ChildID is the session a task call started, once the server names
+	// it, or the one a background notice is about.
 	ChildID string `json:"childID,omitempty"`
+	// Background marks a task call that launched its child in the
+	// background: it completed at once, and the child runs on.
+	Background bool `json:"background,omitempty"`
 	// Start and End are Unix ms, where the server gave them.
 	Start int64 `json:"start,omitempty"`
 	End   int64 `json:"end,omitempty"`
@@ -69,8 +78,10 @@ func appendMessage(out []Entry, m *wire.MessageWithParts) []Entry {
 		p := &m.Parts[i]
 		e := base
 		e.PartID = p.ID
-		switch p.Type {
-		case wire.PartText, wire.PartReasoning:
+		switch {
+		case model.IsNotice(p):
+			e = noticeEntry(e, p)
+		case p.Type == wire.PartText, p.Type == wire.PartReasoning:
 			if strings.TrimSpace(p.Text) == "" {
 				continue
 			}
@@ -79,7 +90,7 @@ func appendMessage(out []Entry, m *wire.MessageWithParts) []Entry {
 				e.Start, e.End = p.Time.Start, p.Time.End
 			}
 			e.done = ended || e.End != 0
-		case wire.PartTool:
+		case p.Type == wire.PartTool:
 			e = toolEntry(e, p)
 		default:
 			continue
@@ -119,8 +130,25 @@ func toolEntry(e Entry, p *wire.Part) Entry {
 	}
 	if p.Tool == "task" {
 		e.ChildID = model.TaskChild(st)
+		e.Background = model.BackgroundChild(p) != ""
 	}
 	e.done = ended(st.Status)
+	return e
+}
+
+// noticeEntry is a background task's end notice: which child, how it
+// ended, and what it said.
+func noticeEntry(e Entry, p *wire.Part) Entry {
+	n, _ := model.ParseNotice(p.Text)
+	e.Kind, e.ChildID, e.Title, e.Text = KindBackground, n.ChildID, n.Description(), n.Body
+	e.Status = wire.ToolCompleted
+	if n.Failed() {
+		e.Status = wire.ToolError
+	}
+	if p.Time != nil {
+		e.Start, e.End = p.Time.Start, p.Time.End
+	}
+	e.done = true
 	return e
 }
 

@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -134,5 +135,75 @@ func TestBuildEmpty(t *testing.T) {
 	e := Build(msgs)
 	if len(e) != 1 || e[0].Status != wire.ToolPending || e[0].Settled(false) || !e[0].Settled(true) {
 		t.Errorf("a tool part with no state: %+v", e)
+	}
+}
+
+// A background root's messages, as a real 1.18.33 server keeps them: the
+// task calls launched in the background, then each child's end notice (a
+// synthetic user message) and the root's answer to it. A notice is an
+// entry of its own, never a prompt; both task outputs name the child.
+func TestBackgroundNotices(t *testing.T) {
+	b, err := os.ReadFile("../../model/testdata/background/endings-A-root-messages.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msgs []wire.MessageWithParts
+	if err := json.Unmarshal(b, &msgs); err != nil {
+		t.Fatal(err)
+	}
+	entries := Build(msgs)
+	var prompts, notices, bgCalls int
+	for _, e := range entries {
+		switch e.Kind {
+		case KindPrompt:
+			prompts++
+		case KindBackground:
+			notices++
+		case KindTool:
+			if e.Background && e.ChildID != "" {
+				bgCalls++
+			}
+		}
+	}
+	if prompts != 1 || notices != 2 || bgCalls != 3 {
+		t.Errorf("%d prompts, %d notices, %d background calls; want 1, 2, 3", prompts, notices, bgCalls)
+	}
+	var out strings.Builder
+	if err := WritePlain(&out, entries); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, want := range []string{
+		"◂ background task completed: worker 2 → ses_dec5c1e19ffepX9xBYNB454fPE\n    fail finished: the tool failed as planned\n",
+		"◂ background task failed: worker 3 → ses_dec5c1dc5ffeD1aiA7f5oeUIjA\n    Subagent failed (task_id: ses_dec5c1dc5ffeD1aiA7f5oeUIjA): fakellm: refused on purpose\n",
+		"⟩ task: worker 1 → ses_dec5c1eb6ffeDFHX7J3I6vjNNV  (background)\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("log lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "» <task") {
+		t.Errorf("a notice printed as a prompt:\n%s", got)
+	}
+	var js strings.Builder
+	_ = WriteNDJSON(&js, entries)
+	if !strings.Contains(js.String(), `{"kind":"background","sessionID":"ses_dec5c307effeQax5h7bQCtkGSQ",`) ||
+		!strings.Contains(js.String(), `"status":"error","title":"worker 3",`) {
+		t.Errorf("NDJSON:\n%s", js.String())
+	}
+}
+
+// Both task output forms name the child: 1.1's `task_id: …` and 1.18's
+// `<task id=… state=…>`, and neither a foreground task is background.
+func TestTaskOutputForms(t *testing.T) {
+	for _, out := range []string{
+		"task_id: ses_kid (for resuming to continue this task if needed)\n\n<task_result>\nok\n</task_result>",
+		"<task id=\"ses_kid\" state=\"completed\">\n<task_result>\nok\n</task_result>\n</task>",
+	} {
+		e := Build([]wire.MessageWithParts{{Info: wire.Message{ID: "m", Role: "assistant", Time: wire.MessageTime{Completed: 1}},
+			Parts: []wire.Part{tool("p", "task", "completed", `{"description":"dig"}`, out)}}})
+		if len(e) != 1 || e[0].ChildID != "ses_kid" || e[0].Background || ToolLine(e[0]) != "⟩ task: dig → ses_kid" {
+			t.Errorf("%q: %+v", out, e)
+		}
 	}
 }

@@ -9,8 +9,8 @@
 // It is pure like model: no I/O, no goroutines, no clock. The caller
 // applies events to a model.State, then hands the Watchdog the same
 // events with the time they arrived (Events), a periodic Tick (for
-// stalls), every Resync after a REST read, and every connection change
-// (Conn). Each returns an Out: the events, and the aborts the config asks
+// stalls), every Resync after a REST read, the sessions whose histories
+// it read besides (Learn), and every connection change (Conn). Each returns an Out: the events, and the aborts the config asks
 // for, which the caller carries out (live.AbortTree).
 //
 // # Detectors
@@ -40,23 +40,25 @@
 // emits only what truly changed: a session that ended while the stream
 // was down gets its end event after the resync, once. A session that ran
 // and ended between two looks gets session.started then its end.
+// Histories read after a look (the screen reads every session's, see
+// Learn) are the baseline too: what they say of a session not seen
+// running since is recorded, not announced, so a later resync does not
+// take it for a change; a session last seen running, one new since the
+// baseline, or one whose messages show a run since the last look is news.
 // The phase is model.StateOf's kind (denied is reported as
 // session.failed with status "denied"); for an idle session whose history
 // is not loaded it is guessed from the error (MessageAbortedError is an
 // abort) and interrupted calls. An end read before any status is known is
-// not trusted.
+// not trusted. A session idle while background tasks it launched run
+// (model.KindBackground) is still busy: its end comes once they have
+// ended and it has answered their notices, and a child's event looks
+// again at the ancestors waiting on it, since an aborted background child
+// sends its parent nothing.
 //
 // # Cost
 //
-// Over 10,000 sessions of 20 calls each (a tenth busy), on 2 cores
-// under a load average of about 30 (so the figures are loose), medians of 3:
-//
-//	go test -run '^$' -bench . -benchtime 1s -count 3 ./watchdog/
-//
-//	BenchmarkEvents       7.7 µs per tool-call event (lifecycle, loop, errors, stall)
-//	BenchmarkEventsDelta  1.4 µs per streamed-text event (lifecycle and stall only)
-//	BenchmarkTick         3.8 ms per tick (stall checks of the busy sessions; one a second)
-//	BenchmarkResync       172 ms per full look (at start and after each reconnect)
+// BenchmarkEvents, EventsDelta, Tick and Resync measure it over 10,000
+// sessions (figures in docs/perf.md).
 //
 // Each event looks again only at the detectors it can change (kindsTouched),
 // and a tick only at stalls.

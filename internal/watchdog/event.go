@@ -18,6 +18,9 @@ const (
 	SessionAnswered    = "session.answered"
 	ConnectionLost     = "connection.lost"
 	ConnectionRestored = "connection.restored"
+	// ConnectionRetrying is `octop watch`'s: each further attempt that
+	// fails while the server cannot be reached.
+	ConnectionRetrying = "connection.retrying"
 	// Runaway events are "runaway." plus the Kind: runaway.loop, …
 	RunawayPrefix = "runaway."
 )
@@ -60,13 +63,13 @@ func (e Event) Line() string {
 		fmt.Fprintf(&b, " %s", e.ID)
 	}
 	if e.Agent != "" {
-		fmt.Fprintf(&b, " @%s", e.Agent)
+		fmt.Fprintf(&b, " @%s", strings.Join(strings.Fields(e.Agent), " "))
 	}
 	if e.Title != "" {
 		fmt.Fprintf(&b, " %q", e.Title)
 	}
 	if e.Reason != "" {
-		fmt.Fprintf(&b, ": %s", e.Reason)
+		fmt.Fprintf(&b, ": %s", strings.Join(strings.Fields(e.Reason), " ")) // one line, whatever the server wrote
 	}
 	return b.String()
 }

@@ -136,6 +136,23 @@ func calls(id string, first, n int, command string) []wire.Event {
 	return out
 }
 
+// bgCall is a task call of session id that launched child in the
+// background (1.18): completed at once, metadata.background.
+func bgCall(id, child string) wire.Event {
+	md, _ := json.Marshal(map[string]any{"sessionId": child, "background": true, "jobId": child})
+	return wire.PartUpdated{Part: wire.Part{ID: "prt_0100", SessionID: id, MessageID: "msg_0002", Type: wire.PartTool,
+		Tool: "task", CallID: "bg", State: &wire.ToolState{Status: wire.ToolCompleted, Metadata: md,
+			Output: `<task id="` + child + `" state="running">`}}}
+}
+
+// notice is child's end notice reaching session id: a user message (n 3)
+// whose text part is synthetic.
+func notice(id, child, state string) []wire.Event {
+	user := wire.MessageUpdated{Info: wire.Message{ID: "msg_0003", SessionID: id, Role: "user", Time: wire.MessageTime{Created: 3}}}
+	return []wire.Event{user, wire.PartUpdated{Part: wire.Part{ID: "prt_0200", SessionID: id, MessageID: "msg_0003",
+		Type: wire.PartText, Synthetic: true, Text: `<task id="` + child + `" state="` + state + `">` + "\n<summary>Background task completed: x</summary>"}}}
+}
+
 func text(id, part, words string) wire.Event {
 	return wire.PartUpdated{Part: wire.Part{ID: part, SessionID: id, MessageID: "msg_0002", Type: wire.PartText, Text: words}}
 }

@@ -87,6 +87,19 @@ func TestLifecycle(t *testing.T) {
 				Tool: "bash", State: &wire.ToolState{Status: wire.ToolError, Error: "The user rejected permission to use this specific tool call."}}}),
 			a(3, finish("ses_a")),
 		}, []string{"session.started ses_a", "session.failed ses_a"}},
+		{"a root waits on its background task and its notice", []step{
+			a(1, run1("ses_a", ""), one(bgCall("ses_a", "ses_b")), run1("ses_b", "ses_a")),
+			a(2, finish("ses_a")),
+			a(3, finish("ses_b")),
+			a(4, notice("ses_a", "ses_b", "completed"), one(busy("ses_a"))),
+			evs(5, msg("ses_a", 4, true), idle("ses_a")),
+		}, []string{"session.started ses_a", "session.started ses_b", "session.done ses_b", "session.done ses_a"}},
+		{"an aborted background child gets no notice: its parent is done", []step{
+			a(1, run1("ses_a", ""), one(bgCall("ses_a", "ses_b")), run1("ses_b", "ses_a")),
+			a(2, finish("ses_a")),
+			evs(3, msg("ses_b", 2, false), wire.MessageUpdated{Info: wire.Message{ID: "msg_0002", SessionID: "ses_b",
+				Role: "assistant", Error: &wire.ErrorInfo{Name: aborted}, Time: wire.MessageTime{Created: 2}}}, idle("ses_b")),
+		}, []string{"session.started ses_a", "session.started ses_b", "session.aborted ses_b", "session.done ses_a"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -19,7 +19,12 @@ func (w *Watchdog) look(out *Out, st *model.State, ss *model.Session, t *track, 
 func (w *Watchdog) lookLifecycle(out *Out, st *model.State, ss *model.Session, t *track, nowMS int64) {
 	cur := phaseOf(st, ss)
 	prev, prevStart := t.phase, t.runStart
-	t.phase, t.runStart = cur, ss.RunStart
+	if w.awaits && prev.live() && !cur.live() && model.StateOf(ss).Kind == model.KindNotLoaded {
+		// How it ended cannot be told before its history is read; its
+		// reader is on the way (AwaitHistory), and Learn tells it then.
+		return
+	}
+	t.phase, t.runStart, t.loaded = cur, ss.RunStart, ss.Loaded
 	if w.primed {
 		for _, name := range transitions(prev, cur, prevStart != ss.RunStart) {
 			out.add(w.event(st, ss, name, cur, nowMS))

@@ -22,6 +22,8 @@ func (p phase) String() string { return phaseNames[p] }
 
 func (p phase) ended() bool { return p >= phaseDone }
 
+func (p phase) live() bool { return p == phaseBusy || p == phaseWaiting }
+
 // endEvent is the event a run ending in p emits.
 func (p phase) endEvent() string {
 	switch p {
@@ -50,7 +52,9 @@ func phaseOf(st *model.State, ss *model.Session) phase {
 	switch k {
 	case model.KindWaiting:
 		return phaseWaiting
-	case model.KindRunning, model.KindRetrying:
+	case model.KindRunning, model.KindRetrying, model.KindBackground:
+		// Waiting on the background tasks it launched is not an end: the
+		// server runs it again to answer each one.
 		return phaseBusy
 	case model.KindIdle:
 		return phaseNone

@@ -19,6 +19,8 @@ type Watchdog struct {
 	everUp   bool
 	abortWhy map[string]string // session id → "aborted by octop: loop"
 	marked   int               // sessions with at least one mark
+	// awaits says histories follow every resync (see AwaitHistory).
+	awaits bool
 }
 
 // track is what the Watchdog remembers of one session.
@@ -27,6 +29,10 @@ type track struct {
 	runStart int64
 	heard    int64 // Unix ms an event last named this session
 	marks    [len(kinds)]*Mark
+	// fresh: first seen after the baseline was set, so it is new since;
+	// loaded: its phase and runStart were last taken from its messages,
+	// so a later RunStart is a run it made (see Learn).
+	fresh, loaded bool
 }
 
 // Abort asks the caller to abort a session and its subtree, once.
@@ -82,6 +88,7 @@ func (w *Watchdog) Events(st *model.State, evs []wire.Event, nowMS int64) Out {
 		t := w.track(ss, nowMS)
 		t.heard = nowMS
 		w.lookLifecycle(&out, st, ss, t, nowMS)
+		w.lookFollowers(&out, st, ss, nowMS)
 		w.mark(&out, st, ss, t, mask|1<<stallIdx, nowMS)
 		// A child's spend counts against its root's tree budget.
 		if r := rootOf(st, ss); r != ss && mask&(1<<budgetIdx) != 0 {
@@ -89,6 +96,15 @@ func (w *Watchdog) Events(st *model.State, evs []wire.Event, nowMS int64) Out {
 		}
 	}
 	return out
+}
+
+// lookFollowers looks again at the ancestors that wait on ss through a
+// background task: a child's end can end them with no event of their own
+// (an aborted background child sends its parent no notice).
+func (w *Watchdog) lookFollowers(out *Out, st *model.State, ss *model.Session, nowMS int64) {
+	for p := st.Session(ss.ParentID); p != nil && p.LaunchedBackground(); p = st.Session(p.ParentID) {
+		w.lookLifecycle(out, st, p, w.track(p, nowMS), nowMS)
+	}
 }
 
 // kindsTouched is the detectors an event can change, as a mask of kinds
@@ -188,7 +204,7 @@ func (w *Watchdog) lookAll(out *Out, st *model.State, nowMS int64) {
 func (w *Watchdog) track(ss *model.Session, nowMS int64) *track {
 	t := w.tracks[ss.ID]
 	if t == nil {
-		t = &track{heard: nowMS}
+		t = &track{heard: nowMS, fresh: w.primed}
 		w.tracks[ss.ID] = t
 	}
 	return t

@@ -125,11 +125,14 @@ const (
 // for text and reasoning, Tool/CallID/State for tool, Tokens/Cost for
 // step-finish.
 type Part struct {
-	ID        string     `json:"id"`
-	SessionID string     `json:"sessionID"`
-	MessageID string     `json:"messageID"`
-	Type      string     `json:"type"`
-	Text      string     `json:"text,omitempty"`
+	ID        string `json:"id"`
+	SessionID string `json:"sessionID"`
+	MessageID string `json:"messageID"`
+	Type      string `json:"type"`
+	Text      string `json:"text,omitempty"`
+	// Synthetic marks a text the server wrote, not the person: on 1.18, a
+	// background task's end notice to its parent (see model.ParseNotice).
+	Synthetic bool       `json:"synthetic,omitempty"`
 	Tool      string     `json:"tool,omitempty"`
 	CallID    string     `json:"callID,omitempty"`
 	State     *ToolState `json:"state,omitempty"`

@@ -48,7 +48,7 @@ func (m Model) callLine(s *model.Session, i, nameW int) string {
 		shown: shown, nameW: nameW, width: m.width, styles: m.styles}
 	if shown == model.ToolRunning {
 		k.spin = m.spin
-		if t.Start > 0 && t.End < t.Start {
+		if t.Start > 0 && (t.End < t.Start || t.Background) {
 			k.ran = format.Duration(m.now - t.Start)
 		}
 	}

@@ -153,7 +153,7 @@ func (m Model) header(s *model.Session) []string {
 		title = "(untitled)"
 	}
 	if agent == "" {
-		agent = s.Agent
+		agent = format.OneLine(s.Agent)
 	}
 	top := st.Ink.Bold.Render(format.OneLine(title))
 	if agent != "" {
@@ -166,7 +166,7 @@ func (m Model) header(s *model.Session) []string {
 	if state.Kind != model.KindNotLoaded {
 		elapsed = format.Elapsed(m.state.Elapsed(s.ID, m.now))
 	}
-	status := markStyle.Render(mark+" "+format.StateWord(state.Kind)) + st.Ink.Dim.Render(" · "+elapsed)
+	status := markStyle.Render(mark+" "+format.StateWord(state)) + st.Ink.Dim.Render(" · "+elapsed)
 	if state.Kind == model.KindRetrying {
 		status += st.Ink.Retry.Render(fmt.Sprintf(" · attempt %d", s.Attempt))
 		if s.RetryAt > m.now {
@@ -178,10 +178,14 @@ func (m Model) header(s *model.Session) []string {
 		if c.RunningBelow > 0 {
 			status += st.Ink.Busy.Render(fmt.Sprintf(", %d running below", c.RunningBelow))
 		}
+		if c.WaitingBelow > 0 {
+			// Blocked on the person, not working: never "running".
+			status += st.Ink.Waiting.Render(fmt.Sprintf(", %d waiting below", c.WaitingBelow))
+		}
 	}
-	lines := []string{top, label(st, "status") + status, label(st, "task_id") + s.ID}
+	lines := []string{top, label(st, "status") + status, label(st, "task_id") + format.OneLine(s.ID)}
 	if s.ParentID != "" {
-		parent := s.ParentID
+		parent := format.OneLine(s.ParentID)
 		if p := m.state.Session(s.ParentID); p != nil && p.Title != "" {
 			parent = format.OneLine(p.Title)
 		}
@@ -203,7 +207,7 @@ func (m Model) header(s *model.Session) []string {
 		}
 	}
 	for _, p := range m.state.Permissions(s.ID) {
-		lines = append(lines, label(st, "waiting")+st.Ink.Waiting.Render("permission "+p.Permission+" "+strings.Join(p.Patterns, " ")))
+		lines = append(lines, label(st, "waiting")+st.Ink.Waiting.Render("permission "+format.OneLine(p.Permission+" "+strings.Join(p.Patterns, " "))))
 	}
 	for _, q := range m.state.Questions(s.ID) {
 		what := "question"
@@ -247,14 +251,12 @@ func (m Model) body(s *model.Session) body {
 	}
 	b.tail = m.todoLines(s)
 	if model.StateOf(s).Kind != model.KindRunning && strings.TrimSpace(s.LastText) != "" {
-		reply := strings.Split(strings.TrimSpace(s.LastText), "\n")
+		reply := strings.Split(format.Text(strings.TrimSpace(s.LastText)), "\n")
 		if len(reply) > maxReplyLines {
 			reply = append(reply[:maxReplyLines-1], "…")
 		}
 		b.tail = append(b.tail, rule(m.styles, "last reply", m.width))
-		for _, l := range reply {
-			b.tail = append(b.tail, strings.ReplaceAll(l, "\t", "    "))
-		}
+		b.tail = append(b.tail, reply...)
 	}
 	return b
 }
@@ -297,14 +299,18 @@ func (m Model) toolLine(t model.ToolCall, shown model.ToolStatus, nameW int) str
 	case shown == model.ToolInterrupted:
 		what += " — interrupted"
 	}
+	if t.Background {
+		what += " (background)"
+	}
 	var dur string
 	switch {
+	case t.Start > 0 && running && (t.End < t.Start || t.Background):
+		// A background task's call ended at launch; it runs on.
+		dur = format.Duration(m.now - t.Start)
 	case t.Start > 0 && t.End >= t.Start:
 		dur = format.Duration(t.End - t.Start)
-	case t.Start > 0 && running:
-		dur = format.Duration(m.now - t.Start)
 	}
-	name := ansi.Truncate(t.Tool, nameW, "…")
+	name := ansi.Truncate(format.OneLine(t.Tool), nameW, "…")
 	name += strings.Repeat(" ", nameW-ansi.StringWidth(name))
 	room := m.width - 2 - nameW - 1 - len(dur) - 1
 	what = ansi.Truncate(what, max(room, 0), "…")

@@ -130,3 +130,50 @@ func TestCallsRuleCountsHiddenCalls(t *testing.T) {
 		}
 	}
 }
+
+// A session idle while its background task runs says what it waits on;
+// its task call runs with the child, marked background, and its time
+// counts on.
+func TestBackgroundDetail(t *testing.T) {
+	st := model.New()
+	st.Apply(wire.SessionCreated{Info: wire.Session{ID: "p", Title: "root"}})
+	st.Apply(wire.MessageUpdated{Info: wire.Message{ID: "m1", SessionID: "p", Role: "user", Time: wire.MessageTime{Created: 1000}}})
+	st.Apply(wire.MessageUpdated{Info: wire.Message{ID: "m2", SessionID: "p", Role: "assistant", Time: wire.MessageTime{Created: 1100, Completed: 2000}}})
+	st.Apply(wire.PartUpdated{Part: wire.Part{ID: "t", SessionID: "p", MessageID: "m2", Type: wire.PartTool, Tool: "task",
+		State: &wire.ToolState{Status: wire.ToolCompleted, Title: "worker 1", Metadata: json.RawMessage(`{"sessionId":"ses_k","background":true}`),
+			Time: wire.ToolTime{Start: 1200, End: 1300}}}})
+	st.Apply(wire.SessionStatusChanged{SessionID: "p", Status: wire.SessionStatus{Type: wire.StatusIdle}})
+	st.Apply(wire.SessionCreated{Info: wire.Session{ID: "ses_k", ParentID: "p", Title: "worker 1 (@general subagent)"}})
+	st.Apply(wire.SessionStatusChanged{SessionID: "ses_k", Status: wire.SessionStatus{Type: wire.StatusBusy}})
+	m := New(styles.New(true, true))
+	m.SetState(st)
+	m.SetSession("p")
+	m.SetSize(70, 12)
+	m.SetClock(61_000, "*")
+	out := strings.Join(view(m), "\n")
+	for _, want := range []string{"◔ waiting on 1 background task · 1m00s", "* task worker 1 (background)", "59s"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("detail lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// A parent whose three children all wait on a permission has none
+// running below: they wait, and the status line says so.
+func TestChildrenWaitingAreNotRunning(t *testing.T) {
+	st := model.New()
+	st.Apply(wire.SessionCreated{Info: wire.Session{ID: "p", Title: "fan"}})
+	st.Apply(wire.SessionStatusChanged{SessionID: "p", Status: wire.SessionStatus{Type: wire.StatusBusy}})
+	for _, id := range []string{"a", "b", "c"} {
+		st.Apply(wire.SessionCreated{Info: wire.Session{ID: id, ParentID: "p", Title: "worker " + id}})
+		st.Apply(wire.SessionStatusChanged{SessionID: id, Status: wire.SessionStatus{Type: wire.StatusBusy}})
+		st.Apply(wire.PermissionAsked{Request: wire.PermissionRequest{ID: "per_" + id, SessionID: id, Permission: "bash"}})
+	}
+	m := New(styles.New(true, true))
+	m.SetState(st)
+	m.SetSession("p")
+	m.SetSize(80, 12)
+	if got := strings.Join(view(m), "\n"); !strings.Contains(got, "3 children, 3 waiting below") || strings.Contains(got, "running below") {
+		t.Errorf("the status line does not say the children wait:\n%s", got)
+	}
+}

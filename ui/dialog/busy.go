@@ -5,9 +5,9 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/room"
 	"github.com/octop-dev/octop/ui/styles"
 )
@@ -61,7 +61,7 @@ func (d Busy) View(w, h int) string {
 	width := Width(w, 72)
 	inner := width - 4
 	var b strings.Builder
-	b.WriteString(ansi.Wrap(d.id+" is still running. A prompt sent now would race the run in progress.", inner, " "))
+	b.WriteString(format.Wrap(d.id+" is still running. A prompt sent now would race the run in progress.", inner))
 	keys := Hint(d.keys.ShortHelp()...)
 	switch {
 	case d.waiting:

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/room"
 	"github.com/octop-dev/octop/ui/styles"
 )
@@ -71,9 +72,9 @@ func (f Find) found(msg task.FindReply) (room.Dialog, tea.Cmd) {
 		return f, nil
 	}
 	s := msg.Session
-	title := s.Title
+	title := format.OneLine(s.Title)
 	if title == "" {
-		title = s.ID
+		title = format.OneLine(s.ID)
 	}
 	sel := room.Select(s.ID)
 	root := s.ParentID == ""

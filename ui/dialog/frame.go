@@ -29,12 +29,12 @@ func Width(w, want int) int {
 func Frame(st *styles.Styles, width int, title, body, hint string) string {
 	inner := width - 4 // border and one cell of padding each side
 	var b strings.Builder
-	b.WriteString(st.Focused.Render(ansi.Truncate(title, inner, "…")))
+	b.WriteString(st.Focused.Render(ansi.Truncate(format.OneLine(title), inner, "…")))
 	b.WriteString("\n\n")
 	b.WriteString(body)
 	if hint != "" {
 		b.WriteString("\n\n")
-		b.WriteString(st.Dim.Render(ansi.Wrap(hint, inner, " ")))
+		b.WriteString(st.Dim.Render(format.Wrap(hint, inner)))
 	}
 	box := lipgloss.NewStyle().
 		Border(lipgloss.RoundedBorder()).
@@ -56,7 +56,7 @@ func ErrorLine(st *styles.Styles, inner int, msg string) string {
 	if msg == "" {
 		return ""
 	}
-	return st.Failed.Render(ansi.Wrap("✗ "+msg, inner, " "))
+	return st.Failed.Render(format.Wrap("✗ "+format.OneLine(msg), inner))
 }
 
 // SessionLabel is "title  ses_…" cut to n cells.
@@ -67,15 +67,16 @@ func SessionLabel(st *model.State, id string, n int) string {
 			t = s.Title + "  " + id
 		}
 	}
-	return ansi.Truncate(t, n, "…")
+	return ansi.Truncate(format.OneLine(t), n, "…")
 }
 
-// TitleOf is a session's title, or its id when it has none.
+// TitleOf is a session's title, or its id when it has none, as one line
+// a dialog can show.
 func TitleOf(s *model.Session, id string) string {
 	if s == nil || s.Title == "" {
-		return id
+		return format.OneLine(id)
 	}
-	return s.Title
+	return format.OneLine(s.Title)
 }
 
 // ErrText is an error as one line for a dialog or a notice.

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/room"
 	"github.com/octop-dev/octop/ui/styles"
 )
@@ -186,7 +187,7 @@ func (f Launch) View(w, h int) string {
 	}
 	var b strings.Builder
 	if f.parent != "" {
-		b.WriteString(f.st.Dim.Render(ansi.Truncate("parent "+f.parent, inner, "…")) + "\n\n")
+		b.WriteString(f.st.Dim.Render(ansi.Truncate("parent "+format.OneLine(f.parent), inner, "…")) + "\n\n")
 	}
 	b.WriteString(label(fieldAgent, "Agent") + "\n")
 	b.WriteString(f.agents.view(f.st, inner))

@@ -1,13 +1,12 @@
 package dialog
 
 import (
-	"strings"
-
 	"charm.land/bubbles/v2/list"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
@@ -23,11 +22,11 @@ func (i agentItem) Title() string {
 	case i.a.Name == "":
 		return i.blank
 	case i.a.Mode == "primary":
-		return i.a.Name + " (primary)"
+		return format.OneLine(i.a.Name) + " (primary)"
 	}
-	return i.a.Name
+	return format.OneLine(i.a.Name)
 }
-func (i agentItem) Description() string { return strings.Join(strings.Fields(i.a.Description), " ") }
+func (i agentItem) Description() string { return format.OneLine(i.a.Description) }
 func (i agentItem) FilterValue() string { return i.a.Name }
 
 // TaskAgent says whether the server runs agent a as a task, in a child

@@ -11,13 +11,11 @@ package diff
 import (
 	"sort"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	udiff "github.com/aymanbagabas/go-udiff"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/ui/format"
 )
 
 // File is one changed file with its counts over every run that touched it.
@@ -103,9 +101,10 @@ type Line struct {
 }
 
 // Lines splits a patch into lines and tells each one's kind. A line is
-// shown as text: the file's own escape sequences and control characters
-// (a carriage return, a bell) are dropped, so a diff cannot move the
-// cursor or restyle the screen, and invalid UTF-8 becomes U+FFFD.
+// shown as text (format.Text): the file's own escape sequences and
+// control characters (a carriage return, a bell) show as their pictures,
+// so a diff cannot move the cursor or restyle the screen, and invalid
+// UTF-8 becomes U+FFFD.
 func Lines(patch string) []Line {
 	if patch == "" {
 		return nil
@@ -113,30 +112,10 @@ func Lines(patch string) []Line {
 	raw := strings.Split(strings.TrimSuffix(patch, "\n"), "\n")
 	out := make([]Line, 0, len(raw))
 	for _, l := range raw {
-		l = printable(strings.ReplaceAll(strings.TrimRight(l, "\r"), "\t", "    "))
+		l = format.Text(strings.TrimRight(l, "\r"))
 		out = append(out, Line{Kind: kindOf(l), Text: l})
 	}
 	return out
-}
-
-// printable is l without escape sequences or control characters.
-func printable(l string) string {
-	clean := true
-	for _, r := range l {
-		if r < 0x20 || (r >= 0x7f && r < 0xa0) || r == utf8.RuneError {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return l
-	}
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return -1
-		}
-		return r
-	}, ansi.Strip(strings.ToValidUTF8(l, "\uFFFD")))
 }
 
 func kindOf(l string) LineKind {

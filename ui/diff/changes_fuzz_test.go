@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/ui/format"
 )
 
 // FuzzFiles: a message summary's diffs are the server's strings: a
@@ -47,7 +48,7 @@ func FuzzFiles(f *testing.F) {
 func lineSet(text string) map[string]bool {
 	set := map[string]bool{}
 	for _, l := range strings.Split(text, "\n") {
-		set[printable(strings.ReplaceAll(strings.TrimRight(l, "\r"), "\t", "    "))] = true
+		set[format.Text(strings.TrimRight(l, "\r"))] = true
 	}
 	return set
 }

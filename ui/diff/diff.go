@@ -127,11 +127,11 @@ func (m Model) View() string {
 	ink := m.st.Ink
 	add, del := Totals(m.files)
 	head := fmt.Sprintf("%s  %s  %s  %s", ink.App.Render("files changed"), ink.Title.Render(format.OneLine(m.title)),
-		ink.Dim.Render(m.id), counts(ink, len(m.files), add, del))
+		ink.Dim.Render(format.OneLine(m.id)), counts(ink, len(m.files), add, del))
 	lines := []string{head}
 	switch {
 	case m.err != nil:
-		lines = append(lines, ink.Failed.Render("could not read the changes: "+m.err.Error()))
+		lines = append(lines, ink.Failed.Render("could not read the changes: "+format.OneLine(m.err.Error())))
 	case !m.loaded:
 		lines = append(lines, ink.Dim.Render("loading…"))
 	case len(m.files) == 0:

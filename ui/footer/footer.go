@@ -29,6 +29,10 @@ type Keys struct {
 	Short []key.Binding
 	// View and Actions are the screen's keys in the full help.
 	View, Actions []key.Binding
+
+	// rows is how many keys the full help puts in a column (7 when 0);
+	// Help raises it until every key fits the width.
+	rows int
 }
 
 // ShortHelp is the one-line footer.
@@ -37,32 +41,49 @@ func (k Keys) ShortHelp() []key.Binding {
 	return append(out, k.Short...)
 }
 
-// FullHelp is the ? screen, in columns of seven so it fits 80 cells: the
-// focused pane's keys, the view, then the live.
+// FullHelp is the ? screen, in columns of seven (more when the width
+// asks: see Help): the focused pane's keys, the view, then the live.
 func (k Keys) FullHelp() [][]key.Binding {
 	var all []key.Binding
 	for _, col := range k.PaneFull {
 		all = append(all, col...)
 	}
 	all = append(append(all, k.View...), k.Actions...)
+	rows := k.rows
+	if rows <= 0 {
+		rows = 7
+	}
 	var cols [][]key.Binding
 	for len(all) > 0 {
-		n := min(7, len(all))
+		n := min(rows, len(all))
 		cols = append(cols, all[:n])
 		all = all[n:]
 	}
 	return cols
 }
 
+// maxRows bounds the full help's columns: a screen too narrow for two
+// columns of this many keys gets its help cut at the right edge.
+const maxRows = 40
+
 // Help draws the help for width cells, each line exactly that wide. With a
-// filter on, the short line starts with it.
+// filter on, the short line starts with it. The full help lists every key:
+// its columns grow longer on a narrow screen.
 func Help(st *styles.Styles, h help.Model, k Keys, filter string, width int) string {
 	if filter != "" && !h.ShowAll {
-		prefix := st.Ink.Busy.Render("filter: "+filter) + "  "
+		prefix := st.Ink.Busy.Render("filter: "+format.OneLine(filter)) + "  "
 		h.SetWidth(max(width-ansi.StringWidth(prefix), 0))
 		return format.Fit(prefix+h.View(k), width)
 	}
-	lines := strings.Split(h.View(k), "\n")
+	view := h.View(k)
+	if h.ShowAll {
+		// A key cut off the right edge is a key nobody learns: the
+		// columns grow longer until every one fits.
+		for k.rows = 8; strings.Contains(view, h.Ellipsis) && k.rows <= maxRows; k.rows++ {
+			view = h.View(k)
+		}
+	}
+	lines := strings.Split(view, "\n")
 	for i, l := range lines {
 		lines[i] = format.Fit(l, width)
 	}
@@ -75,5 +96,5 @@ func Notice(st *styles.Styles, f room.FlashMsg, width int) string {
 	if f.Error {
 		ink = st.Ink.Failed
 	}
-	return format.Fit(ink.Render(f.Text), width)
+	return format.Fit(ink.Render(format.OneLine(f.Text)), width)
 }

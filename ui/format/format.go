@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/octop-dev/octop/internal/sanitize"
 )
 
 // Duration renders milliseconds the way a monitor column wants them: short
@@ -91,29 +93,22 @@ func SplitTitle(title string) (desc, agent string) {
 	return strings.TrimRight(head[:i], " \t"), agent
 }
 
-// OneLine folds a text from the server into one line a row can hold. Line
-// breaks and tabs become spaces; escape sequences and other control
-// characters are dropped, so a title or a tool's input can neither wrap a
-// row nor reach the terminal; invalid UTF-8 becomes U+FFFD. Marks and
-// joiners at its start go, and prepended signs at its end: with no letter
-// beside them, they would join the space a row puts around the text and
-// make the row a cell short.
+// OneLine folds a text from the server into one line a row can hold: it
+// is the screen's way in for every title, name, input and message from a
+// server or a recording, cleaned by package sanitize. Line breaks and tabs
+// become spaces; escape sequences and other control
+// characters are shown as their pictures (ESC as ␛), so a title or a
+// tool's input can neither wrap a row nor reach the terminal; invalid
+// UTF-8 becomes U+FFFD. Marks and joiners at its start go, and prepended
+// signs at its end: with no letter beside them, they would join the space
+// a row puts around the text and make the row a cell short.
 func OneLine(s string) string {
 	s = trimJoiners(s)
 	if plain(s) {
 		return s
 	}
-	s = strings.Map(func(r rune) rune {
-		switch {
-		case r == '\n' || r == '\r' || r == '\t':
-			return ' '
-		case unicode.IsControl(r):
-			return -1
-		}
-		return r
-	}, ansi.Strip(strings.ToValidUTF8(s, "\uFFFD")))
-	// Dropping a control character may leave a mark first.
-	return trimJoiners(strings.Join(strings.Fields(s), " "))
+	// A picture may leave a mark first no longer: trim again.
+	return trimJoiners(strings.Join(strings.Fields(sanitize.Line(s)), " "))
 }
 
 // trimJoiners trims spaces, the marks and joiners s starts with and the
@@ -155,14 +150,7 @@ func oneCluster(s string) bool {
 
 // plain says s holds no control character and is valid UTF-8: OneLine has
 // nothing to do.
-func plain(s string) bool {
-	for _, r := range s {
-		if r < 0x20 || (r >= 0x7f && r < 0xa0) || r == utf8.RuneError {
-			return false
-		}
-	}
-	return true
-}
+func plain(s string) bool { return sanitize.IsClean(s) }
 
 // Noun picks the singular or plural form of a noun for n.
 func Noun(n int, one, many string) string {

@@ -56,7 +56,7 @@ func TestSplitTitle(t *testing.T) {
 		{"odd (@two words subagent)", "odd (@two words subagent)", ""},
 		{"bad (@0\xec subagent)", "bad", "0\uFFFD"},
 		{"nl (@a\nb subagent)", "nl", "a b"},
-		{"esc (@\x1b subagent)", "esc (@\x1b subagent)", ""},
+		{"esc (@\x1b subagent)", "esc", "␛"}, // shown, not hidden
 	} {
 		d, a := SplitTitle(tc.in)
 		if d != tc.desc || a != tc.agent {
@@ -68,9 +68,11 @@ func TestSplitTitle(t *testing.T) {
 func TestOneLine(t *testing.T) {
 	// What the server sends reaches no terminal as escapes or controls.
 	for in, want := range map[string]string{
-		"\x1b[31mred\x1b[0m title": "red title",
-		"bell\a and \x9b junk":     "bell and \uFFFD junk",
-		"C1 \u009b2J shown":        "C1 2J shown", // the control goes, harmless text stays
+		// What is taken out is shown: a person sees something was there.
+		"\x1b[31mred\x1b[0m title": "␛[31mred␛[0m title",
+		"bell\a and \x9b junk":     "bell␇ and \uFFFD junk",
+		"C1 \u009b2J shown":        "C1 \uFFFD2J shown",
+		"bidi \u202eevil":          "bidi \uFFFDevil",
 		"plain  spaces kept":       "plain  spaces kept",
 		"日本語 ok":                   "日本語 ok",
 		// A mark or joiner first has no letter to join: it would join
@@ -79,8 +81,8 @@ func TestOneLine(t *testing.T) {
 		"\u103b":          "",
 		"\u103b title":    "title",
 		"\u200d\u0301x":   "x",
-		"\x01\u103bafter": "after",
-		"cafe\u0301":      "cafe\u0301", // a mark after its letter stays
+		"\x01\u103bafter": "␁\u103bafter", // the mark joins the picture
+		"cafe\u0301":      "cafe\u0301",   // a mark after its letter stays
 		// U+1AD8 extends (Unicode 17) in the grapheme tables widths are
 		// measured with, not yet in Go's unicode (make fuzz found it).
 		"\u1ad8":       "",

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/octop-dev/octop/internal/sanitize"
 )
 
 // Fit cuts or pads a line to exactly width cells.
@@ -44,4 +46,28 @@ type Rect struct{ X, Y, W, H int }
 // Contains says the cell x, y is inside r.
 func (r Rect) Contains(x, y int) bool {
 	return x >= r.X && x < r.X+r.W && y >= r.Y && y < r.Y+r.H
+}
+
+// tabWidth is how many spaces a tab becomes in text the screen lays out:
+// widths measure a tab as no cell at all.
+const tabWidth = 4
+
+// Text is the screen's way in for text from a server or a recording that
+// keeps its lines (a reply, a tool's output, an error body): cleaned by
+// package sanitize (every control shown as its picture, ESC as ␛), CRLF
+// as a newline, tabs as spaces. Layout code wraps and cuts what it
+// returns, never the raw text.
+func Text(s string) string {
+	s = sanitize.Text(s)
+	if strings.Contains(s, "\t") {
+		s = strings.ReplaceAll(s, "\t", strings.Repeat(" ", tabWidth))
+	}
+	return s
+}
+
+// Wrap is Text wrapped to width cells (at least 1), breaking at spaces
+// where it can and inside a word where it must.
+func Wrap(s string, width int) string {
+	width = max(width, 1)
+	return ansi.Hardwrap(ansi.Wrap(Text(s), width, " "), width, true)
 }

@@ -18,6 +18,7 @@ const (
 	MarkAborted     = "■" // stopped by a person (or by octop)
 	MarkInterrupted = "⊘" // stopped without finishing; also a call left open
 	MarkDenied      = "⊖" // ended on a rejected permission or question
+	MarkBackground  = "◔" // idle, waiting on background tasks it launched
 	// MarkStale replaces the spinner while the server is unreachable: the
 	// session was running when last heard of.
 	MarkStale = "⋯"
@@ -45,13 +46,21 @@ func StateMark(k model.Kind, spin string, s *styles.Styles) (string, styles.Ink)
 		return MarkDone, s.Ink.Done
 	case model.KindIdle:
 		return MarkIdle, s.Ink.Dim
+	case model.KindBackground:
+		return MarkBackground, s.Ink.Busy
 	}
 	return MarkNotLoaded, s.Ink.Dim
 }
 
 // StateWord names a session's state for the detail pane: the kind's word
-// ("complete", "denied", "not loaded" …).
-func StateWord(k model.Kind) string { return k.String() }
+// ("complete", "denied", "not loaded" …), or the state's detail for one
+// waiting on background tasks ("waiting on 2 background tasks").
+func StateWord(st model.SessionState) string {
+	if st.Kind == model.KindBackground && st.Detail != "" {
+		return st.Detail
+	}
+	return st.Kind.String()
+}
 
 // ToolMark is the one-cell mark for a tool call's status.
 func ToolMark(st model.ToolStatus, spin string, s *styles.Styles) (string, styles.Ink) {

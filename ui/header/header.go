@@ -8,6 +8,7 @@
 package header
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -24,11 +25,16 @@ const Height = 2
 
 // Data is what the header shows.
 type Data struct {
-	Demo      bool
-	ServerURL string
-	Version   string // the server's OpenCode version, "" until known
-	Conn      wire.ConnState
-	ConnKnown bool
+	// Demo says a recording plays (--demo, --replay): Source names it
+	// ("demo" when empty) and Playback says where it stands: "" or
+	// "playing", "paused", "ended".
+	Demo             bool
+	Source, Playback string
+	ReadOnly         bool // --read-only: octop changes nothing on the server
+	ServerURL        string
+	Version          string // the server's OpenCode version, "" until known
+	Conn             wire.ConnState
+	ConnKnown        bool
 	// LostAt is when the connection was lost, zero while the screen is
 	// current (connected and re-read, or never connected yet).
 	LostAt  time.Time
@@ -56,31 +62,7 @@ type Data struct {
 
 // Lines is the two header lines, each exactly width cells.
 func Lines(st *styles.Styles, d Data, width int) []string {
-	// Line 1: where we are connected, and follow on the right.
-	parts := []string{st.Ink.App.Render("octop")}
-	if d.Demo {
-		parts = append(parts, st.Ink.URL.Render("demo"))
-	} else {
-		parts = append(parts, st.Ink.URL.Render(d.ServerURL))
-	}
-	// A server gone out of reach may come back as another version.
-	if d.Version != "" && d.LostAt.IsZero() {
-
-		parts = append(parts, st.Ink.Dim.Render("OpenCode "+d.Version))
-	}
-	parts = append(parts, connText(st, d))
-	var right1 string
-	if d.Notice != "" {
-		// Half the line at most: where octop is connected stays readable.
-		right1 = st.Ink.Waiting.Render(ansi.Truncate("🔔 "+format.OneLine(d.Notice), width/2, "…"))
-	}
-	if d.Sort != "" && d.Sort != "newest" {
-		right1 = strings.TrimSpace(right1 + "  " + st.Ink.Dim.Render("sort: "+d.Sort))
-	}
-	if d.Follow {
-		right1 = strings.TrimSpace(right1 + "  " + st.Ink.Busy.Render("[follow]"))
-	}
-	line1 := format.Spread(strings.Join(parts, "  "), right1, width)
+	line1 := firstLine(st, d, width)
 
 	// Line 2: an error if there is one, else the selection's roll-up; the
 	// counts on the right, which an ellipsis never eats.
@@ -97,11 +79,78 @@ func Lines(st *styles.Styles, d Data, width int) []string {
 	return []string{format.Fit(line1, width), format.Spread(line2, counts, width)}
 }
 
+// noticeMin is the fewest cells a notice is cut to before it squeezes
+// anything else.
+const noticeMin = 16
+
+// firstLine is where octop is connected (server, OpenCode version,
+// connection state), then on the right the notice, the sort and follow.
+// The notice takes half the line at most, and never the connection
+// state's room: it is cut first, then the version goes, then the server's
+// address is cut.
+func firstLine(st *styles.Styles, d Data, width int) string {
+	where := format.OneLine(d.ServerURL)
+	if d.Demo {
+		where = format.OneLine(cmp.Or(d.Source, "demo"))
+	}
+	var version string
+	// A server gone out of reach may come back as another version.
+	if d.Version != "" && d.LostAt.IsZero() {
+		version = "OpenCode " + format.OneLine(d.Version)
+	}
+	conn := connText(st, d)
+	if d.ReadOnly {
+		conn = st.Ink.Dim.Render("read-only") + "  " + conn
+	}
+	var rest []string
+	if d.Sort != "" && d.Sort != "newest" {
+		rest = append(rest, st.Ink.Dim.Render("sort: "+d.Sort))
+	}
+	if d.Follow {
+		rest = append(rest, st.Ink.Busy.Render("[follow]"))
+	}
+	restW := ansi.StringWidth(strings.Join(rest, "  "))
+	leftW := func() int {
+		w := len("octop") + 2 + ansi.StringWidth(where) + 2 + ansi.StringWidth(conn)
+		if version != "" {
+			w += 2 + ansi.StringWidth(version)
+		}
+		return w
+	}
+	if d.Notice != "" {
+		notice := "🔔 " + format.OneLine(d.Notice)
+		want := min(ansi.StringWidth(notice), width/2)
+		room := width - leftW() - restW - 3
+		if room < min(want, noticeMin) && version != "" {
+			version = "" // the version gives way before the notice is cut short
+			room = width - leftW() - restW - 3
+		}
+		notice = ansi.Truncate(notice, min(want, max(room, noticeMin)), "…")
+		rest = append([]string{st.Ink.Waiting.Render(notice)}, rest...)
+	}
+	right := strings.Join(rest, "  ")
+	if over := leftW() + ansi.StringWidth(right) + 1 - width; over > 0 && ansi.StringWidth(where) > over+1 {
+		// The address is cut, never the connection state.
+		where = ansi.Truncate(where, ansi.StringWidth(where)-over, "…")
+	}
+	parts := []string{st.Ink.App.Render("octop"), st.Ink.URL.Render(where)}
+	if version != "" {
+		parts = append(parts, st.Ink.Dim.Render(version))
+	}
+	return format.Spread(strings.Join(append(parts, conn), "  "), right, width)
+}
+
 // connText is the connection state: connected, connecting, or the
 // countdown to the next attempt.
 func connText(st *styles.Styles, d Data) string {
 	if d.Demo {
-		return st.Ink.Connected.Render("▶ replaying a recording")
+		switch d.Playback {
+		case "paused":
+			return st.Ink.Retry.Render("⏸ paused")
+		case "ended":
+			return st.Ink.Dim.Render("■ ended")
+		}
+		return st.Ink.Connected.Render("▶ replaying")
 	}
 	if !d.ConnKnown {
 		return st.Ink.Dim.Render("○ connecting…")

@@ -1,7 +1,9 @@
 // Package history reads every session's messages in the background, so
 // each row shows its real status, tools, tokens and time rather than a
 // guess. The root starts a round after each snapshot and folds each reply
-// into the model; this package only schedules the reads, as commands.
+// into the model; this package only schedules the reads, as commands. A
+// read that fails is tried again after a wait that grows with each
+// failure, until every row is read or the next snapshot starts over.
 package history
 
 import (
@@ -13,6 +15,7 @@ import (
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ui/room"
 )
 
 // Parallel is how many message lists the screen reads at once:
@@ -22,6 +25,13 @@ const Parallel = 4
 
 // timeout bounds one session's read.
 const timeout = 30 * time.Second
+
+// The wait before failed reads are tried again: retryMin, doubled each
+// time, up to retryMax. A new round (the next snapshot) starts afresh.
+const (
+	retryMin = time.Second
+	retryMax = 30 * time.Second
+)
 
 // Reader is the background reader of every session's messages, so each
 // row shows its real status, tools, tokens and time rather than a guess.
@@ -34,8 +44,14 @@ type Reader struct {
 	queue    []string
 	inFlight map[string]bool
 	reads    int // Cmds out
-	// loaded and total count this round, for the header.
+	// loaded and total count this round, for the header: a session whose
+	// read failed is not loaded, and still counts as loading.
 	loaded, total int
+	// failed are the sessions whose read failed, to read again once wait
+	// has passed (a timer is out while waiting).
+	failed  []string
+	wait    time.Duration
+	waiting bool
 }
 
 // chunkMax is the most sessions one read Cmd takes in turn. Chunks
@@ -45,11 +61,22 @@ type Reader struct {
 const chunkMax = 32
 
 // Msg is the messages of a chunk of sessions; a session whose read
-// failed is left out (its row keeps saying "…").
+// failed is left out (its row keeps saying "…" until a retry reads it).
+// A Msg with retry set is the end of a wait: the failed reads go again.
 type Msg struct {
-	tag  int
-	ids  []string
-	msgs map[string][]wire.MessageWithParts
+	tag   int
+	ids   []string
+	msgs  map[string][]wire.MessageWithParts
+	retry bool
+}
+
+// Read is the sessions whose messages m carries.
+func (m Msg) Read() []string {
+	ids := make([]string, 0, len(m.msgs))
+	for id := range m.msgs {
+		ids = append(ids, id)
+	}
+	return ids
 }
 
 // Start begins a round over what st now lacks; the replies of an older
@@ -60,19 +87,30 @@ func (h *Reader) Start(st *model.State, o task.Server) tea.Cmd {
 	h.inFlight = map[string]bool{}
 	h.reads = 0
 	h.loaded, h.total = 0, len(h.queue)
+	h.failed, h.wait, h.waiting = nil, retryMin, false
 	return h.Next(st, o)
 }
 
 // Done takes a reply off the round and returns the messages to fold in;
 // ok is false for a reply of an older round. A failed read is left out:
-// its row keeps saying "…" and the next resync asks again.
+// its row keeps saying "…", and it is read again after a wait (see Next).
 func (h *Reader) Done(msg Msg) (msgs map[string][]wire.MessageWithParts, ok bool) {
 	if msg.tag != h.tag {
 		return nil, false
 	}
+	if msg.retry {
+		h.waiting = false
+		h.queue = append(h.failed, h.queue...)
+		h.failed = nil
+		return nil, true
+	}
 	h.reads--
 	for _, id := range msg.ids {
 		delete(h.inFlight, id)
+		if _, read := msg.msgs[id]; !read {
+			h.failed = append(h.failed, id)
+			continue
+		}
 		h.loaded++
 	}
 	return msg.msgs, true
@@ -83,9 +121,10 @@ func (h *Reader) Left() int { return h.total - h.loaded }
 
 // Next starts reads until Parallel are out or the queue is
 // empty, skipping sessions that got their history meanwhile (created or
-// run while watched) or went away.
+// run while watched) or went away; with reads that failed, it starts the
+// wait before they go again, longer each time they fail again.
 func (h *Reader) Next(st *model.State, o task.Server) tea.Cmd {
-	var cmds []tea.Cmd
+	cmds := []tea.Cmd{h.retryLater()}
 	size := min(max(h.loaded/(4*Parallel), 1), chunkMax)
 	for h.reads < Parallel && len(h.queue) > 0 {
 		var chunk []readReq
@@ -107,6 +146,22 @@ func (h *Reader) Next(st *model.State, o task.Server) tea.Cmd {
 	}
 	return tea.Batch(cmds...)
 }
+
+// retryLater starts the wait before the failed reads go again, unless
+// none failed or a wait is already on.
+func (h *Reader) retryLater() tea.Cmd {
+	if len(h.failed) == 0 || h.waiting {
+		return nil
+	}
+	h.waiting = true
+	d, tag := h.wait, h.tag
+	h.wait = min(2*h.wait, retryMax)
+	return after(d, Msg{tag: tag, retry: true})
+}
+
+// after is room.After, the screen's timer (tests wait no real time): the
+// root hands the Msg back after d.
+var after = room.After
 
 // readReq names a session to read and the project it lives in.
 type readReq struct{ id, dir string }

@@ -117,9 +117,9 @@ func (d *Model) itemLines(it item, selected bool, inner int) []string {
 	case d.sending[id]:
 		b.add(d.st.Busy.Render("sending…"))
 	case d.sent[id] != "":
-		b.add(d.st.Dim.Render(d.sent[id] + "; waiting for the server"))
+		b.add(d.st.Dim.Render(format.OneLine(d.sent[id]) + "; waiting for the server"))
 	case d.failed[id] != "":
-		b.add(d.st.Failed.Render("✗ " + d.failed[id]))
+		b.add(d.st.Failed.Render("✗ " + format.OneLine(d.failed[id])))
 	}
 	return b.out
 }
@@ -149,13 +149,13 @@ func (d *Model) itemHead(it item, selected bool, inner int) string {
 	if agent != "" {
 		head += " " + st.Badge.Render("@"+agent)
 	}
-	head += "  " + st.Dim.Render(it.session)
+	head += "  " + st.Dim.Render(format.OneLine(it.session))
 	return ansi.Truncate(head, inner, "…")
 }
 
 // permission draws what a permission asks.
 func (d *Model) permission(b *block, p *wire.PermissionRequest, selected bool) {
-	what := p.Permission
+	what := format.OneLine(p.Permission)
 	if len(p.Patterns) > 0 {
 		what += ": " + format.OneLine(strings.Join(p.Patterns, " · "))
 	}
@@ -182,7 +182,7 @@ func (d *Model) questions(b *block, it item) {
 			b.add(l)
 		}
 		if qi < len(draft) {
-			b.add(st.Done.Render("→ " + strings.Join(draft[qi], ", ")))
+			b.add(st.Done.Render("→ " + format.OneLine(strings.Join(draft[qi], ", "))))
 			continue
 		}
 		if qi > len(draft) {

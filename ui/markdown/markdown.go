@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/octop-dev/octop/ui/format"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
@@ -80,22 +81,12 @@ func (r *Renderer) render(s string, width int) (out string, err error) {
 	return strings.Join(r.blocks(doc, width, false), "\n"), nil
 }
 
-// clean makes an agent's text safe to draw: tabs become four spaces (a
-// terminal would draw them as up to eight cells that widths do not count)
-// and other control characters, escapes among them, are dropped, so the
-// text cannot move the cursor or change colours.
-func clean(s string) string {
-	s = strings.TrimSpace(strings.ReplaceAll(s, "\r\n", "\n"))
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\n':
-			return r
-		case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0:
-			return -1
-		}
-		return r
-	}, strings.ReplaceAll(s, "\t", "    "))
-}
+// clean makes an agent's text safe to draw (format.Text): tabs become
+// four spaces (a terminal would draw them as up to eight cells that
+// widths do not count) and every other control character, escapes among
+// them, is shown as its picture, so the text cannot move the cursor or
+// change colours, and a person sees that something was there.
+func clean(s string) string { return strings.TrimSpace(format.Text(s)) }
 
 // finish holds out to Render's promise: each line cut to width and
 // without trailing spaces, blank lines at either end dropped.

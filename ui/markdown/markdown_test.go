@@ -52,7 +52,7 @@ func TestElements(t *testing.T) {
 		{"table too wide", "| a long header | another one |\n|---|---|\n| x | y |", 20,
 			"| a long header |\nanother one |\n|---|---|\n| x | y |"},
 		{"html", "<div>\nblock\n</div>\n\nan <b>inline</b> tag", 40, "<div>\nblock\n</div>\n\nan <b>inline</b> tag"},
-		{"escape codes dropped", "red \x1b[31mtext\x1b[0m\tand tab", 40, "red [31mtext[0m    and tab"},
+		{"escape codes shown", "red \x1b[31mtext\x1b[0m\tand tab", 40, "red ␛[31mtext␛[0m    and tab"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := ansi.Strip(New(true, true).Render(tc.in, tc.width))

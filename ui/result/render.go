@@ -8,6 +8,7 @@ import (
 
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
@@ -24,8 +25,8 @@ func Render(st *styles.Styles, id string, r task.Result, errMsg string, missing 
 			status = "not found"
 		}
 		line("status:", st.Failed.Render(status))
-		line("task_id:", id)
-		b.WriteString("\n" + ansi.Wrap(errMsg, inner, " "))
+		line("task_id:", format.OneLine(id))
+		b.WriteString("\n" + format.Wrap(errMsg, inner))
 		return b.String()
 	}
 	stateStyle := st.Done
@@ -37,16 +38,16 @@ func Render(st *styles.Styles, id string, r task.Result, errMsg string, missing 
 	}
 	state := r.State
 	if r.Retry != nil {
-		state += fmt.Sprintf(" (retry %d: %s)", r.Retry.Attempt, r.Retry.Message)
+		state += fmt.Sprintf(" (retry %d: %s)", r.Retry.Attempt, format.OneLine(r.Retry.Message))
 	}
 	line("status:", stateStyle.Render(state))
-	line("task_id:", r.TaskID)
+	line("task_id:", format.OneLine(r.TaskID))
 	if r.Agent != "" {
-		line("agent:", "@"+r.Agent)
+		line("agent:", "@"+format.OneLine(r.Agent))
 	}
 	switch r.State {
 	case task.StateError:
-		b.WriteString("\n" + st.Failed.Render(ansi.Wrap(r.ErrorLine(), inner, " ")) + "\n")
+		b.WriteString("\n" + st.Failed.Render(format.Wrap(r.ErrorLine(), inner)) + "\n")
 		if r.Text != "" {
 			b.WriteString("\n" + st.Label.Render("last text before it stopped:") + "\n")
 			b.WriteString(answer(r.Text, inner) + "\n")
@@ -83,12 +84,12 @@ func renderTools(st *styles.Styles, tools []task.ToolCall, inner int) string {
 		case wire.ToolError:
 			mark, style = "✗", st.Failed
 		}
-		row := style.Render(mark) + " " + t.Tool
+		row := style.Render(mark) + " " + format.OneLine(t.Tool)
 		if t.Title != "" {
-			row += "  " + st.Dim.Render(strings.Join(strings.Fields(t.Title), " "))
+			row += "  " + st.Dim.Render(format.OneLine(t.Title))
 		}
 		if t.Error != "" {
-			row += "  " + st.Failed.Render(strings.Join(strings.Fields(t.Error), " "))
+			row += "  " + st.Failed.Render(format.OneLine(t.Error))
 		}
 		b.WriteString(ansi.Truncate(row, inner, "…") + "\n")
 	}

@@ -39,13 +39,18 @@ func Spans(st *model.State, id string) []Span {
 		}
 		depth[sid] = d
 		sp := Span{ID: sid, Title: ss.Title, Depth: d, Kind: st.StateOf(sid).Kind}
-		if ss.RunStart != 0 || ss.RunEnd != 0 || ss.Running() {
+		if ss.RunStart != 0 || st.Ended(sid) != 0 || ss.Running() {
 			sp.Start = ss.RunStart
 			if sp.Start == 0 {
 				sp.Start = ss.Created
 			}
-			if !ss.Running() {
-				sp.End = max(ss.RunEnd, sp.Start)
+			if l := launchedAt(st, ss); l != 0 && l < sp.Start {
+				sp.Start = l
+			}
+			// A session waiting on its background tasks runs on too; a
+			// run cut short ends at what it last did (model.State.Ended).
+			if !sp.Kind.Live() {
+				sp.End = max(st.Ended(sid), sp.Start)
 			}
 		}
 		out = append(out, sp)
@@ -54,43 +59,77 @@ func Spans(st *model.State, id string) []Span {
 	return out
 }
 
-// markCritical walks from the root down, each time to the child whose
-// subtree finishes last (a running one finishes "now", after all others).
+// launchedAt is when the background task call that started ss was made,
+// or 0 when no such call did: a background child is drawn from its launch.
+func launchedAt(st *model.State, ss *model.Session) int64 {
+	p := st.Session(ss.ParentID)
+	if p == nil || ss.TaskPartID == "" {
+		return 0
+	}
+	for i := range p.Tools {
+		if t := &p.Tools[i]; t.PartID == ss.TaskPartID && t.Background {
+			return t.Start
+		}
+	}
+	return 0
+}
+
+// markCritical walks from the root down, each time to the child the
+// parent waited on longest: the one whose subtree finished last by the
+// parent's own end (a running one finishes "now", after all others). What
+// a child's subtree did after its parent had ended (a resumed child, a
+// task launched under it later) held nobody up and does not count.
 func markCritical(st *model.State, spans []Span, root string) {
 	idx := make(map[string]int, len(spans))
 	for i, s := range spans {
 		idx[s.ID] = i
 	}
-	var finish func(id string) int64
-	memo := map[string]int64{}
-	finish = func(id string) int64 {
-		if v, ok := memo[id]; ok {
-			return v
-		}
-		sp := spans[idx[id]]
-		end := sp.End
-		if sp.Start != 0 && sp.End == 0 {
-			end = 1<<62 - 1 // running: ends after everything that has
-		}
-		for _, c := range st.Session(id).Children {
-			end = max(end, finish(c))
-		}
-		memo[id] = end
-		return end
-	}
 	for id := root; id != ""; {
+		parent := spans[idx[id]]
 		spans[idx[id]].Critical = true
+		limit := int64(running)
+		if parent.Start != 0 && parent.End != 0 {
+			limit = parent.End + endSlack
+		}
 		next, best := "", int64(0)
 		for _, c := range st.Session(id).Children {
-			if f := finish(c); f > best {
+			if f := finishBy(st, spans, idx, c, limit); f > best {
 				next, best = c, f
 			}
 		}
-		if next != "" && !heldUp(spans[idx[id]], best) {
+		if next != "" && !heldUp(parent, best) {
 			next = ""
 		}
 		id = next
 	}
+}
+
+// running is the end of a span still running: after everything that ended.
+const running = 1<<62 - 1
+
+// endSlack is how much later than its parent a child may end and still
+// count as one the parent waited on: an abort of a subtree, or a crash,
+// stops them a moment apart.
+const endSlack = 1000
+
+// finishBy is when id's subtree last finished, counting only the ends
+// that came by limit; 0 when none did.
+func finishBy(st *model.State, spans []Span, idx map[string]int, id string, limit int64) int64 {
+	var best int64
+	for _, sid := range st.SubtreeIDs(id) {
+		i, ok := idx[sid]
+		if !ok {
+			continue
+		}
+		end := spans[i].End
+		if spans[i].Start != 0 && end == 0 {
+			end = running
+		}
+		if end <= limit {
+			best = max(best, end)
+		}
+	}
+	return best
 }
 
 // heldUp says whether a parent was still waiting on a child that finished
@@ -98,7 +137,6 @@ func markCritical(st *model.State, spans []Span, root string) {
 // parent's last tenth: its wrap-up after the results came back). A running
 // parent waits only on running children.
 func heldUp(parent Span, childEnd int64) bool {
-	const running = 1<<62 - 1
 	if parent.Start == 0 || childEnd == running {
 		return true
 	}

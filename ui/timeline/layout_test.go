@@ -86,11 +86,11 @@ func TestLayoutAndCriticalPath(t *testing.T) {
 	}
 }
 
-// A running child ends "now": it holds the parent up and its bar reaches
-// the right edge.
+// A running child ends "now": it holds its running parent up and its bar
+// reaches the right edge.
 func TestRunningChildIsCritical(t *testing.T) {
 	st := layoutFanout()
-	for _, ev := range run("a", 10_000, 0) {
+	for _, ev := range append(run("r", 0, 0), run("a", 10_000, 0)...) {
 		st.Apply(ev)
 	}
 	c := Layout(Spans(st, "r"), base+120_000, 12)
@@ -108,5 +108,68 @@ func TestLabels(t *testing.T) {
 		if got := label(ms); got != want {
 			t.Errorf("label(%d) = %q, want %q", ms, got, want)
 		}
+	}
+}
+
+// A root that launched a background task and went idle runs on while the
+// child runs; the child's bar starts at the launch (the call), not at its
+// own first message.
+func TestBackgroundChildFromItsLaunch(t *testing.T) {
+	evs := []wire.Event{created("r", "", 0), created("ses_k", "r", 3_000+base)}
+	evs = append(evs, run("r", 0, 5_000)...)
+	evs = append(evs, run("ses_k", 4_000, 0)...)
+	evs = append(evs, wire.PartUpdated{Part: wire.Part{ID: "p1", SessionID: "r", MessageID: "vr", Type: wire.PartTool, Tool: "task",
+		State: &wire.ToolState{Status: "completed", Metadata: []byte(`{"sessionId":"ses_k","background":true}`),
+			Output: `<task id="ses_k" state="running">`, Time: wire.ToolTime{Start: base + 2_000, End: base + 2_100}}}})
+	st := build(evs...)
+	spans := Spans(st, "r")
+	if len(spans) != 2 {
+		t.Fatalf("%d spans", len(spans))
+	}
+	if spans[0].Kind != model.KindBackground || spans[0].End != 0 {
+		t.Errorf("root %+v: want waiting on its background task, running on (End 0)", spans[0])
+	}
+	if spans[1].Start != base+2_000 || !spans[1].Critical {
+		t.Errorf("child %+v: want it from its launch at %d, on the critical path", spans[1], base+2_000)
+	}
+}
+
+// The ◆ path follows the child its parent waited on (b, which ended just
+// before r), not a's subtree, which grew after r had ended: a child
+// launched under a later (a2, 150-200 s) held nobody up.
+func TestCriticalPathIgnoresLaterGrowth(t *testing.T) {
+	st := layoutFanout()
+	evs := append([]wire.Event{created("a2", "a", 150_000)}, run("a2", 150_000, 200_000)...)
+	for _, ev := range evs {
+		st.Apply(ev)
+	}
+	crit := map[string]bool{}
+	for _, sp := range Spans(st, "r") {
+		crit[sp.ID] = sp.Critical
+	}
+	if !crit["b"] || !crit["b1"] || crit["a"] || crit["a2"] {
+		t.Errorf("critical: %v, want r, b, b1 only", crit)
+	}
+}
+
+// A run cut short (a crash: no reply completed, a call left running)
+// spans until its last activity, not one cell: here the root, cut off
+// while it waited on its child, until the child's last call began.
+func TestCutShortRunSpansItsActivity(t *testing.T) {
+	evs := []wire.Event{created("r", "", base), created("k", "r", base+1_000)}
+	open := func(id string, start, last int64) []wire.Event {
+		return []wire.Event{
+			wire.MessageUpdated{Info: wire.Message{ID: "u" + id, SessionID: id, Role: "user", Time: wire.MessageTime{Created: base + start}}},
+			wire.MessageUpdated{Info: wire.Message{ID: "v" + id, SessionID: id, Role: "assistant", Time: wire.MessageTime{Created: base + start}}},
+			wire.PartUpdated{Part: wire.Part{ID: "p" + id, SessionID: id, MessageID: "v" + id, Type: wire.PartTool, Tool: "bash",
+				State: &wire.ToolState{Status: "running", Time: wire.ToolTime{Start: base + last}}}},
+			wire.SessionStatusChanged{SessionID: id, Status: wire.SessionStatus{Type: "idle"}},
+		}
+	}
+	evs = append(evs, open("r", 0, 500)...)
+	evs = append(evs, open("k", 1_000, 44_614)...)
+	c := Layout(Spans(build(evs...), "r"), base+100_000, 20)
+	if r := c.Bars[0]; r.End != base+44_614 || r.To-r.From < 19 {
+		t.Errorf("the cut-short root: %+v, want it to end at its child's last call and span the chart", r)
 	}
 }

@@ -77,7 +77,7 @@ func (m Model) View() string {
 	chart := Layout(m.spans, m.now, cw)
 	title := ""
 	if len(m.spans) > 0 {
-		title = m.spans[0].Title
+		title = format.OneLine(m.spans[0].Title)
 	}
 	lines := []string{ansi.Truncate(ink.App.Render("timeline")+"  "+ink.Title.Render(title)+"  "+
 		ink.Dim.Render("◆ critical path: the child each parent waited on longest"), m.width, "…")}

@@ -40,7 +40,7 @@ type renderer struct {
 
 func newRenderer(st *styles.Styles, md func(string, int) string) *renderer {
 	if md == nil {
-		md = func(text string, width int) string { return ansi.Wrap(strings.TrimSpace(text), width, " ") }
+		md = func(text string, width int) string { return format.Wrap(strings.TrimSpace(text), width) }
 	}
 	return &renderer{st: st, md: md, cache: map[cacheKey]cached{}}
 }
@@ -100,6 +100,8 @@ func (r *renderer) body(e *transcript.Entry, w int, expanded bool) []string {
 		return prefixed(wrap(transcript.ErrorLine(*e), w-2), ink.Failed.Render("✗ "), "  ", ink.Failed)
 	case transcript.KindTool:
 		return r.tool(e, w, expanded)
+	case transcript.KindBackground:
+		return r.notice(e, w, expanded)
 	}
 	return strings.Split(r.md(e.Text, w), "\n")
 }
@@ -132,8 +134,8 @@ func (r *renderer) tool(e *transcript.Entry, w int, expanded bool) []string {
 		shown = lines[:foldedOutput]
 	}
 	for _, l := range shown {
-		l = strings.ReplaceAll(strings.TrimRight(strings.ToValidUTF8(l, "\uFFFD"), "\r"), "\t", "    ")
-		out = append(out, "    "+ink.Dim.Render(ansi.Truncate(ansi.Strip(l), w-4, "…")))
+		l = format.Text(strings.TrimRight(l, "\r"))
+		out = append(out, "    "+ink.Dim.Render(ansi.Truncate(l, w-4, "…")))
 	}
 	if len(shown) < len(lines) {
 		more := fmt.Sprintf("… %s (enter)", plural(len(lines)-len(shown), "more line"))
@@ -142,10 +144,40 @@ func (r *renderer) tool(e *transcript.Entry, w int, expanded bool) []string {
 	return out
 }
 
-// wrap splits text into lines of at most w cells.
+// notice is a background task's end notice: how the child ended, then
+// what it said, folded like a call's output.
+func (r *renderer) notice(e *transcript.Entry, w int, expanded bool) []string {
+	ink := r.st.Ink
+	head := ink.Done
+	if e.Status == "error" {
+		head = ink.Failed
+	}
+	line := format.OneLine(transcript.NoticeLine(*e))
+	if e.ChildID != "" {
+		line += "  (enter opens it)"
+	}
+	out := []string{head.Render(ansi.Truncate(line, w, "…"))}
+	lines := wrap(e.Text, w-4)
+	if e.Text == "" {
+		lines = nil
+	}
+	shown := lines
+	if !expanded && len(lines) > foldedOutput {
+		shown = lines[:foldedOutput]
+	}
+	for _, l := range shown {
+		out = append(out, "    "+ink.Dim.Render(l))
+	}
+	if len(shown) < len(lines) {
+		more := fmt.Sprintf("… %s", plural(len(lines)-len(shown), "more line")) // enter opens the child
+		out = append(out, "    "+ink.Dim.Render(ansi.Truncate(more, w-4, "…")))
+	}
+	return out
+}
+
+// wrap splits text into lines of at most w cells, cleaned (format.Wrap).
 func wrap(text string, w int) []string {
-	text = strings.TrimRight(strings.ReplaceAll(strings.ToValidUTF8(text, "\uFFFD"), "\t", "    "), " \n")
-	return strings.Split(ansi.Hardwrap(ansi.Wrap(ansi.Strip(text), max(w, 1), " "), max(w, 1), true), "\n")
+	return strings.Split(format.Wrap(strings.TrimRight(text, " \t\n"), w), "\n")
 }
 
 func prefixed(lines []string, first, rest string, ink styles.Ink) []string {

@@ -191,3 +191,27 @@ func TestReloadKeepsThePlace(t *testing.T) {
 		t.Errorf("after the reload the cursor is on %q (follow %v), want %q", got, m.follow, at)
 	}
 }
+
+// A background task's end notice is drawn as the server's word about the
+// child, not as a prompt, and enter on it opens the child.
+func TestTranscriptBackgroundNotice(t *testing.T) {
+	msgs := []wire.MessageWithParts{
+		{Info: wire.Message{ID: "m1", SessionID: "ses_p", Role: "user"}, Parts: []wire.Part{
+			{ID: "p1", Type: wire.PartText, Text: "Fan out."}}},
+		{Info: wire.Message{ID: "m2", SessionID: "ses_p", Role: "user"}, Parts: []wire.Part{
+			{ID: "p2", Type: wire.PartText, Synthetic: true, Text: "<task id=\"ses_kid\" state=\"completed\">\n" +
+				"<summary>Background task completed: worker 2</summary>\n<task_result>\nall good\n</task_result>\n</task>"}}},
+	}
+	m := New("ses_p", "fan out", styles.New(true, true), nil)
+	m.SetSize(80, 12)
+	m, _ = m.Update(Loaded{ID: "ses_p", Msgs: msgs})
+	out := m.View()
+	if !strings.Contains(out, "◂ background task completed: worker 2 → ses_kid  (enter opens it)") ||
+		!strings.Contains(out, "    all good") || strings.Contains(out, "» <task") {
+		t.Fatalf("view:\n%s", out)
+	}
+	m, intents := press(m, "G", "enter")
+	if len(intents) != 1 || intents[0] != (OpenChild{ID: "ses_kid"}) {
+		t.Errorf("enter on the notice sent %v, want OpenChild ses_kid", intents)
+	}
+}

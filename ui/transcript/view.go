@@ -24,17 +24,17 @@ func (m Model) View() string {
 	if agent != "" {
 		title += " " + ink.Badge.Render("@"+agent)
 	}
-	head := fmt.Sprintf("%s  %s  %s  %s", ink.App.Render("transcript"), ink.Title.Render(title), ink.Dim.Render(m.id), state)
+	head := fmt.Sprintf("%s  %s  %s  %s", ink.App.Render("transcript"), ink.Title.Render(title), ink.Dim.Render(format.OneLine(m.id)), state)
 	switch {
 	case m.searching:
 		head = m.search.View()
 	case m.notFound:
-		head += "  " + ink.Flash.Render("no match for "+m.query)
+		head += "  " + ink.Flash.Render("no match for "+format.OneLine(m.query))
 	}
 	lines := []string{ansi.Truncate(head, m.width, "…")}
 	switch {
 	case m.err != nil:
-		lines = append(lines, ink.Failed.Render(ansi.Truncate("could not read the messages: "+m.err.Error(), m.width, "…")))
+		lines = append(lines, ink.Failed.Render(ansi.Truncate("could not read the messages: "+format.OneLine(m.err.Error()), m.width, "…")))
 	case m.live == nil:
 		lines = append(lines, ink.Dim.Render("loading…"))
 	case len(m.entries) == 0:

@@ -17,7 +17,9 @@ import (
 // which is only held so the line does not blink away between two calls.
 func doing(s *model.Session) (what string, live bool) {
 	for i := len(s.Tools) - 1; i >= 0; i-- {
-		if s.ShownToolStatus(i) == model.ToolRunning {
+		// A background task runs on its own: it is not what the session
+		// itself is doing.
+		if s.ShownToolStatus(i) == model.ToolRunning && !s.Tools[i].Background {
 			return callLine(s.Tools[i]), true
 		}
 	}

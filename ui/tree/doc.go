@@ -12,18 +12,7 @@
 // replays every recording and compares each cached frame with one drawn
 // from scratch.
 //
-// Measured on 23 November 2026, 2 cores shared with other work (load
-// average 20-30, so times vary 2-5x between passes; allocations do not),
-// before (c9a9eb6, rows cached by the state's global version) and after,
-// three interleaved passes each:
-//
-//	go test -run '^$' -bench 'RenderRow|ViewAfter' -benchmem -benchtime 1000x ./ui/tree/
-//
-//	                     before                      after
-//	RenderRow            9-109 µs, 16 allocs         37-74 µs, 16 allocs (unchanged code)
-//	ViewAfterEvent       1.6-4.3 ms, 840 allocs      0.30-0.67 ms, 34 allocs, 148 KB → 35 KB
-//	ViewAfterTick        0.9-2.1 ms, 734 allocs      1.0-2.7 ms, 723 allocs (the 45 busy rows spin)
-//
-// BenchmarkSoak (make bench-soak) replays 30 minutes of a steady fan-out
-// workload: 2.57 MB live heap at minute 5, 2.58 MB at minute 30 (+0.5%).
+// BenchmarkRenderRow, ViewAfterEvent and ViewAfterTick (make bench) and
+// BenchmarkSoak (make bench-soak) hold the pane to this; their figures are
+// in docs/perf.md.
 package tree

@@ -48,6 +48,8 @@ func (k inks) mark(kind model.Kind, spin string) (string, styles.Ink) {
 		return format.MarkDone, k.done
 	case model.KindIdle:
 		return format.MarkIdle, k.dim
+	case model.KindBackground:
+		return format.MarkBackground, k.busy
 	}
 	return format.MarkNotLoaded, k.dim
 }

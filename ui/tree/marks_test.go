@@ -55,6 +55,15 @@ func endStates() *model.State {
 				call(id, "error", "The user rejected permission to use this specific tool call."), status(id, "idle")}
 		}},
 		{"idle", func(id string) []wire.Event { return []wire.Event{status(id, "idle")} }},
+		{"background", func(id string) []wire.Event {
+			kid := "ses_bgkid"
+			return []wire.Event{msg("msg_2", id, "assistant", true, nil),
+				wire.PartUpdated{Part: wire.Part{ID: "prt_1", SessionID: id, MessageID: "msg_2", Type: wire.PartTool, Tool: "task",
+					State: &wire.ToolState{Status: "completed", Title: "worker", Metadata: []byte(`{"sessionId":"ses_bgkid","background":true}`)}}},
+				wire.SessionCreated{Info: wire.Session{ID: kid, ParentID: id, Title: "worker (@general subagent)",
+					Time: wire.SessionTime{Created: 200, Updated: 200}}},
+				msg("msg_1", kid, "user", false, nil), status(kid, "busy"), status(id, "idle")}
+		}},
 	}
 	// Not loaded (first: a snapshot sets the pending requests): listed, idle, its messages not read yet.
 	st.ApplySnapshot(model.Snapshot{Sessions: []wire.Session{{ID: "ses_old", Title: "not loaded",
@@ -80,7 +89,7 @@ func TestMarkGolden(t *testing.T) {
 		t.Run(map[bool]string{false: "color", true: "nocolor"}[noColor], func(t *testing.T) {
 			st := endStates()
 			m := New(styles.New(true, noColor))
-			m.SetSize(60, 12)
+			m.SetSize(60, 14)
 			m.SetState(st)
 			m.SetClock(10_000, "*")
 			out := m.View()

@@ -45,6 +45,11 @@ func renderRow(st *model.State, r model.Row, o rowOpts) string {
 		l.put(styles.Ink{}, " ", 1)
 		l.put(o.inks.busy, more, len(more))
 	}
+	if r.HasChildren && !r.Expanded && c.WaitingBelow > 0 {
+		more := fmt.Sprintf("[+%d waiting]", c.WaitingBelow)
+		l.put(styles.Ink{}, " ", 1)
+		l.put(o.inks.waiting, more, len(more))
+	}
 	l.activity(st, s, kind)
 	return l.finish(st, s, r.ID, kind, c)
 }
@@ -145,6 +150,9 @@ func (l *line) activity(st *model.State, s *model.Session, kind model.Kind) {
 	case model.KindWaiting:
 		what := " ⟩ needs you: " + waitingFor(st, s.ID)
 		l.put(k.waiting, what, ansi.StringWidth(what))
+	case model.KindBackground:
+		what := " ⟩ " + model.StateOf(s).Detail
+		l.put(k.busy, what, ansi.StringWidth(what))
 	}
 }
 
@@ -159,7 +167,7 @@ func (l *line) finish(st *model.State, s *model.Session, id string, kind model.K
 	}
 	right := fmt.Sprintf("%s %6s", toolCount(c), elapsed)
 	var q string
-	if kind == model.KindRunning && c.RunningBelow == 0 {
+	if kind == model.KindRunning && c.RunningBelow == 0 && c.WaitingBelow == 0 {
 		q = quiet(s, o.now)
 	}
 	rw := ansi.StringWidth(right) + ansi.StringWidth(q)

@@ -10,7 +10,7 @@ func (m Model) Tally() model.Counts {
 	add := func(id string) {
 		t.Sessions++
 		switch k := m.state.StateOf(id).Kind; {
-		case k == model.KindRunning, k == model.KindRetrying:
+		case k == model.KindRunning, k == model.KindRetrying, k == model.KindBackground:
 			t.Running++
 		case k == model.KindWaiting:
 			t.Waiting++

@@ -38,21 +38,25 @@ func (m Model) row(i int) string { return m.rowAs(i, i == m.cursor) }
 // rowAs renders row i drawn selected or not, whatever the cursor.
 func (m Model) rowAs(i int, selected bool) string {
 	r := m.rows[i]
+	c := m.state.Counts(r.ID)
 	k := rowKey{
 		width:    m.width,
 		version:  m.state.SessionVersion(r.ID),
-		below:    m.state.Counts(r.ID).RunningBelow,
+		below:    [2]int{c.RunningBelow, c.WaitingBelow},
 		selected: selected,
 		focused:  m.focused,
 		project:  m.byDirectory,
 	}
-	if s := m.state.Session(r.ID); s != nil && s.Running() {
-		k.second = m.now / 1000
+	kind := m.state.StateOf(r.ID).Kind
+	if s := m.state.Session(r.ID); s != nil && (s.Running() || kind == model.KindBackground) {
+		k.second = m.now / 1000 // its elapsed time counts
+	} else {
+		k.ended = m.state.Ended(r.ID) // a cut-short run's end may be a child's
 	}
 	if m.runaway != nil {
 		k.runaway = m.runaway(r.ID)
 	}
-	if m.state.StateOf(r.ID).Kind == model.KindRunning {
+	if kind == model.KindRunning {
 		k.spin = m.spin
 	}
 	if c, ok := m.cache[r.ID]; ok && c.key.sameAs(k, r) {
@@ -75,7 +79,7 @@ func (m Model) rowAs(i int, selected bool) string {
 }
 
 func (k rowKey) sameAs(o rowKey, r model.Row) bool {
-	if k.width != o.width || k.version != o.version || k.below != o.below || k.second != o.second ||
+	if k.width != o.width || k.version != o.version || k.below != o.below || k.second != o.second || k.ended != o.ended ||
 		k.spin != o.spin || k.selected != o.selected || k.focused != o.focused || k.project != o.project ||
 		k.runaway != o.runaway {
 		return false
@@ -100,13 +104,15 @@ type cachedRow struct {
 }
 
 // rowKey is everything a row is drawn from. The session's own version
-// covers its data; what other sessions add is the running count a folded
-// row shows. Only a running session's elapsed time and countdown move with
+// covers its data; what other sessions add is the running and waiting
+// counts a folded row shows, and the end a cut-short parent takes from its
+// children. Only a running session's elapsed time and countdown move with
 // the clock, and only a busy one spins, so an idle row is drawn once.
 type rowKey struct {
 	width    int
 	version  uint64 // model.State.SessionVersion
-	below    int    // Counts.RunningBelow
+	below    [2]int // Counts.RunningBelow, WaitingBelow
+	ended    int64  // model.State.Ended, for a session not running
 	second   int64  // the clock's second, for a running session only
 	spin     string // the spinner frame, for a busy session only
 	selected bool

@@ -78,11 +78,8 @@ func runOnce(c config) (result, error) {
 		return r, err
 	}
 
-	for _, p := range procs {
-		if err := resetPeak(p.pid); err != nil {
-			return r, err
-		}
-		p.use = measure(p.pid)
+	if err := startMeasuring(procs); err != nil {
+		return r, err
 	}
 	eventsBefore := countEvents(curlOut)
 	t0 := time.Now()
@@ -113,21 +110,39 @@ func runOnce(c config) (result, error) {
 	}
 	r.events = countEvents(curlOut) - eventsBefore
 
+	return r, quitAll(ctx, tm, procs)
+}
+
+// quitAll quits every octop and reads the latency trace of each that kept
+// one.
+func quitAll(ctx context.Context, tm tmux, procs []*proc) error {
 	for _, p := range procs {
 		if !p.octop {
 			continue
 		}
 		if err := quitOctop(ctx, tm, p.pane); err != nil {
-			return r, err
+			return err
 		}
 		if p.trace == "" {
 			continue
 		}
+		var err error
 		if p.lat, err = readTrace(p.trace, p.sent); err != nil {
-			return r, err
+			return err
 		}
 	}
-	return r, nil
+	return nil
+}
+
+// startMeasuring resets each process's peak RSS and notes its CPU so far.
+func startMeasuring(procs []*proc) error {
+	for _, p := range procs {
+		if err := resetPeak(p.pid); err != nil {
+			return err
+		}
+		p.use = measure(p.pid)
+	}
+	return nil
 }
 
 // startAll starts octop (and the baseline octop) and attach in tmux panes

@@ -54,7 +54,7 @@ func (t tmux) kill() { _, _ = t.run("kill-server") }
 // its own so its size touches no pane, that sends keys as commands on its
 // stdin. A key then costs tmux what a terminal's key press costs it (the
 // server writes the key to the pane's pty), not the start of a tmux
-// process per key, which on a busy 2-core machine took 20 ms and more
+// process per key, which on a busy 2-core machine took tens of milliseconds
 // and was most of what "key -> screen" measured.
 type keyClient struct {
 	cmd *exec.Cmd

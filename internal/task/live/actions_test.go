@@ -175,8 +175,8 @@ func TestResumeAndAbortRefuse(t *testing.T) {
 		t.Errorf("Resume root as build: %+v, %v", r, err)
 	}
 	r, err := Resume(ctx, c, "ses_child", "more", "")
-	if err != nil || r.Agent != "general" || r.Before != 2 {
-		t.Fatalf("Resume = %+v, %v; want agent general, before 2", r, err)
+	if err != nil || r.Agent != "general" || r.After != "msg_2" {
+		t.Fatalf("Resume = %+v, %v; want agent general, after msg_2, its newest message", r, err)
 	}
 	prompts := f.prompts(t)
 	if last := prompts[len(prompts)-1]; len(prompts) != 2 || last.Tools["task"] || len(last.Tools) != 4 {

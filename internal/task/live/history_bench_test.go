@@ -49,7 +49,7 @@ func BenchmarkHistory(b *testing.B) {
 		t1 := time.Now()
 		firstTree(b, ctx, c, n)
 		t2 := time.Now()
-		st, _, err := LoadState(ctx, c)
+		st, _, _, err := LoadState(ctx, c)
 		if err != nil {
 			b.Fatal(err)
 		}

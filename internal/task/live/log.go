@@ -43,10 +43,14 @@ func FollowLog(ctx context.Context, c *client.Client, id string, emit func([]tra
 	for {
 		// The status before the messages: when it says idle, the messages
 		// read after it hold the whole run.
-		st, err := statusOf(ctx, c, s.ID)
+		all, err := c.Status(ctx)
 		var msgs []wire.MessageWithParts
 		if err == nil {
 			msgs, err = c.Messages(ctx, s.ID, 0)
+		}
+		var r task.Result
+		if err == nil {
+			r, err = derive(ctx, c, s, all, msgs)
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -54,7 +58,6 @@ func FollowLog(ctx context.Context, c *client.Client, id string, emit func([]tra
 			}
 			return task.Result{}, err
 		}
-		r := task.DeriveResult(s, st, msgs)
 		done := r.State != task.StateRunning && (r.Settled || unsettled >= settlePolls)
 		if r.State != task.StateRunning {
 			unsettled++

@@ -16,9 +16,10 @@ type Resumed struct {
 	Session wire.Session
 	// Agent is the agent the prompt went to.
 	Agent string
-	// Before is how many messages the session had before the prompt;
-	// WaitAfter uses it to tell the new answer from the old one.
-	Before int
+	// After is the newest message of the session before the prompt ("" for
+	// none): WaitAfter waits for a user message newer than it, the prompt,
+	// and the reply after that, so it never takes the old run's answer.
+	After string
 }
 
 // Resume continues a task with its history: it sends prompt to the same
@@ -73,7 +74,17 @@ func Resume(ctx context.Context, c *client.Client, id, prompt, agent string) (Re
 		}
 		return Resumed{}, fmt.Errorf("prompt %s: %w", s.ID, err)
 	}
-	return Resumed{Session: s, Agent: agent, Before: len(msgs)}, nil
+	return Resumed{Session: s, Agent: agent, After: newestID(msgs)}, nil
+}
+
+// newestID is the id of the newest message (ids ascend with time on the
+// server that made them), "" for none.
+func newestID(msgs []wire.MessageWithParts) string {
+	var id string
+	for _, m := range msgs {
+		id = max(id, m.Info.ID)
+	}
+	return id
 }
 
 // SessionAgent is the agent a session runs as: the agent of its latest

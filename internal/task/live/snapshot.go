@@ -17,8 +17,10 @@ const snapshotParallel = 4
 
 // Snapshot reads the whole tree over REST: sessions and their status, then
 // every message of each running session, a few at a time, so a live row has
-// its calls. The others' histories are the screen's to read in the
-// background once the tree is drawn (ui's history loader).
+// its calls, and of each idle ancestor of one: it may be waiting on
+// background tasks it launched, which only its messages say. The others'
+// histories are the screen's to read in the background once the tree is
+// drawn (ui's history loader).
 // Pending permissions and questions are best effort: older servers lack
 // the endpoints.
 //
@@ -50,7 +52,7 @@ func (s *Server) Snapshot(ctx context.Context) (model.Snapshot, error) {
 	var mu sync.Mutex
 	var g errgroup.Group
 	g.SetLimit(snapshotParallel)
-	for _, id := range notIdle(status) {
+	for _, id := range withIdleAncestors(notIdle(status), sessions) {
 		g.Go(func() error {
 			msgs, err := c.WithDirectory(dirOf[id]).Messages(ctx, id, 0)
 			if err != nil {
@@ -90,6 +92,28 @@ func listing(ctx context.Context, c *client.Client) (sessions []wire.Session, st
 	// ones) count as idle: nothing has touched them for longer than every
 	// directory that was asked.
 	return sessions, status, complete, nil
+}
+
+// withIdleAncestors is ids (the running sessions) and, after them, every
+// ancestor of one that is not among them, once each. A server's parent
+// links are not trusted to form a tree: each walk stops where it has been.
+func withIdleAncestors(ids []string, sessions []wire.Session) []string {
+	parent := make(map[string]string, len(sessions))
+	for _, s := range sessions {
+		parent[s.ID] = s.ParentID
+	}
+	seen := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		seen[id] = true
+	}
+	out := ids
+	for _, id := range ids {
+		for p := parent[id]; p != "" && !seen[p]; p = parent[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // notIdle lists the sessions that are not idle, in id order.

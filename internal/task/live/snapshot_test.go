@@ -35,3 +35,32 @@ func TestSnapshotRefusesAnUnknownDirectory(t *testing.T) {
 		}
 	}
 }
+
+// The snapshot reads the messages of the running sessions and of their
+// idle ancestors (which may wait on background tasks they launched), and
+// no other's.
+func TestSnapshotReadsIdleAncestors(t *testing.T) {
+	srv := opencodetest.New(t, opencodetest.Options{})
+	for _, s := range []wire.Session{{ID: "ses_root"}, {ID: "ses_mid", ParentID: "ses_root"},
+		{ID: "ses_leaf", ParentID: "ses_mid"}, {ID: "ses_other"}, {ID: "ses_x", ParentID: "ses_y"}, {ID: "ses_y", ParentID: "ses_x"}} {
+		srv.AddSession(s)
+	}
+	srv.SetStatus("ses_leaf", wire.SessionStatus{Type: wire.StatusBusy})
+	srv.SetStatus("ses_x", wire.SessionStatus{Type: wire.StatusBusy})
+	c, err := client.New(client.Options{BaseURL: srv.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := New(c).Snapshot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"ses_root", "ses_mid", "ses_leaf", "ses_x", "ses_y"} {
+		if _, ok := snap.Messages[id]; !ok {
+			t.Errorf("%s's messages were not read", id)
+		}
+	}
+	if _, ok := snap.Messages["ses_other"]; ok || len(snap.Messages) != 5 {
+		t.Errorf("read %d message lists, an idle session with nothing running below included", len(snap.Messages))
+	}
+}

@@ -60,7 +60,8 @@ type Node struct {
 	// that a session with no messages is "idle".
 	Status string `json:"status"`
 	// Reason says why an error is one: aborted, interrupted, denied, or
-	// the error's name (model.StateOf's Reason).
+	// the error's name (model.StateOf's Reason); for a running session
+	// that is idle while background tasks it launched run, "background".
 	Reason string `json:"reason,omitempty"`
 	// Run is the server's run state: idle, busy or retry.
 	Run string `json:"run"`
@@ -91,17 +92,20 @@ const StateIdle = "idle"
 // Tree reads every session of the directory with its status and whole
 // message history, folds them into the model the screen uses, and returns
 // the roots, newest first, each with its children in creation order. A
-// session whose parent is not on the server counts as a root.
-func Tree(ctx context.Context, c *client.Client) ([]*Node, error) {
-	st, history, err := LoadState(ctx, c)
+// session whose parent is not on the server counts as a root. A session
+// whose id is malformed (the server's own would never be; a hostile or
+// broken one's may) cannot be asked about: it is left out, and its id
+// comes back in skipped for a warning, while the rest still print.
+func Tree(ctx context.Context, c *client.Client) (roots []*Node, skipped []string, err error) {
+	st, history, skipped, err := LoadState(ctx, c)
 	if err != nil {
-		return nil, err
+		return nil, skipped, err
 	}
-	roots := NodesOf(st)
+	roots = NodesOf(st)
 	if err := addUsage(ctx, c, st, roots, history); err != nil {
-		return nil, err
+		return nil, skipped, err
 	}
-	return roots, nil
+	return roots, skipped, nil
 }
 
 // addUsage fills in every node's Usage from its messages and todo list
@@ -128,6 +132,12 @@ func addUsage(ctx context.Context, c *client.Client, st *model.State, roots []*N
 			ss := st.Session(n.ID)
 			info := wire.Session{ID: n.ID, Time: wire.SessionTime{Created: ss.Created, Updated: ss.Updated}}
 			n.Usage = SessionUsage(info, history[n.ID], todos, n.Status == task.StateRunning, now)
+			if end := st.Ended(n.ID); n.Status != task.StateRunning && end > n.Ended {
+				// A run cut short (an abort, a crash) has no reply that
+				// completed: it ended at its last activity, as on screen.
+				n.Ended = end
+				n.setDuration(now)
+			}
 			return nil
 		})
 	}
@@ -141,21 +151,56 @@ func addUsage(ctx context.Context, c *client.Client, st *model.State, roots []*N
 // LoadState reads the sessions, their status and every session's messages
 // (client.History, newest first) into a model.State: what the screen
 // shows once its history is loaded. history is the messages read, by
-// session id.
-func LoadState(ctx context.Context, c *client.Client) (st *model.State, history map[string][]wire.MessageWithParts, err error) {
-	sessions, err := c.Sessions(ctx)
+// session id; skipped the ids left out as malformed.
+func LoadState(ctx context.Context, c *client.Client) (st *model.State, history map[string][]wire.MessageWithParts, skipped []string, err error) {
+	return loadState(ctx, c, nil)
+}
+
+// LoadTrees is LoadState reading the messages of the subtrees rooted at
+// roots only (`octop export`, and `octop watch --otlp` when a root ends):
+// every session is in st, but only those have their history.
+func LoadTrees(ctx context.Context, c *client.Client, roots []string) (st *model.State, history map[string][]wire.MessageWithParts, skipped []string, err error) {
+	if roots == nil {
+		roots = []string{}
+	}
+	return loadState(ctx, c, roots)
+}
+
+// loadState reads the messages of the subtrees rooted at roots, or of
+// every session when roots is nil.
+func loadState(ctx context.Context, c *client.Client, roots []string) (st *model.State, history map[string][]wire.MessageWithParts, skipped []string, err error) {
+	listed, err := c.Sessions(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
+	}
+	sessions := listed[:0:0]
+	for _, s := range listed {
+		if client.ValidSessionID(s.ID) {
+			sessions = append(sessions, s)
+		} else {
+			skipped = append(skipped, s.ID)
+		}
 	}
 	status, err := c.Status(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, skipped, err
 	}
 	st = model.New()
 	st.ApplySnapshot(model.Snapshot{Sessions: sessions, Status: status, Complete: true})
+	var in map[string]bool
+	if roots != nil {
+		in = map[string]bool{}
+		for _, r := range roots {
+			for _, id := range st.SubtreeIDs(r) {
+				in[id] = true
+			}
+		}
+	}
 	var reqs []client.HistoryRequest
 	for _, id := range st.NeedsHistory() {
-		reqs = append(reqs, client.HistoryRequest{ID: id})
+		if in == nil || in[id] {
+			reqs = append(reqs, client.HistoryRequest{ID: id})
+		}
 	}
 	history = make(map[string][]wire.MessageWithParts, len(reqs))
 	// Each list is folded in by one goroutine as it arrives, while the
@@ -179,34 +224,65 @@ func LoadState(ctx context.Context, c *client.Client) (st *model.State, history 
 	close(reads)
 	<-applied
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, skipped, err
 	}
-	return st, history, nil
+	return st, history, skipped, nil
 }
 
-// NodesOf turns a model's tree into Nodes, roots newest first.
+// NodesOf turns a model's tree into Nodes, roots newest first. It walks
+// the tree with a queue, not recursion: however deep the tree, the cost
+// is one step per session.
 func NodesOf(st *model.State) []*Node {
-	var link func(ids []string) []*Node
-	link = func(ids []string) []*Node {
-		out := []*Node{}
-		for _, id := range ids {
-			if ss := st.Session(id); ss != nil && ss.Known {
-				n := nodeOf(st, ss)
-				n.Children = link(ss.Children)
-				out = append(out, n)
+	return linkTree(st.Roots(), func(id string) ([]string, *Node) {
+		ss := st.Session(id)
+		if ss == nil || !ss.Known {
+			return nil, nil
+		}
+		return ss.Children, nodeOf(st, ss)
+	})
+}
+
+// linkTree builds the tree from ids down: visit says a session's
+// children and its node (nil to leave it and its subtree out). Children
+// keep the order visit gives.
+func linkTree(ids []string, visit func(id string) (children []string, n *Node)) []*Node {
+	type pending struct {
+		parent *Node
+		ids    []string
+	}
+	roots := []*Node{}
+	queue := []pending{{ids: ids}}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, id := range p.ids {
+			kids, n := visit(id)
+			if n == nil {
+				continue
+			}
+			n.Children = []*Node{}
+			if p.parent == nil {
+				roots = append(roots, n)
+			} else {
+				p.parent.Children = append(p.parent.Children, n)
+			}
+			if len(kids) > 0 {
+				queue = append(queue, pending{parent: n, ids: kids})
 			}
 		}
-		return out
 	}
-	return link(st.Roots())
+	return roots
 }
 
 func nodeOf(st *model.State, ss *model.Session) *Node {
 	state := model.StateOf(ss)
 	n := &Node{ID: ss.ID, ParentID: ss.ParentID, Title: ss.Title, Agent: ss.Agent,
 		Status: state.Kind.Status(), Run: runWord(ss.Run), Created: ss.Created, Children: []*Node{}}
-	if n.Status == "error" {
+	switch {
+	case n.Status == "error":
 		n.Reason, n.Error = state.Reason, state.Detail
+	case state.Kind == model.KindBackground:
+		n.Reason = state.Reason
 	}
 	c := st.Counts(ss.ID)
 	n.Tools = ToolCounts{Total: c.ToolsRunning + c.ToolsDone + c.ToolsFailed,
@@ -234,18 +310,11 @@ func BuildTree(nodes []*Node) []*Node {
 	}
 	st := model.New()
 	st.ApplySnapshot(model.Snapshot{Sessions: sessions, Complete: true})
-	var link func(ids []string) []*Node
-	link = func(ids []string) []*Node {
-		out := []*Node{}
-		for _, id := range ids {
-			n, s := byID[id], st.Session(id)
-			if n == nil || s == nil {
-				continue
-			}
-			n.Children = link(s.Children)
-			out = append(out, n)
+	return linkTree(st.Roots(), func(id string) ([]string, *Node) {
+		n, s := byID[id], st.Session(id)
+		if n == nil || s == nil {
+			return nil, nil
 		}
-		return out
-	}
-	return link(st.Roots())
+		return s.Children, n
+	})
 }

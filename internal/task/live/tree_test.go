@@ -1,7 +1,10 @@
 package live
 
 import (
+	"context"
 	"reflect"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/octop-dev/octop/internal/wire"
@@ -113,5 +116,33 @@ func TestTaskAgents(t *testing.T) {
 	}
 	if want := []string{"general", "both"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("TaskAgents = %v, want %v", got, want)
+	}
+}
+
+// LoadTrees reads the messages of the subtrees asked for and no others,
+// and still knows every session.
+func TestLoadTreesReadsOnlyTheSubtrees(t *testing.T) {
+	f, c := newFake(t)
+	f.add(wire.Session{ID: "ses_child", ParentID: "ses_parent", Title: "child"})
+	f.add(wire.Session{ID: "ses_grand", ParentID: "ses_child", Title: "grandchild"})
+	f.add(wire.Session{ID: "ses_other", Title: "another root"})
+	f.ClearRequests()
+	st, history, _, err := LoadTrees(context.Background(), c, []string{"ses_parent"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var read []string
+	for _, call := range f.Calls() {
+		if strings.HasSuffix(call, "/message") {
+			read = append(read, call)
+		}
+	}
+	sort.Strings(read)
+	want := []string{"GET /session/ses_child/message", "GET /session/ses_grand/message", "GET /session/ses_parent/message"}
+	if !reflect.DeepEqual(read, want) {
+		t.Errorf("read %v, want %v", read, want)
+	}
+	if len(history) != 3 || st.Session("ses_other") == nil || st.HasHistory("ses_other") {
+		t.Errorf("history of %d sessions, other root known: %v", len(history), st.Session("ses_other") != nil)
 	}
 }

@@ -1,6 +1,7 @@
 package live
 
 import (
+	"github.com/octop-dev/octop/internal/ledger"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
@@ -13,7 +14,9 @@ type Usage struct {
 	Cost   float64     `json:"cost"`
 	// Started is when the first prompt came (Unix ms), else the creation.
 	Started int64 `json:"started"`
-	// Ended is when the last reply completed; 0 while running, or never ran.
+	// Ended is when the last reply completed, or, for a run cut short (an
+	// abort, a crash), when it was last seen doing something (see
+	// model.State.Ended); 0 while running, or never ran.
 	Ended int64 `json:"ended"`
 	// DurationMS is Ended-Started, or now-Started while running.
 	DurationMS int64 `json:"duration_ms"`
@@ -26,35 +29,14 @@ type Usage struct {
 	running bool
 }
 
-// TokenCounts splits tokens the way the server counts them.
-type TokenCounts struct {
-	Input      float64 `json:"input"`
-	Output     float64 `json:"output"`
-	Reasoning  float64 `json:"reasoning"`
-	CacheRead  float64 `json:"cache_read"`
-	CacheWrite float64 `json:"cache_write"`
-}
+// TokenCounts splits tokens the way the server counts them (the ledger's
+// split, so `octop tree` and `octop usage` count alike).
+type TokenCounts = ledger.Tokens
 
 // TodoCounts counts a todo list: all items, and those completed.
 type TodoCounts struct {
 	Total int `json:"total"`
 	Done  int `json:"done"`
-}
-
-func (t *TokenCounts) add(w wire.Tokens) {
-	t.Input += w.Input
-	t.Output += w.Output
-	t.Reasoning += w.Reasoning
-	t.CacheRead += w.Cache.Read
-	t.CacheWrite += w.Cache.Write
-}
-
-func (t *TokenCounts) plus(o TokenCounts) {
-	t.Input += o.Input
-	t.Output += o.Output
-	t.Reasoning += o.Reasoning
-	t.CacheRead += o.CacheRead
-	t.CacheWrite += o.CacheWrite
 }
 
 // SessionUsage adds up one session's messages and todo list. running says
@@ -94,10 +76,9 @@ func (u *Usage) addMessage(m *wire.MessageWithParts) {
 	} else {
 		u.Ended = max(u.Ended, info.Time.Completed)
 	}
-	own := info.Tokens.Sum() > 0 || info.Cost > 0
-	if own {
-		u.Tokens.add(info.Tokens)
-		u.Cost += info.Cost
+	if r, ok := ledger.ReplyOf(m); ok {
+		u.Tokens.Add(r.Tokens)
+		u.Cost += r.Cost
 	}
 	for i := range m.Parts {
 		p := &m.Parts[i]
@@ -108,12 +89,6 @@ func (u *Usage) addMessage(m *wire.MessageWithParts) {
 		if p.State != nil {
 			u.seen(p.State.Time.Start)
 			u.seen(p.State.Time.End)
-		}
-		if !own && p.Type == wire.PartStepFinish {
-			if p.Tokens != nil {
-				u.Tokens.add(*p.Tokens)
-			}
-			u.Cost += p.Cost
 		}
 	}
 }
@@ -134,21 +109,56 @@ func (u *Usage) setDuration(now int64) {
 // RollUp fills each node's Subtree: its own usage plus every
 // descendant's. A subtree has ended only once all of it has; a file
 // changed by several of its sessions counts once.
+//
+// It walks the tree after its children (an explicit stack: a chain of
+// thousands of sessions must not grow the goroutine stack), and a node's
+// set of changed files is its largest child's set with the others' added
+// in, never a copy: the work is linear in the sessions and files whatever
+// the depth, where copying each set up a long chain was quadratic.
 func RollUp(roots []*Node, now int64) {
+	type frame struct {
+		n    *Node
+		next int // the next child to visit
+	}
 	for _, r := range roots {
-		rollUp(r, now)
+		stack := []frame{{n: r}}
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if top.next < len(top.n.Children) {
+				c := top.n.Children[top.next]
+				top.next++
+				stack = append(stack, frame{n: c})
+				continue
+			}
+			rollUpNode(top.n, now)
+			stack = stack[:len(stack)-1]
+		}
 	}
 }
 
-func rollUp(n *Node, now int64) Usage {
+// rollUpNode sets n.Subtree from n's own usage and its children's
+// subtrees, which are done. It takes over the largest child's file set.
+func rollUpNode(n *Node, now int64) {
 	sub := n.Usage
-	sub.files = make(map[string]bool, len(n.files))
+	sub.files = nil
+	taken := -1 // the child whose set sub.files is
+	for i, c := range n.Children {
+		if cs := c.Subtree; cs != nil && len(cs.files) > len(sub.files) {
+			sub.files, taken = cs.files, i
+		}
+	}
+	if sub.files == nil {
+		sub.files = make(map[string]bool, len(n.files))
+	}
 	for f := range n.files {
 		sub.files[f] = true
 	}
-	for _, c := range n.Children {
-		cu := rollUp(c, now)
-		sub.Tokens.plus(cu.Tokens)
+	for i, c := range n.Children {
+		cu := c.Subtree
+		if cu == nil {
+			continue
+		}
+		sub.Tokens.Add(cu.Tokens)
 		sub.Cost += cu.Cost
 		sub.Started = min(sub.Started, cu.Started)
 		sub.Ended = max(sub.Ended, cu.Ended)
@@ -156,9 +166,12 @@ func rollUp(n *Node, now int64) Usage {
 		sub.Todos.Total += cu.Todos.Total
 		sub.Todos.Done += cu.Todos.Done
 		sub.running = sub.running || cu.running
-		for f := range cu.files {
-			sub.files[f] = true
+		if i != taken {
+			for f := range cu.files {
+				sub.files[f] = true
+			}
 		}
+		cu.files = nil // in the parent's set now (which may be this very map)
 	}
 	sub.FilesChanged = len(sub.files)
 	if sub.running {
@@ -166,5 +179,4 @@ func rollUp(n *Node, now int64) Usage {
 	}
 	sub.setDuration(now)
 	n.Subtree = &sub
-	return sub
 }

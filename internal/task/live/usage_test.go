@@ -1,6 +1,7 @@
 package live
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/octop-dev/octop/internal/wire"
@@ -72,5 +73,58 @@ func TestRollUp(t *testing.T) {
 	}
 	if root.FilesChanged != 2 || root.Ended != 200 {
 		t.Errorf("RollUp changed the node's own usage: %+v", root.Usage)
+	}
+}
+
+// TestRollUpSiblingsAndChain: every level's subtree counts each file
+// once, the largest child's set taken over and the others merged in.
+func TestRollUpSiblingsAndChain(t *testing.T) {
+	withFiles := func(id string, files ...string) *Node {
+		msgs := []wire.MessageWithParts{{Info: wire.Message{Role: "user", Summary: &wire.MessageSummary{}}}}
+		for _, f := range files {
+			msgs[0].Info.Summary.Diffs = append(msgs[0].Info.Summary.Diffs, wire.FileDiff{File: f})
+		}
+		return &Node{ID: id, Usage: SessionUsage(wire.Session{ID: id}, msgs, nil, false, 0)}
+	}
+	big, small := withFiles("big", "a", "b", "c"), withFiles("small", "c", "d")
+	mid := withFiles("mid", "a", "e")
+	mid.Children = []*Node{small, big}
+	root := withFiles("root", "z")
+	root.Children = []*Node{mid}
+	RollUp([]*Node{root}, 0)
+	for _, c := range []struct {
+		n    *Node
+		want int
+	}{{big, 3}, {small, 2}, {mid, 5}, {root, 6}} {
+		if c.n.Subtree.FilesChanged != c.want {
+			t.Errorf("%s: %d files in its subtree, want %d", c.n.ID, c.n.Subtree.FilesChanged, c.want)
+		}
+	}
+}
+
+// BenchmarkRollUpChain rolls up a chain of 2,000 sessions that each
+// changed a file of their own: linear since the sets are taken over, not
+// copied up the chain.
+func BenchmarkRollUpChain(b *testing.B) {
+	const n = 2000
+	for b.Loop() {
+		b.StopTimer()
+		var root, prev *Node
+		for i := range n {
+			msgs := []wire.MessageWithParts{{Info: wire.Message{Role: "user", Summary: &wire.MessageSummary{
+				Diffs: []wire.FileDiff{{File: fmt.Sprintf("f%d.go", i)}}}}}}
+			nd := &Node{ID: fmt.Sprint(i), Usage: SessionUsage(wire.Session{}, msgs, nil, false, 0)}
+			if prev == nil {
+				root = nd
+			} else {
+				prev.Children = []*Node{nd}
+			}
+			prev = nd
+		}
+		b.StartTimer()
+		RollUp([]*Node{root}, 0)
+		if root.Subtree.FilesChanged != n {
+			b.Fatalf("%d files", root.Subtree.FilesChanged)
+		}
 	}
 }

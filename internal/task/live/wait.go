@@ -32,17 +32,44 @@ func Result(ctx context.Context, c *client.Client, id string) (task.Result, erro
 }
 
 // read reads the messages before the status: a run that starts in between
-// then shows as running, never as the old run's answer.
+// then shows as running, never as the old run's answer. The background
+// tasks the session launched are read after both (see readFamily).
 func read(ctx context.Context, c *client.Client, s wire.Session) (task.Result, error) {
+	r, _, err := readAll(ctx, c, s)
+	return r, err
+}
+
+// readAll is read, with the messages it read.
+func readAll(ctx context.Context, c *client.Client, s wire.Session) (task.Result, []wire.MessageWithParts, error) {
 	msgs, err := c.Messages(ctx, s.ID, 0)
 	if err != nil {
-		return task.Result{}, err
+		return task.Result{}, nil, err
 	}
-	st, err := statusOf(ctx, c, s.ID)
+	all, err := c.Status(ctx)
 	if err != nil {
-		return task.Result{}, err
+		return task.Result{}, nil, err
 	}
-	return task.DeriveResult(s, st, msgs), nil
+	r, err := derive(ctx, c, s, all, msgs)
+	return r, msgs, err
+}
+
+// replied says the run a prompt started has begun answering: msgs hold a
+// user message newer than after (the newest message before the prompt,
+// "" for none), and an assistant message after it. Until then an idle
+// status and the messages before say nothing of that run: the server may
+// not have stored the prompt yet, or not started its run.
+func replied(msgs []wire.MessageWithParts, after string) bool {
+	prompt := ""
+	for _, m := range msgs {
+		switch id := m.Info.ID; {
+		case id <= after:
+		case m.Info.Role == "user" && prompt == "":
+			prompt = id
+		case m.Info.Role == "assistant" && prompt != "" && id > prompt:
+			return true
+		}
+	}
+	return false
 }
 
 // Wait blocks until the task stops running and returns its result. The
@@ -54,16 +81,19 @@ func Wait(ctx context.Context, c *client.Client, id string) (task.Result, error)
 
 // WaitOptions tunes WaitAfter. The zero value is Wait's.
 type WaitOptions struct {
-	// Before is how many messages the session had before a prompt was just
-	// sent to it: WaitAfter then also waits for that prompt to land, so the
-	// answer it returns is the new one, not the previous run's.
-	Before int
+	// Prompted says a prompt was just sent to the session, and After is
+	// the newest message it had before ("" for a new session): WaitAfter
+	// then waits for the run that prompt started (its user message and a
+	// reply after it), however slowly the server starts it, and never
+	// returns an earlier run's end.
+	Prompted bool
+	After    string
 	// Poll is how often the server is asked (DefaultPollInterval when zero).
 	Poll time.Duration
 }
 
-// WaitAfter is Wait with options, for a prompt just sent (o.Before) or a
-// different poll interval.
+// WaitAfter is Wait with options, for a prompt just sent (o.Prompted) or
+// a different poll interval.
 func WaitAfter(ctx context.Context, c *client.Client, id string, o WaitOptions) (task.Result, error) {
 	s, err := lookup(ctx, c, id)
 	if err != nil {
@@ -72,7 +102,6 @@ func WaitAfter(ctx context.Context, c *client.Client, id string, o WaitOptions) 
 	if o.Poll <= 0 {
 		o.Poll = DefaultPollInterval
 	}
-	before := o.Before
 	var last task.Result
 	unsettled := 0
 	tick := time.NewTicker(o.Poll)
@@ -85,10 +114,11 @@ func WaitAfter(ctx context.Context, c *client.Client, id string, o WaitOptions) 
 			unsettled = 0
 		} else if err == nil {
 			var r task.Result
-			if r, err = read(ctx, c, s); err == nil {
+			var msgs []wire.MessageWithParts
+			if r, msgs, err = readAll(ctx, c, s); err == nil {
 				last = r
 				switch {
-				case r.State == task.StateRunning || r.Messages <= before:
+				case r.State == task.StateRunning || (o.Prompted && !replied(msgs, o.After)):
 					unsettled = 0
 				case r.Settled || unsettled >= settlePolls:
 					return r, nil

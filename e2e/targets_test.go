@@ -1,0 +1,23 @@
+package e2e
+
+import (
+	"testing"
+
+	"github.com/octop-dev/octop/internal/harness"
+)
+
+// The core tests loop over harness.Targets() (OCTOP_E2E_TARGETS: by
+// default 1.18.33, 1.18.33 with both experimental flags, 1.18.34 and
+// 1.1.65), the background tests over harness.BackgroundTargets(); the
+// rest of the suite runs on the pinned versions (harness.Versions()).
+
+// actForTargets runs f on its own server of each core target.
+func actForTargets(t *testing.T, f func(t *testing.T, s *harness.Server)) {
+	for _, tg := range harness.Targets() {
+		t.Run(tg.Name, func(t *testing.T) {
+			t.Parallel() // each target on a server of its own
+			s := harness.Start(t, tg.Config())
+			f(t, s)
+		})
+	}
+}

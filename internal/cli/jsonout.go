@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strings"
+
+	"github.com/octop-dev/octop/internal/sanitize"
+)
+
+// maxIndent is how many levels printJSON indents at most: deeper levels
+// stay at this indent, so a chain of thousands of sessions costs output
+// in proportion to its size rather than to its size times its depth.
+const maxIndent = 32
+
+// printJSON writes v as indented JSON (two spaces a level, at most
+// maxIndent levels) with every control character in its strings escaped
+// (sanitize.JSON), then a newline.
+func printJSON(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	var out bytes.Buffer
+	out.Grow(len(b) + len(b)/2)
+	indentCapped(&out, sanitize.JSON(b), maxIndent)
+	out.WriteByte('\n')
+	_, err = w.Write(out.Bytes())
+	return err
+}
+
+// indentCapped is json.Indent with two spaces a level, levels past limit
+// indented as limit. src must be compact JSON (json.Marshal's); an empty
+// object or array stays {} or [].
+func indentCapped(dst *bytes.Buffer, src []byte, limit int) {
+	pad := strings.Repeat("  ", limit)
+	depth := 0
+	newline := func() {
+		dst.WriteByte('\n')
+		dst.WriteString(pad[:2*min(depth, limit)])
+	}
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch c {
+		case '"':
+			j := i + 1
+			for ; j < len(src) && src[j] != '"'; j++ {
+				if src[j] == '\\' {
+					j++
+				}
+			}
+			dst.Write(src[i:min(j+1, len(src))])
+			i = j
+		case '{', '[':
+			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
+				dst.Write(src[i : i+2])
+				i++
+				continue
+			}
+			dst.WriteByte(c)
+			depth++
+			newline()
+		case '}', ']':
+			depth--
+			newline()
+			dst.WriteByte(c)
+		case ',':
+			dst.WriteByte(c)
+			newline()
+		case ':':
+			dst.WriteString(": ")
+		default:
+			dst.WriteByte(c)
+		}
+	}
+}

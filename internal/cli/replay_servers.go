@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/octop-dev/octop/internal/feed"
+	"github.com/octop-dev/octop/internal/record"
+	"github.com/octop-dev/octop/internal/shell"
+	"github.com/octop-dev/octop/ui"
+)
+
+// severalReplay plays a recording of several servers (--record with
+// several --server) in the screen of several servers: a Player and a
+// read-only screen per server, driven together by the replay's keys.
+type severalReplay struct {
+	screen  shell.Screen
+	players record.Group
+	seen    []*record.Recorded
+}
+
+// newSeveralReplay builds the screen for rec, one group per server in
+// the order they first appear in it, each header naming the recording
+// (source, with "(cut short)" when it is).
+func newSeveralReplay(rec replaySource, opts record.Options) (severalReplay, error) {
+	g, err := record.PlayGroup(rec.src, opts)
+	if err != nil {
+		return severalReplay{}, err
+	}
+	r := severalReplay{players: g, seen: make([]*record.Recorded, len(g))}
+	label, source := rec.label, rec.source
+	if rec.truncated {
+		source += " (cut short)"
+	}
+	screens := make([]ui.Model, len(g))
+	for i, s := range g.Servers() {
+		p := g[i]
+		r.seen[i] = record.NewRecorded()
+		screens[i] = ui.New(ui.Options{Demo: true, ReadOnly: label + ": read-only", Source: source, RecordedHistory: p.HasHistories(),
+			Server: record.ReadOnly(p.Backend(), r.seen[i], label), Clock: p.Clock, ServerURL: s, NoColor: noColor(),
+			MoreKeys: append(shell.DefaultKeyMap().ShortHelp(), shell.DefaultReplayKeyMap().ShortHelp()...)})
+	}
+	r.screen = shell.NewScreen(shell.New(screens, noColor()), g, label).WithHint(replayHint(label, rec.truncated))
+	return r, nil
+}
+
+// run plays every server's part until ctx ends, each to its own screen
+// through send (a program's Send).
+func (r severalReplay) run(ctx context.Context, send func(tea.Msg)) {
+	for i, p := range r.players {
+		b := feed.NewBatcher(func(v tea.Msg) { send(shell.Msg{Server: i, Msg: v}) }, feed.FrameInterval)
+		seen := r.seen[i]
+		go p.Run(ctx, func(msg any) { seen.Observe(msg); b.Send(msg) })
+		go sayEnded(ctx, p, b.Send) // this server's part is over
+	}
+}
+
+// playSeveral shows a recording of several servers, read-only.
+func playSeveral(rec replaySource, opts record.Options, stderr io.Writer) int {
+	r, err := newSeveralReplay(rec, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "octop: --%s: %v\n", rec.label, err)
+		return 2
+	}
+	prog := newProgram(r.screen, screenOptions())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r.run(ctx, prog.Send)
+	if _, err := prog.Run(); err != nil {
+		fmt.Fprintln(stderr, "octop:", err)
+		return 1
+	}
+	return 0
+}

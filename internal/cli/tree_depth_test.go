@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/opencodetest"
+	"github.com/octop-dev/octop/internal/task/live"
+	"github.com/octop-dev/octop/internal/wire"
+)
+
+func node(id string, kids ...*live.Node) *live.Node {
+	return &live.Node{ID: id, Status: "complete", Title: "t " + id, Children: kids}
+}
+
+// TestTreeGuides: the tree's guides show which ancestors have siblings
+// still to come.
+func TestTreeGuides(t *testing.T) {
+	var b bytes.Buffer
+	printNode(&b, node("root", node("a", node("a1", node("a1x")), node("a2")), node("b")))
+	want := `root  complete  tools:0  t root
+├─ a  complete  tools:0  t a
+│  ├─ a1  complete  tools:0  t a1
+│  │  └─ a1x  complete  tools:0  t a1x
+│  └─ a2  complete  tools:0  t a2
+└─ b  complete  tools:0  t b
+`
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// TestIndentCapped: within the cap, printJSON indents exactly as
+// json.Indent; past it, levels stay at the cap's indent.
+func TestIndentCapped(t *testing.T) {
+	v := map[string]any{"a": []any{}, "b": map[string]any{}, "c": []any{1, "x\"y\\}", map[string]any{"d": nil, "e": []any{true}}}, "f": "}{,:["}
+	b, _ := json.Marshal(v)
+	var want, got bytes.Buffer
+	_ = json.Indent(&want, b, "", "  ")
+	indentCapped(&got, b, 100)
+	if got.String() != want.String() {
+		t.Errorf("got\n%s\nwant\n%s", got.String(), want.String())
+	}
+	got.Reset()
+	indentCapped(&got, []byte(`[[[[1]]]]`), 2)
+	if want := "[\n  [\n    [\n    [\n    1\n    ]\n    ]\n  ]\n]"; got.String() != want {
+		t.Errorf("capped at 2: got\n%s\nwant\n%s", got.String(), want)
+	}
+}
+
+// TestTreeDeepChain: a chain of 2,000 sessions, each the child of the one
+// before, prints in output linear in its length, as text and as JSON
+// (indented JSON used to grow with the depth squared: 418 MB for this
+// chain, 1.5 GB of memory).
+func TestTreeDeepChain(t *testing.T) {
+	const n = 2000
+	srv := opencodetest.New(t, opencodetest.Options{})
+	parent := ""
+	for i := range n {
+		id := fmt.Sprintf("ses_%06d", i)
+		srv.AddSession(wire.Session{ID: id, ParentID: parent, Title: "step " + id,
+			Time: wire.SessionTime{Created: int64(1000 + i), Updated: int64(1000 + i)}})
+		parent = id
+	}
+	base := client.Options{BaseURL: srv.URL()}
+	code, out, errs := run(t, base, "", "tree", "--json")
+	if code != 0 {
+		t.Fatalf("tree --json: exit %d: %s", code, errs)
+	}
+	if len(out) > 5<<10*n {
+		t.Errorf("tree --json printed %d bytes for %d sessions: more than 5 KiB each", len(out), n)
+	}
+	var roots []*live.Node
+	if err := json.Unmarshal([]byte(out), &roots); err != nil {
+		t.Fatalf("tree --json is not JSON: %v", err)
+	}
+	depth := 0
+	for ns := roots; len(ns) == 1; ns = ns[0].Children {
+		depth++
+	}
+	if depth != n {
+		t.Errorf("the JSON chain is %d deep, want %d", depth, n)
+	}
+	code, out, errs = run(t, base, "", "tree")
+	if code != 0 {
+		t.Fatalf("tree: exit %d: %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != n {
+		t.Fatalf("tree printed %d lines, want %d", len(lines), n)
+	}
+	for _, l := range lines {
+		if len(l) > 200 {
+			t.Fatalf("a line of %d bytes: the guides grow with the depth: %.120s…", len(l), l)
+		}
+	}
+	if last := lines[n-1]; !strings.HasPrefix(last, "… ") || !strings.Contains(last, fmt.Sprintf("ses_%06d", n-1)) {
+		t.Errorf("the deepest line = %q", last)
+	}
+}

@@ -1,0 +1,112 @@
+package otlp
+
+import (
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"go.opentelemetry.io/otel/attribute"
+	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
+
+	"github.com/octop-dev/octop/internal/ledger"
+	"github.com/octop-dev/octop/internal/wire"
+)
+
+// modelAttrs names the provider and the model, when the server said.
+func modelAttrs(provider, modelID string) []attribute.KeyValue {
+	var out []attribute.KeyValue
+	if provider != "" {
+		out = append(out, semconv.GenAIProviderNameKey.String(provider))
+	}
+	if modelID != "" {
+		out = append(out, semconv.GenAIRequestModel(modelID))
+	}
+	return out
+}
+
+// usageAttrs are the token counts as the conventions count them: input
+// includes the cached tokens (read and written) and output the reasoning
+// ones, which OpenCode counts apart; the parts are given too.
+func usageAttrs(t ledger.Tokens) []attribute.KeyValue {
+	return []attribute.KeyValue{
+		semconv.GenAIUsageInputTokens(whole(t.Input + t.CacheRead + t.CacheWrite)),
+		semconv.GenAIUsageOutputTokens(whole(t.Output + t.Reasoning)),
+		semconv.GenAIUsageCacheReadInputTokens(whole(t.CacheRead)),
+		semconv.GenAIUsageCacheCreationInputTokens(whole(t.CacheWrite)),
+		semconv.GenAIUsageReasoningOutputTokensKey.Int(whole(t.Reasoning)),
+	}
+}
+
+// costAttrs is key with the cost of the priced replies, when there is
+// one, and how many replies had no cost. A cost the server did not report
+// is left out, never sent as 0.
+func costAttrs(key attribute.Key, f ledger.Figures) []attribute.KeyValue {
+	var out []attribute.KeyValue
+	if f.Replies > f.Unpriced {
+		out = append(out, key.Float64(f.Cost))
+	}
+	if f.Unpriced > 0 && key == AttrCost {
+		out = append(out, AttrUnpriced.Int(f.Unpriced))
+	}
+	return out
+}
+
+// subtreeCosts is every session's figures over itself and its descendants.
+func subtreeCosts(t Tree) map[string]ledger.Figures {
+	out := make(map[string]ledger.Figures, len(t.Sessions))
+	for i := len(t.Sessions) - 1; i >= 0; i-- { // children come after parents
+		s := &t.Sessions[i]
+		f := out[s.ID]
+		for j := range s.Msgs {
+			if r, ok := ledger.ReplyOf(&s.Msgs[j]); ok {
+				f.Add(r)
+			}
+		}
+		out[s.ID] = f
+		if s.ParentID != "" {
+			p := out[s.ParentID]
+			p.Plus(f)
+			out[s.ParentID] = p
+		}
+	}
+	return out
+}
+
+// lastTime is the latest time a message or its parts name (Unix ms).
+func lastTime(m *wire.MessageWithParts) int64 {
+	t := max(m.Info.Time.Created, m.Info.Time.Completed)
+	for i := range m.Parts {
+		p := &m.Parts[i]
+		if p.Time != nil {
+			t = max(t, p.Time.Start, p.Time.End)
+		}
+		if p.State != nil {
+			t = max(t, p.State.Time.Start, p.State.Time.End)
+		}
+	}
+	return t
+}
+
+func whole(v float64) int { return int(math.Round(v)) }
+
+// bounded is server text for an attribute: one line, at most maxText
+// bytes, cut at a rune.
+func bounded(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= maxText {
+		return s
+	}
+	cut := maxText - len("…")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// errorText is an error's message, else its name.
+func errorText(e *wire.ErrorInfo) string {
+	if e.Data.Message != "" {
+		return e.Data.Message
+	}
+	return e.Name
+}

@@ -1,0 +1,239 @@
+// Package otlp sends a fan-out to a tracing backend as an OpenTelemetry
+// trace over OTLP/HTTP (protobuf), in the GenAI semantic conventions:
+//
+//	invoke_agent {agent}           one per session (the root's has no parent)
+//	  chat {model}                 one per assistant reply
+//	    execute_tool {tool}        one per tool call of that reply
+//	      invoke_agent {agent}     a task call's child session
+//	        chat {model} …
+//
+// Span and trace ids are hashes of the server's session, message and part
+// ids, and times are the server's own timestamps, so exporting the same
+// finished root twice sends the same trace. Spans maps a Tree to spans
+// with no I/O; Exporter sends them with the OpenTelemetry SDK's OTLP
+// exporter (endpoint.go says where).
+package otlp
+
+import (
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/sdk/instrumentation"
+	"go.opentelemetry.io/otel/sdk/resource"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/octop-dev/octop/internal/ledger"
+	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
+)
+
+// octop's own attributes: the conventions have no cost, state or title.
+const (
+	AttrCost         = attribute.Key("opencode.cost_usd")
+	AttrSubtreeCost  = attribute.Key("opencode.subtree.cost_usd")
+	AttrUnpriced     = attribute.Key("opencode.cost.unpriced_replies")
+	AttrState        = attribute.Key("opencode.state")
+	AttrTitle        = attribute.Key("opencode.session.title")
+	AttrToolStatus   = attribute.Key("opencode.tool.status")
+	AttrToolTitle    = attribute.Key("opencode.tool.title")
+	maxText          = 256 // bytes of a title or an error message sent
+	toolErrorType    = "tool_error"
+	interruptedCall  = "interrupted"
+	toolTypeFunction = "function"
+)
+
+// Summary says what a trace holds, for the line a person reads.
+type Summary struct {
+	TraceID  trace.TraceID
+	Spans    int
+	Sessions int
+	// Replies counts the assistant replies, Unpriced those that used
+	// tokens with no cost reported (no opencode.cost_usd on their span).
+	Replies, Unpriced int
+	// Running lists the sessions still running: their spans end at the
+	// last time the server gave.
+	Running []string
+}
+
+// mapper builds one tree's spans.
+type mapper struct {
+	tid   trace.TraceID
+	res   *resource.Resource
+	scope instrumentation.Scope
+	out   []tracetest.SpanStub
+	sum   Summary
+}
+
+// Spans maps a fan-out to its spans, each carrying res and scope.
+func Spans(t Tree, res *resource.Resource, scope instrumentation.Scope) ([]tracetest.SpanStub, Summary) {
+	m := &mapper{tid: TraceIDFor(t.Root), res: res, scope: scope}
+	m.sum.TraceID = m.tid
+	parts := map[string]bool{} // every part id in the tree: a task call's span exists
+	for _, s := range t.Sessions {
+		for _, msg := range s.Msgs {
+			for _, p := range msg.Parts {
+				parts[p.ID] = true
+			}
+		}
+	}
+	sub := subtreeCosts(t)
+	for i := range t.Sessions {
+		s := &t.Sessions[i]
+		parent := trace.SpanID{}
+		switch {
+		case s.ParentID == "":
+		case s.TaskPartID != "" && parts[s.TaskPartID]:
+			parent = SpanIDFor(KindPart, s.TaskPartID)
+		default:
+			parent = SpanIDFor(KindSession, s.ParentID)
+		}
+		m.session(s, parent, sub[s.ID])
+		for j := range s.Msgs {
+			if s.Msgs[j].Info.Role == "assistant" {
+				m.reply(s, &s.Msgs[j])
+			}
+		}
+	}
+	m.sum.Spans, m.sum.Sessions = len(m.out), len(t.Sessions)
+	return m.out, m.sum
+}
+
+// stub is a span of the trace with the common fields set.
+func (m *mapper) stub(name string, kind trace.SpanKind, id, parent trace.SpanID, start, end int64) tracetest.SpanStub {
+	s := tracetest.SpanStub{
+		Name:                 name,
+		SpanContext:          m.spanContext(id),
+		SpanKind:             kind,
+		StartTime:            time.UnixMilli(start),
+		EndTime:              time.UnixMilli(max(end, start)),
+		Resource:             m.res,
+		InstrumentationScope: m.scope,
+	}
+	if parent.IsValid() {
+		s.Parent = m.spanContext(parent)
+	}
+	return s
+}
+
+func (m *mapper) spanContext(id trace.SpanID) trace.SpanContext {
+	return trace.NewSpanContext(trace.SpanContextConfig{TraceID: m.tid, SpanID: id, TraceFlags: trace.FlagsSampled})
+}
+
+// session adds a session's invoke_agent span: its own replies' usage, and
+// the subtree's cost.
+func (m *mapper) session(s *Session, parent trace.SpanID, subCost ledger.Figures) {
+	var own ledger.Figures
+	var provider, modelID string
+	start, end := s.Created, s.Created
+	for i := range s.Msgs {
+		msg := &s.Msgs[i]
+		if start == 0 || (msg.Info.Time.Created != 0 && msg.Info.Time.Created < start) {
+			start = msg.Info.Time.Created
+		}
+		end = max(end, lastTime(msg))
+		if r, ok := ledger.ReplyOf(msg); ok {
+			own.Add(r)
+			provider, modelID = msg.Info.ProviderID, msg.Info.ModelID
+		}
+	}
+	name := "invoke_agent"
+	if s.Agent != "" {
+		name += " " + s.Agent
+	}
+	sp := m.stub(name, trace.SpanKindInternal, SpanIDFor(KindSession, s.ID), parent, start, end)
+	sp.Attributes = []attribute.KeyValue{semconv.GenAIOperationNameInvokeAgent, semconv.GenAIAgentID(s.ID),
+		semconv.GenAIConversationID(s.ID), AttrState.String(ledger.EndOf(s.State.Kind))}
+	if s.Agent != "" {
+		sp.Attributes = append(sp.Attributes, semconv.GenAIAgentName(s.Agent))
+	}
+	if s.Title != "" {
+		sp.Attributes = append(sp.Attributes, AttrTitle.String(bounded(s.Title)))
+	}
+	sp.Attributes = append(sp.Attributes, modelAttrs(provider, modelID)...)
+	sp.Attributes = append(sp.Attributes, usageAttrs(own.Tokens)...)
+	sp.Attributes = append(sp.Attributes, costAttrs(AttrCost, own)...)
+	sp.Attributes = append(sp.Attributes, costAttrs(AttrSubtreeCost, subCost)...)
+	switch s.State.Kind {
+	case model.KindFailed, model.KindAborted, model.KindInterrupted, model.KindDenied:
+		sp.Attributes = append(sp.Attributes, semconv.ErrorTypeKey.String(s.State.Reason))
+		sp.Status = sdktrace.Status{Code: codes.Error, Description: bounded(s.State.Detail)}
+	}
+	if s.State.Kind.Live() {
+		m.sum.Running = append(m.sum.Running, s.ID)
+	}
+	m.out = append(m.out, sp)
+}
+
+// reply adds an assistant message's chat span and its tool calls' spans.
+func (m *mapper) reply(s *Session, msg *wire.MessageWithParts) {
+	info := &msg.Info
+	r, _ := ledger.ReplyOf(msg)
+	var f ledger.Figures
+	f.Add(r)
+	m.sum.Replies++
+	m.sum.Unpriced += f.Unpriced
+	name := "chat"
+	if info.ModelID != "" {
+		name += " " + info.ModelID
+	}
+	id := SpanIDFor(KindMessage, info.ID)
+	end := info.Time.Completed
+	if end == 0 {
+		end = lastTime(msg)
+	}
+	sp := m.stub(name, trace.SpanKindClient, id, SpanIDFor(KindSession, s.ID), info.Time.Created, end)
+	sp.Attributes = append([]attribute.KeyValue{semconv.GenAIOperationNameChat, semconv.GenAIConversationID(s.ID)},
+		modelAttrs(info.ProviderID, info.ModelID)...)
+	sp.Attributes = append(sp.Attributes, usageAttrs(r.Tokens)...)
+	sp.Attributes = append(sp.Attributes, costAttrs(AttrCost, f)...)
+	if info.Finish != "" {
+		sp.Attributes = append(sp.Attributes, semconv.GenAIResponseFinishReasons(info.Finish))
+	}
+	if info.Error != nil {
+		sp.Attributes = append(sp.Attributes, semconv.ErrorTypeKey.String(info.Error.Name))
+		sp.Status = sdktrace.Status{Code: codes.Error, Description: bounded(errorText(info.Error))}
+	}
+	m.out = append(m.out, sp)
+	for i := range msg.Parts {
+		if p := &msg.Parts[i]; p.Type == wire.PartTool && p.State != nil {
+			m.tool(s, msg, p, id)
+		}
+	}
+}
+
+// tool adds a tool call's execute_tool span under its reply's span. A
+// call left open in a session that has stopped was interrupted: it ends
+// where the reply ends.
+func (m *mapper) tool(s *Session, msg *wire.MessageWithParts, p *wire.Part, parent trace.SpanID) {
+	st := p.State
+	start, end := st.Time.Start, st.Time.End
+	if start == 0 {
+		start = msg.Info.Time.Created
+	}
+	status := st.Status
+	if end == 0 {
+		end = max(msg.Info.Time.Completed, lastTime(msg))
+		if !s.State.Kind.Live() && status != wire.ToolCompleted && status != wire.ToolError {
+			status = interruptedCall
+		}
+	}
+	sp := m.stub("execute_tool "+p.Tool, trace.SpanKindInternal, SpanIDFor(KindPart, p.ID), parent, start, end)
+	sp.Attributes = []attribute.KeyValue{semconv.GenAIOperationNameExecuteTool, semconv.GenAIToolName(p.Tool),
+		semconv.GenAIToolCallID(p.CallID), semconv.GenAIToolTypeKey.String(toolTypeFunction), AttrToolStatus.String(status)}
+	if st.Title != "" {
+		sp.Attributes = append(sp.Attributes, AttrToolTitle.String(bounded(st.Title)))
+	}
+	switch status {
+	case wire.ToolError:
+		sp.Attributes = append(sp.Attributes, semconv.ErrorTypeKey.String(toolErrorType))
+		sp.Status = sdktrace.Status{Code: codes.Error, Description: bounded(st.Error)}
+	case interruptedCall:
+		sp.Attributes = append(sp.Attributes, semconv.ErrorTypeKey.String(interruptedCall))
+		sp.Status = sdktrace.Status{Code: codes.Error, Description: "the call was left running when the session stopped"}
+	}
+	m.out = append(m.out, sp)
+}
