@@ -21,6 +21,15 @@ export OCTOP_OPENCODE_1_1 := $(call OPENCODE_BIN,1.1.65)
 export OCTOP_OPENCODE_1_18_34 := $(call OPENCODE_BIN,1.18.34)
 export OCTOP_E2E_TARGETS ?= 1.18.33,1.18.33+flags,1.18.34,1.1.65
 
+# OCTOP_TEST_SLOW (a factor, default 1) scales every deadline a test waits
+# on (internal/testwait), and with it go test's time limits below: on a
+# slow or loaded machine, OCTOP_TEST_SLOW=3 make test. A deadline only says
+# when to give up, so a factor never changes what passes on a quiet one.
+OCTOP_TEST_SLOW ?= 1
+export OCTOP_TEST_SLOW
+# minutes is $(1) minutes times OCTOP_TEST_SLOW, as a go test -timeout.
+minutes = $(shell awk -v m=$(1) -v s='$(OCTOP_TEST_SLOW)' 'BEGIN { t = m * s; if (t < 1) t = m; printf "%dm", t + 0.5 }')
+
 # The core tests, by name: what `make compat` runs on another release.
 # Each loops over harness.Targets() (the background ones over its 1.18
 # targets); the rest of the suite runs on the pinned versions only.
@@ -47,8 +56,8 @@ export OCTOP_JAEGER := $(JAEGER)
 # without it.
 test: deps lint
 	go vet ./...
-	go test -race -count=1 -timeout 15m $$(go list ./... | grep -v /e2e$$)
-	go test -count=1 -timeout 25m ./e2e/
+	go test -race -count=1 -timeout $(call minutes,15) $$(go list ./... | grep -v /e2e$$)
+	go test -count=1 -timeout $(call minutes,25) ./e2e/
 
 # compat runs the core end-to-end tests (E2E_CORE) on
 # another OpenCode release, with and without the experimental flags:
@@ -59,7 +68,7 @@ compat: tmux
 	@test -n "$(VERSION)" || { echo "make compat needs VERSION=x.y.z (an OpenCode release)"; exit 2; }
 	$(MAKE) $(call OPENCODE_BIN,$(VERSION)) OPENCODE_BINARY_ONLY="$(OPENCODE_BINARY_ONLY) $(VERSION)"
 	$(call OPENCODE_ENV,$(VERSION))=$(call OPENCODE_BIN,$(VERSION)) OCTOP_E2E_TARGETS=$(VERSION),$(VERSION)+flags \
-	  go test -count=1 -timeout 25m -run '$(E2E_CORE)' ./e2e/
+	  go test -count=1 -timeout $(call minutes,25) -run '$(E2E_CORE)' ./e2e/
 
 # lint runs golangci-lint (config: .golangci.yml), built from its own
 # module under internal/tools/lint so octop's go.mod does not carry it.

@@ -38,7 +38,7 @@ func actOctopBinary(t *testing.T) string { return tuiOctopBinary(t) }
 // actOctop runs the binary against url and returns its exit code and output.
 func actOctop(t *testing.T, url, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*actE2eWait)
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(2*actE2eWait))
 	defer cancel()
 	if url != "" {
 		args = append(args, "--server", url)
@@ -73,7 +73,7 @@ func actClip(s string) string {
 
 func actNewClient(t *testing.T, s *harness.Server) *client.Client {
 	t.Helper()
-	c, err := client.New(client.Options{BaseURL: s.URL, Timeout: 20 * time.Second})
+	c, err := client.New(client.Options{BaseURL: s.URL, Timeout: testwait.Scale(20 * time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func actNewClient(t *testing.T, s *harness.Server) *client.Client {
 }
 
 func actCtxFor(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 4*actE2eWait)
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(4*actE2eWait))
 	t.Cleanup(cancel)
 	return ctx
 }
@@ -131,6 +131,27 @@ func actCompletedTools(ctx context.Context, c *client.Client, id string) (int, e
 		}
 	}
 	return n, err
+}
+
+// actWaitCallUnderWay waits until session id has a tool call running. A
+// test that checks an abort's MessageAbortedError aborts there, in a long
+// call: an abort that lands between two steps (a call done, the next reply
+// not begun) ends a 1.1.65 run with no error, its last reply finished
+// "tool-calls" (reproduced once in 16 aborts at successive offsets of a
+// 0.3 s loop; 1.18 records the error every time).
+func actWaitCallUnderWay(t *testing.T, ctx context.Context, c *client.Client, id string) {
+	t.Helper()
+	actWaitFor(t, id+" to have a tool call under way", func() (bool, error) {
+		msgs, err := c.Messages(ctx, id, 0)
+		for _, m := range msgs {
+			for _, p := range m.Parts {
+				if p.Type == wire.PartTool && p.State != nil && p.State.Status == wire.ToolRunning {
+					return true, nil
+				}
+			}
+		}
+		return false, err
+	})
 }
 
 // actWaitProgress waits until each session has finished more tool calls than
@@ -186,7 +207,7 @@ func actStartRoot(t *testing.T, ctx context.Context, c *client.Client, title, sc
 // actStopAll aborts whatever still runs, so a failed test does not leave the
 // fake model busy for the next one.
 func actStopAll(c *client.Client) {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(20*time.Second))
 	defer cancel()
 	st, _ := c.Status(ctx)
 	for id := range st {
@@ -197,6 +218,7 @@ func actStopAll(c *client.Client) {
 func actForVersions(t *testing.T, f func(t *testing.T, s *harness.Server)) {
 	for _, v := range harness.Versions() {
 		t.Run(v, func(t *testing.T) {
+			t.Parallel() // each version on a server of its own
 			s := harness.Start(t, harness.Config{Version: v})
 			f(t, s)
 		})
@@ -207,6 +229,7 @@ func actForVersions(t *testing.T, f func(t *testing.T, s *harness.Server)) {
 // one child (parent, title, deny rules), it runs to completion and `result
 // --wait` prints its final text; resume continues the same session.
 func TestActionsLaunchResultResume(t *testing.T) {
+	parallel(t)
 	actForTargets(t, func(t *testing.T, s *harness.Server) {
 		ctx := actCtxFor(t)
 		c := actNewClient(t, s)
@@ -254,7 +277,7 @@ func TestActionsLaunchResultResume(t *testing.T) {
 			}
 		}
 
-		code, out, _ = actOctop(t, s.URL, "", "result", child.ID, "--wait", "--timeout", actE2eWait.String())
+		code, out, _ = actOctop(t, s.URL, "", "result", child.ID, "--wait", "--timeout", testwait.Scale(actE2eWait).String())
 		final := fakellm.FinalText(actMustScript(t, script))
 		wantRes := fmt.Sprintf("status: complete\ntask_id: %s\n\n<task_result>\n%s\n</task_result>\n", child.ID, final)
 		if code != 0 || out != wantRes {
@@ -267,7 +290,7 @@ func TestActionsLaunchResultResume(t *testing.T) {
 			t.Fatal(err)
 		}
 		const again = "SLOW words=4 delay=0.05"
-		code, out, errs = actOctop(t, s.URL, "", "resume", child.ID, "--prompt", again, "--wait", "--timeout", actE2eWait.String())
+		code, out, errs = actOctop(t, s.URL, "", "resume", child.ID, "--prompt", again, "--wait", "--timeout", testwait.Scale(actE2eWait).String())
 		final2 := fakellm.FinalText(actMustScript(t, again))
 		wantOut := fmt.Sprintf("task_id: %s\nagent: general\nstatus: resumed\n\nstatus: complete\ntask_id: %s\n\n<task_result>\n%s\n</task_result>\n", child.ID, child.ID, final2)
 		if code != 0 || out != wantOut {
@@ -316,6 +339,7 @@ func actMustScript(t *testing.T, text string) fakellm.Script {
 // one stops that one (MessageAbortedError, idle) and the other two keep
 // going; resuming a busy one is refused.
 func TestActionsAbortOneOfThree(t *testing.T) {
+	parallel(t)
 	actForVersions(t, func(t *testing.T, s *harness.Server) {
 		ctx := actCtxFor(t)
 		c := actNewClient(t, s)
@@ -323,8 +347,14 @@ func TestActionsAbortOneOfThree(t *testing.T) {
 		root := actNewRoot(t, ctx, c, "octop e2e runaways")
 		var ids []string
 		for i := 1; i <= 3; i++ {
+			// The first, aborted below, in the middle of a long call (see
+			// actWaitCallUnderWay); the others must be seen to go on.
+			script := "RUNAWAY sleep=0.3"
+			if i == 1 {
+				script = "RUNAWAY sleep=30"
+			}
 			kid, err := live.Launch(ctx, c, task.LaunchRequest{Parent: root.ID, Agent: "general",
-				Description: fmt.Sprintf("runaway %d", i), Prompt: "RUNAWAY sleep=0.3"})
+				Description: fmt.Sprintf("runaway %d", i), Prompt: script})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -352,6 +382,7 @@ func TestActionsAbortOneOfThree(t *testing.T) {
 			t.Errorf("result --wait --timeout 1s on a runaway: exit %d, stderr %q", code, errs)
 		}
 
+		actWaitCallUnderWay(t, ctx, c, ids[0])
 		code, out, _ := actOctop(t, s.URL, "", "abort", ids[0])
 		if code != 0 || !strings.HasPrefix(out, "aborted: "+ids[0]+"  runaway 1 (@general subagent)\n") || strings.Count(out, "\n") != 1 {
 			t.Errorf("abort: exit %d, printed %q", code, out)
@@ -395,13 +426,14 @@ func actCountRole(msgs []wire.MessageWithParts, role string) int {
 // TestActionsAbortTree: aborting a subtree stops exactly that subtree,
 // deepest first, while a second busy root outside it keeps running.
 func TestActionsAbortTree(t *testing.T) {
+	parallel(t)
 	actForVersions(t, func(t *testing.T, s *harness.Server) {
 		ctx := actCtxFor(t)
 		c := actNewClient(t, s)
 		defer actStopAll(c)
 		// rootA ── mid (agent deep) ─┬─ leaf 1 (runaway)
 		//                            └─ leaf 2 (runaway)
-		a := actStartRoot(t, ctx, c, "octop e2e subtree", `NESTED k=1 agent=deep kids=2 leafagent=general leaf="RUNAWAY sleep=0.3"`)
+		a := actStartRoot(t, ctx, c, "octop e2e subtree", `NESTED k=1 agent=deep kids=2 leafagent=general leaf="RUNAWAY sleep=30"`)
 		b := actStartRoot(t, ctx, c, "octop e2e outside", "RUNAWAY sleep=0.3")
 		var mid wire.Session
 		var leaves []wire.Session
@@ -423,15 +455,11 @@ func TestActionsAbortTree(t *testing.T) {
 			}
 			return true, err
 		})
-		// Let the leaves get going: one finished tool call each.
-		actWaitFor(t, "the leaves to finish a tool call", func() (bool, error) {
-			for _, l := range leaves {
-				if n, err := actCompletedTools(ctx, c, l.ID); n == 0 {
-					return false, err
-				}
-			}
-			return true, nil
-		})
+		// Let the leaves get going: a call under way each, where the
+		// abort lands (see actWaitCallUnderWay).
+		for _, l := range leaves {
+			actWaitCallUnderWay(t, ctx, c, l.ID)
+		}
 
 		code, out, errs := actOctop(t, s.URL, "", "abort", "--tree", a.ID)
 		if code != 0 {
@@ -494,6 +522,7 @@ func actSameSet(a, b []string) bool {
 // unknown agent and a dead server each get one clear line and their exit
 // code, and nothing reaches the server that changes it.
 func TestActionsBadInput(t *testing.T) {
+	parallel(t)
 	actForVersions(t, func(t *testing.T, s *harness.Server) {
 		ctx := actCtxFor(t)
 		c := actNewClient(t, s)
@@ -581,6 +610,7 @@ func actDeadURL(t *testing.T) string {
 // TestActionsPassword: the connection flags reach the server; a password
 // server refuses a command without one in a single clear line.
 func TestActionsPassword(t *testing.T) {
+	parallel(t)
 	s := harness.Start(t, harness.Config{Version: harness.V118, Password: "s3cret"})
 	code, _, errs := actOctop(t, s.URL, "", "tree")
 	if code != 1 || !strings.Contains(errs, "wants a password; set OPENCODE_SERVER_PASSWORD") || strings.Count(errs, "\n") != 1 {

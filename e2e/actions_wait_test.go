@@ -140,6 +140,7 @@ func (p *slowStart) reads() int {
 // slowly the server starts it, never returning the aborted one; so does
 // `launch --wait` for a new task.
 func TestWaitForTheRunItsPromptStarted(t *testing.T) {
+	parallel(t)
 	actForVersions(t, func(t *testing.T, s *harness.Server) {
 		ctx := actCtxFor(t)
 		c := actNewClient(t, s)

@@ -11,6 +11,7 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/harness"
 	"github.com/octop-dev/octop/internal/task/live"
+	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
@@ -19,14 +20,16 @@ import (
 // directory, and know which of them are running. Otherwise a resync
 // drops or stalls every other project's sessions until their next event.
 func TestAllProjectsSnapshot(t *testing.T) {
+	parallel(t)
 	for _, v := range harness.Versions() {
 		t.Run(v, func(t *testing.T) {
+			t.Parallel() // each version on a server of its own
 			s := harness.Start(t, harness.Config{Version: v})
 			other := gitRepo(t, "second project")
 
 			own := newClient(t, s)
 			elsewhere := own.WithDirectory(other)
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(60*time.Second))
 			defer cancel()
 
 			home, err := own.CreateSession(ctx, client.CreateSessionRequest{Title: "in the server's project"})

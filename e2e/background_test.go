@@ -15,6 +15,7 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/harness"
 	"github.com/octop-dev/octop/internal/task/live"
+	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 )
@@ -59,7 +60,7 @@ func (o *bgOctop) stop() {
 // startOctop starts the octop binary against url without waiting for it.
 func startOctop(t *testing.T, url string, args ...string) *bgOctop {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*actE2eWait)
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(2*actE2eWait))
 	t.Cleanup(cancel)
 	o := &bgOctop{done: make(chan struct{})}
 	o.cmd = exec.CommandContext(ctx, actOctopBinary(t), append(args, "--server", url)...)
@@ -180,6 +181,7 @@ func busyChildren(ctx context.Context, c *client.Client, parent string) (busy, a
 func TestBackgroundFanout(t *testing.T) {
 	for _, tg := range harness.BackgroundTargets() {
 		t.Run(tg.Name, func(t *testing.T) {
+			t.Parallel() // each on a server of its own
 			s := harness.SharedAt(t, tg)
 			ctx := actCtxFor(t)
 			c := actNewClient(t, s)
@@ -276,6 +278,7 @@ func TestBackgroundFanout(t *testing.T) {
 func TestBackgroundAbortedChild(t *testing.T) {
 	for _, tg := range harness.BackgroundTargets() {
 		t.Run(tg.Name, func(t *testing.T) {
+			t.Parallel() // each on a server of its own
 			s := harness.SharedAt(t, tg)
 			ctx := actCtxFor(t)
 			c := actNewClient(t, s)
@@ -318,6 +321,7 @@ func TestBackgroundAbortedChild(t *testing.T) {
 func TestBackgroundNotForLaunchedChildren(t *testing.T) {
 	for _, tg := range harness.BackgroundTargets() {
 		t.Run(tg.Name, func(t *testing.T) {
+			t.Parallel() // each on a server of its own
 			s := harness.SharedAt(t, tg)
 			ctx := actCtxFor(t)
 			c := actNewClient(t, s)

@@ -111,6 +111,7 @@ func waitTrace(t *testing.T, ctx context.Context, j *harness.Jaeger, root string
 // attributes, the server's token counts and costs, its times, and the
 // same trace when exported again.
 func TestExportFanOutToJaeger(t *testing.T) {
+	parallel(t)
 	j := harness.StartJaeger(t)
 	for _, v := range harness.Versions() {
 		t.Run(v, func(t *testing.T) {
@@ -154,6 +155,7 @@ func TestExportFanOutToJaeger(t *testing.T) {
 // TestWatchExportsARootWhenItEnds: `octop watch --otlp` sends a root's
 // trace once the root ends, before --until-done lets it exit.
 func TestWatchExportsARootWhenItEnds(t *testing.T) {
+	parallel(t)
 	j := harness.StartJaeger(t)
 	s := pricedServer(t, harness.V118)
 	ctx := actCtxFor(t)

@@ -17,6 +17,7 @@ import (
 func TestLogChildTranscript(t *testing.T) {
 	for _, tg := range harness.Targets() {
 		t.Run(tg.Name, func(t *testing.T) {
+			t.Parallel() // each target on a server of its own
 			s := harness.SharedAt(t, tg)
 			ctx := actCtxFor(t)
 			c := actNewClient(t, s)

@@ -36,6 +36,7 @@ func facts(screen string) map[string]string {
 // live fan-out), then replays the file: the same sessions show with the
 // same marks and tool counts.
 func TestRecordThenReplay(t *testing.T) {
+	parallel(t)
 	tuiRequireTmux(t)
 	s := harness.Start(t, harness.Config{Version: harness.V118})
 	c := newClient(t, s)

@@ -13,6 +13,7 @@ import (
 // new size, and quitting gives the shell back as it was: the terminal's
 // modes (stty), line wrap on, the text from before the alternate screen.
 func TestScreenInARealTerminal(t *testing.T) {
+	parallel(t)
 	tm := &tuiTerm{t: t, tmux: tuiRequireTmux(t), socket: fmt.Sprintf("octop-screen-%d-%d", os.Getpid(), time.Now().UnixNano())}
 	if out, err := tm.run("new-session", "-d", "-s", "octop", "-x", "160", "-y", "40",
 		"env TERM=xterm-256color PS1='$ ' bash --norc --noprofile"); err != nil {

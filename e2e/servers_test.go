@@ -23,6 +23,7 @@ import (
 // group down, its root still shown, while the other stays live. It
 // records all of it (--record) and replays the file.
 func TestTwoServers(t *testing.T) {
+	parallel(t)
 	tuiRequireTmux(t)
 	// Two servers start one after the other on a shared machine: give
 	// each more than the default minute.

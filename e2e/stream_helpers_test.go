@@ -34,10 +34,10 @@ func newClientAt(t testing.TB, url, user, pass string) *client.Client {
 const streamConnectTimeout = 3 * time.Second
 
 // newClientWith is client.New with a generous per-call timeout for a
-// loaded machine.
+// loaded machine (scaled by OCTOP_TEST_SLOW).
 func newClientWith(t testing.TB, opts client.Options) *client.Client {
 	t.Helper()
-	opts.Timeout = 30 * time.Second
+	opts.Timeout = testwait.Scale(30 * time.Second)
 	if opts.Stream.ConnectTimeout == 0 {
 		opts.Stream.ConnectTimeout = streamConnectTimeout
 	}
@@ -80,8 +80,8 @@ func (l *streamLog) stop(t testing.TB) error {
 	case err := <-l.done:
 		l.done <- err // keep it for a second stop
 		return err
-	case <-time.After(30 * time.Second):
-		t.Errorf("Stream did not return within 30s of its context's end")
+	case <-time.After(testwait.Scale(30 * time.Second)):
+		t.Errorf("Stream did not return within %v of its context's end", testwait.Scale(30*time.Second))
 		return nil
 	}
 }
@@ -173,7 +173,7 @@ func toolParts(items []any, session string) []wire.Part {
 // prompt creates a root session and sends it a fakellm script.
 func prompt(t testing.TB, c *client.Client, title, script string) wire.Session {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(30*time.Second))
 	defer cancel()
 	s, err := c.CreateSession(ctx, client.CreateSessionRequest{Title: title})
 	if err != nil {
@@ -191,7 +191,7 @@ func waitREST(t testing.TB, limit time.Duration, what string, f func(ctx context
 	t.Helper()
 	var last error
 	testwait.Check(t, func() error {
-		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(15*time.Second))
 		defer cancel()
 		ok, err := f(ctx)
 		if err != nil {
@@ -205,10 +205,10 @@ func waitREST(t testing.TB, limit time.Duration, what string, f func(ctx context
 }
 
 // waitIdle waits until the server has no busy session, so the next test
-// on a shared server starts quiet.
+// on a shared server starts quiet; limit is scaled by OCTOP_TEST_SLOW.
 func waitIdle(t testing.TB, s *harness.Server, limit time.Duration) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(limit))
 	defer cancel()
 	if err := s.WaitIdle(ctx); err != nil {
 		t.Fatal(err)
@@ -255,7 +255,7 @@ func (p *cutProxy) serve() {
 			in.Close()
 			continue
 		}
-		out, err := net.DialTimeout("tcp", p.target, 5*time.Second)
+		out, err := net.DialTimeout("tcp", p.target, testwait.Scale(5*time.Second))
 		if err != nil {
 			in.Close()
 			continue

@@ -15,6 +15,7 @@ import (
 func actForTargets(t *testing.T, f func(t *testing.T, s *harness.Server)) {
 	for _, tg := range harness.Targets() {
 		t.Run(tg.Name, func(t *testing.T) {
+			t.Parallel() // each target on a server of its own
 			s := harness.Start(t, tg.Config())
 			f(t, s)
 		})

@@ -11,6 +11,7 @@ import (
 	"github.com/octop-dev/octop/internal/harness"
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/task/live"
+	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
@@ -21,6 +22,7 @@ import (
 func TestTreeJSONUsage(t *testing.T) {
 	for _, tg := range harness.Targets() {
 		t.Run(tg.Name, func(t *testing.T) {
+			t.Parallel() // each target on a server of its own
 			s := harness.SharedAt(t, tg)
 			ctx := actCtxFor(t)
 			c := actNewClient(t, s)
@@ -83,7 +85,7 @@ func TestTreeJSONUsage(t *testing.T) {
 // going on.
 func usageSettle(t *testing.T, ctx context.Context, c *client.Client, id string, before []wire.MessageWithParts) {
 	t.Helper()
-	wctx, cancel := context.WithTimeout(ctx, actE2eWait)
+	wctx, cancel := context.WithTimeout(ctx, testwait.Scale(actE2eWait))
 	defer cancel()
 	var after string
 	for _, m := range before {

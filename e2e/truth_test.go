@@ -11,6 +11,7 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/harness"
 	"github.com/octop-dev/octop/internal/task/live"
+	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
@@ -39,7 +40,7 @@ func waitChildren(t *testing.T, c *client.Client, parent string, n int) []wire.S
 	t.Helper()
 	var kids []wire.Session
 	actWaitFor(t, "the children", func() (bool, error) {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(10*time.Second))
 		defer cancel()
 		var err error
 		kids, err = actChildren(ctx, c, parent)
@@ -53,9 +54,11 @@ func waitChildren(t *testing.T, c *client.Client, parent string, n int) []wire.S
 // the screen, in `octop tree --json` (reason interrupted) and in `octop
 // result` (exit 4, reason interrupted).
 func TestTUICrashAndRestart(t *testing.T) {
+	parallel(t)
 	tuiRequireTmux(t)
 	for _, v := range harness.Versions() {
 		t.Run(v, func(t *testing.T) {
+			t.Parallel() // each version on a server of its own
 			s := harness.Start(t, harness.Config{Version: v, StartTimeout: 3 * time.Minute})
 			tm := tuiStart(t, 160, 48, "--server", s.URL)
 			tm.waitFor("octop to connect", func(sc string) bool { return strings.Contains(sc, "● connected") })
@@ -102,9 +105,11 @@ func TestTUICrashAndRestart(t *testing.T) {
 // the rejected call (its reply finishes on tool-calls, no later reply);
 // 1.1.65 words the call's error "Error: The user rejected permission …".
 func TestTUIRejectedPermission(t *testing.T) {
+	parallel(t)
 	tuiRequireTmux(t)
 	for _, v := range harness.Versions() {
 		t.Run(v, func(t *testing.T) {
+			t.Parallel() // each version on a server of its own
 			s := harness.Start(t, harness.Config{Version: v, StartTimeout: 3 * time.Minute, Extra: map[string]any{
 				"permission": map[string]any{"*": "allow", "bash": "ask"},
 			}})
@@ -115,7 +120,7 @@ func TestTUIRejectedPermission(t *testing.T) {
 			kid := waitChildren(t, c, root.ID, 1)[0]
 			var ask wire.PermissionRequest
 			actWaitFor(t, "the child's bash ask", func() (bool, error) {
-				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(10*time.Second))
 				defer cancel()
 				ps, err := c.Permissions(ctx)
 				i := slices.IndexFunc(ps, func(p wire.PermissionRequest) bool { return p.SessionID == kid.ID })
@@ -127,7 +132,7 @@ func TestTUIRejectedPermission(t *testing.T) {
 			tm.waitFor("the child waiting on you", func(sc string) bool {
 				return strings.Contains(rowOf(sc, "asker 1 @general"), "? asker 1")
 			})
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(30*time.Second))
 			defer cancel()
 			if err := c.ReplyPermission(ctx, ask.ID, client.ReplyReject, ""); err != nil {
 				t.Fatal(err)

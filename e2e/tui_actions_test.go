@@ -15,6 +15,7 @@ import (
 // confirmation aborts a selected runaway child, and `n` with a typed
 // description and prompt launches a child that shows up in the tree.
 func TestTUIActions(t *testing.T) {
+	parallel(t)
 	tuiRequireTmux(t)
 	s := harness.Start(t, harness.Config{Version: harness.V118})
 	ctx := actCtxFor(t)

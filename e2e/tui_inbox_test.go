@@ -10,6 +10,7 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/fakellm"
 	"github.com/octop-dev/octop/internal/harness"
+	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
@@ -18,9 +19,13 @@ import (
 // checks each session leaves the waiting state and finishes its run. Both
 // server versions: their asks differ (1.1.65 sends no command metadata).
 func TestTUIInbox(t *testing.T) {
+	parallel(t)
 	tuiRequireTmux(t)
 	for _, v := range harness.Versions() {
-		t.Run(v, func(t *testing.T) { tuiInbox(t, v) })
+		t.Run(v, func(t *testing.T) {
+			t.Parallel() // each version on a server of its own
+			tuiInbox(t, v)
+		})
 	}
 }
 
@@ -152,7 +157,7 @@ func inboxWaitGone(t *testing.T, what, id string, list func(ctx context.Context)
 
 // inboxAbort stops a session the test started, in case it failed half-way.
 func inboxAbort(c *client.Client, id string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(10*time.Second))
 	defer cancel()
 	_ = c.Abort(ctx, id)
 }

@@ -19,6 +19,7 @@ import (
 
 // slowPostDelay is how long the slow proxy holds every POST: far longer
 // than keysAnswer, so a key that waited on the request could not pass.
+// Both scale with OCTOP_TEST_SLOW (keysAnswer through testwait).
 const slowPostDelay = 20 * time.Second
 
 // keysAnswer bounds how long esc and ctrl+c may take while a request is in
@@ -54,7 +55,7 @@ func newPostHoldProxy(t *testing.T, target string) *postHoldProxy {
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
 			p.held.Add(1)
-			timer := time.NewTimer(slowPostDelay)
+			timer := time.NewTimer(testwait.Scale(slowPostDelay))
 			select {
 			case <-timer.C:
 				p.held.Add(-1)
@@ -93,6 +94,7 @@ func (tm *tuiTerm) gone() bool {
 // cancels the request (the session is not aborted, nothing is launched),
 // octop keeps answering keys, and ctrl+c quits at once mid-request.
 func TestTUIKeysAnswerWhileServerIsSlow(t *testing.T) {
+	parallel(t)
 	tuiRequireTmux(t)
 	actForVersions(t, func(t *testing.T, s *harness.Server) {
 		ctx := actCtxFor(t)

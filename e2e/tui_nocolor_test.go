@@ -14,6 +14,7 @@ import (
 // terminal (the demo: no server needed) and opens every room the demo
 // can: not one frame tmux holds carries a colour escape.
 func TestTUINoColorDemo(t *testing.T) {
+	parallel(t)
 	tm := &tuiTerm{t: t, tmux: tuiRequireTmux(t), socket: fmt.Sprintf("octop-e2e-nc-%d-%d", os.Getpid(), time.Now().UnixNano())}
 	if out, err := tm.run("new-session", "-d", "-s", "octop", "-x", "120", "-y", "36",
 		"env TERM=xterm-256color COLORTERM=truecolor NO_COLOR=1 "+tuiOctopBinary(t)+" --demo"); err != nil {

@@ -18,9 +18,11 @@ import (
 // screen reconnects: the --exec hook's log holds only the events of the
 // run started after the restart.
 func TestTUIRestartReplaysNoOldNews(t *testing.T) {
+	parallel(t)
 	tuiRequireTmux(t)
 	for _, v := range harness.Versions() {
 		t.Run(v, func(t *testing.T) {
+			t.Parallel() // each on a server of its own
 			s := harness.Start(t, harness.Config{Version: v})
 			ctx := actCtxFor(t)
 			c := actNewClient(t, s)

@@ -42,7 +42,7 @@ func newSlowProxy(t *testing.T, target string) *slowProxy {
 			case <-r.Context().Done():
 				p.dropped <- r.URL.Path
 				return
-			case <-time.After(time.Minute):
+			case <-time.After(testwait.Scale(time.Minute)):
 			}
 		}
 		rp.ServeHTTP(w, r)
@@ -55,7 +55,7 @@ func (p *slowProxy) await(t *testing.T, ch chan string, what string) {
 	t.Helper()
 	select {
 	case <-ch:
-	case <-time.After(tuiWait):
+	case <-time.After(testwait.Scale(tuiWait)):
 		t.Fatalf("the proxy never saw %s", what)
 	}
 }
@@ -64,6 +64,7 @@ func (p *slowProxy) await(t *testing.T, ch chan string, what string) {
 // request, esc closes the dialog at once and cancels the request, and
 // ctrl+c quits at once.
 func TestTUIKeysAnswerASlowServer(t *testing.T) {
+	parallel(t)
 	tuiRequireTmux(t)
 	s := harness.Start(t, harness.Config{Version: harness.V118})
 	proxy := newSlowProxy(t, s.URL)

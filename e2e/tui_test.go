@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -100,7 +99,7 @@ func tuiStart(t *testing.T, width, height int, args ...string) *tuiTerm {
 }
 
 func (tm *tuiTerm) run(args ...string) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(10*time.Second))
 	defer cancel()
 	out, err := exec.CommandContext(ctx, tm.tmux, append([]string{"-L", tm.socket}, args...)...).CombinedOutput()
 	return string(out), err
@@ -142,6 +141,7 @@ func rowOf(screen, title string) string {
 }
 
 func TestTUIFanOut(t *testing.T) {
+	parallel(t)
 	tuiRequireTmux(t)
 	s := harness.Start(t, harness.Config{Version: harness.V118})
 	tm := tuiStart(t, 160, 48, "--server", s.URL)
@@ -152,7 +152,7 @@ func TestTUIFanOut(t *testing.T) {
 	// show them running.
 	root := prompt(t, c, "tui fan-out root", `FANOUT k=4 agent=general desc=worker child="LEAF steps=2 sleep=3"`)
 	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(10*time.Second))
 		defer cancel()
 		_ = c.Abort(ctx, root.ID)
 	})
@@ -215,14 +215,13 @@ func TestTUIFanOut(t *testing.T) {
 // why it cannot connect and when it tries again, then connect on its own
 // once the server is up.
 func TestTUIWaitsForServer(t *testing.T) {
+	parallel(t)
 	tuiRequireTmux(t)
 	harness.RequireBinary(t, harness.V118)
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := harness.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
 
 	tm := tuiStart(t, 100, 30, "--server", fmt.Sprintf("http://127.0.0.1:%d", port))
 	tm.waitFor("the connection error and a retry countdown", func(sc string) bool {
@@ -237,12 +236,13 @@ func TestTUIWaitsForServer(t *testing.T) {
 // TestTUIResyncKeepsSelection restarts the server under a running octop:
 // it reconnects, re-reads the tree and keeps the selected session.
 func TestTUIResyncKeepsSelection(t *testing.T) {
+	parallel(t)
 	tuiRequireTmux(t)
 	s := harness.Start(t, harness.Config{Version: harness.V118})
 	tm := tuiStart(t, 160, 48, "--server", s.URL)
 	tm.waitFor("octop to connect", func(sc string) bool { return strings.Contains(sc, "● connected") })
 
-	ctx, cancel := context.WithTimeout(context.Background(), tuiWait)
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(tuiWait))
 	defer cancel()
 	c := newClient(t, s)
 	prompt(t, c, "resync root", `FANOUT k=2 agent=general desc=worker child="LEAF steps=1 sleep=0.5"`)

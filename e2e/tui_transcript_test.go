@@ -19,6 +19,7 @@ func TestTUITranscript(t *testing.T) {
 	tuiRequireTmux(t)
 	for _, v := range harness.Versions() {
 		t.Run(v, func(t *testing.T) {
+			t.Parallel() // each version on a server of its own
 			s := harness.Shared(t, v)
 			ctx := actCtxFor(t)
 			c := actNewClient(t, s)

@@ -16,6 +16,7 @@ import (
 	"github.com/octop-dev/octop/internal/harness"
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/task/live"
+	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
@@ -108,7 +109,7 @@ func startWatch(t *testing.T, url string, args ...string) *watchProc {
 		_ = w.cmd.Process.Signal(syscall.SIGINT)
 		select {
 		case <-w.done:
-		case <-time.After(10 * time.Second):
+		case <-time.After(testwait.Scale(10 * time.Second)):
 			_ = w.cmd.Process.Kill()
 		}
 		t.Logf("octop %s\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), strings.Join(w.snapshotRaw(), "\n"), w.errText())
@@ -117,7 +118,7 @@ func startWatch(t *testing.T, url string, args ...string) *watchProc {
 	case <-w.ready:
 	case <-w.done:
 		t.Fatalf("octop watch exited before it was watching: %s", w.errText())
-	case <-time.After(actE2eWait):
+	case <-time.After(testwait.Scale(actE2eWait)):
 		t.Fatalf("octop watch did not start watching within %s: %s", actE2eWait, w.errText())
 	}
 	return w
@@ -163,7 +164,7 @@ func (w *watchProc) exitCode(t *testing.T) int {
 	select {
 	case <-w.done:
 		return w.cmd.ProcessState.ExitCode()
-	case <-time.After(actE2eWait):
+	case <-time.After(testwait.Scale(actE2eWait)):
 		t.Fatalf("watch did not exit within %s", actE2eWait)
 	}
 	return -1

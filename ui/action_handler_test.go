@@ -8,14 +8,11 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/opencodetest"
-	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/wire"
-	"github.com/octop-dev/octop/ui/inflight"
 )
 
 // fakeOpenCode is the shared fake server with the agents the action
@@ -79,93 +76,6 @@ func actionModel(t *testing.T, f fakeOpenCode, c *client.Client, evs ...wire.Eve
 		}
 	}
 	return m
-}
-
-// do sends msg, then runs the commands that follow, feeding each reply
-// back through Update: the dialogs' server calls, selections and notices.
-// Timers (cursor blink, notice expiry, result refresh) are not run.
-func do(t *testing.T, m Model, msg tea.Msg) (Model, []tea.Msg) {
-	t.Helper()
-	nm, cmd := m.Update(msg)
-	m = nm.(Model)
-	var seen []tea.Msg
-	queue := []tea.Cmd{cmd}
-	for steps := 0; len(queue) > 0 && steps < 50; steps++ {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		reply := runCmd(c)
-		if reply == nil {
-			continue
-		}
-		if batch, ok := reply.(tea.BatchMsg); ok {
-			queue = append(queue, batch...)
-			continue
-		}
-		if strings.HasPrefix(fmt.Sprintf("%T", reply), "cursor.") {
-			continue
-		}
-		seen = append(seen, reply)
-		nm, next := m.Update(reply)
-		m = nm.(Model)
-		switch r := reply.(type) {
-		case FlashMsg, SelectMsg:
-			next = nil // the root's own timers
-		case inflight.Reply:
-			if _, ok := r.Reply.(task.ResultReply); ok {
-				next = nil // the result view's refresh
-			}
-		}
-		queue = append(queue, next)
-	}
-	return m, seen
-}
-
-// runCmd runs a command, giving up on timers: anything slower than a call
-// to the local fake server.
-func runCmd(c tea.Cmd) tea.Msg {
-	ch := make(chan tea.Msg, 1)
-	go func() { ch <- c() }()
-	select {
-	case msg := <-ch:
-		return msg
-	case <-time.After(400 * time.Millisecond):
-		return nil
-	}
-}
-
-func typeText(t *testing.T, m Model, s string) Model {
-	t.Helper()
-	for _, k := range keyMsgs(s) {
-		m, _ = do(t, m, k)
-	}
-	return m
-}
-
-var (
-	ctrlS    = tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}
-	escKey   = tea.KeyPressMsg{Code: tea.KeyEscape}
-	enterKey = tea.KeyPressMsg{Code: tea.KeyEnter}
-)
-
-// dialogText is the open dialog alone, without escape codes.
-func dialogText(m Model) string {
-	if m.dialog == nil {
-		return ""
-	}
-	return ansi.Strip(m.dialog.View(m.width, m.height))
-}
-
-func flashes(msgs []tea.Msg) []string {
-	var out []string
-	for _, m := range msgs {
-		if f, ok := m.(FlashMsg); ok {
-			out = append(out, f.Text)
-		}
-	}
-	return out
 }
 
 func TestLaunchFormLaunchesAndSelects(t *testing.T) {

@@ -17,6 +17,7 @@ import (
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/detail"
+	"github.com/octop-dev/octop/ui/dialog"
 	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/header"
 	"github.com/octop-dev/octop/ui/history"
@@ -61,6 +62,8 @@ type Options struct {
 	AllProjects bool
 	// Clock is the time source (nil: time.Now); a replay's runs on its own.
 	Clock func() time.Time
+	// Timer starts every timer (nil: the system's); a test's stills the cursors.
+	Timer room.Timer
 	// RecordedHistory says a recording holds the histories the live screen
 	// read (--record writes them): a replay reads them as it did.
 	RecordedHistory bool
@@ -91,8 +94,8 @@ const (
 // below it the detail goes under the tree.
 const wideLayout = 100
 
-// Intervals of the one tick loop: fast while the connection's countdown
-// runs, else once a second on the second, when the panes' clocks change.
+// Intervals of the one tick loop (Timer.Every): fast while the connection's
+// countdown runs, else once a second on the second, when the panes' clocks change.
 // Nothing ticks faster: the spinner steps with the clocks, in the frame
 // they draw anyway; events draw their frames when they come.
 const (
@@ -182,6 +185,9 @@ func New(opts Options) Model {
 	if opts.Clock == nil {
 		opts.Clock = time.Now
 	}
+	if opts.Timer == nil {
+		opts.Timer = room.RealTimer{}
+	}
 	st := styles.New(true, opts.NoColor)
 	f := textinput.New()
 	f.Prompt = "/"
@@ -221,7 +227,7 @@ func New(opts Options) Model {
 // Init asks the terminal for its background and starts the first snapshot,
 // health probe and the tick loop.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, tick(slowTick)}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.opts.Timer.Every(slowTick, nextTick)}
 	if m.opts.Server != nil {
 		cmds = append(cmds, inflight.Snapshot(m.opts.Server, m.snapTag), inflight.Health(m.opts.Server, m.healthTag))
 	}
@@ -242,26 +248,14 @@ func newHelp() help.Model {
 	return h
 }
 
-// tick is the next tick: after d when d is fastTick, else on the next
-// whole second of the system clock.
-func tick(d time.Duration) tea.Cmd {
-	if d == fastTick {
-		return tea.Tick(d, func(time.Time) tea.Msg { return tickMsg{} })
-	}
-	return tea.Every(d, func(time.Time) tea.Msg { return tickMsg{} })
-}
-
 // applyStyles hands the style set to every part of the screen.
 func (m *Model) applyStyles(st *styles.Styles) {
-	m.styles = st
+	_, system := m.opts.Timer.(room.RealTimer) // only its cursors blink
+	m.styles, st.StillCursor = st, !system
 	m.tree.SetStyles(st)
 	m.detail.SetStyles(st)
 	m.help.Styles = st.Help
-	fs := textinput.DefaultStyles(st.IsDark)
-	if st.NoColor {
-		fs = textinput.Styles{}
-	}
-	m.filter.SetStyles(fs)
+	m.filter.SetStyles(dialog.InputStyles(st))
 }
 
 // syncClock passes the time, to the second the panes show, and the

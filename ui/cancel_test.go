@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
@@ -43,19 +44,13 @@ func (b *blockingOps) Result(ctx context.Context, _ string) (task.Result, error)
 	return task.Result{}, b.block(ctx, "result")
 }
 
-// requests runs cmd and the batches it yields, and returns the requests it
-// hands the root; anything slower than a call (a cursor's blink) is skipped.
-func intents(cmd tea.Cmd) []stampedMsg {
+// intents runs cmd, a key's, and the batches it yields through m's driver,
+// and returns the requests it hands the root (undelivered).
+func intents(t *testing.T, m Model, cmd tea.Cmd) []stampedMsg {
 	var out []stampedMsg
-	for queue := []tea.Cmd{cmd}; len(queue) > 0; queue = queue[1:] {
-		if queue[0] == nil {
-			continue
-		}
-		switch msg := runCmd(queue[0]).(type) {
-		case stampedMsg:
-			out = append(out, msg)
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
+	for _, msg := range driver(t, m).Run(cmd) {
+		if s, ok := msg.(stampedMsg); ok {
+			out = append(out, s)
 		}
 	}
 	return out
@@ -68,7 +63,7 @@ func inFlight(t *testing.T, m Model, k tea.Msg) (Model, <-chan tea.Msg) {
 	t.Helper()
 	nm, cmd := m.Update(k)
 	m = nm.(Model)
-	reqs := intents(cmd)
+	reqs := intents(t, m, cmd)
 	if len(reqs) != 1 {
 		t.Fatalf("%v yielded %d intents, want 1", k, len(reqs))
 	}
@@ -82,9 +77,12 @@ func inFlight(t *testing.T, m Model, k tea.Msg) (Model, <-chan tea.Msg) {
 	return m, reply
 }
 
-// within fails unless f returns in d: a key must never wait on the server.
+// within fails unless f returns in d (scaled by OCTOP_TEST_SLOW): a key
+// must never wait on the server, which here never answers, so a key that
+// waits would wait for ever; d only bounds how long that takes to show.
 func within[T any](t *testing.T, d time.Duration, f func() T) T {
 	t.Helper()
+	d = testwait.Scale(d)
 	done := make(chan T, 1)
 	go func() { done <- f() }()
 	select {
@@ -103,7 +101,7 @@ func wantCancelled(t *testing.T, ops *blockingOps, name string) {
 		if got != name {
 			t.Fatalf("cancelled %s, want %s", got, name)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(testwait.Scale(5 * time.Second)):
 		t.Fatalf("the %s request was not cancelled", name)
 	}
 }
@@ -124,7 +122,7 @@ func TestEscCancelsTheDialogsRequest(t *testing.T) {
 			if m.dialog == nil {
 				t.Fatalf("%s opened no dialog", tc.key)
 			}
-			m = within(t, time.Second, func() Model { return press(t, m, "esc") })
+			m = within(t, 5*time.Second, func() Model { return press(t, m, "esc") })
 			if m.dialog != nil {
 				t.Fatal("esc left the dialog open while its request was in flight")
 			}
@@ -150,7 +148,7 @@ func TestEscCancelsALaunchInFlight(t *testing.T) {
 	if !m.dialogBusy() {
 		t.Fatal("no launch in flight after ctrl+s")
 	}
-	m = within(t, time.Second, func() Model { return press(t, m, "esc") })
+	m = within(t, 5*time.Second, func() Model { return press(t, m, "esc") })
 	if m.dialog != nil {
 		t.Fatal("esc left the launch form open")
 	}
@@ -174,7 +172,7 @@ func TestCtrlCQuitsFromAnywhere(t *testing.T) {
 		if name != "filter" && name != "full help" && m.dialog == nil {
 			t.Fatalf("%s: no dialog open", name)
 		}
-		cmd := within(t, time.Second, func() tea.Cmd { _, c := m.Update(keyMsgs("ctrl+c")[0]); return c })
+		cmd := within(t, 5*time.Second, func() tea.Cmd { _, c := m.Update(keyMsgs("ctrl+c")[0]); return c })
 		if !isQuit(cmd) {
 			t.Errorf("%s: ctrl+c did not quit", name)
 		}

@@ -24,8 +24,8 @@
 //
 // And what the rooms and the root share:
 //
-//	ui/room       the contract: Dialog, Observer, FlashMsg, SelectMsg, and
-//	              Send, which hands the root a task.Request
+//	ui/room       the contract: Dialog, Observer, FlashMsg, SelectMsg,
+//	              Send, which hands the root a task.Request, and After, a timer
 //	ui/inflight   the requests under way: each one's cancel and its
 //	              tagged reply; the root's own reads (snapshot, health)
 //	ui/history    the background reads of every session's messages
@@ -57,6 +57,7 @@
 //     worth, gathered by feed.Batcher), wire.ConnState, wire.ResyncNeeded
 //     and the tagged snapshot and health replies. Nothing changes the
 //     model.State by hand to predict an action: the server's events do.
+//   - Every wait goes through Options.Timer (a room's: room.After), never tea.Tick.
 //   - Every room: a package doc saying what it owns, a keys.go when it
 //     takes keys, goldens in its testdata/, a NO_COLOR view.
 //

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/drive"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ui/inflight"
 )
@@ -25,10 +26,11 @@ var now = time.UnixMilli(t0 + 95_000)
 func fixedClock() time.Time { return now }
 
 // newTestModel is the screen at a size, connected to a server of a known
-// version, with no colour and a fixed clock.
+// version, with no colour, a fixed clock, and its timers on a test clock
+// (internal/drive) that only a driver's Advance moves (see do, driver).
 func newTestModel(t testing.TB, w, h int, opts ...func(*Options)) Model {
 	t.Helper()
-	o := Options{ServerURL: "http://127.0.0.1:4096", Clock: fixedClock, NoColor: true}
+	o := Options{ServerURL: "http://127.0.0.1:4096", Clock: fixedClock, NoColor: true, Timer: drive.NewClock(t, now)}
 	for _, f := range opts {
 		f(&o)
 	}

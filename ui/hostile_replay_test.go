@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/octop-dev/octop/internal/drive"
 	"github.com/octop-dev/octop/internal/record"
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
@@ -60,9 +61,10 @@ func TestHostileRecordingOnReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	seen := record.NewRecorded()
-	cs := &countingServer{Server: record.ReadOnly(p.Backend(), seen, "replay")}
-	hs := &showcaseScreen{t: t, sc: recorded.sc, cs: cs, m: New(Options{Demo: true, ReadOnly: "replay: read-only",
-		RecordedHistory: p.HasHistories(), Server: cs, Clock: p.Clock, NoColor: true})}
+	clk := drive.NewClock(t, p.Clock())
+	hs := &showcaseScreen{t: t, sc: recorded.sc, clk: clk, m: New(Options{Demo: true, ReadOnly: "replay: read-only",
+		RecordedHistory: p.HasHistories(), Server: record.ReadOnly(p.Backend(), seen, "replay"), Clock: p.Clock,
+		Timer: clk, NoColor: true})}
 	hs.send(tea.WindowSizeMsg{Width: 160, Height: 50})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

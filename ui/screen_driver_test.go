@@ -2,15 +2,14 @@ package ui
 
 import (
 	"context"
-	"fmt"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/drive"
 	"github.com/octop-dev/octop/internal/opencodetest"
 	"github.com/octop-dev/octop/internal/record"
 	"github.com/octop-dev/octop/internal/task"
@@ -18,60 +17,16 @@ import (
 	"github.com/octop-dev/octop/internal/termtest"
 	"github.com/octop-dev/octop/internal/testwait"
 	"github.com/octop-dev/octop/internal/wire"
-	"github.com/octop-dev/octop/model"
 )
 
-// countingServer counts the calls made to the server, so the driver can
-// tell a command that reads the server (wait for it) from a timer (drop
-// it).
-type countingServer struct {
-	task.Server
-	calls atomic.Int64
-}
-
-func (c *countingServer) Snapshot(ctx context.Context) (model.Snapshot, error) {
-	c.calls.Add(1)
-	return c.Server.Snapshot(ctx)
-}
-
-func (c *countingServer) Health(ctx context.Context) (wire.Health, error) {
-	c.calls.Add(1)
-	return c.Server.Health(ctx)
-}
-
-func (c *countingServer) Agents(ctx context.Context) ([]wire.Agent, error) {
-	c.calls.Add(1)
-	return c.Server.Agents(ctx)
-}
-
-func (c *countingServer) Find(ctx context.Context, id string) (wire.Session, bool, error) {
-	c.calls.Add(1)
-	return c.Server.Find(ctx, id)
-}
-
-func (c *countingServer) Result(ctx context.Context, id string) (task.Result, error) {
-	c.calls.Add(1)
-	return c.Server.Result(ctx, id)
-}
-
-func (c *countingServer) Messages(ctx context.Context, id string, limit int) ([]wire.MessageWithParts, bool, error) {
-	c.calls.Add(1)
-	return c.Server.Messages(ctx, id, limit)
-}
-
-func (c *countingServer) History(ctx context.Context, id, dir string) ([]wire.MessageWithParts, error) {
-	c.calls.Add(1)
-	return c.Server.History(ctx, id, dir)
-}
-
 // showcaseScreen is the screen over the fake showing its showcase (AddShowcase),
-// with the driver that runs the screen's commands.
+// run by the test driver (internal/drive) on its clock.
 type showcaseScreen struct {
 	t   *testing.T
 	m   Model
+	clk *drive.Clock
 	srv *opencodetest.Server
 	sc  opencodetest.Showcase
-	cs  *countingServer
 }
 
 // newHostileScreen is the screen over the hostile fake's showcase.
@@ -111,10 +66,10 @@ func newShowcaseScreen(t *testing.T, w, h int, setup screenSetup) *showcaseScree
 	if rec != nil {
 		server = tappedServer{Server: server, reads: tap.Backend(server), tap: tap}
 	}
-	cs := &countingServer{Server: server}
 	clock := func() time.Time { return time.UnixMilli(1795284000000 + 90_000) }
-	hs := &showcaseScreen{t: t, srv: srv, sc: sc, cs: cs,
-		m: New(Options{Server: cs, ServerURL: srv.URL(), Clock: clock, NoColor: true, ReadOnly: setup.readOnly})}
+	clk := drive.NewClock(t, clock())
+	hs := &showcaseScreen{t: t, srv: srv, sc: sc, clk: clk,
+		m: New(Options{Server: server, ServerURL: srv.URL(), Clock: clock, Timer: clk, NoColor: true, ReadOnly: setup.readOnly})}
 	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
 	for _, msg := range []tea.Msg{wire.ConnState{State: wire.Connected, Attempt: 1}, wire.ResyncNeeded{}} {
 		if rec != nil {
@@ -147,61 +102,12 @@ func newShowcaseScreen(t *testing.T, w, h int, setup screenSetup) *showcaseScree
 	return hs
 }
 
-// send runs msg through Update, then the commands that follow, feeding
-// back what they answer: the server's replies, the screen's notices and
-// selections. Timers are dropped (see run).
+// send runs msg through Update, then the commands that follow, to their
+// end, feeding back what they answer: the server's replies, the screen's
+// notices and selections. Timers wait on the screen's test clock.
 func (hs *showcaseScreen) send(msg tea.Msg) {
 	hs.t.Helper()
-	nm, cmd := hs.m.Update(msg)
-	hs.m = nm.(Model)
-	queue := []tea.Cmd{cmd}
-	for steps := 0; len(queue) > 0 && steps < 200; steps++ {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		reply := hs.run(c)
-		switch r := reply.(type) {
-		case nil, tickMsg, flashExpiredMsg:
-			continue
-		case tea.BatchMsg:
-			queue = append(queue, r...)
-			continue
-		}
-		if strings.HasPrefix(fmt.Sprintf("%T", reply), "cursor.") {
-			continue
-		}
-		nm, next := hs.m.Update(reply)
-		hs.m = nm.(Model)
-		queue = append(queue, next)
-	}
-}
-
-// run runs a command: to its end when it calls the server, else for a
-// moment only, since a command that calls nothing and does not answer at
-// once is a timer (a tick, a notice's expiry, a refresh).
-func (hs *showcaseScreen) run(c tea.Cmd) tea.Msg {
-	before := hs.cs.calls.Load()
-	ch := make(chan tea.Msg, 1)
-	go func() { ch <- c() }()
-	quiet := time.After(500 * time.Millisecond)
-	for {
-		select {
-		case msg := <-ch:
-			return msg
-		case <-quiet:
-			if hs.cs.calls.Load() == before {
-				return nil
-			}
-			select {
-			case msg := <-ch:
-				return msg
-			case <-time.After(20 * time.Second):
-				hs.t.Fatalf("a call to the fake server took over 20s")
-			}
-		}
-	}
+	hs.m = drive.New(hs.t, hs.m, hs.clk).Send(msg).Model()
 }
 
 func (hs *showcaseScreen) keys(keys ...string) {

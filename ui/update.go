@@ -11,11 +11,14 @@ import (
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ui/history"
 	"github.com/octop-dev/octop/ui/inflight"
+	"github.com/octop-dev/octop/ui/room"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
-// tickMsg drives the spinner, elapsed times and countdowns.
+// tickMsg drives the spinner, elapsed times and countdowns; nextTick makes it.
 type tickMsg struct{}
+
+func nextTick(time.Time) tea.Msg { return tickMsg{} }
 
 // flashExpiredMsg clears the flash it was scheduled for (and no later one).
 type flashExpiredMsg struct{ tag int }
@@ -73,6 +76,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.flashMsg = FlashMsg{}
 		}
 		return m, nil
+	case room.AfterMsg: // a room's timer
+		return m, m.opts.Timer.After(msg.In, func(time.Time) tea.Msg { return msg.Msg })
 	case stampedMsg:
 		return m.startRequest(msg)
 	case task.Request:
@@ -298,7 +303,7 @@ func (m Model) updateTick() (tea.Model, tea.Cmd) {
 	if m.connKnown && m.conn.State != wire.Connected {
 		next = fastTick
 	}
-	return m, tick(next)
+	return m, m.opts.Timer.Every(next, nextTick)
 }
 
 // flash shows a notice in the footer and schedules its removal.
@@ -306,7 +311,7 @@ func (m Model) flash(f FlashMsg) (Model, tea.Cmd) {
 	m.flashMsg = f
 	m.flashTag++
 	tag := m.flashTag
-	return m, tea.Tick(flashFor, func(time.Time) tea.Msg { return flashExpiredMsg{tag: tag} })
+	return m, m.opts.Timer.After(flashFor, func(time.Time) tea.Msg { return flashExpiredMsg{tag: tag} })
 }
 
 func (m *Model) setFocus(p pane) {

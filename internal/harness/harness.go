@@ -83,6 +83,7 @@ type Config struct {
 	// running. Empty starts a fakellm.Server on an httptest server.
 	FakeURL string
 	// StartTimeout bounds the wait for /global/health; 60s when zero.
+	// Like every wait of the harness it is scaled by OCTOP_TEST_SLOW.
 	StartTimeout time.Duration
 	// Env adds KEY=VALUE entries to the server's environment, after the
 	// harness's own (so it may set OPENCODE_EXPERIMENTAL_* flags).

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/octop-dev/octop/internal/testwait"
 )
 
 // JaegerVersion is the Jaeger the export test runs (make builds it).
@@ -92,7 +94,7 @@ func StartJaeger(t T) *Jaeger {
 func startJaeger(bin, cfg, logPath string) (*Jaeger, func(), error) {
 	ports := make([]int, 4)
 	for i := range ports {
-		p, err := freePort()
+		p, err := FreePort()
 		if err != nil {
 			return nil, nil, err
 		}
@@ -121,7 +123,7 @@ func startJaeger(bin, cfg, logPath string) (*Jaeger, func(), error) {
 		_ = cmd.Process.Signal(os.Interrupt)
 		select {
 		case <-exited:
-		case <-time.After(10 * time.Second):
+		case <-time.After(testwait.Scale(10 * time.Second)):
 			_ = cmd.Process.Kill()
 			<-exited
 		}
@@ -135,11 +137,13 @@ func startJaeger(bin, cfg, logPath string) (*Jaeger, func(), error) {
 }
 
 // waitJaeger polls the health check until it answers 200 (every part,
-// the OTLP receiver included, is up), Jaeger exits, or a minute passes.
+// the OTLP receiver included, is up), Jaeger exits, or a minute passes
+// (scaled by OCTOP_TEST_SLOW).
 func waitJaeger(url string, exited <-chan struct{}) error {
-	deadline := time.Now().Add(time.Minute)
+	limit := testwait.Scale(time.Minute)
+	deadline := time.Now().Add(limit)
 	for time.Now().Before(deadline) {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(2*time.Second))
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 		resp, err := http.DefaultClient.Do(req)
 		if err == nil {
@@ -155,7 +159,7 @@ func waitJaeger(url string, exited <-chan struct{}) error {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
-	return fmt.Errorf("jaeger not healthy after a minute at %s", url)
+	return fmt.Errorf("jaeger not healthy after %v at %s", limit, url)
 }
 
 // tail is the last n lines of a file.

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"sync"
 	"syscall"
 	"time"
 
@@ -44,7 +45,8 @@ func (s *Server) start() error {
 // waitHealthy polls /global/health. The port can accept a connection
 // before the server answers, so every probe has its own short timeout.
 func (s *Server) waitHealthy(exited <-chan struct{}) error {
-	deadline := time.Now().Add(s.cfg.StartTimeout)
+	limit := testwait.Scale(s.cfg.StartTimeout)
+	deadline := time.Now().Add(limit)
 	var last error
 	for time.Now().Before(deadline) {
 		select {
@@ -52,7 +54,7 @@ func (s *Server) waitHealthy(exited <-chan struct{}) error {
 			return fmt.Errorf("opencode %s exited before it was healthy (log: %s)", s.Version, s.LogPath)
 		default:
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(2*time.Second))
 		var h struct {
 			Healthy bool   `json:"healthy"`
 			Version string `json:"version"`
@@ -70,7 +72,7 @@ func (s *Server) waitHealthy(exited <-chan struct{}) error {
 		case <-time.After(150 * time.Millisecond):
 		}
 	}
-	return fmt.Errorf("opencode %s at %s not healthy after %v: %v (log: %s)", s.Version, s.URL, s.cfg.StartTimeout, last, s.LogPath)
+	return fmt.Errorf("opencode %s at %s not healthy after %v: %v (log: %s)", s.Version, s.URL, limit, last, s.LogPath)
 }
 
 // Stop kills the server (and its tools' processes) and waits for it to
@@ -87,8 +89,8 @@ func (s *Server) Stop() error {
 	select {
 	case <-exited:
 		return nil
-	case <-time.After(30 * time.Second):
-		return fmt.Errorf("opencode pid %d did not exit within 30s of SIGKILL", cmd.Process.Pid)
+	case <-time.After(testwait.Scale(30 * time.Second)):
+		return fmt.Errorf("opencode pid %d did not exit within %v of SIGKILL", cmd.Process.Pid, testwait.Scale(30*time.Second))
 	}
 }
 
@@ -138,13 +140,36 @@ func (s *Server) Close() {
 	})
 }
 
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("find a free port: %w", err)
+// handedOut is every port FreePort has given a server of this process:
+// servers started in parallel tests must not be given the same one while
+// the first has not bound it yet, nor one a stopped server will restart on.
+var handedOut struct {
+	sync.Mutex
+	ports map[int]bool
+}
+
+// FreePort is a loopback port no one listens on, and that no other server
+// of this process was given: for a test that starts a server later on a
+// port it must know first.
+func FreePort() (int, error) {
+	handedOut.Lock()
+	defer handedOut.Unlock()
+	if handedOut.ports == nil {
+		handedOut.ports = map[int]bool{}
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
+	for range 100 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return 0, fmt.Errorf("find a free port: %w", err)
+		}
+		port := l.Addr().(*net.TCPAddr).Port
+		l.Close()
+		if !handedOut.ports[port] {
+			handedOut.ports[port] = true
+			return port, nil
+		}
+	}
+	return 0, fmt.Errorf("find a free port: every one offered was given to another server")
 }
 
 func portFree(port int) error {

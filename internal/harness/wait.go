@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/octop-dev/octop/internal/testwait"
 )
 
 // Statuses returns GET /session/status: the sessions that are not idle.
@@ -25,7 +27,7 @@ func (s *Server) WaitIdle(ctx context.Context) error {
 	quiet := 0
 	var last error
 	for {
-		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		pctx, cancel := context.WithTimeout(ctx, testwait.Scale(5*time.Second))
 		st, err := s.Statuses(pctx)
 		cancel()
 		last = err

@@ -64,7 +64,7 @@ func (s *Server) prepare() error {
 		return err
 	}
 	if s.cfg.Port == 0 {
-		p, err := freePort()
+		p, err := FreePort()
 		if err != nil {
 			return err
 		}

@@ -5,11 +5,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
+	"github.com/octop-dev/octop/internal/drive"
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ui"
@@ -48,43 +47,25 @@ func (o abortOps) Launch(_ context.Context, r task.LaunchRequest) (wire.Session,
 	return wire.Session{ID: "ses_new"}, nil
 }
 
-// drive updates m with msg and runs what comes back as the program would,
-// giving up on each command after a moment (timers, the cursor's blink).
-func drive(m Model, msg tea.Msg) Model {
-	queue := []tea.Msg{msg}
-	for steps := 0; len(queue) > 0 && steps < 50; steps++ {
-		next, cmd := m.Update(queue[0])
-		m, queue = next.(Model), queue[1:]
-		for _, c := range flatten(cmd) {
-			done := make(chan tea.Msg, 1)
-			go func() { done <- c() }()
-			select {
-			case r := <-done:
-				if r != nil {
-					queue = append(queue, r)
-				}
-			case <-time.After(300 * time.Millisecond):
-			}
+// screens are two servers' screens, a and b, on the fake servers ops
+// (nil: none) and the test clock clk.
+func screens(clk *drive.Clock, ops ...task.Server) []ui.Model {
+	out := make([]ui.Model, 2)
+	for i, url := range []string{"http://a:1", "http://b:2"} {
+		o := ui.Options{ServerURL: url, NoColor: true, Clock: clk.Now, Timer: clk}
+		if ops != nil {
+			o.Server = ops[i]
 		}
+		out[i] = ui.New(o)
 	}
-	return m
+	return out
 }
 
-func flatten(cmd tea.Cmd) []tea.Cmd {
-	if cmd == nil {
-		return nil
-	}
-	return []tea.Cmd{func() tea.Msg {
-		msg := cmd()
-		if b, ok := msg.(tea.BatchMsg); ok {
-			var out tea.BatchMsg
-			for _, c := range b {
-				out = append(out, flatten(c)...)
-			}
-			return out
-		}
-		return msg
-	}}
+// driven is the servers' screen over ss, at w×h, driven as the program
+// would run it (internal/drive): every command to completion, timers on
+// clk.
+func driven(t *testing.T, clk *drive.Clock, ss []ui.Model, w, h int) *drive.Driver[Model] {
+	return drive.New(t, New(ss, true), clk).Send(tea.WindowSizeMsg{Width: w, Height: h})
 }
 
 // TestAbortGoesToItsServer: two servers each with a running session of
@@ -93,19 +74,13 @@ func flatten(cmd tea.Cmd) []tea.Cmd {
 // nothing.
 func TestAbortGoesToItsServer(t *testing.T) {
 	log := &abortLog{}
-	a := ui.New(ui.Options{Server: abortOps{name: "a", log: log}, ServerURL: "http://a:1", NoColor: true})
-	b := ui.New(ui.Options{Server: abortOps{name: "b", log: log}, ServerURL: "http://b:2", NoColor: true})
-	m := New([]ui.Model{a, b}, true)
-	m = drive(m, tea.WindowSizeMsg{Width: 120, Height: 30})
+	clk := drive.NewClock(t, now)
+	d := driven(t, clk, screens(clk, abortOps{name: "a", log: log}, abortOps{name: "b", log: log}), 120, 30)
 	for i := range 2 {
-		m = drive(m, Msg{Server: i, Msg: created("ses_same", "work")})
-		m = drive(m, Msg{Server: i, Msg: ui.EventsMsg{{Event: wire.SessionStatusChanged{SessionID: "ses_same", Status: wire.SessionStatus{Type: wire.StatusBusy}}}}})
+		d.Send(Msg{Server: i, Msg: created("ses_same", "work")}, Msg{Server: i, Msg: busy("ses_same")})
 	}
-	m = drive(m, tea.KeyPressMsg{Code: ']', Text: "]"})
-	m = drive(m, tea.KeyPressMsg{Code: 'x', Text: "x"}) // on b's group line: says to select a session
-	m = drive(m, tea.KeyPressMsg{Code: 'j', Text: "j"})
-	m = drive(m, tea.KeyPressMsg{Code: 'x', Text: "x"})
-	_ = drive(m, tea.KeyPressMsg{Code: 'y', Text: "y"})
+	d.Press("]", "x").Expect("select a session") // x on b's group line
+	d.Press("j", "x").Expect("Abort work").Press("y")
 	log.mu.Lock()
 	defer log.mu.Unlock()
 	if len(log.got) != 1 || log.got[0] != "b:ses_same" {
@@ -118,21 +93,15 @@ func TestAbortGoesToItsServer(t *testing.T) {
 // that server only.
 func TestLaunchRootOnAGroupLine(t *testing.T) {
 	log := &abortLog{}
-	a := ui.New(ui.Options{Server: abortOps{name: "a", log: log}, ServerURL: "http://a:1", NoColor: true})
-	b := ui.New(ui.Options{Server: abortOps{name: "b", log: log}, ServerURL: "http://b:2", NoColor: true})
-	m := drive(New([]ui.Model{a, b}, true), tea.WindowSizeMsg{Width: 120, Height: 40})
-	m = drive(m, tea.KeyPressMsg{Code: '2', Text: "2"})
-	m = drive(m, tea.KeyPressMsg{Code: 'N', Text: "N"})
-	if v := m.View().Content; !strings.Contains(v, "Launch a task as a new root session") || !strings.HasPrefix(ansi.Strip(v), "servers") {
-		t.Fatalf("N on b's group line:\n%s", v)
+	clk := drive.NewClock(t, now)
+	d := driven(t, clk, screens(clk, abortOps{name: "a", log: log}, abortOps{name: "b", log: log}), 120, 40)
+	d.Press("2", "N").Expect("Launch a task as a new root session")
+	if !strings.HasPrefix(d.Screen(), "servers") {
+		t.Fatalf("N on b's group line is not drawn under the bar:\n%s", d.Screen())
 	}
-	m = drive(m, tea.KeyPressMsg{Code: tea.KeyEnter}) // the agent → the description
-	for _, r := range "on b" {
-		m = drive(m, tea.KeyPressMsg{Code: r, Text: string(r)})
-	}
-	m = drive(m, tea.KeyPressMsg{Code: tea.KeyEnter}) // → the prompt
-	m = drive(m, tea.KeyPressMsg{Code: 'g', Text: "g"})
-	_ = drive(m, tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
+	d.Press("enter")              // the agent → the description
+	d.Type("on b").Press("enter") // → the prompt
+	d.Type("g").Press("ctrl+s")
 	log.mu.Lock()
 	defer log.mu.Unlock()
 	if len(log.got) != 1 || log.got[0] != "b:launch::on b" {
@@ -144,20 +113,14 @@ func TestLaunchRootOnAGroupLine(t *testing.T) {
 // tree (its detail is the server's, with nothing to scroll) and says to
 // select a session; on a session it moves them to the detail pane.
 func TestTabOnAGroupLine(t *testing.T) {
-	m := drive(New([]ui.Model{ui.New(ui.Options{ServerURL: "http://a:1", NoColor: true}),
-		ui.New(ui.Options{ServerURL: "http://b:2", NoColor: true})}, true), tea.WindowSizeMsg{Width: 120, Height: 30})
-	m = drive(m, Msg{Server: 1, Msg: created("ses_b", "work on b")})
-	m = drive(m, tea.KeyPressMsg{Code: '2', Text: "2"})
-	m = drive(m, tea.KeyPressMsg{Code: tea.KeyTab})
-	if _, _, _, treeKeys := m.Screen(1).Panes(); !treeKeys {
+	clk := drive.NewClock(t, now)
+	d := driven(t, clk, screens(clk), 120, 30)
+	d.Send(Msg{Server: 1, Msg: created("ses_b", "work on b")}).Press("2", "tab")
+	if _, _, _, treeKeys := d.Model().Screen(1).Panes(); !treeKeys {
 		t.Fatal("tab on the group line moved the keys to a detail pane that is not shown")
 	}
-	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "select a session of b:2 first") {
-		t.Errorf("tab on the group line said nothing:\n%s", v)
-	}
-	m = drive(m, tea.KeyPressMsg{Code: 'j', Text: "j"})
-	m = drive(m, tea.KeyPressMsg{Code: tea.KeyTab})
-	if _, _, _, treeKeys := m.Screen(1).Panes(); treeKeys {
+	d.Expect("select a session of b:2 first").Press("j", "tab")
+	if _, _, _, treeKeys := d.Model().Screen(1).Panes(); treeKeys {
 		t.Error("tab on a session left the keys on the tree")
 	}
 }

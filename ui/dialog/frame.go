@@ -84,18 +84,22 @@ func ErrText(err error) string { return format.OneLine(err.Error()) }
 
 // InputStyles are a text input's styles; none without colour.
 func InputStyles(st *styles.Styles) textinput.Styles {
-	if st.NoColor {
-		return textinput.Styles{}
+	s := textinput.Styles{}
+	if !st.NoColor {
+		s = textinput.DefaultStyles(st.IsDark)
 	}
-	return textinput.DefaultStyles(st.IsDark)
+	s.Cursor.Blink = s.Cursor.Blink && !st.StillCursor
+	return s
 }
 
 // AreaStyles are a text area's styles; none without colour.
 func AreaStyles(st *styles.Styles) textarea.Styles {
-	if st.NoColor {
-		return textarea.Styles{}
+	s := textarea.Styles{}
+	if !st.NoColor {
+		s = textarea.DefaultStyles(st.IsDark)
 	}
-	return textarea.DefaultStyles(st.IsDark)
+	s.Cursor.Blink = s.Cursor.Blink && !st.StillCursor
+	return s
 }
 
 // PickerStyles draw a list with the screen's colours; without colour the

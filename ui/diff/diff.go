@@ -17,6 +17,7 @@ import (
 
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ui/format"
+	"github.com/octop-dev/octop/ui/room"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
@@ -62,8 +63,7 @@ func New(id, title string, st *styles.Styles) Model {
 func (m Model) Init() tea.Cmd { return m.tick() }
 
 func (m Model) tick() tea.Cmd {
-	id := m.id
-	return tea.Tick(RefreshEvery, func(time.Time) tea.Msg { return tick{id} })
+	return room.After(RefreshEvery, tick{m.id})
 }
 
 // SetSize sets the room's size in cells.

@@ -15,6 +15,7 @@ import (
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ui/room"
 )
 
 // Parallel is how many message lists the screen reads at once:
@@ -155,11 +156,12 @@ func (h *Reader) retryLater() tea.Cmd {
 	h.waiting = true
 	d, tag := h.wait, h.tag
 	h.wait = min(2*h.wait, retryMax)
-	return after(d, func(time.Time) tea.Msg { return Msg{tag: tag, retry: true} })
+	return after(d, Msg{tag: tag, retry: true})
 }
 
-// after is tea.Tick; tests wait no real time.
-var after = tea.Tick
+// after is room.After, the screen's timer (tests wait no real time): the
+// root hands the Msg back after d.
+var after = room.After
 
 // readReq names a session to read and the project it lives in.
 type readReq struct{ id, dir string }

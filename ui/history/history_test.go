@@ -13,6 +13,7 @@ import (
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ui/room"
 )
 
 // flaky is a server whose reads of some sessions fail a number of times
@@ -65,11 +66,11 @@ func run(t *testing.T, h *Reader, st *model.State, srv *flaky, cmd tea.Cmd) {
 // still counts as loading, until every row is read.
 func TestFailedReadsAreRetried(t *testing.T) {
 	var waits []time.Duration
-	after = func(d time.Duration, f func(time.Time) tea.Msg) tea.Cmd {
+	after = func(d time.Duration, msg tea.Msg) tea.Cmd {
 		waits = append(waits, d)
-		return func() tea.Msg { return f(time.Time{}) }
+		return func() tea.Msg { return msg }
 	}
-	t.Cleanup(func() { after = tea.Tick })
+	t.Cleanup(func() { after = room.After })
 	st := model.New()
 	var sessions []wire.Session
 	for _, id := range []string{"ses_a", "ses_b", "ses_c"} {
@@ -96,10 +97,10 @@ func TestFailedReadsAreRetried(t *testing.T) {
 // snapshot) drops the old round's wait and reads it again itself.
 func TestLoadingCountsWhatFailed(t *testing.T) {
 	var held []tea.Cmd
-	after = func(d time.Duration, f func(time.Time) tea.Msg) tea.Cmd {
-		return func() tea.Msg { held = append(held, func() tea.Msg { return f(time.Time{}) }); return nil }
+	after = func(d time.Duration, msg tea.Msg) tea.Cmd {
+		return func() tea.Msg { held = append(held, func() tea.Msg { return msg }); return nil }
 	}
-	t.Cleanup(func() { after = tea.Tick })
+	t.Cleanup(func() { after = room.After })
 	st := model.New()
 	st.ApplySnapshot(model.Snapshot{Sessions: []wire.Session{{ID: "ses_a"}, {ID: "ses_b"}}, Complete: true})
 	srv := &flaky{fails: map[string]int{"ses_b": 2}, reads: map[string]int{}}

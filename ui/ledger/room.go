@@ -106,10 +106,7 @@ func (r *Room) request() tea.Cmd {
 	return room.Send(task.HistoriesRequest{IDs: ids, Dirs: append([]string(nil), r.dirs...)})
 }
 
-func (r *Room) tick() tea.Cmd {
-	id := r.id
-	return tea.Tick(RefreshEvery, func(time.Time) tea.Msg { return tick{id} })
-}
+func (r *Room) tick() tea.Cmd { return room.After(RefreshEvery, tick{r.id}) }
 
 // Update handles the reply, the refresh clock and keys.
 func (r *Room) Update(msg tea.Msg) (room.Dialog, tea.Cmd) {

@@ -60,7 +60,7 @@ func (v Model) Update(msg tea.Msg) (room.Dialog, tea.Cmd) {
 		v.err, v.missing, v.res = "", false, msg.Result
 		v.setContent()
 		if msg.Result.State == task.StateRunning {
-			return v, tea.Tick(refresh, func(time.Time) tea.Msg { return refreshMsg{} })
+			return v, room.After(refresh, refreshMsg{})
 		}
 		return v, nil
 	case refreshMsg:

@@ -12,6 +12,10 @@ import (
 type Styles struct {
 	IsDark  bool
 	NoColor bool
+	// StillCursor keeps the text inputs' cursors from blinking: bubbles
+	// times the blink itself, which a screen under a test's clock must not
+	// (see ui.Options.Timer).
+	StillCursor bool
 
 	App       lipgloss.Style // header line: name
 	URL       lipgloss.Style

@@ -7,6 +7,7 @@ import (
 
 	"github.com/octop-dev/octop/internal/transcript"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/ui/dialog"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
@@ -54,6 +55,7 @@ type Model struct {
 func New(id, title string, st *styles.Styles, md func(string, int) string) Model {
 	ti := textinput.New()
 	ti.Prompt = "/"
+	ti.SetStyles(dialog.InputStyles(st))
 	return Model{id: id, title: title, st: st, keys: DefaultKeyMap(), r: newRenderer(st, md),
 		follow: true, expanded: map[string]bool{}, search: ti}
 }
