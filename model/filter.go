@@ -73,17 +73,5 @@ func (f Filter) matches(ss *Session) bool {
 	if f.Agent != "" && strings.ToLower(ss.Agent) != f.Agent {
 		return false
 	}
-	return f.Text == "" || phraseIn(ss.search, f.Text)
-}
-
-// phraseIn says whether text begins the id or appears in the title or
-// agent of search (see Session.refreshSearch: id, title and agent on
-// their own lines). The phrase holds no newline, so a match never spans
-// two of them.
-func phraseIn(search, text string) bool {
-	if strings.HasPrefix(search, text) {
-		return true
-	}
-	_, rest, _ := strings.Cut(search, "\n")
-	return strings.Contains(rest, text)
+	return f.Text == "" || phraseIn(ss, f.Text)
 }

@@ -17,7 +17,7 @@ func checkInvariants(t *testing.T, s *State) {
 		t.Fatalf("list has %d sessions, map %d", len(s.list), len(s.sessions))
 	}
 	for i, ss := range s.list {
-		if ss.idx != i || s.sessions[ss.ID] != ss {
+		if int(ss.idx) != i || s.sessions[ss.ID] != ss {
 			t.Fatalf("%s: list index %d, at %d", ss.ID, ss.idx, i)
 		}
 	}
@@ -77,8 +77,8 @@ func checkInvariants(t *testing.T, s *State) {
 		if ss.waiting != waiting[id] {
 			t.Fatalf("%s: waiting %d, requests %d", id, ss.waiting, waiting[id])
 		}
-		for i := 1; i < len(ss.msgs); i++ {
-			if ss.msgs[i-1].id >= ss.msgs[i].id {
+		for msgs, i := ss.rd().msgs, 1; i < len(msgs); i++ {
+			if msgs[i-1].id >= msgs[i].id {
 				t.Fatalf("%s: messages out of order", id)
 			}
 		}

@@ -117,8 +117,8 @@ func checkAgainstREST(t *testing.T, s *State, v client.RESTView) {
 		if wantRun == wire.StatusIdle && gotErr != restErr {
 			t.Errorf("%s: error %q, REST's last reply %q", w.ID, gotErr, restErr)
 		}
-		if !strings.HasSuffix(restText, ss.LastText) {
-			t.Errorf("%s: last text %q is not the end of REST's %q", w.ID, ss.LastText, restText)
+		if !strings.HasSuffix(restText, ss.LastText()) {
+			t.Errorf("%s: last text %q is not the end of REST's %q", w.ID, ss.LastText(), restText)
 		}
 		wantDisplay := DisplayIdle
 		switch {

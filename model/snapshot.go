@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/octop-dev/octop/internal/wire"
@@ -128,6 +129,11 @@ func (s *State) applyMessages(history map[string][]wire.MessageWithParts) {
 			ss.Err = &e
 		case a != nil && a.err == nil:
 			ss.Err = nil
+		}
+		if cap(ss.Tools) > len(ss.Tools) {
+			// A history read whole is mostly done growing: the room
+			// insertAt left would stay unused.
+			ss.Tools = slices.Clone(ss.Tools)
 		}
 	}
 }

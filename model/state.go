@@ -140,8 +140,8 @@ func (s *State) Counts(id string) Counts {
 		ToolsDone:    int(ss.nDone),
 		ToolsFailed:  int(ss.nFailed),
 		Children:     len(ss.Children),
-		RunningBelow: ss.runBelow,
-		WaitingBelow: ss.waitBelow,
+		RunningBelow: int(ss.runBelow),
+		WaitingBelow: int(ss.waitBelow),
 		Tokens:       ss.subTokens,
 		Cost:         ss.subCost,
 	}

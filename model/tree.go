@@ -1,9 +1,6 @@
 package model
 
-import (
-	"sort"
-	"strings"
-)
+import "sort"
 
 // ensure returns the session with that id, making a placeholder (Known
 // false) when an event names a session before its session.created. It
@@ -19,9 +16,8 @@ func (s *State) ensure(id string) *Session {
 		return nil
 	}
 	ss := &Session{ID: id}
-	ss.refreshSearch()
 	s.sessions[id] = ss
-	ss.idx = len(s.list)
+	ss.idx = int32(len(s.list))
 	s.list = append(s.list, ss)
 	s.treeV++
 	s.adopt(ss)
@@ -37,6 +33,7 @@ func (s *State) adopt(parent *Session) {
 	delete(s.orphans, parent.ID)
 	for _, id := range kids {
 		if c := s.sessions[id]; c != nil && c.ParentID == parent.ID && c.parent == nil {
+			c.ParentID = parent.ID // one copy of the id, the parent's own
 			s.insertChild(parent, c)
 		}
 	}
@@ -55,6 +52,9 @@ func (s *State) setParent(child *Session, parentID string) {
 		}
 	}
 	s.unlinkFromParent(child)
+	if p != nil {
+		parentID = p.ID // one copy of the id, the parent's own
+	}
 	child.ParentID = parentID
 	s.treeV++
 	if parentID == "" {
@@ -165,14 +165,6 @@ func removeString(xs []string, x string) []string {
 		}
 	}
 	return xs
-}
-
-// refreshSearch keeps what the filter reads: the id, then the title and
-// the agent, each on its own line, lower-cased with spaces folded so a
-// phrase typed with one space matches a title with two.
-func (ss *Session) refreshSearch() {
-	fold := func(v string) string { return strings.Join(strings.Fields(strings.ToLower(v)), " ") }
-	ss.search = strings.ToLower(ss.ID) + "\n" + fold(ss.Title) + "\n" + fold(ss.Agent)
 }
 
 // internStr returns a shared copy of a short, often repeated string.

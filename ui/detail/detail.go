@@ -168,9 +168,9 @@ func (m Model) header(s *model.Session) []string {
 	}
 	status := markStyle.Render(mark+" "+format.StateWord(state)) + st.Ink.Dim.Render(" · "+elapsed)
 	if state.Kind == model.KindRetrying {
-		status += st.Ink.Retry.Render(fmt.Sprintf(" · attempt %d", s.Attempt))
-		if s.RetryAt > m.now {
-			status += st.Ink.Retry.Render(" · next in " + format.Elapsed(s.RetryAt-m.now))
+		status += st.Ink.Retry.Render(fmt.Sprintf(" · attempt %d", s.Retry().Attempt))
+		if at := s.Retry().At; at > m.now {
+			status += st.Ink.Retry.Render(" · next in " + format.Elapsed(at-m.now))
 		}
 	}
 	if c.Children > 0 {
@@ -193,8 +193,8 @@ func (m Model) header(s *model.Session) []string {
 	}
 	lines = append(lines, label(st, "tokens")+fmt.Sprintf("%s · %s", format.Tokens(s.Tokens), format.Cost(s.Cost)))
 	switch {
-	case state.Kind == model.KindRetrying && s.RetryMsg != "":
-		lines = append(lines, label(st, "retry")+st.Ink.Retry.Render(format.OneLine(s.RetryMsg)))
+	case state.Kind == model.KindRetrying && s.Retry().Message != "":
+		lines = append(lines, label(st, "retry")+st.Ink.Retry.Render(format.OneLine(s.Retry().Message)))
 	case state.Kind == model.KindNotLoaded:
 		lines = append(lines, label(st, "reason")+st.Ink.Dim.Render("reading its history…"))
 	case !state.Kind.Live() && state.Detail != "" && state.Kind != model.KindIdle:
@@ -250,8 +250,8 @@ func (m Model) body(s *model.Session) body {
 		b.nameW = max(b.nameW, min(len(t.Tool), 12))
 	}
 	b.tail = m.todoLines(s)
-	if model.StateOf(s).Kind != model.KindRunning && strings.TrimSpace(s.LastText) != "" {
-		reply := strings.Split(format.Text(strings.TrimSpace(s.LastText)), "\n")
+	if model.StateOf(s).Kind != model.KindRunning && strings.TrimSpace(s.LastText()) != "" {
+		reply := strings.Split(format.Text(strings.TrimSpace(s.LastText())), "\n")
 		if len(reply) > maxReplyLines {
 			reply = append(reply[:maxReplyLines-1], "…")
 		}

@@ -142,9 +142,10 @@ func (l *line) activity(st *model.State, s *model.Session, kind model.Kind) {
 			l.put(ink, " ⟩ "+what, 3+ansi.StringWidth(what))
 		}
 	case model.KindRetrying:
-		what := fmt.Sprintf(" ⟩ retry %d", s.Attempt)
-		if s.RetryAt > l.o.now {
-			what += " in " + format.Elapsed(s.RetryAt-l.o.now+999) // round up: "in 0s" reads as stuck
+		r := s.Retry()
+		what := fmt.Sprintf(" ⟩ retry %d", r.Attempt)
+		if r.At > l.o.now {
+			what += " in " + format.Elapsed(r.At-l.o.now+999) // round up: "in 0s" reads as stuck
 		}
 		l.put(k.retry, what, ansi.StringWidth(what))
 	case model.KindWaiting:
