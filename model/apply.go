@@ -15,7 +15,7 @@ func (s *State) Apply(ev wire.Event) {
 	}
 	s.version++
 	if ss := s.sessions[id]; ss != nil {
-		ss.rev = s.version
+		s.changed(ss, s.version)
 		if _, streamed := ev.(wire.PartDelta); !streamed {
 			s.touchFollowers(ss) // streamed text never changes a state
 		}
@@ -275,7 +275,7 @@ func (s *State) dropRequestsOf(sessionID string) {
 func (s *State) waitingDelta(sessionID string, d int32) {
 	if ss := s.sessions[sessionID]; ss != nil {
 		ss.waiting += d
-		ss.rev = s.version + 1 // the version the change in progress ends at
+		s.changed(ss, s.version+1) // the version the change in progress ends at
 		if ss.waiting < 0 {
 			ss.waiting = 0
 		}

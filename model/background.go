@@ -253,6 +253,6 @@ func (ss *Session) countBackground(c *Counts) {
 // them again when the child they wait on moves.
 func (s *State) touchFollowers(ss *Session) {
 	for p := ss.parent; p != nil && p.nBg > 0; p = p.parent {
-		p.rev = s.version
+		s.changed(p, s.version)
 	}
 }

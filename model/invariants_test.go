@@ -83,6 +83,72 @@ func checkInvariants(t *testing.T, s *State) {
 			}
 		}
 	}
+	checkKeptUp(t, s)
+}
+
+// checkKeptUp fails when the rollups and the counts, kept up to date from
+// what changed (tally.go), disagree with a count over the whole tree.
+func checkKeptUp(t *testing.T, s *State) {
+	t.Helper()
+	var want Counts
+	for _, ss := range s.list {
+		want.Sessions++
+		switch k := StateOf(ss).Kind; {
+		case k == KindRunning, k == KindRetrying, k == KindBackground:
+			want.Running++
+		case k == KindWaiting:
+			want.Waiting++
+		case k.Bad():
+			want.Failed++
+		}
+		if ss.Known && !ss.historyRead {
+			want.Unread++
+		}
+	}
+	if got := s.Tally(); got != want {
+		t.Fatalf("tally %+v, counted %+v", got, want)
+	}
+	var busiest *Session
+	for _, ss := range s.list {
+		if StateOf(ss).Kind == KindRunning && (busiest == nil || ss.LastActive > busiest.LastActive ||
+			ss.LastActive == busiest.LastActive && ss.ID < busiest.ID) {
+			busiest = ss
+		}
+	}
+	if got := s.Busiest(); busiest != nil && got != busiest.ID || busiest == nil && got != "" {
+		t.Fatalf("busiest %q, want %v", got, busiest)
+	}
+	s.derive()
+	type roll struct {
+		tok, cost        float64
+		run, wait        int32
+		active, lastSeen int64
+	}
+	var sub func(ss *Session) roll
+	sub = func(ss *Session) roll {
+		r := roll{ss.Tokens, ss.Cost, 0, 0, ss.LastActive, ss.lastRun}
+		for _, c := range ss.kids {
+			cr := sub(c)
+			r.tok += cr.tok
+			r.cost += cr.cost
+			r.run += cr.run
+			r.wait += cr.wait
+			r.active, r.lastSeen = max(r.active, cr.active), max(r.lastSeen, cr.lastSeen)
+			switch {
+			case c.waiting > 0:
+				r.wait++
+			case c.Running():
+				r.run++
+			}
+		}
+		return r
+	}
+	for _, ss := range s.list {
+		got := roll{ss.subTokens, ss.subCost, ss.runBelow, ss.waitBelow, ss.subActive, ss.subRun}
+		if want := sub(ss); got != want {
+			t.Fatalf("%s: rollups %+v, the subtree says %+v", ss.ID, got, want)
+		}
+	}
 }
 
 // TestRandomEvents throws random sequences of every event type, over a
@@ -127,7 +193,11 @@ func TestRandomEvents(t *testing.T) {
 			case 8, 9, 10:
 				name := pick([]string{"bash", "task", "read"})
 				kv := []any{"input", `{"description":"t` + pick(ids) + `","command":"x"}`}
-				if name == "task" && rng.Intn(2) == 0 {
+				switch {
+				case name == "task" && rng.Intn(3) == 0:
+					// A background launch: the parent follows the child.
+					kv = append(kv, "metadata", `{"sessionId":"`+pick(ids)+`","background":true}`)
+				case name == "task" && rng.Intn(2) == 0:
 					kv = append(kv, "metadata", `{"sessionId":"`+pick(ids)+`"}`)
 				}
 				ev = tool(id, msg, part, name, pick(toolStates), kv...)

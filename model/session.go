@@ -129,9 +129,12 @@ type Session struct {
 	waitBelow          int32 // waiting on the person below
 	// Flatten scratch marks, see flatten.go
 	fmark, fmatch uint32
+	dstamp        uint32 // derive's mark of the sessions it recomputes
 	// historyRead: every message was read (a snapshot's messages) or the
 	// stream showed them all (watched since session.created).
 	historyRead bool
+	dq          uint8 // the queues it waits on (qDerive, qTally), see tally.go
+	tcls        uint8 // how Tally counts it
 }
 
 // Snapshot is a full REST read of the server: what GET /session,
@@ -167,8 +170,9 @@ type Counts struct {
 
 	// Of a set: Sessions counted, and of them how many run (busy or
 	// retrying), wait on the person, or failed (failed, interrupted or
-	// denied; an abort is not a failure, someone chose it).
-	Sessions, Running, Waiting, Failed int
+	// denied; an abort is not a failure, someone chose it), and how many
+	// have a history not read yet (State.HasHistory).
+	Sessions, Running, Waiting, Failed, Unread int
 }
 
 // Row is one visible line of the flattened tree.

@@ -227,7 +227,7 @@ func (s *State) NoteAbortedBy(id, who string) {
 	if ss := s.sessions[id]; ss != nil && ss.rd().abortedBy != who {
 		ss.more().abortedBy = who
 		s.version++
-		ss.rev = s.version
+		s.changed(ss, s.version)
 	}
 }
 

@@ -84,6 +84,7 @@ func (s *State) ApplySnapshot(snap Snapshot) {
 	for _, ss := range s.list {
 		ss.rev = s.version // a snapshot may have changed any of them
 	}
+	s.changedAll()
 }
 
 // ApplyMessages folds in the whole message history of some sessions (the
@@ -97,7 +98,7 @@ func (s *State) ApplyMessages(history map[string][]wire.MessageWithParts) {
 	s.version++
 	for id := range history {
 		if ss := s.sessions[id]; ss != nil {
-			ss.rev = s.version
+			s.changed(ss, s.version)
 			s.touchFollowers(ss)
 		}
 	}

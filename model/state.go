@@ -31,6 +31,14 @@ type State struct {
 	// many calls that repeat them.
 	intern map[string]string
 
+	// The sessions changed since the rollups (derive) and the counts
+	// (Tally) last looked, or a full pass asked instead; see tally.go.
+	deriveQ, tallyQ       []*Session
+	deriveFull, tallyFull bool
+	dgen                  uint32 // derive's mark epoch
+	tally                 Counts
+	busy                  map[*Session]struct{} // KindRunning, as Tally last saw them
+
 	treeV  uint64 // bumped when the shape (membership, parents, order) changes
 	roots  []string
 	rootsV uint64 // treeV the roots cache was built at, plus one

@@ -20,6 +20,7 @@ func (s *State) ensure(id string) *Session {
 	ss.idx = int32(len(s.list))
 	s.list = append(s.list, ss)
 	s.treeV++
+	s.queue(ss)
 	s.adopt(ss)
 	return ss
 }
@@ -97,6 +98,7 @@ func (s *State) insertChild(p, c *Session) {
 	p.Children[i] = c.ID
 	c.parent = p
 	s.treeV++
+	s.queue(p) // its rollups, and what its background calls follow
 }
 
 func (s *State) removeChild(p, c *Session) {
@@ -109,6 +111,7 @@ func (s *State) removeChild(p, c *Session) {
 	}
 	c.parent = nil
 	s.treeV++
+	s.queue(p)
 }
 
 func childBefore(a, b *Session) bool {
@@ -135,6 +138,7 @@ func (s *State) remove(id string) {
 		return
 	}
 	s.unlinkFromParent(ss)
+	s.uncount(ss)
 	delete(s.sessions, id)
 	last := s.list[len(s.list)-1]
 	s.list[ss.idx], last.idx = last, ss.idx
