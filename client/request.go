@@ -63,46 +63,22 @@ func (c *Client) newRequest(ctx context.Context, method, path string, q url.Valu
 // do runs one request with the per-call timeout and decodes a JSON answer
 // into out (nil: the body is only checked for not being an error page).
 func (c *Client) do(ctx context.Context, cl call, out any) error {
-	op := cl.method + " " + cl.path
-	if c.ro && cl.method != http.MethodGet {
-		return &Error{Kind: KindReadOnly, Op: op, URL: c.baseStr, Msg: fmt.Sprintf(
-			"read-only: %s was not sent; octop changes nothing on %s (--read-only, or read_only in the config file)", op, c.baseStr)}
-	}
-	var body io.Reader
-	if cl.body != nil {
-		b, err := json.Marshal(cl.body)
-		if err != nil {
-			return &Error{Kind: KindInvalid, Op: op, Msg: op + ": cannot encode the request: " + err.Error(), Err: err}
-		}
-		body = bytes.NewReader(b)
-	}
-	tctx, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
-	req, err := c.newRequest(tctx, cl.method, cl.path, cl.query, body)
+	x, err := c.send(ctx, cl)
 	if err != nil {
-		return &Error{Kind: KindInvalid, Op: op, Msg: op + ": " + err.Error(), Err: err}
+		return err
 	}
-	req.Header.Set("Accept", "application/json")
-	if cl.body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	start := time.Now()
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		return c.transportError(ctx, tctx, op, start, err)
-	}
-	defer resp.Body.Close()
+	defer x.close()
+	resp, op := x.resp, x.op
 	limit := c.maxBody
 	if resp.StatusCode >= 300 {
 		limit = errorBodyMax // only its message is shown
 	}
 	data, err := readBody(resp, limit)
 	if errors.Is(err, errTooLarge) && resp.StatusCode < 300 {
-		return &Error{Kind: KindBadResponse, Op: op, URL: c.baseStr, Status: resp.StatusCode, Err: err,
-			Msg: fmt.Sprintf("%s: the answer is larger than %s, the most octop reads of one answer", op, sizeText(limit))}
+		return c.tooLarge(op, resp.StatusCode, limit, err)
 	}
 	if err != nil && !errors.Is(err, errTooLarge) {
-		return c.transportError(ctx, tctx, op, start, err)
+		return c.transportError(ctx, x.tctx, op, x.start, err)
 	}
 	if resp.StatusCode >= 300 {
 		return c.statusError(op, cl.missing, resp, data)
@@ -120,6 +96,62 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 		return c.notJSON(op, resp, data, err)
 	}
 	return nil
+}
+
+// exchange is a request sent and its answer's head read: the body is
+// the caller's to read within tctx, then close.
+type exchange struct {
+	op     string
+	resp   *http.Response
+	tctx   context.Context
+	cancel context.CancelFunc
+	start  time.Time
+}
+
+func (x *exchange) close() {
+	_ = x.resp.Body.Close()
+	x.cancel()
+}
+
+// send sends one request with the per-call timeout, which also bounds
+// reading the answer, and returns once the answer's head is in.
+func (c *Client) send(ctx context.Context, cl call) (*exchange, error) {
+	op := cl.method + " " + cl.path
+	if c.ro && cl.method != http.MethodGet {
+		return nil, &Error{Kind: KindReadOnly, Op: op, URL: c.baseStr, Msg: fmt.Sprintf(
+			"read-only: %s was not sent; octop changes nothing on %s (--read-only, or read_only in the config file)", op, c.baseStr)}
+	}
+	var body io.Reader
+	if cl.body != nil {
+		b, err := json.Marshal(cl.body)
+		if err != nil {
+			return nil, &Error{Kind: KindInvalid, Op: op, Msg: op + ": cannot encode the request: " + err.Error(), Err: err}
+		}
+		body = bytes.NewReader(b)
+	}
+	tctx, cancel := context.WithTimeout(ctx, c.timeout)
+	req, err := c.newRequest(tctx, cl.method, cl.path, cl.query, body)
+	if err != nil {
+		cancel()
+		return nil, &Error{Kind: KindInvalid, Op: op, Msg: op + ": " + err.Error(), Err: err}
+	}
+	req.Header.Set("Accept", "application/json")
+	if cl.body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	start := time.Now()
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		cancel()
+		return nil, c.transportError(ctx, tctx, op, start, err)
+	}
+	return &exchange{op: op, resp: resp, tctx: tctx, cancel: cancel, start: start}, nil
+}
+
+// tooLarge is an answer over the most octop reads of one.
+func (c *Client) tooLarge(op string, status int, limit int64, err error) error {
+	return &Error{Kind: KindBadResponse, Op: op, URL: c.baseStr, Status: status, Err: err,
+		Msg: fmt.Sprintf("%s: the answer is larger than %s, the most octop reads of one answer", op, sizeText(limit))}
 }
 
 // transportError explains a request that got no answer. A cancel by the

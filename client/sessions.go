@@ -34,14 +34,6 @@ func (c *Client) Health(ctx context.Context) (wire.Health, error) {
 	return h, err
 }
 
-// Sessions lists every session of the directory (GET /session), roots and
-// children alike.
-func (c *Client) Sessions(ctx context.Context) ([]wire.Session, error) {
-	var s []wire.Session
-	err := c.do(ctx, call{method: http.MethodGet, path: "/session"}, &s)
-	return s, err
-}
-
 // Session fetches one session (GET /session/{id}).
 func (c *Client) Session(ctx context.Context, id string) (wire.Session, error) {
 	var s wire.Session
