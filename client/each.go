@@ -54,12 +54,13 @@ func stopWith(err error) error {
 // streamList sends cl and decodes its answer, a JSON array (or null),
 // element by element: each calls next, which decodes one from dec.
 func (c *Client) streamList(ctx context.Context, cl call, next func(dec *json.Decoder) error) error {
-	x, err := c.send(ctx, cl)
+	resp, x, err := c.send(ctx, cl)
 	if err != nil {
 		return err
 	}
-	defer x.close()
-	resp, op := x.resp, x.op
+	defer x.cancel()
+	defer resp.Body.Close()
+	op := x.op
 	if resp.StatusCode >= 300 {
 		data, _ := readBody(resp, errorBodyMax)
 		return c.statusError(op, cl.missing, resp, data)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/octop-dev/octop/client"
@@ -18,10 +19,10 @@ import (
 // line quoting its start.
 func TestEachSession(t *testing.T) {
 	srv := opencodetest.New(t, opencodetest.Options{})
-	answer := ""
+	var answer atomic.Value // the handler runs on the server's goroutines
 	srv.HandleFunc("GET /session", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(answer))
+		_, _ = w.Write([]byte(answer.Load().(string)))
 	})
 	c, err := client.New(client.Options{BaseURL: srv.URL()})
 	if err != nil {
@@ -38,20 +39,20 @@ func TestEachSession(t *testing.T) {
 		})
 		return ids, err
 	}
-	answer = `[{"id":"ses_a","title":"a"}, {"id":"ses_b","parentID":"ses_a","title":"b"}]`
+	answer.Store(`[{"id":"ses_a","title":"a"}, {"id":"ses_b","parentID":"ses_a","title":"b"}]`)
 	if ids, err := each(); err != nil || strings.Join(ids, ",") != "ses_a,ses_b" {
 		t.Fatalf("got %v, %v", ids, err)
 	}
-	answer = `null`
+	answer.Store(`null`)
 	if ids, err := each(); err != nil || len(ids) != 0 {
 		t.Fatalf("null: got %v, %v", ids, err)
 	}
-	answer = `[{"id":"ses_a"},{"id":"ses_stop"},{"id":"ses_c"}]`
+	answer.Store(`[{"id":"ses_a"},{"id":"ses_stop"},{"id":"ses_c"}]`)
 	if ids, err := each(); !errors.Is(err, errStop) || len(ids) != 2 {
 		t.Fatalf("stopped: got %v, %v", ids, err)
 	}
 	for _, bad := range []string{`[{"id":"ses_a"},{"id":`, `[{"id":"ses_a"} {"id":"ses_b"}]`, `{"id":"ses_a"}`, `[] []`, ``} {
-		answer = bad
+		answer.Store(bad)
 		_, err := each()
 		if err == nil || client.ErrorKind(err) != client.KindBadResponse || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%q: got %v (%v), want a malformed answer", bad, err, client.ErrorKind(err))

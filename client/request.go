@@ -63,12 +63,13 @@ func (c *Client) newRequest(ctx context.Context, method, path string, q url.Valu
 // do runs one request with the per-call timeout and decodes a JSON answer
 // into out (nil: the body is only checked for not being an error page).
 func (c *Client) do(ctx context.Context, cl call, out any) error {
-	x, err := c.send(ctx, cl)
+	resp, x, err := c.send(ctx, cl)
 	if err != nil {
 		return err
 	}
-	defer x.close()
-	resp, op := x.resp, x.op
+	defer x.cancel()
+	defer resp.Body.Close()
+	op := x.op
 	limit := c.maxBody
 	if resp.StatusCode >= 300 {
 		limit = errorBodyMax // only its message is shown
@@ -98,34 +99,29 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 	return nil
 }
 
-// exchange is a request sent and its answer's head read: the body is
-// the caller's to read within tctx, then close.
+// exchange is a request sent: its name, its deadline (cancel once the
+// answer is read) and when it left.
 type exchange struct {
 	op     string
-	resp   *http.Response
 	tctx   context.Context
 	cancel context.CancelFunc
 	start  time.Time
 }
 
-func (x *exchange) close() {
-	_ = x.resp.Body.Close()
-	x.cancel()
-}
-
 // send sends one request with the per-call timeout, which also bounds
-// reading the answer, and returns once the answer's head is in.
-func (c *Client) send(ctx context.Context, cl call) (*exchange, error) {
+// reading the answer, and returns once the answer's head is in: the
+// caller reads and closes its body, then calls x.cancel.
+func (c *Client) send(ctx context.Context, cl call) (*http.Response, *exchange, error) {
 	op := cl.method + " " + cl.path
 	if c.ro && cl.method != http.MethodGet {
-		return nil, &Error{Kind: KindReadOnly, Op: op, URL: c.baseStr, Msg: fmt.Sprintf(
+		return nil, nil, &Error{Kind: KindReadOnly, Op: op, URL: c.baseStr, Msg: fmt.Sprintf(
 			"read-only: %s was not sent; octop changes nothing on %s (--read-only, or read_only in the config file)", op, c.baseStr)}
 	}
 	var body io.Reader
 	if cl.body != nil {
 		b, err := json.Marshal(cl.body)
 		if err != nil {
-			return nil, &Error{Kind: KindInvalid, Op: op, Msg: op + ": cannot encode the request: " + err.Error(), Err: err}
+			return nil, nil, &Error{Kind: KindInvalid, Op: op, Msg: op + ": cannot encode the request: " + err.Error(), Err: err}
 		}
 		body = bytes.NewReader(b)
 	}
@@ -133,7 +129,7 @@ func (c *Client) send(ctx context.Context, cl call) (*exchange, error) {
 	req, err := c.newRequest(tctx, cl.method, cl.path, cl.query, body)
 	if err != nil {
 		cancel()
-		return nil, &Error{Kind: KindInvalid, Op: op, Msg: op + ": " + err.Error(), Err: err}
+		return nil, nil, &Error{Kind: KindInvalid, Op: op, Msg: op + ": " + err.Error(), Err: err}
 	}
 	req.Header.Set("Accept", "application/json")
 	if cl.body != nil {
@@ -143,9 +139,9 @@ func (c *Client) send(ctx context.Context, cl call) (*exchange, error) {
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		cancel()
-		return nil, c.transportError(ctx, tctx, op, start, err)
+		return nil, nil, c.transportError(ctx, tctx, op, start, err)
 	}
-	return &exchange{op: op, resp: resp, tctx: tctx, cancel: cancel, start: start}, nil
+	return resp, &exchange{op: op, tctx: tctx, cancel: cancel, start: start}, nil
 }
 
 // tooLarge is an answer over the most octop reads of one.
