@@ -121,13 +121,21 @@ func (ss *Session) latestAssistant() *msgAcct {
 }
 
 func (s *State) removeMessage(ss *Session, id string) {
-	x := ss.x
-	if x == nil {
-		return // nothing of it kept
-	}
-	i := sort.Search(len(x.msgs), func(i int) bool { return x.msgs[i].id >= id })
-	if i < len(x.msgs) && x.msgs[i].id == id {
-		x.msgs = append(x.msgs[:i], x.msgs[i+1:]...)
+	if x := ss.x; x != nil && x.frozen == nil {
+		i := sort.Search(len(x.msgs), func(i int) bool { return x.msgs[i].id >= id })
+		if i < len(x.msgs) && x.msgs[i].id == id {
+			x.msgs = append(x.msgs[:i], x.msgs[i+1:]...)
+		}
+		if x.textMsg == id {
+			ss.clearText()
+		}
+		kept := x.notices[:0]
+		for _, n := range x.notices {
+			if n.msg != id {
+				kept = append(kept, n)
+			}
+		}
+		x.notices = kept
 	}
 	kept := ss.Tools[:0]
 	for _, t := range ss.Tools {
@@ -142,16 +150,6 @@ func (s *State) removeMessage(ss *Session, id string) {
 	}
 	clear(ss.Tools[len(kept):])
 	ss.Tools = kept
-	if x.textMsg == id {
-		ss.clearText()
-	}
-	kept2 := x.notices[:0]
-	for _, n := range x.notices {
-		if n.msg != id {
-			kept2 = append(kept2, n)
-		}
-	}
-	x.notices = kept2
 	ss.recomputeTotals()
 }
 
@@ -246,7 +244,7 @@ func (ss *Session) applyText(p *wire.Part) {
 // delta cannot tell a text part from a reasoning one by itself.
 func (s *State) applyDelta(ss *Session, msgID, partID, delta string) {
 	x := ss.x
-	if x == nil || partID != x.textPart || x.textDone {
+	if x == nil || x.frozen != nil || partID != x.textPart || x.textDone {
 		return
 	}
 	x.lastText = boundTail(x.lastText+delta, maxText)

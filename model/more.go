@@ -24,6 +24,9 @@ type more struct {
 	retryAt    int64
 	attempt    int
 	textDone   bool // that part has ended: late deltas no longer apply
+	// frozen is a sealed session's state (see State.Seal); a sealed
+	// more is shared, never written.
+	frozen *SessionState
 }
 
 // none is what a session without more reads: all zero. Nothing writes
@@ -38,9 +41,10 @@ func (ss *Session) rd() *more {
 	return ss.x
 }
 
-// more is the session's more for writing, made on first use.
+// more is the session's more for writing, made on first use (and
+// afresh for a sealed session, whose more is shared).
 func (ss *Session) more() *more {
-	if ss.x == nil {
+	if ss.x == nil || ss.x.frozen != nil {
 		ss.x = &more{}
 	}
 	return ss.x
@@ -74,7 +78,7 @@ func (ss *Session) AbortedBy() string { return ss.rd().abortedBy }
 // setRetry sets (or, zero, clears) the retry without making a more for
 // a session that has none to clear.
 func (ss *Session) setRetry(r Retry) {
-	if ss.x == nil && r == (Retry{}) {
+	if (ss.x == nil || ss.x.frozen != nil) && r == (Retry{}) {
 		return
 	}
 	x := ss.more()
@@ -83,7 +87,7 @@ func (ss *Session) setRetry(r Retry) {
 
 // clearText forgets the text taken as the last reply.
 func (ss *Session) clearText() {
-	if x := ss.x; x != nil {
+	if x := ss.x; x != nil && x.frozen == nil {
 		x.lastText, x.textPart, x.textMsg, x.textDone = "", "", "", false
 	}
 }
@@ -91,7 +95,7 @@ func (ss *Session) clearText() {
 // stopStreaming says the model is not writing or thinking right now.
 func (ss *Session) stopStreaming() {
 	ss.Streaming = StreamNone
-	if ss.x != nil {
+	if ss.x != nil && ss.x.frozen == nil {
 		ss.x.streamPart = ""
 	}
 }

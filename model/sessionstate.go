@@ -114,6 +114,9 @@ func StateOf(ss *Session) SessionState {
 	if ss == nil {
 		return SessionState{Kind: KindNotLoaded}
 	}
+	if ss.x != nil && ss.x.frozen != nil {
+		return *ss.x.frozen // sealed: what it was when its read ended
+	}
 	switch {
 	case ss.waiting > 0:
 		return SessionState{Kind: KindWaiting, Detail: "asks for a permission or an answer"}
