@@ -37,8 +37,8 @@ type State struct {
 	deriveFull, tallyFull bool
 	dgen                  uint32 // derive's mark epoch
 	tally                 Counts
-	busy                  map[*Session]struct{} // KindRunning, as Tally last saw them
-	sealed                map[SessionState]*more  // shared by sealed sessions, see Seal
+	busy                  map[*Session]struct{}  // KindRunning, as Tally last saw them
+	sealed                map[SessionState]*more // shared by sealed sessions, see Seal
 
 	treeV  uint64 // bumped when the shape (membership, parents, order) changes
 	roots  []string
