@@ -43,6 +43,13 @@ func (m Model) updateServer(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case wire.ResyncNeeded:
 		return m.resync()
+	case firstReadMsg:
+		if m.snapTag > 0 {
+			return m, nil // the stream's resync read it
+		}
+		m.healthTag++
+		next, cmd := m.resync()
+		return next, tea.Batch(cmd, inflight.Health(m.opts.Server, m.healthTag))
 	case inflight.SnapshotReply:
 		if m.applySnapshot(msg) {
 			return m, m.startHistory()

@@ -51,7 +51,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseWheelMsg:
 		return m.updateWheel(msg.Mouse()), nil
 	case EventsMsg, wire.ConnState, wire.ResyncNeeded, wire.DecodeError,
-		inflight.SnapshotReply, inflight.HealthReply, ResetMsg:
+		inflight.SnapshotReply, inflight.HealthReply, ResetMsg, firstReadMsg:
 		next, cmd := m.updateServer(msg)
 		return watched(msg, next, cmd)
 	case history.Msg:

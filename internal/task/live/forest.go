@@ -32,17 +32,12 @@ type Forest struct {
 // todowrite call (the only tool that writes one).
 func ReadForest(ctx context.Context, c *client.Client) (*Forest, error) {
 	f := &Forest{st: model.New(), now: time.Now().UnixMilli()}
-	var sessions []wire.Session
-	err := c.EachSession(ctx, func(s *wire.Session) error {
+	sessions, err := listSessions(ctx, c, func(s *wire.Session) bool {
 		if !client.ValidSessionID(s.ID) {
 			f.Skipped = append(f.Skipped, s.ID)
-			return nil
+			return false
 		}
-		// What the model reads of a listed session, and no more: the
-		// list holds every child's permission rules.
-		sessions = append(sessions, wire.Session{ID: s.ID, ParentID: s.ParentID, Title: s.Title, Agent: s.Agent,
-			Directory: s.Directory, Cost: s.Cost, Tokens: s.Tokens, Time: s.Time})
-		return nil
+		return true
 	})
 	if err != nil {
 		return nil, err
@@ -52,7 +47,6 @@ func ReadForest(ctx context.Context, c *client.Client) (*Forest, error) {
 		return nil, err
 	}
 	f.st.ApplySnapshot(model.Snapshot{Sessions: sessions, Status: status, Complete: true})
-	sessions = nil
 	reqs := make([]client.HistoryRequest, 0, f.st.Len())
 	for _, id := range f.st.NeedsHistory() {
 		reqs = append(reqs, client.HistoryRequest{ID: id})
