@@ -61,6 +61,12 @@ func (f Filter) Empty() bool {
 	return len(f.Is) == 0 && f.Agent == "" && f.Text == "" && len(f.Bad) == 0
 }
 
+// NeedsHistory says whether the filter reads what only a session's
+// history tells: its state (is:), or its agent (agent:; the newest
+// prompt names it, and 1.1 lists sessions without one). The phrase is
+// matched against the id, title and agent the list gives.
+func (f Filter) NeedsHistory() bool { return len(f.Is) > 0 || f.Agent != "" }
+
 // matches says whether the session itself passes the filter. A bad is:
 // term matches nothing, so a typo shows an empty tree, not everything.
 func (f Filter) matches(ss *Session) bool {

@@ -64,13 +64,12 @@ type Options struct {
 	// RecordedHistory says a recording holds the histories the live screen
 	// read (--record writes them): a replay reads them as it did.
 	RecordedHistory bool
-	// WaitForStream says the server's event stream runs beside the screen
-	// and asks for a resync once connected (client.Stream): the first
-	// snapshot is read then, once, instead of at start and again on
-	// connect (for 50,000 sessions, a 33 MB list read twice). Should no
-	// resync come within firstReadWait, it is read all the same. A
-	// recording keeps the reads of a screen that does not wait, which
-	// its replay makes again.
+	// History says which histories are read without being asked (the
+	// zero Policy: all of them).
+	History history.Policy
+	// WaitForStream says the server's stream runs beside the screen and
+	// asks for a resync once connected: the first snapshot is read then,
+	// once, not at start and again on connect (inflight.First).
 	WaitForStream bool
 	// NoColor draws without colour (NO_COLOR).
 	NoColor bool
@@ -205,6 +204,7 @@ func New(opts Options) Model {
 		filter: f,
 		state:  model.New(),
 		now:    opts.Clock(),
+		hist:   history.New(opts.History),
 		width:  80,
 		height: 24,
 		hdr:    &header.Cache{},
@@ -227,27 +227,14 @@ func New(opts Options) Model {
 }
 
 // Init asks the terminal for its background and starts the tick loop and
-// the first snapshot and health probe, or, waiting for the stream, the
-// wait for them (see Options.WaitForStream).
+// the first reads (inflight.First).
 func (m Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, tick(slowTick)}
-	switch {
-	case m.opts.Server == nil:
-	case m.opts.WaitForStream:
-		cmds = append(cmds, tea.Tick(firstReadWait, func(time.Time) tea.Msg { return firstReadMsg{} }))
-	default:
-		cmds = append(cmds, inflight.Snapshot(m.opts.Server, m.snapTag), inflight.Health(m.opts.Server, m.healthTag))
+	if m.opts.Server != nil {
+		cmds = append(cmds, inflight.First(m.opts.Server, m.opts.WaitForStream))
 	}
 	return tea.Batch(cmds...)
 }
-
-// firstReadWait is how long a screen waiting for the stream waits before
-// it reads the tree anyway.
-const firstReadWait = 2 * time.Second
-
-// firstReadMsg ends the wait for the stream: the tree is read now unless a
-// resync already started its read.
-type firstReadMsg struct{}
 
 // State is the tree the screen shows. Tests read it; nothing else should.
 func (m Model) State() *model.State { return m.state }
@@ -300,16 +287,8 @@ func (m *Model) syncClock() {
 	m.detail.SetClock(now, spin)
 }
 
-// Summary is what a screen of several servers shows of this one: where
-// it is connected and its counts.
-type Summary struct {
-	ServerURL string
-	Version   string
-	Conn      wire.ConnState
-	ConnKnown bool
-
-	Counts model.Counts // the sessions the tree holds, by state
-}
+// Summary is what a screen of several servers shows of this one.
+type Summary = header.Summary
 
 // Summary is the screen's server, connection and counts; its strings are
 // one line each, cleaned (format.OneLine), as the bar draws them.

@@ -9,6 +9,7 @@ import (
 	"github.com/octop-dev/octop/internal/opencodetest"
 	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/ui/inflight"
 )
 
 // TestFirstReadWaitsForTheStream: a screen waiting for the stream reads
@@ -30,13 +31,13 @@ func TestFirstReadWaitsForTheStream(t *testing.T) {
 	m := open()
 	m = drain(t, m, func() tea.Msg { return wire.ConnState{State: wire.Connected, Attempt: 1} })
 	m = drain(t, m, func() tea.Msg { return wire.ResyncNeeded{} })
-	m = drain(t, m, func() tea.Msg { return firstReadMsg{} })
+	m = drain(t, m, func() tea.Msg { return inflight.FirstReadMsg{} })
 	if n := reads(); n != 1 || m.State().Session("ses_a") == nil {
 		t.Fatalf("%d list reads with the stream up, want 1 (tree has the session: %v)", n, m.State().Session("ses_a") != nil)
 	}
 
 	m = open()
-	m = drain(t, m, func() tea.Msg { return firstReadMsg{} })
+	m = drain(t, m, func() tea.Msg { return inflight.FirstReadMsg{} })
 	if n := reads(); n != 1 || m.State().Session("ses_a") == nil || m.version != srv.Version() {
 		t.Fatalf("%d list reads with no stream, version %q; want 1 and the server's", n, m.version)
 	}

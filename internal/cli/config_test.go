@@ -121,6 +121,8 @@ func TestScreenWatchdogFlags(t *testing.T) {
 		{"the file's loop", "[watchdog]\nloop = 1\n", nil, "octop: --loop must be 2 or more, not 1\n"},
 		{"several servers", "", []string{"--server", "http://127.0.0.1:1,http://127.0.0.1:2", "--stall", "0s"}, "octop: --stall must be at least 1s, not 0s\n"},
 		{"the file's notify", "[notify]\nnotify = \"loud\"\n", nil, "octop: "},
+		{"bad --lazy-after", "", []string{"--lazy-after", "-1"}, "octop: --lazy-after must not be negative, not -1"},
+		{"bad --history-window", "", []string{"--history-window", "soon"}, `octop: invalid value "soon" for flag --history-window`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			withConfig(t, tc.config)

@@ -225,6 +225,9 @@ func (m Model) header(s *model.Session) []string {
 // the scroll hides above and below.
 func (m Model) callsRule(s *model.Session, above, below int) string {
 	title := fmt.Sprintf("tool calls (%d)", len(s.Tools))
+	if m.unread(s) {
+		title = "tool calls (…)" // not read yet: no count is known
+	}
 	if above > 0 {
 		title += fmt.Sprintf(" ↑%d more", above)
 	}
@@ -233,6 +236,10 @@ func (m Model) callsRule(s *model.Session, above, below int) string {
 	}
 	return rule(m.styles, title, m.width)
 }
+
+// unread says the session's history is not read yet, so nothing is known
+// of its calls.
+func (m Model) unread(s *model.Session) bool { return len(s.Tools) == 0 && !m.state.HasHistory(s.ID) }
 
 // body is the scrolling part: the tool calls, then the todo list when the
 // session keeps one, then the last reply once idle. The calls' lines are
@@ -273,6 +280,8 @@ func (m Model) lines(b body, from, to int) []string {
 		switch {
 		case i >= b.calls():
 			out = append(out, b.tail[i-b.calls()])
+		case len(b.s.Tools) == 0 && m.unread(b.s):
+			out = append(out, m.styles.Ink.Dim.Render("not read yet"))
 		case len(b.s.Tools) == 0:
 			out = append(out, m.styles.Ink.Dim.Render("none yet"))
 		default:

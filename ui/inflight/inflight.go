@@ -129,3 +129,20 @@ func Health(s task.Server, tag int) tea.Cmd {
 		return HealthReply{Tag: tag, Health: h, Err: err}
 	}
 }
+
+// FirstReadWait is how long a screen waiting for its stream's first
+// resync waits before it reads the tree anyway.
+const FirstReadWait = 2 * time.Second
+
+// FirstReadMsg ends that wait: the tree is read now, unless a resync has
+// already read it.
+type FirstReadMsg struct{}
+
+// First is a screen's first reads: the snapshot and the health, tagged 0,
+// or, when it waits for its stream's first resync, that wait.
+func First(s task.Server, wait bool) tea.Cmd {
+	if wait {
+		return tea.Tick(FirstReadWait, func(time.Time) tea.Msg { return FirstReadMsg{} })
+	}
+	return tea.Batch(Snapshot(s, 0), Health(s, 0))
+}
