@@ -163,9 +163,7 @@ func (s *State) upsertInfo(info wire.Session) {
 		s.resortChild(ss)
 	}
 	if fresh {
-		ss.infoTokens = info.Tokens.Sum()
-		ss.infoCost = info.Cost
-		ss.recomputeTotals()
+		ss.setInfoTotals(info.Tokens.Sum(), info.Cost)
 	}
 	// A rename or a share moves time.updated too: the session was touched,
 	// but its run did nothing then (see touch).
@@ -186,16 +184,16 @@ func (s *State) setStatus(ss *Session, st wire.SessionStatus) {
 			// A new run: the error of the last one is history.
 			ss.Err = nil
 		}
-		ss.Run = wire.StatusBusy
+		ss.run = runBusy
 		ss.setRetry(Retry{})
 	case wire.StatusRetry:
 		if !ss.Running() {
 			ss.Err = nil
 		}
-		ss.Run = wire.StatusRetry
+		ss.run = runRetry
 		ss.setRetry(Retry{Attempt: st.Attempt, Message: boundHead(st.Message, maxLine), At: st.Next})
 	default:
-		ss.Run = wire.StatusIdle
+		ss.run = runIdle
 		ss.setRetry(Retry{})
 		ss.stopStreaming()
 		// An idle session answers nothing: whatever it asked is void.

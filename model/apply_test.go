@@ -25,19 +25,19 @@ func TestApply(t *testing.T) {
 			}
 		}},
 		{"created child links to parent", []wire.Event{created(P, "", "root", 10), created(C, P, "kid", 20)}, func(t *testing.T, s *State) {
-			if !slices.Equal(s.Session(P).Children, []string{C}) || !slices.Equal(s.Roots(), []string{P}) {
-				t.Fatalf("children %v roots %v", s.Session(P).Children, s.Roots())
+			if !slices.Equal(s.Session(P).ChildIDs(), []string{C}) || !slices.Equal(s.Roots(), []string{P}) {
+				t.Fatalf("children %v roots %v", s.Session(P).ChildIDs(), s.Roots())
 			}
 		}},
 		{"child before parent is adopted", []wire.Event{created(C, P, "kid", 20), created(P, "", "root", 10)}, func(t *testing.T, s *State) {
-			if !slices.Equal(s.Session(P).Children, []string{C}) || !slices.Equal(s.Roots(), []string{P}) || s.Len() != 2 {
-				t.Fatalf("children %v roots %v len %d", s.Session(P).Children, s.Roots(), s.Len())
+			if !slices.Equal(s.Session(P).ChildIDs(), []string{C}) || !slices.Equal(s.Roots(), []string{P}) || s.Len() != 2 {
+				t.Fatalf("children %v roots %v len %d", s.Session(P).ChildIDs(), s.Roots(), s.Len())
 			}
 		}},
 		{"children in creation order whatever the arrival", []wire.Event{
 			created(P, "", "root", 10), created("ses_c3", P, "c3", 30), created("ses_c1", P, "c1", 10), created("ses_c2", P, "c2", 20)},
 			func(t *testing.T, s *State) {
-				if got := s.Session(P).Children; !slices.Equal(got, []string{"ses_c1", "ses_c2", "ses_c3"}) {
+				if got := s.Session(P).ChildIDs(); !slices.Equal(got, []string{"ses_c1", "ses_c2", "ses_c3"}) {
 					t.Fatalf("children = %v", got)
 				}
 			}},
@@ -59,8 +59,8 @@ func TestApply(t *testing.T) {
 			wire.SessionDeleted{Info: wire.Session{ID: C}},
 			tool(C, "msg_1", "prt_1", "bash", "running"), status(C, "busy")},
 			func(t *testing.T, s *State) {
-				if s.Session(C) != nil || len(s.Session(P).Children) != 0 || s.Len() != 1 {
-					t.Fatalf("deleted child is back: len %d children %v", s.Len(), s.Session(P).Children)
+				if s.Session(C) != nil || len(s.Session(P).ChildIDs()) != 0 || s.Len() != 1 {
+					t.Fatalf("deleted child is back: len %d children %v", s.Len(), s.Session(P).ChildIDs())
 				}
 			}},
 		{"status busy, retry, idle", []wire.Event{created(P, "", "r", 1), status(P, "busy")}, func(t *testing.T, s *State) {
@@ -83,7 +83,7 @@ func TestApply(t *testing.T) {
 			s.Apply(created(P, "", "root", 1))
 			s.Apply(created(C, P, "kid", 2))
 			if ss := s.Session(C); !ss.Known || ss.Title != "kid" || s.display(C) != DisplayBusy || s.Len() != 2 ||
-				!slices.Equal(s.Session(P).Children, []string{C}) {
+				!slices.Equal(s.Session(P).ChildIDs(), []string{C}) {
 				t.Fatalf("after created: %+v len %d", ss, s.Len())
 			}
 		}},
@@ -216,7 +216,7 @@ func TestApply(t *testing.T) {
 		{"part before its session is known", []wire.Event{tool(C, "msg_1", "prt_1", "bash", "running"), created(C, P, "kid", 5), created(P, "", "root", 1)},
 			func(t *testing.T, s *State) {
 				ss := s.Session(C)
-				if s.Len() != 2 || !ss.Known || len(ss.Tools) != 1 || !slices.Equal(s.Session(P).Children, []string{C}) {
+				if s.Len() != 2 || !ss.Known || len(ss.Tools) != 1 || !slices.Equal(s.Session(P).ChildIDs(), []string{C}) {
 					t.Fatalf("len %d session %+v", s.Len(), ss)
 				}
 			}},

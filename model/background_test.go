@@ -57,8 +57,8 @@ func TestBackgroundFanoutReplay(t *testing.T) {
 			if c.ToolsRunning+c.ToolsDone != 2 || c.ToolsRunning == 0 {
 				t.Errorf("root waiting on 2: tools %+v", c)
 			}
-			if rs := s.Session(root); rs.Run != wire.StatusIdle {
-				t.Errorf("root waiting on its background tasks has run %q, want idle", rs.Run)
+			if rs := s.Session(root); rs.Run() != wire.StatusIdle {
+				t.Errorf("root waiting on its background tasks has run %q, want idle", rs.Run())
 			}
 		}
 	}

@@ -28,12 +28,12 @@ func (s *State) derive() {
 	// The changed sessions and their ancestors, each once (an ancestor
 	// already marked has its own ancestors marked too), recomputed from
 	// their children deepest first.
-	s.dgen++
 	var nodes []*Session
+	seen := make(map[*Session]bool, 2*len(s.deriveQ))
 	for _, ss := range s.deriveQ {
 		ss.dq &^= qDerive
-		for a := ss; a != nil && a.dstamp != s.dgen; a = a.parent {
-			a.dstamp = s.dgen
+		for a := ss; a != nil && !seen[a]; a = a.parent {
+			seen[a] = true
 			nodes = append(nodes, a)
 		}
 	}
@@ -138,8 +138,8 @@ func (s *State) BusyDescendants(id string) []string {
 		if it.id != id && ss.Running() {
 			found = append(found, item{it.id, it.depth})
 		}
-		for i := len(ss.Children) - 1; i >= 0; i-- {
-			stack = append(stack, item{ss.Children[i], it.depth + 1})
+		for i := len(ss.kids) - 1; i >= 0; i-- {
+			stack = append(stack, item{ss.kids[i].ID, it.depth + 1})
 		}
 	}
 	// Stable: equal depths keep tree (creation) order.
@@ -174,8 +174,8 @@ func (s *State) SubtreeIDs(id string) []string {
 			continue
 		}
 		out = append(out, cur)
-		for i := len(ss.Children) - 1; i >= 0; i-- {
-			stack = append(stack, ss.Children[i])
+		for i := len(ss.kids) - 1; i >= 0; i-- {
+			stack = append(stack, ss.kids[i].ID)
 		}
 	}
 	return out

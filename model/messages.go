@@ -210,8 +210,9 @@ func (ss *Session) recomputeTotals() {
 			cost += st.cost
 		}
 	}
-	ss.Tokens = max(tok, ss.infoTokens)
-	ss.Cost = max(cost, ss.infoCost)
+	x := ss.rd()
+	ss.Tokens = max(tok, x.infoTokens)
+	ss.Cost = max(cost, x.infoCost)
 }
 
 // applyText follows the newest assistant text part of the session.

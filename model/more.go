@@ -23,7 +23,10 @@ type more struct {
 	abortedBy  string
 	retryAt    int64
 	attempt    int
-	textDone   bool // that part has ended: late deltas no longer apply
+	// What the server's own session info says it spent: a floor under
+	// the messages' sum. A session with no more spent exactly that.
+	infoTokens, infoCost float64
+	textDone             bool // that part has ended: late deltas no longer apply
 	// frozen is a sealed session's state (see State.Seal); a sealed
 	// more is shared, never written.
 	frozen *SessionState
@@ -45,9 +48,22 @@ func (ss *Session) rd() *more {
 // afresh for a sealed session, whose more is shared).
 func (ss *Session) more() *more {
 	if ss.x == nil || ss.x.frozen != nil {
-		ss.x = &more{}
+		// With no more, what it spent is its info's.
+		ss.x = &more{infoTokens: ss.Tokens, infoCost: ss.Cost}
 	}
 	return ss.x
+}
+
+// setInfoTotals takes the tokens and cost the session's info says it
+// spent, a floor under its messages' sum.
+func (ss *Session) setInfoTotals(tokens, cost float64) {
+	if ss.x == nil {
+		ss.Tokens, ss.Cost = tokens, cost // no messages: the info's word
+		return
+	}
+	x := ss.more()
+	x.infoTokens, x.infoCost = tokens, cost
+	ss.recomputeTotals()
 }
 
 // LastText is the last assistant text, bounded to its last 4 KiB.

@@ -54,9 +54,10 @@ type ToolCall struct {
 // Ended reports whether the call reached a final state on the server.
 func (t *ToolCall) Ended() bool { return t.Status == ToolCompleted || t.Status == ToolError }
 
-// Session is one node of the tree. What it keeps beyond the session
-// list's entry (its messages' accounts, texts, todos, retry) is made only
-// once something needs it: see more.go.
+// Session is one node of the tree. It is kept small: a server may list
+// 50,000 sessions, and what a session keeps beyond the list's entry (its
+// messages' accounts, texts, todos, retry) is made only once something
+// needs it (see more.go).
 type Session struct {
 	ID        string
 	Title     string
@@ -66,15 +67,10 @@ type Session struct {
 	Created   int64 // Unix ms
 	Updated   int64 // Unix ms
 
-	// Run is the server's run status: wire.StatusIdle, StatusBusy or
-	// StatusRetry (GET /session/status, session.status); see Retry.
-	Run string
 	// Err is the error the last run ended with (e.g. MessageAbortedError);
 	// cleared when the session goes busy again.
-	Err *wire.ErrorInfo
-
-	Children []string // ids, in creation order
-	Tools    []ToolCall
+	Err   *wire.ErrorInfo
+	Tools []ToolCall
 
 	Tokens float64 // this session's own tokens
 	Cost   float64 // this session's own cost
@@ -91,6 +87,26 @@ type Session struct {
 	// TaskPartID is the part id of the parent's task call that started
 	// this session, once known.
 	TaskPartID string
+
+	// Below: bookkeeping the reducer keeps so every read stays cheap.
+	parent  *Session   // nil for a root (no parent, or one not known yet)
+	kids    []*Session // the children, in creation order (Children)
+	x       *more      // nil until something beyond the list entry is kept
+	lastRun int64      // the latest time a message, part or call names (see touch)
+	rev     uint64     // State.version of this session's last change
+	// derived per State.aggV, see derive.go
+	subTokens, subCost float64
+	subActive          int64 // the latest LastActive in the subtree
+	subRun             int64 // the latest lastRun in the subtree
+	idx                int32 // position in State.list
+	nBg                int32 // background task calls
+	nOpen              int32 // tool calls pending or running
+	nDone              int32 // completed
+	nFailed            int32 // error
+	waiting            int32 // pending permissions and questions
+	runBelow           int32 // running below, not waiting on the person
+	waitBelow          int32 // waiting on the person below
+
 	// Known is false for a placeholder made because an event named this
 	// session before its session.created arrived.
 	Known bool
@@ -106,35 +122,47 @@ type Session struct {
 	// Streaming says whether the model is writing a reply or thinking
 	// right now (a text or reasoning part still open), between tool calls.
 	Streaming Stream
-
-	// Below: bookkeeping the reducer keeps so every read stays cheap.
-	parent     *Session   // nil for a root (no parent, or one not known yet)
-	kids       []*Session // Children, as pointers, same order
-	x          *more      // nil until something beyond the list entry is kept
-	infoTokens float64    // what the server's own session info said
-	infoCost   float64
-	lastRun    int64  // the latest time a message, part or call names (see touch)
-	rev        uint64 // State.version of this session's last change
-	// derived per State.aggV, see derive.go
-	subTokens, subCost float64
-	subActive          int64 // the latest LastActive in the subtree
-	subRun             int64 // the latest lastRun in the subtree
-	idx                int32 // position in State.list
-	nBg                int32 // background task calls
-	nOpen              int32 // tool calls pending or running
-	nDone              int32 // completed
-	nFailed            int32 // error
-	waiting            int32 // pending permissions and questions
-	runBelow           int32 // running below, not waiting on the person
-	waitBelow          int32 // waiting on the person below
-	// Flatten scratch marks, see flatten.go
-	fmark, fmatch uint32
-	dstamp        uint32 // derive's mark of the sessions it recomputes
+	run       runState // see Run
 	// historyRead: every message was read (a snapshot's messages) or the
 	// stream showed them all (watched since session.created).
 	historyRead bool
 	dq          uint8 // the queues it waits on (qDerive, qTally), see tally.go
 	tcls        uint8 // how Tally counts it
+}
+
+// runState is the server's run status, kept in a byte.
+type runState uint8
+
+const (
+	runIdle runState = iota
+	runBusy
+	runRetry
+)
+
+// Run is the server's run status: wire.StatusIdle, StatusBusy or
+// StatusRetry (GET /session/status, session.status); see Retry.
+func (ss *Session) Run() string {
+	switch ss.run {
+	case runBusy:
+		return wire.StatusBusy
+	case runRetry:
+		return wire.StatusRetry
+	}
+	return wire.StatusIdle
+}
+
+// Children are the session's children, in creation order. The slice is
+// shared: do not change it.
+func (ss *Session) Children() []*Session { return ss.kids }
+
+// ChildIDs are the ids of the session's children, in creation order, as
+// a slice of their own.
+func (ss *Session) ChildIDs() []string {
+	ids := make([]string, len(ss.kids))
+	for i, k := range ss.kids {
+		ids[i] = k.ID
+	}
+	return ids
 }
 
 // Snapshot is a full REST read of the server: what GET /session,
@@ -177,15 +205,15 @@ type Counts struct {
 
 // Row is one visible line of the flattened tree.
 type Row struct {
-	ID          string
-	Depth       int
+	ID string
+	// Guides[i] says whether the ancestor at depth i still has siblings
+	// below, for drawing tree guides (│ ├ └); Last is true when the row
+	// is the last child of its parent.
+	Guides      []bool
+	Depth       int32
 	HasChildren bool
 	Expanded    bool
-	// Last is true when the row is the last child of its parent; Guides[i]
-	// says whether the ancestor at depth i still has siblings below, for
-	// drawing tree guides (│ ├ └).
-	Last   bool
-	Guides []bool
+	Last        bool
 	// Match is true when the row matched the filter itself, false when it
 	// is shown only as the ancestor of a match.
 	Match bool

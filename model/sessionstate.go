@@ -3,8 +3,6 @@ package model
 import (
 	"fmt"
 	"strings"
-
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // Kind is what a session is doing, or how its last run ended: the one
@@ -120,9 +118,9 @@ func StateOf(ss *Session) SessionState {
 	switch {
 	case ss.waiting > 0:
 		return SessionState{Kind: KindWaiting, Detail: "asks for a permission or an answer"}
-	case ss.Run == wire.StatusBusy:
+	case ss.run == runBusy:
 		return SessionState{Kind: KindRunning}
-	case ss.Run == wire.StatusRetry:
+	case ss.run == runRetry:
 		return SessionState{Kind: KindRetrying, Detail: fmt.Sprintf("attempt %d: %s", ss.rd().attempt, ss.rd().retryMsg)}
 	}
 	if bg, ok := ss.backgroundState(); ok {

@@ -36,7 +36,7 @@ func ids(rows []Row) string {
 		if !r.Match {
 			id = "(" + id + ")"
 		}
-		out = append(out, strings.Repeat(".", r.Depth)+id)
+		out = append(out, strings.Repeat(".", int(r.Depth))+id)
 	}
 	return strings.Join(out, " ")
 }

@@ -19,6 +19,9 @@ func (s *State) ensure(id string) *Session {
 	s.sessions[id] = ss
 	ss.idx = int32(len(s.list))
 	s.list = append(s.list, ss)
+	if s.fmarks != nil {
+		s.fmarks = append(s.fmarks, fmark{})
+	}
 	s.treeV++
 	s.queue(ss)
 	s.adopt(ss)
@@ -83,7 +86,7 @@ func (s *State) unlinkFromParent(child *Session) {
 	}
 }
 
-// insertChild keeps Children in creation order (ties by id), whatever order
+// insertChild keeps the children in creation order (ties by id), whatever order
 // the events came in.
 func (s *State) insertChild(p, c *Session) {
 	if c.parent == p {
@@ -93,9 +96,6 @@ func (s *State) insertChild(p, c *Session) {
 	p.kids = append(p.kids, nil)
 	copy(p.kids[i+1:], p.kids[i:])
 	p.kids[i] = c
-	p.Children = append(p.Children, "")
-	copy(p.Children[i+1:], p.Children[i:])
-	p.Children[i] = c.ID
 	c.parent = p
 	s.treeV++
 	s.queue(p) // its rollups, and what its background calls follow
@@ -105,7 +105,6 @@ func (s *State) removeChild(p, c *Session) {
 	for i, k := range p.kids {
 		if k == c {
 			p.kids = append(p.kids[:i], p.kids[i+1:]...)
-			p.Children = append(p.Children[:i], p.Children[i+1:]...)
 			break
 		}
 	}
@@ -144,11 +143,15 @@ func (s *State) remove(id string) {
 	s.list[ss.idx], last.idx = last, ss.idx
 	s.list[len(s.list)-1] = nil
 	s.list = s.list[:len(s.list)-1]
+	if s.fmarks != nil {
+		s.fmarks[ss.idx] = s.fmarks[len(s.fmarks)-1]
+		s.fmarks = s.fmarks[:len(s.fmarks)-1]
+	}
 	for _, k := range ss.kids {
 		k.parent = nil
 		s.orphans[id] = append(s.orphans[id], k.ID)
 	}
-	ss.kids, ss.Children = nil, nil
+	ss.kids = nil
 	for rid, p := range s.permissions {
 		if p.SessionID == id {
 			delete(s.permissions, rid)

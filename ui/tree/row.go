@@ -82,7 +82,7 @@ func (l *line) put(ink styles.Ink, text string, cells int) {
 // shape writes the tree guides and the fold mark.
 func (l *line) shape(r model.Row) {
 	dim := l.o.inks.dim
-	l.put(dim, guides(r), 2*r.Depth)
+	l.put(dim, guides(r), 2*int(r.Depth))
 	switch {
 	case r.HasChildren && r.Expanded:
 		l.put(dim, "▾ ", 2)
@@ -205,7 +205,7 @@ func guides(r model.Row) string {
 		return ""
 	}
 	var b strings.Builder
-	for i := 1; i < r.Depth; i++ {
+	for i := 1; i < int(r.Depth); i++ {
 		if i < len(r.Guides) && r.Guides[i] {
 			b.WriteString("│ ")
 		} else {

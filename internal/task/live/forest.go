@@ -165,5 +165,5 @@ func (f *Forest) visit(id string) ([]string, *Node) {
 	}
 	u.setDuration(f.now)
 	n.Usage = u
-	return ss.Children, n
+	return ss.ChildIDs(), n
 }

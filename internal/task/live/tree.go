@@ -140,7 +140,7 @@ func linkTree(ids []string, visit func(id string) (children []string, n *Node)) 
 func nodeOf(st *model.State, ss *model.Session) *Node {
 	state := model.StateOf(ss)
 	n := &Node{ID: ss.ID, ParentID: ss.ParentID, Title: ss.Title, Agent: ss.Agent,
-		Status: state.Kind.Status(), Run: runWord(ss.Run), Created: ss.Created, Children: []*Node{}}
+		Status: state.Kind.Status(), Run: runWord(ss.Run()), Created: ss.Created, Children: []*Node{}}
 	switch {
 	case n.Status == "error":
 		n.Reason, n.Error = state.Reason, state.Detail
@@ -178,6 +178,6 @@ func BuildTree(nodes []*Node) []*Node {
 		if n == nil || s == nil {
 			return nil, nil
 		}
-		return s.Children, n
+		return s.ChildIDs(), n
 	})
 }
