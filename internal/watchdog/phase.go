@@ -3,7 +3,7 @@ package watchdog
 import "github.com/octop-dev/octop/model"
 
 // phase is where a session's lifecycle stands, as far as events go.
-type phase int
+type phase uint8
 
 const (
 	phaseNone        phase = iota // never seen running
