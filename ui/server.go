@@ -123,10 +123,11 @@ func (m *Model) applySnapshot(msg inflight.SnapshotReply) bool {
 	if msg.Err != nil {
 		return false
 	}
+	snap := msg.Take()
 	if m.snapRaced {
-		msg.Snap.Complete = false
+		snap.Complete = false
 	}
-	m.state.ApplySnapshot(msg.Snap)
+	m.state.ApplySnapshot(snap)
 	for _, ev := range replay {
 		m.state.Apply(ev)
 	}

@@ -144,6 +144,9 @@ func runScreen(g *globalFlags, fs *pflag.FlagSet, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "octop:", err)
 		return 2
 	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	boundMemory(ctx)
 	if g.replay != "" {
 		return runReplay(g.replay, g.speed, policy, stderr)
 	}

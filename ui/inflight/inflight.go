@@ -100,6 +100,19 @@ type SnapshotReply struct {
 	Tag  int
 	Snap model.Snapshot
 	Err  error
+	// held has Snap's sessions when Snapshot read them, for Take.
+	held *[]wire.Session
+}
+
+// Take is the reply's snapshot, its sessions handed out once: a reply is
+// copied on its way through Update, and the list (33 MB for 50,000
+// sessions) must be garbage once folded in, not when the last copy goes.
+func (r SnapshotReply) Take() model.Snapshot {
+	s := r.Snap
+	if r.held != nil {
+		s.Sessions, *r.held = *r.held, nil
+	}
+	return s
 }
 
 // HealthReply is the reply to Health, tagged like SnapshotReply.
@@ -116,7 +129,9 @@ func Snapshot(s task.Server, tag int) tea.Cmd {
 		ctx, cancel := context.WithTimeout(context.Background(), task.RequestTimeout)
 		defer cancel()
 		snap, err := s.Snapshot(ctx)
-		return SnapshotReply{Tag: tag, Snap: snap, Err: err}
+		held := snap.Sessions
+		snap.Sessions = nil
+		return SnapshotReply{Tag: tag, Snap: snap, Err: err, held: &held}
 	}
 }
 
