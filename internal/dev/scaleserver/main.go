@@ -26,7 +26,8 @@
 //
 // and its own:
 //
-//	GET  /_stats                        requests so far by route, bytes, TCP connections, the most in
+//	GET  /_stats                        requests so far by route (with when each last answered),
+//	                                    bytes, TCP connections, the most in
 //	                                    flight at once, first and last request (ms)
 //	POST /_stats/reset                  zero them
 //

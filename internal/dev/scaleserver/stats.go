@@ -23,6 +23,9 @@ type stats struct {
 type routeStats struct {
 	Count int   `json:"count"`
 	Bytes int64 `json:"bytes"`
+	// DoneMS is when the route's last answer was written whole (Unix ms):
+	// for GET /session, when the list reached a client on this host.
+	DoneMS int64 `json:"done_ms,omitempty"`
 }
 
 // Stats is GET /_stats's answer.
@@ -107,6 +110,7 @@ func (s *stats) wrap(m *http.ServeMux) http.Handler {
 		s.mu.Lock()
 		if rs2 := s.routes[pattern]; rs2 != nil {
 			rs2.Bytes += cw.n
+			rs2.DoneMS = time.Now().UnixMilli()
 		}
 		if stream {
 			s.streams--
