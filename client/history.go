@@ -31,6 +31,15 @@ type HistoryRequest struct {
 // grown again by every decode, cost 7% of the time.
 func (c *Client) History(ctx context.Context, reqs []HistoryRequest, parallel int,
 	got func(id string, msgs []wire.MessageWithParts)) error {
+	return HistoryOf(ctx, c, reqs, parallel, got)
+}
+
+// HistoryOf is History decoding each list into a slice of the caller's
+// own message type T, for a reader that needs less of a message than
+// wire.MessageWithParts keeps: octop tree decodes no output or text it
+// does not print, a third of the work of reading 50,000 histories.
+func HistoryOf[T any](ctx context.Context, c *Client, reqs []HistoryRequest, parallel int,
+	got func(id string, msgs []T)) error {
 	if parallel < 1 {
 		parallel = HistoryParallel
 	}
@@ -43,7 +52,8 @@ func (c *Client) History(ctx context.Context, reqs []HistoryRequest, parallel in
 				if r.Directory != "" && r.Directory != c.dir {
 					cl = c.WithDirectory(r.Directory)
 				}
-				msgs, err := cl.Messages(gctx, r.ID, 0)
+				var msgs []T
+				err := cl.messagesInto(gctx, r.ID, 0, &msgs)
 				switch {
 				case IsNotFound(err):
 					continue // deleted since it was listed

@@ -27,9 +27,10 @@ type Forest struct {
 }
 
 // ReadForest reads every session of the client's directory, its status
-// and its whole history (client.History, newest first, HistoryParallel at
-// a time), and the todo list of each session whose history has a
-// todowrite call (the only tool that writes one).
+// and its whole history (client.HistoryOf, newest first, HistoryParallel
+// at a time, decoded as forest_decode.go says), and the todo list of each
+// session whose history has a todowrite call (the only tool that writes
+// one).
 func ReadForest(ctx context.Context, c *client.Client) (*Forest, error) {
 	f := &Forest{st: model.New(), now: time.Now().UnixMilli()}
 	sessions, err := listSessions(ctx, c, func(s *wire.Session) bool {
@@ -78,7 +79,8 @@ func (f *Forest) readHistories(ctx context.Context, c *client.Client, reqs []cli
 			f.fold(h)
 		}
 	})
-	err := c.History(ctx, reqs, client.HistoryParallel, func(id string, msgs []wire.MessageWithParts) {
+	err := client.HistoryOf(ctx, c, reqs, client.HistoryParallel, func(id string, lean []treeMessage) {
+		msgs := wireOf(lean)
 		h := history{id: id, msgs: msgs}
 		if hasTodoWrite(msgs) {
 			todos, err := c.Todos(ctx, id)

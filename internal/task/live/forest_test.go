@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -94,5 +95,68 @@ func TestForestIsTheWholeModel(t *testing.T) {
 	}
 	if k := whole.StateOf(sc.Failed).Kind; k != model.KindFailed {
 		t.Fatalf("the showcase's failed session is %v", k)
+	}
+}
+
+// TestForestFollowsBackgroundTasks: over a real 1.18.33 fan-out of three
+// background children (one aborted, one completed, one failed), the
+// forest, decoding only what the tree prints, says of every session what
+// the model holding every history whole says.
+func TestForestFollowsBackgroundTasks(t *testing.T) {
+	dir := "../../../model/testdata/background/endings-A-"
+	var rootMsgs []wire.MessageWithParts
+	var kids []wire.Session
+	readJSONFile(t, dir+"root-messages.json", &rootMsgs)
+	readJSONFile(t, dir+"children.json", &kids)
+	srv := opencodetest.New(t, opencodetest.Options{})
+	root := rootMsgs[0].Info.SessionID
+	srv.AddSession(wire.Session{ID: root, Title: "root", Time: wire.SessionTime{Created: 1, Updated: 2}})
+	srv.SetMessages(root, rootMsgs)
+	for i, k := range kids {
+		k.Directory = ""
+		srv.AddSession(k)
+		var msgs []wire.MessageWithParts
+		readJSONFile(t, dir+"child-worker"+string(rune('1'+i))+"-messages.json", &msgs)
+		srv.SetMessages(k.ID, msgs)
+	}
+	c, err := client.New(client.Options{BaseURL: srv.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, _, _, err := LoadState(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots, _, err := Tree(context.Background(), c)
+	if err != nil || len(roots) != 1 || len(roots[0].Children) != 3 {
+		t.Fatalf("tree %v (%v)", roots, err)
+	}
+	for _, n := range append([]*Node{roots[0]}, roots[0].Children...) {
+		st, cs := whole.StateOf(n.ID), whole.Counts(n.ID)
+		if n.Status != st.Kind.Status() || n.Reason != reasonOf(st) || n.Tools.Failed != cs.ToolsFailed || n.Tools.Completed != cs.ToolsDone {
+			t.Errorf("%s: %s/%s %+v; the whole model says %v/%s %+v", n.ID, n.Status, n.Reason, n.Tools, st.Kind, st.Reason, cs)
+		}
+	}
+	if whole.StateOf(root).Kind != model.KindComplete {
+		t.Fatalf("the root is %v, want complete", whole.StateOf(root).Kind)
+	}
+}
+
+// reasonOf is the reason a node carries for a state.
+func reasonOf(st model.SessionState) string {
+	if st.Kind.Status() == "error" || st.Kind == model.KindBackground {
+		return st.Reason
+	}
+	return ""
+}
+
+func readJSONFile(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatal(err)
 	}
 }
