@@ -39,17 +39,21 @@ password_command = "echo from-cmd | tr a-z A-Z"
 [watchdog]
 loop = 7
 abort_on = ["loop"]
+
+[history]
+window = "3d"
 `
 
 func TestConfigCommandMasksAndOverrides(t *testing.T) {
 	withConfig(t, testConfig)
 	t.Setenv("OCTOP_TEST_WORK_PW", "env-secret")
 	var out, errb stringsBuilder
-	if code := realMain([]string{"config", "--loop", "9"}, nil, &out, &errb); code != 0 {
+	if code := realMain([]string{"config", "--loop", "9", "--lazy-after", "800"}, nil, &out, &errb); code != 0 {
 		t.Fatalf("octop config exited %d: %s", code, errb.String())
 	}
 	got := out.String()
-	for _, want := range []string{`http://127.0.0.1:4097 (config file, server "work")`, "me (config file", "******** (from $OCTOP_TEST_WORK_PW, set)", "loop           9", "abort-on       loop"} {
+	for _, want := range []string{`http://127.0.0.1:4097 (config file, server "work")`, "me (config file", "******** (from $OCTOP_TEST_WORK_PW, set)", "loop           9", "abort-on       loop",
+		"lazy-after     800", "history-window 3d"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("octop config lacks %q:\n%s", want, got)
 		}
