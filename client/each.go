@@ -18,8 +18,15 @@ import (
 // stops the read and is returned as it is. The answer is bounded as every
 // other (Options.MaxBodySize).
 func (c *Client) EachSession(ctx context.Context, fn func(*wire.Session) error) error {
+	return EachSessionOf(ctx, c, fn)
+}
+
+// EachSessionOf is EachSession decoding each session into a type of the
+// caller's own, for one that needs less of a session than wire.Session
+// holds (the screen and octop tree skip every child's permission rules).
+func EachSessionOf[T any](ctx context.Context, c *Client, fn func(*T) error) error {
 	return c.streamList(ctx, call{method: http.MethodGet, path: "/session"}, func(dec *json.Decoder) error {
-		var s wire.Session
+		var s T
 		if err := dec.Decode(&s); err != nil {
 			return err
 		}
@@ -62,7 +69,7 @@ func (c *Client) streamList(ctx context.Context, cl call, next func(dec *json.De
 	defer resp.Body.Close()
 	op := x.op
 	if resp.StatusCode >= 300 {
-		data, _ := readBody(resp, errorBodyMax)
+		data, _ := readBody(resp, errorBodyMax, nil)
 		return c.statusError(op, cl.missing, resp, data)
 	}
 	body := &cappedBody{r: resp.Body, limit: c.maxBody}

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"sync"
 	"time"
 )
 
@@ -74,7 +75,15 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 	if resp.StatusCode >= 300 {
 		limit = errorBodyMax // only its message is shown
 	}
-	data, err := readBody(resp, limit)
+	var pooled *[]byte
+	if n := resp.ContentLength; out != nil && resp.StatusCode < 300 && n > 0 && n <= pooledMax && n <= limit {
+		// The answer is decoded and let go at once: its buffer is reused
+		// (json.Unmarshal keeps nothing of its input, and an error quotes
+		// a copy). 50,000 histories read were 200 MB of garbage.
+		pooled = bodies.Get().(*[]byte)
+		defer bodies.Put(pooled)
+	}
+	data, err := readBody(resp, limit, pooled)
 	if errors.Is(err, errTooLarge) && resp.StatusCode < 300 {
 		return c.tooLarge(op, resp.StatusCode, limit, err)
 	}
@@ -184,23 +193,44 @@ const errorBodyMax = 64 << 10
 // errTooLarge is an answer over its limit.
 var errTooLarge = errors.New("answer too large")
 
+// pooledMax is the largest answer read into a reused buffer (bodies).
+const pooledMax = 256 << 10
+
+// bodies are buffers for answers of at most pooledMax bytes.
+var bodies = sync.Pool{New: func() any { return new([]byte) }}
+
 // readBody reads resp's body up to limit bytes: all of it, or, past the
 // limit, the first limit bytes and errTooLarge. A body that says its
-// length is read into a buffer of that size, not grown to it.
-func readBody(resp *http.Response, limit int64) ([]byte, error) {
+// length is read into a buffer of that size, not grown to it: into
+// *pooled, grown as needed, when it is given.
+func readBody(resp *http.Response, limit int64, pooled *[]byte) ([]byte, error) {
 	r := io.LimitReader(resp.Body, limit+1)
 	var buf []byte
 	var err error
 	if n := resp.ContentLength; n > 0 && n <= limit {
-		buf = make([]byte, n, n+1)
+		if pooled != nil && int64(cap(*pooled)) > n {
+			buf = (*pooled)[:n]
+		} else {
+			buf = make([]byte, n, n+1)
+			if pooled != nil {
+				*pooled = buf
+			}
+		}
 		var m int
 		m, err = io.ReadFull(r, buf)
 		buf = buf[:m]
 		if err == nil {
 			// A body longer than it said: read on, to the limit.
-			var rest []byte
-			rest, err = io.ReadAll(r)
-			buf = append(buf, rest...)
+			var probe [1]byte
+			k, perr := io.ReadFull(r, probe[:])
+			switch {
+			case k > 0:
+				var rest []byte
+				rest, err = io.ReadAll(r)
+				buf = append(append(buf, probe[0]), rest...)
+			case perr != io.EOF:
+				err = perr
+			}
 		}
 	} else {
 		buf, err = io.ReadAll(r)

@@ -97,17 +97,32 @@ func listing(ctx context.Context, c *client.Client) (sessions []wire.Session, st
 	return sessions, status, complete, nil
 }
 
-// listSessions reads the directory's sessions as a stream, keeping of
-// each what the model reads (listed); keep, when set, says which to keep.
+// listSessions reads the directory's sessions as a stream, decoding of
+// each what the model reads (listedSession); keep, when set, says which
+// to keep.
 func listSessions(ctx context.Context, c *client.Client, keep func(*wire.Session) bool) ([]wire.Session, error) {
 	var out []wire.Session
-	err := c.EachSession(ctx, func(s *wire.Session) error {
-		if keep == nil || keep(s) {
-			out = append(out, listed(s))
+	err := client.EachSessionOf(ctx, c, func(l *listedSession) error {
+		s := wire.Session{ID: l.ID, ParentID: l.ParentID, Title: l.Title, Agent: l.Agent, Directory: l.Directory,
+			Cost: l.Cost, Tokens: l.Tokens, Time: l.Time}
+		if keep == nil || keep(&s) {
+			out = append(out, s)
 		}
 		return nil
 	})
 	return out, err
+}
+
+// listedSession is what the model reads of a listed session (listed).
+type listedSession struct {
+	ID        string           `json:"id"`
+	ParentID  string           `json:"parentID"`
+	Title     string           `json:"title"`
+	Agent     string           `json:"agent"`
+	Directory string           `json:"directory"`
+	Cost      float64          `json:"cost"`
+	Tokens    wire.Tokens      `json:"tokens"`
+	Time      wire.SessionTime `json:"time"`
 }
 
 // listed is what the model reads of a listed session. The rest stays
