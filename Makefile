@@ -44,7 +44,7 @@ JAEGER_VERSION := 1.76.0
 JAEGER := $(CACHE)/jaeger-$(JAEGER_VERSION)/jaeger
 export OCTOP_JAEGER := $(JAEGER)
 
-.PHONY: test deps opencode tmux jaeger unit lint bench build bench-live bench-soak fuzz dist compat
+.PHONY: test deps opencode tmux jaeger unit lint bench build bench-live bench-soak bench-scale fuzz dist compat
 
 # go test runs each Fuzz test over its seeds and every input in
 # testdata/fuzz, so what fuzzing has found stays tested; make test does no
@@ -138,6 +138,19 @@ build:
 bench-live: deps build
 	go run ./internal/dev/benchlive -octop bin/octop $(if $(BASELINE),-baseline $(BASELINE)) $(BENCHLIVE_FLAGS) \
 	  | go run ./internal/dev/perfdoc -section live -all
+
+# bench-scale measures octop on a server holding a year of sessions: it
+# starts internal/dev/scaleserver (50,000 finished sessions shaped like
+# OpenCode 1.18.33's, with histories) and prints octop tree --json's time,
+# peak RSS and requests beside the bare REST reads (curl), run twice,
+# then the screen's first tree row, peak RSS and requests in its first
+# minute, and what a sort by cost (every history read) then costs. Not
+# part of make test: it takes minutes. BASELINE=path/to/octop measures a
+# second octop in the same run; BENCHSCALE_FLAGS="-sessions 10000" passes
+# flags on.
+bench-scale: tmux build
+	go run ./internal/dev/benchscale -octop bin/octop $(if $(BASELINE),-baseline $(BASELINE)) $(BENCHSCALE_FLAGS) \
+	  | go run ./internal/dev/perfdoc -section scale -all
 
 # bench-soak replays 30 minutes of a steady synthetic fan-out workload into
 # the model and the tree pane and fails if the live heap at minute 30 is

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -84,5 +85,45 @@ func TestHistoryStopsOnError(t *testing.T) {
 	})
 	if err == nil {
 		t.Fatal("no error")
+	}
+}
+
+// TestTransportKeepsHistoryConnections: the transport keeps enough idle
+// connections to a server for HistoryParallel readers and a snapshot's
+// as many at once; net/http keeps 2, and the others were closed after
+// each read and dialled again (1,672 times for 50,000 histories).
+func TestTransportKeepsHistoryConnections(t *testing.T) {
+	if n := newTransport().MaxIdleConnsPerHost; n < 2*HistoryParallel {
+		t.Fatalf("%d idle connections kept per server, want at least %d", n, 2*HistoryParallel)
+	}
+}
+
+// TestHistoryReusesNoAnswer: answers read into reused buffers, four at a
+// time, each decode into its own session's messages and nothing else's.
+func TestHistoryReusesNoAnswer(t *testing.T) {
+	srv := opencodetest.New(t, opencodetest.Options{})
+	var reqs []HistoryRequest
+	for i := range 200 {
+		id := fmt.Sprintf("ses_%03d", i)
+		srv.AddSession(wire.Session{ID: id})
+		srv.SetMessages(id, []wire.MessageWithParts{{Info: wire.Message{ID: "msg_" + id, SessionID: id, Role: "user",
+			Agent: strings.Repeat("x", i)}}})
+		reqs = append(reqs, HistoryRequest{ID: id})
+	}
+	c := mustNew(t, Options{BaseURL: srv.URL()})
+	var mu sync.Mutex
+	got := map[string]wire.Message{}
+	err := c.History(context.Background(), reqs, HistoryParallel, func(id string, msgs []wire.MessageWithParts) {
+		mu.Lock()
+		defer mu.Unlock()
+		got[id] = msgs[0].Info
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range reqs {
+		if m := got[r.ID]; m.ID != "msg_"+r.ID || len(m.Agent) != i {
+			t.Errorf("%s: got %s with a %d-byte agent", r.ID, m.ID, len(m.Agent))
+		}
 	}
 }

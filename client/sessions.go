@@ -34,14 +34,6 @@ func (c *Client) Health(ctx context.Context) (wire.Health, error) {
 	return h, err
 }
 
-// Sessions lists every session of the directory (GET /session), roots and
-// children alike.
-func (c *Client) Sessions(ctx context.Context) ([]wire.Session, error) {
-	var s []wire.Session
-	err := c.do(ctx, call{method: http.MethodGet, path: "/session"}, &s)
-	return s, err
-}
-
 // Session fetches one session (GET /session/{id}).
 func (c *Client) Session(ctx context.Context, id string) (wire.Session, error) {
 	var s wire.Session
@@ -77,15 +69,21 @@ func (c *Client) Status(ctx context.Context) (map[string]wire.SessionStatus, err
 // (GET /session/{id}/message). A limit of 0 or less means all of them.
 func (c *Client) Messages(ctx context.Context, id string, limit int) ([]wire.MessageWithParts, error) {
 	var m []wire.MessageWithParts
+	err := c.messagesInto(ctx, id, limit, &m)
+	return m, err
+}
+
+// messagesInto is Messages decoded into out, a pointer to a slice of the
+// caller's own message type (see HistoryOf).
+func (c *Client) messagesInto(ctx context.Context, id string, limit int, out any) error {
 	if err := checkSessionID("GET /session/{id}/message", id); err != nil {
-		return m, err
+		return err
 	}
 	var q url.Values
 	if limit > 0 {
 		q = url.Values{"limit": {strconv.Itoa(limit)}}
 	}
-	err := c.do(ctx, call{method: http.MethodGet, path: "/session/" + url.PathEscape(id) + "/message", query: q, missing: "session " + id}, &m)
-	return m, err
+	return c.do(ctx, call{method: http.MethodGet, path: "/session/" + url.PathEscape(id) + "/message", query: q, missing: "session " + id}, out)
 }
 
 // Agents lists the configured agents (GET /agent).

@@ -15,7 +15,7 @@ func (s *State) Apply(ev wire.Event) {
 	}
 	s.version++
 	if ss := s.sessions[id]; ss != nil {
-		ss.rev = s.version
+		s.changed(ss, s.version)
 		if _, streamed := ev.(wire.PartDelta); !streamed {
 			s.touchFollowers(ss) // streamed text never changes a state
 		}
@@ -43,7 +43,7 @@ func (s *State) apply(ev wire.Event) (session string, changed bool) {
 		s.dropQuestion(e.RequestID)
 	case wire.TodoUpdated:
 		if ss := s.sessions[e.SessionID]; ss != nil {
-			ss.Todos = boundTodos(e.Todos)
+			ss.more().todos = boundTodos(e.Todos)
 		}
 		return e.SessionID, true
 	default:
@@ -148,14 +148,11 @@ func (s *State) upsertInfo(info wire.Session) {
 	if fresh || ss.Title == "" {
 		ss.Title = info.Title
 	}
-	if info.Agent != "" && ss.agentMsg == "" && (fresh || ss.Agent == "") {
+	if info.Agent != "" && ss.rd().agentMsg == "" && (fresh || ss.Agent == "") {
 		ss.Agent = s.internStr(info.Agent)
 	}
 	if info.Directory != "" && (fresh || ss.Directory == "") {
 		ss.Directory = s.internStr(info.Directory)
-	}
-	if info.Version != "" && (fresh || ss.Version == "") {
-		ss.Version = s.internStr(info.Version)
 	}
 	if info.Time.Updated > ss.Updated {
 		ss.Updated = info.Time.Updated
@@ -166,14 +163,11 @@ func (s *State) upsertInfo(info wire.Session) {
 		s.resortChild(ss)
 	}
 	if fresh {
-		ss.infoTokens = info.Tokens.Sum()
-		ss.infoCost = info.Cost
-		ss.recomputeTotals()
+		ss.setInfoTotals(info.Tokens.Sum(), info.Cost)
 	}
 	// A rename or a share moves time.updated too: the session was touched,
 	// but its run did nothing then (see touch).
 	ss.LastActive = max(ss.LastActive, info.Time.Updated)
-	ss.refreshSearch()
 	if info.ParentID != "" {
 		s.setParent(ss, info.ParentID)
 	}
@@ -190,18 +184,18 @@ func (s *State) setStatus(ss *Session, st wire.SessionStatus) {
 			// A new run: the error of the last one is history.
 			ss.Err = nil
 		}
-		ss.Run = wire.StatusBusy
-		ss.Attempt, ss.RetryMsg, ss.RetryAt = 0, "", 0
+		ss.run = runBusy
+		ss.setRetry(Retry{})
 	case wire.StatusRetry:
 		if !ss.Running() {
 			ss.Err = nil
 		}
-		ss.Run = wire.StatusRetry
-		ss.Attempt, ss.RetryMsg, ss.RetryAt = st.Attempt, boundHead(st.Message, maxLine), st.Next
+		ss.run = runRetry
+		ss.setRetry(Retry{Attempt: st.Attempt, Message: boundHead(st.Message, maxLine), At: st.Next})
 	default:
-		ss.Run = wire.StatusIdle
-		ss.Attempt, ss.RetryMsg, ss.RetryAt = 0, "", 0
-		ss.Streaming, ss.streamPart = StreamNone, ""
+		ss.run = runIdle
+		ss.setRetry(Retry{})
+		ss.stopStreaming()
 		// An idle session answers nothing: whatever it asked is void.
 		if ss.waiting > 0 {
 			s.dropRequestsOf(ss.ID)
@@ -279,7 +273,7 @@ func (s *State) dropRequestsOf(sessionID string) {
 func (s *State) waitingDelta(sessionID string, d int32) {
 	if ss := s.sessions[sessionID]; ss != nil {
 		ss.waiting += d
-		ss.rev = s.version + 1 // the version the change in progress ends at
+		s.changed(ss, s.version+1) // the version the change in progress ends at
 		if ss.waiting < 0 {
 			ss.waiting = 0
 		}

@@ -62,14 +62,15 @@ func (ss *Session) applyNotice(p *wire.Part) bool {
 	}
 	a.notice = true
 	ss.recomputeRunStart()
-	for i := range ss.notices {
-		if ss.notices[i].msg == p.MessageID && ss.notices[i].child == n.ChildID {
+	x := ss.more()
+	for i := range x.notices {
+		if x.notices[i].msg == p.MessageID && x.notices[i].child == n.ChildID {
 			return true
 		}
 	}
-	if len(ss.notices) < maxNotices {
-		ss.notices = append(ss.notices, noticeRef{msg: a.id, child: n.ChildID, failed: n.Failed()})
-		sort.Slice(ss.notices, func(i, j int) bool { return ss.notices[i].msg < ss.notices[j].msg })
+	if len(x.notices) < maxNotices {
+		x.notices = append(x.notices, noticeRef{msg: a.id, child: n.ChildID, failed: n.Failed()})
+		sort.Slice(x.notices, func(i, j int) bool { return x.notices[i].msg < x.notices[j].msg })
 	}
 	return true
 }
@@ -77,8 +78,9 @@ func (ss *Session) applyNotice(p *wire.Part) bool {
 // recomputeRunStart is the creation time of the newest user message that
 // is not an end notice (the session's creation when there is none).
 func (ss *Session) recomputeRunStart() {
-	for i := len(ss.msgs) - 1; i >= 0; i-- {
-		if a := &ss.msgs[i]; a.role == roleUser && !a.notice && a.created != 0 {
+	msgs := ss.rd().msgs
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if a := &msgs[i]; a.role == roleUser && !a.notice && a.created != 0 {
 			ss.RunStart = a.created
 			return
 		}
@@ -88,8 +90,9 @@ func (ss *Session) recomputeRunStart() {
 // noticeFor is the newest notice for child newer than message msg (the
 // message of the call that launched it), or nil.
 func (ss *Session) noticeFor(child, msg string) *noticeRef {
-	for i := len(ss.notices) - 1; i >= 0; i-- {
-		n := &ss.notices[i]
+	notices := ss.rd().notices
+	for i := len(notices) - 1; i >= 0; i-- {
+		n := &notices[i]
 		if n.msg <= msg {
 			return nil
 		}
@@ -250,6 +253,6 @@ func (ss *Session) countBackground(c *Counts) {
 // them again when the child they wait on moves.
 func (s *State) touchFollowers(ss *Session) {
 	for p := ss.parent; p != nil && p.nBg > 0; p = p.parent {
-		p.rev = s.version
+		s.changed(p, s.version)
 	}
 }

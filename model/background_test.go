@@ -57,8 +57,8 @@ func TestBackgroundFanoutReplay(t *testing.T) {
 			if c.ToolsRunning+c.ToolsDone != 2 || c.ToolsRunning == 0 {
 				t.Errorf("root waiting on 2: tools %+v", c)
 			}
-			if rs := s.Session(root); rs.Run != wire.StatusIdle {
-				t.Errorf("root waiting on its background tasks has run %q, want idle", rs.Run)
+			if rs := s.Session(root); rs.Run() != wire.StatusIdle {
+				t.Errorf("root waiting on its background tasks has run %q, want idle", rs.Run())
 			}
 		}
 	}
@@ -81,8 +81,8 @@ func TestBackgroundFanoutReplay(t *testing.T) {
 		}
 	}
 	// The notices are not replies, and the run began at the prompt.
-	if rs.LastText == "" || strings.HasPrefix(rs.LastText, "<task") {
-		t.Errorf("last text %q", rs.LastText)
+	if rs.LastText() == "" || strings.HasPrefix(rs.LastText(), "<task") {
+		t.Errorf("last text %q", rs.LastText())
 	}
 	if rs.RunStart != 1795625756293 {
 		t.Errorf("run start %d, want the prompt's 1795625756293", rs.RunStart)
@@ -180,8 +180,8 @@ func TestBackgroundWaitsForTheNotice(t *testing.T) {
 	if k := s.StateOf("p").Kind; k != KindComplete {
 		t.Errorf("notice answered: parent %v, want complete", k)
 	}
-	if rs := s.Session("p"); rs.RunStart != 1 || rs.LastText != "noticed" {
-		t.Errorf("run start %d, last text %q", rs.RunStart, rs.LastText)
+	if rs := s.Session("p"); rs.RunStart != 1 || rs.LastText() != "noticed" {
+		t.Errorf("run start %d, last text %q", rs.RunStart, rs.LastText())
 	}
 }
 

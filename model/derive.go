@@ -1,13 +1,86 @@
 package model
 
-// derive rebuilds the subtree rollups (tokens, cost, running descendants,
-// latest activity) once per version, in one pass over the tree, so Counts
-// and Subtree cost O(1) per row however often a frame asks.
+import "sort"
+
+// derive brings the subtree rollups (tokens, cost, running descendants,
+// latest activity) up to date once per version, so Counts and Subtree
+// cost O(1) per row however often a frame asks: from the sessions that
+// changed since (see tally.go) and their ancestors, or, after a snapshot,
+// in one pass over the tree.
 func (s *State) derive() {
 	if s.aggV == s.version+1 {
 		return
 	}
 	s.aggV = s.version + 1
+	if s.deriveFull {
+		s.deriveFull = false
+		for _, ss := range s.deriveQ {
+			ss.dq &^= qDerive
+		}
+		clear(s.deriveQ)
+		s.deriveQ = s.deriveQ[:0]
+		s.deriveAll()
+		return
+	}
+	if len(s.deriveQ) == 0 {
+		return
+	}
+	// The changed sessions and their ancestors, each once (an ancestor
+	// already marked has its own ancestors marked too), recomputed from
+	// their children deepest first.
+	var nodes []*Session
+	seen := make(map[*Session]bool, 2*len(s.deriveQ))
+	for _, ss := range s.deriveQ {
+		ss.dq &^= qDerive
+		for a := ss; a != nil && !seen[a]; a = a.parent {
+			seen[a] = true
+			nodes = append(nodes, a)
+		}
+	}
+	clear(s.deriveQ)
+	s.deriveQ = s.deriveQ[:0]
+	depth := make(map[*Session]int, len(nodes))
+	for _, n := range nodes {
+		d := 0
+		for a := n.parent; a != nil; a = a.parent {
+			d++
+		}
+		depth[n] = d
+	}
+	sort.Slice(nodes, func(i, j int) bool { return depth[nodes[i]] > depth[nodes[j]] })
+	for _, n := range nodes {
+		n.rollUp()
+	}
+}
+
+// rollUp sets n's rollups from its own figures and its children's
+// rollups, which are up to date.
+func (n *Session) rollUp() {
+	n.subTokens, n.subCost, n.runBelow, n.waitBelow = n.Tokens, n.Cost, 0, 0
+	n.subActive, n.subRun = n.LastActive, n.lastRun
+	for _, c := range n.kids {
+		n.addBelow(c)
+	}
+}
+
+// addBelow adds a child's rollups to n's.
+func (n *Session) addBelow(c *Session) {
+	n.subTokens += c.subTokens
+	n.subCost += c.subCost
+	n.runBelow += c.runBelow
+	n.waitBelow += c.waitBelow
+	n.subActive = max(n.subActive, c.subActive)
+	n.subRun = max(n.subRun, c.subRun)
+	switch {
+	case c.waiting > 0:
+		n.waitBelow++ // blocked on the person, not working
+	case c.Running():
+		n.runBelow++
+	}
+}
+
+// deriveAll rebuilds every rollup in one pass over the tree.
+func (s *State) deriveAll() {
 	for _, ss := range s.list {
 		ss.subTokens, ss.subCost, ss.runBelow, ss.waitBelow = ss.Tokens, ss.Cost, 0, 0
 		ss.subActive, ss.subRun = ss.LastActive, ss.lastRun
@@ -19,8 +92,11 @@ func (s *State) derive() {
 		next int
 	}
 	var stack []frame
-	for _, r := range s.Roots() {
-		stack = append(stack[:0], frame{ss: s.sessions[r]})
+	for _, ss := range s.list {
+		if ss.parent != nil {
+			continue
+		}
+		stack = append(stack[:0], frame{ss: ss})
 		for len(stack) > 0 {
 			top := &stack[len(stack)-1]
 			if top.next < len(top.ss.kids) {
@@ -32,18 +108,7 @@ func (s *State) derive() {
 			done := top.ss
 			stack = stack[:len(stack)-1]
 			if p := done.parent; p != nil {
-				p.subTokens += done.subTokens
-				p.subCost += done.subCost
-				p.runBelow += done.runBelow
-				p.waitBelow += done.waitBelow
-				p.subActive = max(p.subActive, done.subActive)
-				p.subRun = max(p.subRun, done.subRun)
-				switch {
-				case done.waiting > 0:
-					p.waitBelow++ // blocked on the person, not working
-				case done.Running():
-					p.runBelow++
-				}
+				p.addBelow(done)
 			}
 		}
 	}
@@ -73,8 +138,8 @@ func (s *State) BusyDescendants(id string) []string {
 		if it.id != id && ss.Running() {
 			found = append(found, item{it.id, it.depth})
 		}
-		for i := len(ss.Children) - 1; i >= 0; i-- {
-			stack = append(stack, item{ss.Children[i], it.depth + 1})
+		for i := len(ss.kids) - 1; i >= 0; i-- {
+			stack = append(stack, item{ss.kids[i].ID, it.depth + 1})
 		}
 	}
 	// Stable: equal depths keep tree (creation) order.
@@ -109,8 +174,8 @@ func (s *State) SubtreeIDs(id string) []string {
 			continue
 		}
 		out = append(out, cur)
-		for i := len(ss.Children) - 1; i >= 0; i-- {
-			stack = append(stack, ss.Children[i])
+		for i := len(ss.kids) - 1; i >= 0; i-- {
+			stack = append(stack, ss.kids[i].ID)
 		}
 	}
 	return out

@@ -60,7 +60,7 @@
 //     stays at the prompt that launched the tasks, LastText ignores it.
 //     Only calls count: a child made by `octop launch` never holds its
 //     parent.
-//   - Bounds. OutputHead and Error keep 256 bytes, LiveTail (a running
+//   - Bounds. Error keeps 256 bytes, LiveTail (a running
 //     call's streamed output) its last 256 bytes, Title and Input one line
 //     of 200 bytes, LastText the last 4 KiB of the newest assistant text
 //     part (the end of a reply says most). Streamed deltas extend only that
@@ -77,6 +77,10 @@
 //
 // BenchmarkDecodeOnly, DecodeAndApply, Flatten and Memory (make bench)
 // hold the reducer to its targets; their figures are in docs/perf.md.
+// BenchmarkScaleMemory says what a session of a 50,000-session server
+// costs, listed and with its history read (per session and per tool
+// call), and TestScaleMemoryBound holds it: a session only listed keeps
+// its list entry and nothing more (see more.go), a call keeps no output.
 //
 // Each session carries its own version (SessionVersion), moved by every
 // change to that session's own data, so a view caches a row by it and an

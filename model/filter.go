@@ -61,6 +61,12 @@ func (f Filter) Empty() bool {
 	return len(f.Is) == 0 && f.Agent == "" && f.Text == "" && len(f.Bad) == 0
 }
 
+// NeedsHistory says whether the filter reads what only a session's
+// history tells: its state (is:), or its agent (agent:; the newest
+// prompt names it, and 1.1 lists sessions without one). The phrase is
+// matched against the id, title and agent the list gives.
+func (f Filter) NeedsHistory() bool { return len(f.Is) > 0 || f.Agent != "" }
+
 // matches says whether the session itself passes the filter. A bad is:
 // term matches nothing, so a typo shows an empty tree, not everything.
 func (f Filter) matches(ss *Session) bool {
@@ -73,17 +79,5 @@ func (f Filter) matches(ss *Session) bool {
 	if f.Agent != "" && strings.ToLower(ss.Agent) != f.Agent {
 		return false
 	}
-	return f.Text == "" || phraseIn(ss.search, f.Text)
-}
-
-// phraseIn says whether text begins the id or appears in the title or
-// agent of search (see Session.refreshSearch: id, title and agent on
-// their own lines). The phrase holds no newline, so a match never spans
-// two of them.
-func phraseIn(search, text string) bool {
-	if strings.HasPrefix(search, text) {
-		return true
-	}
-	_, rest, _ := strings.Cut(search, "\n")
-	return strings.Contains(rest, text)
+	return f.Text == "" || phraseIn(ss, f.Text)
 }

@@ -83,7 +83,7 @@ type frame struct {
 	last int        // index of the last visible child
 }
 
-func (w *flattener) visible(ss *Session) bool { return !w.filtered || ss.fmark == w.ep }
+func (w *flattener) visible(ss *Session) bool { return !w.filtered || w.s.fmarks[ss.idx].mark == w.ep }
 
 // walk emits a root and the rows below it, depth first, without recursion.
 func (w *flattener) walk(root *Session, lastRoot bool) {
@@ -117,11 +117,11 @@ func (w *flattener) emit(ss *Session, depth int, last bool) frame {
 	switch {
 	case len(ss.kids) == 0:
 	case w.filtered:
-		if hasMarkedKid(ss, w.ep) {
+		if w.s.hasMarkedKid(ss, w.ep) {
 			f.kids = w.s.sorted(ss.kids, w.v.Sort, w.v.NowMS)
 		}
 		for i := len(f.kids) - 1; i >= 0; i-- {
-			if f.kids[i].fmark == w.ep {
+			if w.s.fmarks[f.kids[i].idx].mark == w.ep {
 				f.last, open = i, true
 				break
 			}
@@ -137,24 +137,31 @@ func (w *flattener) emit(ss *Session, depth int, last bool) frame {
 	w.guides = append(w.guides, w.path[:depth]...)
 	w.rows = append(w.rows, Row{
 		ID:          ss.ID,
-		Depth:       depth,
-		HasChildren: len(ss.Children) > 0,
+		Depth:       int32(depth),
+		HasChildren: len(ss.kids) > 0,
 		Expanded:    open,
 		Last:        last,
 		Guides:      w.guides[start:len(w.guides):len(w.guides)],
-		Match:       !w.filtered || ss.fmatch == w.ep,
+		Match:       !w.filtered || w.s.fmarks[ss.idx].match == w.ep,
 	})
 	return f
 }
 
+// fmark is a session's Flatten marks: the epoch it was last marked as
+// shown (a match or an ancestor of one) and as a match itself.
+type fmark struct{ mark, match uint32 }
+
 // markFilter stamps the sessions that match and their ancestors with a new
 // epoch, instead of building a set per call. It returns how many it marked.
+// The marks live beside the list, made by the first filter: a tree never
+// filtered keeps none.
 func (s *State) markFilter(f Filter) int {
+	if len(s.fmarks) != len(s.list) {
+		s.fmarks = make([]fmark, len(s.list))
+	}
 	s.fepoch++
 	if s.fepoch == 0 { // wrapped: clear old stamps so none look current
-		for _, ss := range s.list {
-			ss.fmark, ss.fmatch = 0, 0
-		}
+		clear(s.fmarks)
 		s.fepoch = 1
 	}
 	ep := s.fepoch
@@ -163,18 +170,18 @@ func (s *State) markFilter(f Filter) int {
 		if !f.matches(ss) {
 			continue
 		}
-		ss.fmatch = ep
-		for a := ss; a != nil && a.fmark != ep; a = a.parent {
-			a.fmark = ep
+		s.fmarks[ss.idx].match = ep
+		for a := ss; a != nil && s.fmarks[a.idx].mark != ep; a = a.parent {
+			s.fmarks[a.idx].mark = ep
 			n++
 		}
 	}
 	return n
 }
 
-func hasMarkedKid(ss *Session, ep uint32) bool {
+func (s *State) hasMarkedKid(ss *Session, ep uint32) bool {
 	for _, c := range ss.kids {
-		if c.fmark == ep {
+		if s.fmarks[c.idx].mark == ep {
 			return true
 		}
 	}

@@ -30,7 +30,7 @@ func rowsString(rows []Row) string {
 	var b strings.Builder
 	for _, r := range rows {
 		fmt.Fprintf(&b, "%s%s kids=%v open=%v last=%v guides=%v match=%v\n",
-			strings.Repeat("  ", r.Depth), r.ID, r.HasChildren, r.Expanded, r.Last, r.Guides, r.Match)
+			strings.Repeat("  ", int(r.Depth)), r.ID, r.HasChildren, r.Expanded, r.Last, r.Guides, r.Match)
 	}
 	return b.String()
 }

@@ -108,10 +108,10 @@ func canon(s *State) string {
 	for _, id := range ids {
 		ss := s.sessions[id]
 		fmt.Fprintf(&b, "%s known=%v title=%q agent=%q parent=%q children=%v run=%q/%v display=%d state=%+v err=%v "+
-			"attempt=%d retry=%q at=%d tok=%v cost=%v counts=%+v text=%q task=%q created=%d updated=%d "+
+			"retry=%+v tok=%v cost=%v counts=%+v text=%q task=%q created=%d updated=%d "+
 			"start=%d end=%d active=%d perms=%d questions=%d\n",
-			id, ss.Known, ss.Title, ss.Agent, ss.ParentID, ss.Children, runOf(ss), ss.StatusKnown, s.display(id), s.StateOf(id), ss.Err,
-			ss.Attempt, ss.RetryMsg, ss.RetryAt, ss.Tokens, ss.Cost, s.Counts(id), ss.LastText,
+			id, ss.Known, ss.Title, ss.Agent, ss.ParentID, ss.ChildIDs(), runOf(ss), ss.StatusKnown, s.display(id), s.StateOf(id), ss.Err,
+			ss.Retry(), ss.Tokens, ss.Cost, s.Counts(id), ss.LastText(),
 			ss.TaskPartID, ss.Created, ss.Updated, ss.RunStart, ss.RunEnd, ss.LastActive,
 			len(s.Permissions(id)), len(s.Questions(id)))
 		for i, t := range ss.Tools {

@@ -17,7 +17,7 @@ func checkInvariants(t *testing.T, s *State) {
 		t.Fatalf("list has %d sessions, map %d", len(s.list), len(s.sessions))
 	}
 	for i, ss := range s.list {
-		if ss.idx != i || s.sessions[ss.ID] != ss {
+		if int(ss.idx) != i || s.sessions[ss.ID] != ss {
 			t.Fatalf("%s: list index %d, at %d", ss.ID, ss.idx, i)
 		}
 	}
@@ -33,15 +33,12 @@ func checkInvariants(t *testing.T, s *State) {
 		waiting[q.SessionID]++
 	}
 	for id, ss := range s.sessions {
-		if len(ss.kids) != len(ss.Children) {
-			t.Fatalf("%s: %d kids, %d children", id, len(ss.kids), len(ss.Children))
-		}
 		for i, k := range ss.kids {
-			if k.ID != ss.Children[i] || k.parent != ss || k.ParentID != id || s.sessions[k.ID] != k {
-				t.Fatalf("%s: child %d (%s) is not linked back", id, i, ss.Children[i])
+			if k.parent != ss || k.ParentID != id || s.sessions[k.ID] != k {
+				t.Fatalf("%s: child %d (%s) is not linked back", id, i, k.ID)
 			}
 			if i > 0 && !childBefore(ss.kids[i-1], k) {
-				t.Fatalf("%s: children out of order: %v", id, ss.Children)
+				t.Fatalf("%s: children out of order: %v", id, ss.ChildIDs())
 			}
 		}
 		if (ss.parent == nil) != roots[id] {
@@ -77,10 +74,76 @@ func checkInvariants(t *testing.T, s *State) {
 		if ss.waiting != waiting[id] {
 			t.Fatalf("%s: waiting %d, requests %d", id, ss.waiting, waiting[id])
 		}
-		for i := 1; i < len(ss.msgs); i++ {
-			if ss.msgs[i-1].id >= ss.msgs[i].id {
+		for msgs, i := ss.rd().msgs, 1; i < len(msgs); i++ {
+			if msgs[i-1].id >= msgs[i].id {
 				t.Fatalf("%s: messages out of order", id)
 			}
+		}
+	}
+	checkKeptUp(t, s)
+}
+
+// checkKeptUp fails when the rollups and the counts, kept up to date from
+// what changed (tally.go), disagree with a count over the whole tree.
+func checkKeptUp(t *testing.T, s *State) {
+	t.Helper()
+	var want Counts
+	for _, ss := range s.list {
+		want.Sessions++
+		switch k := StateOf(ss).Kind; {
+		case k == KindRunning, k == KindRetrying, k == KindBackground:
+			want.Running++
+		case k == KindWaiting:
+			want.Waiting++
+		case k.Bad():
+			want.Failed++
+		}
+		if ss.Known && !ss.historyRead {
+			want.Unread++
+		}
+	}
+	if got := s.Tally(); got != want {
+		t.Fatalf("tally %+v, counted %+v", got, want)
+	}
+	var busiest *Session
+	for _, ss := range s.list {
+		if StateOf(ss).Kind == KindRunning && (busiest == nil || ss.LastActive > busiest.LastActive ||
+			ss.LastActive == busiest.LastActive && ss.ID < busiest.ID) {
+			busiest = ss
+		}
+	}
+	if got := s.Busiest(); busiest != nil && got != busiest.ID || busiest == nil && got != "" {
+		t.Fatalf("busiest %q, want %v", got, busiest)
+	}
+	s.derive()
+	type roll struct {
+		tok, cost        float64
+		run, wait        int32
+		active, lastSeen int64
+	}
+	var sub func(ss *Session) roll
+	sub = func(ss *Session) roll {
+		r := roll{ss.Tokens, ss.Cost, 0, 0, ss.LastActive, ss.lastRun}
+		for _, c := range ss.kids {
+			cr := sub(c)
+			r.tok += cr.tok
+			r.cost += cr.cost
+			r.run += cr.run
+			r.wait += cr.wait
+			r.active, r.lastSeen = max(r.active, cr.active), max(r.lastSeen, cr.lastSeen)
+			switch {
+			case c.waiting > 0:
+				r.wait++
+			case c.Running():
+				r.run++
+			}
+		}
+		return r
+	}
+	for _, ss := range s.list {
+		got := roll{ss.subTokens, ss.subCost, ss.runBelow, ss.waitBelow, ss.subActive, ss.subRun}
+		if want := sub(ss); got != want {
+			t.Fatalf("%s: rollups %+v, the subtree says %+v", ss.ID, got, want)
 		}
 	}
 }
@@ -127,7 +190,11 @@ func TestRandomEvents(t *testing.T) {
 			case 8, 9, 10:
 				name := pick([]string{"bash", "task", "read"})
 				kv := []any{"input", `{"description":"t` + pick(ids) + `","command":"x"}`}
-				if name == "task" && rng.Intn(2) == 0 {
+				switch {
+				case name == "task" && rng.Intn(3) == 0:
+					// A background launch: the parent follows the child.
+					kv = append(kv, "metadata", `{"sessionId":"`+pick(ids)+`","background":true}`)
+				case name == "task" && rng.Intn(2) == 0:
 					kv = append(kv, "metadata", `{"sessionId":"`+pick(ids)+`"}`)
 				}
 				ev = tool(id, msg, part, name, pick(toolStates), kv...)

@@ -35,7 +35,7 @@ func TestTaskLinks(t *testing.T) {
 				if got := s.Session(P).Tools[0].ChildID; got != C {
 					t.Fatalf("ChildID = %q", got)
 				}
-				if c := s.Session(C); c.TaskPartID != "prt_1" || c.ParentID != P || s.Len() != 2 || len(s.Session(P).Children) != 1 {
+				if c := s.Session(C); c.TaskPartID != "prt_1" || c.ParentID != P || s.Len() != 2 || len(s.Session(P).ChildIDs()) != 1 {
 					t.Fatalf("child %+v len %d", c, s.Len())
 				}
 			}

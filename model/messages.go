@@ -39,9 +39,10 @@ const (
 )
 
 func (ss *Session) findMsg(id string) *msgAcct {
-	i := sort.Search(len(ss.msgs), func(i int) bool { return ss.msgs[i].id >= id })
-	if i < len(ss.msgs) && ss.msgs[i].id == id {
-		return &ss.msgs[i]
+	msgs := ss.rd().msgs
+	i := sort.Search(len(msgs), func(i int) bool { return msgs[i].id >= id })
+	if i < len(msgs) && msgs[i].id == id {
+		return &msgs[i]
 	}
 	return nil
 }
@@ -49,12 +50,13 @@ func (ss *Session) findMsg(id string) *msgAcct {
 // msg finds or adds the account of a message. Message ids ascend with
 // time, so keeping them sorted keeps them in conversation order.
 func (ss *Session) msg(id string) *msgAcct {
-	i := sort.Search(len(ss.msgs), func(i int) bool { return ss.msgs[i].id >= id })
-	if i < len(ss.msgs) && ss.msgs[i].id == id {
-		return &ss.msgs[i]
+	x := ss.more()
+	i := sort.Search(len(x.msgs), func(i int) bool { return x.msgs[i].id >= id })
+	if i < len(x.msgs) && x.msgs[i].id == id {
+		return &x.msgs[i]
 	}
-	ss.msgs = insertAt(ss.msgs, i, msgAcct{id: id})
-	return &ss.msgs[i]
+	x.msgs = insertAt(x.msgs, i, msgAcct{id: id})
+	return &x.msgs[i]
 }
 
 func (s *State) applyMessage(ss *Session, m *wire.Message) {
@@ -73,18 +75,17 @@ func (s *State) applyMessage(ss *Session, m *wire.Message) {
 		if m.Time.Created > ss.RunStart && !a.notice {
 			ss.RunStart = m.Time.Created
 		}
-		if m.Agent != "" && m.ID >= ss.agentMsg {
+		if x := ss.more(); m.Agent != "" && m.ID >= x.agentMsg {
 			// The newest prompt names the agent now running the session
 			// (a resume may pick another one than the session began with).
-			ss.agentMsg = m.ID
+			x.agentMsg = m.ID
 			if ss.Agent != m.Agent {
 				ss.Agent = s.internStr(m.Agent)
-				ss.refreshSearch()
 			}
 		}
-		if ss.textMsg == m.ID {
+		if ss.rd().textMsg == m.ID {
 			// The text taken as the last reply was the user's prompt.
-			ss.LastText, ss.textPart, ss.textMsg, ss.textDone = "", "", "", false
+			ss.clearText()
 		}
 	case "assistant":
 		a.role = roleAssistant
@@ -104,25 +105,37 @@ func (s *State) applyMessage(ss *Session, m *wire.Message) {
 		if ss.Agent == "" && m.Agent != "" {
 			// 1.1.x sessions carry no agent; their replies do.
 			ss.Agent = s.internStr(m.Agent)
-			ss.refreshSearch()
 		}
 		ss.recomputeTotals()
 	}
 }
 
 func (ss *Session) latestAssistant() *msgAcct {
-	for i := len(ss.msgs) - 1; i >= 0; i-- {
-		if ss.msgs[i].role == roleAssistant {
-			return &ss.msgs[i]
+	msgs := ss.rd().msgs
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].role == roleAssistant {
+			return &msgs[i]
 		}
 	}
 	return nil
 }
 
 func (s *State) removeMessage(ss *Session, id string) {
-	i := sort.Search(len(ss.msgs), func(i int) bool { return ss.msgs[i].id >= id })
-	if i < len(ss.msgs) && ss.msgs[i].id == id {
-		ss.msgs = append(ss.msgs[:i], ss.msgs[i+1:]...)
+	if x := ss.x; x != nil && x.frozen == nil {
+		i := sort.Search(len(x.msgs), func(i int) bool { return x.msgs[i].id >= id })
+		if i < len(x.msgs) && x.msgs[i].id == id {
+			x.msgs = append(x.msgs[:i], x.msgs[i+1:]...)
+		}
+		if x.textMsg == id {
+			ss.clearText()
+		}
+		kept := x.notices[:0]
+		for _, n := range x.notices {
+			if n.msg != id {
+				kept = append(kept, n)
+			}
+		}
+		x.notices = kept
 	}
 	kept := ss.Tools[:0]
 	for _, t := range ss.Tools {
@@ -137,16 +150,6 @@ func (s *State) removeMessage(ss *Session, id string) {
 	}
 	clear(ss.Tools[len(kept):])
 	ss.Tools = kept
-	if ss.textMsg == id {
-		ss.LastText, ss.textPart, ss.textMsg, ss.textDone = "", "", "", false
-	}
-	kept2 := ss.notices[:0]
-	for _, n := range ss.notices {
-		if n.msg != id {
-			kept2 = append(kept2, n)
-		}
-	}
-	ss.notices = kept2
 	ss.recomputeTotals()
 }
 
@@ -194,8 +197,9 @@ func (ss *Session) removeStep(msgID, partID string) {
 // them) are a floor: they may lag the messages but never overcount.
 func (ss *Session) recomputeTotals() {
 	var tok, cost float64
-	for i := range ss.msgs {
-		a := &ss.msgs[i]
+	msgs := ss.rd().msgs
+	for i := range msgs {
+		a := &msgs[i]
 		if a.hasTotals {
 			tok += a.tokens
 			cost += a.cost
@@ -206,8 +210,9 @@ func (ss *Session) recomputeTotals() {
 			cost += st.cost
 		}
 	}
-	ss.Tokens = max(tok, ss.infoTokens)
-	ss.Cost = max(cost, ss.infoCost)
+	x := ss.rd()
+	ss.Tokens = max(tok, x.infoTokens)
+	ss.Cost = max(cost, x.infoCost)
 }
 
 // applyText follows the newest assistant text part of the session.
@@ -220,28 +225,30 @@ func (ss *Session) applyText(p *wire.Part) {
 		ss.touch(p.Time.Start)
 		ss.sawEnd(p.Time.End)
 	}
-	if p.ID == ss.textPart {
-		if ss.textDone && !ended {
+	x := ss.more()
+	if p.ID == x.textPart {
+		if x.textDone && !ended {
 			return // a late copy of an earlier state
 		}
-		ss.LastText, ss.textDone = boundTail(p.Text, maxText), ended
+		x.lastText, x.textDone = boundTail(p.Text, maxText), ended
 		return
 	}
-	if !newerPart(p.MessageID, p.ID, ss.textMsg, ss.textPart) {
+	if !newerPart(p.MessageID, p.ID, x.textMsg, x.textPart) {
 		return
 	}
-	ss.textMsg, ss.textPart = p.MessageID, p.ID
-	ss.LastText, ss.textDone = boundTail(p.Text, maxText), ended
+	x.textMsg, x.textPart = p.MessageID, p.ID
+	x.lastText, x.textDone = boundTail(p.Text, maxText), ended
 }
 
 // applyDelta appends streamed text. Only the current text part takes
 // deltas: its message.part.updated (type text) always comes first, and a
 // delta cannot tell a text part from a reasoning one by itself.
 func (s *State) applyDelta(ss *Session, msgID, partID, delta string) {
-	if partID != ss.textPart || ss.textDone {
+	x := ss.x
+	if x == nil || x.frozen != nil || partID != x.textPart || x.textDone {
 		return
 	}
-	ss.LastText = boundTail(ss.LastText+delta, maxText)
+	x.lastText = boundTail(x.lastText+delta, maxText)
 }
 
 func newerPart(msgA, partA, msgB, partB string) bool {

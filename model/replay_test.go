@@ -95,7 +95,7 @@ func checkAgainstREST(t *testing.T, s *State, v client.RESTView) {
 		st := v.Status[w.ID]
 		wantRun := map[string]string{"": wire.StatusIdle, "idle": wire.StatusIdle, "busy": wire.StatusBusy, "retry": wire.StatusRetry}[st.Type]
 		if runOf(ss) != wantRun {
-			t.Errorf("%s: run %q, REST status %q", w.ID, ss.Run, st.Type)
+			t.Errorf("%s: run %q, REST status %q", w.ID, ss.Run(), st.Type)
 		}
 		msgs := v.Messages[w.ID]
 		var restKids []wire.Session
@@ -117,8 +117,8 @@ func checkAgainstREST(t *testing.T, s *State, v client.RESTView) {
 		if wantRun == wire.StatusIdle && gotErr != restErr {
 			t.Errorf("%s: error %q, REST's last reply %q", w.ID, gotErr, restErr)
 		}
-		if !strings.HasSuffix(restText, ss.LastText) {
-			t.Errorf("%s: last text %q is not the end of REST's %q", w.ID, ss.LastText, restText)
+		if !strings.HasSuffix(restText, ss.LastText()) {
+			t.Errorf("%s: last text %q is not the end of REST's %q", w.ID, ss.LastText(), restText)
 		}
 		wantDisplay := DisplayIdle
 		switch {
@@ -140,7 +140,7 @@ func checkAgainstREST(t *testing.T, s *State, v client.RESTView) {
 	}
 	for id, ks := range kids {
 		sort.Slice(ks, func(i, j int) bool { return childBefore(s.Session(ks[i]), s.Session(ks[j])) })
-		if got := s.Session(id).Children; !slices.Equal(got, ks) {
+		if got := s.Session(id).ChildIDs(); !slices.Equal(got, ks) {
 			t.Errorf("%s: children %v, REST %v", id, got, ks)
 		}
 	}
@@ -348,10 +348,5 @@ func restReply(msgs []wire.MessageWithParts) (errName, text string) {
 	return errName, ""
 }
 
-// runOf is the session's run status with the zero value read as idle.
-func runOf(ss *Session) string {
-	if ss.Run == "" {
-		return wire.StatusIdle
-	}
-	return ss.Run
-}
+// runOf is the session's run status.
+func runOf(ss *Session) string { return ss.Run() }

@@ -28,18 +28,18 @@ const (
 )
 
 // ToolCall is one tool call of a session: the summary the native task tool
-// keeps for its children, plus times, an error and an input digest.
+// keeps for its children, plus times, an error and an input digest. Its
+// output is not kept: what shows a call is its title or input, and the
+// transcript reads the output when asked.
 type ToolCall struct {
 	PartID     string
 	MessageID  string
-	CallID     string
 	Tool       string
 	Status     ToolStatus
 	Title      string
 	Input      string // one-line digest: the bash command, the file path, the pattern
 	Start, End int64  // Unix ms; 0 when unknown
 	Error      string
-	OutputHead string // first bytes of the output only, so memory stays bounded
 	// LiveTail is, while the call runs, the last bytes of the output it
 	// has streamed so far (bash sends it as it comes), so a person can
 	// tell a stuck command from a working one. Empty once the call ends.
@@ -54,40 +54,26 @@ type ToolCall struct {
 // Ended reports whether the call reached a final state on the server.
 func (t *ToolCall) Ended() bool { return t.Status == ToolCompleted || t.Status == ToolError }
 
-// Session is one node of the tree.
+// Session is one node of the tree. It is kept small: a server may list
+// 50,000 sessions, and what a session keeps beyond the list's entry (its
+// messages' accounts, texts, todos, retry) is made only once something
+// needs it (see more.go).
 type Session struct {
 	ID        string
 	Title     string
 	Agent     string
 	ParentID  string
 	Directory string
-	Version   string
 	Created   int64 // Unix ms
 	Updated   int64 // Unix ms
-	// Known is false for a placeholder made because an event named this
-	// session before its session.created arrived.
-	Known bool
 
-	// Run is the server's run status: wire.StatusIdle, StatusBusy or
-	// StatusRetry (GET /session/status, session.status).
-	Run      string
-	Attempt  int    // retry attempt, when Run is StatusRetry
-	RetryMsg string // retry message
-	RetryAt  int64  // Unix ms of the next retry
 	// Err is the error the last run ended with (e.g. MessageAbortedError);
 	// cleared when the session goes busy again.
-	Err *wire.ErrorInfo
+	Err   *wire.ErrorInfo
+	Tools []ToolCall
 
-	Children []string // ids, in creation order
-	Tools    []ToolCall
-
-	Tokens   float64 // this session's own tokens
-	Cost     float64 // this session's own cost
-	LastText string  // the last assistant text, bounded
-	// Todos is the session's todo list as todo.updated or its latest
-	// todowrite call last gave it (bounded: 100 items of one 200-byte line
-	// each).
-	Todos []wire.Todo
+	Tokens float64 // this session's own tokens
+	Cost   float64 // this session's own cost
 	// LastActive is the latest time (Unix ms) seen in this session's data;
 	// follow mode picks the busy session with the largest one.
 	LastActive int64
@@ -101,55 +87,82 @@ type Session struct {
 	// TaskPartID is the part id of the parent's task call that started
 	// this session, once known.
 	TaskPartID string
+
+	// Below: bookkeeping the reducer keeps so every read stays cheap.
+	parent  *Session   // nil for a root (no parent, or one not known yet)
+	kids    []*Session // the children, in creation order (Children)
+	x       *more      // nil until something beyond the list entry is kept
+	lastRun int64      // the latest time a message, part or call names (see touch)
+	rev     uint64     // State.version of this session's last change
+	// derived per State.aggV, see derive.go
+	subTokens, subCost float64
+	subActive          int64 // the latest LastActive in the subtree
+	subRun             int64 // the latest lastRun in the subtree
+	idx                int32 // position in State.list
+	nBg                int32 // background task calls
+	nOpen              int32 // tool calls pending or running
+	nDone              int32 // completed
+	nFailed            int32 // error
+	waiting            int32 // pending permissions and questions
+	runBelow           int32 // running below, not waiting on the person
+	waitBelow          int32 // waiting on the person below
+
+	// Known is false for a placeholder made because an event named this
+	// session before its session.created arrived.
+	Known bool
 	// StatusKnown is true once a status event or a snapshot covering this
 	// session said what it is doing. Until then Run is a guess (idle) and
 	// its open tool calls are shown as running, not interrupted.
 	StatusKnown bool
-	// Streaming says whether the model is writing a reply or thinking
-	// right now (a text or reasoning part still open), between tool calls.
-	Streaming Stream
 	// Loaded is true once the model can tell how the last run ended: its
 	// messages were read, or the stream showed the session from its
 	// creation or its run from the prompt. Until then StateOf says
 	// KindNotLoaded rather than guess.
 	Loaded bool
-	// AbortedBy names who aborted the session when it was not a person at
-	// the keyboard (octop's watchdog sets it); see State.NoteAbortedBy.
-	AbortedBy string
-
-	// Below: bookkeeping the reducer keeps so every read stays cheap.
-	parent     *Session   // nil for a root (no parent, or one not known yet)
-	kids       []*Session // Children, as pointers, same order
-	idx        int        // position in State.list
-	msgs       []msgAcct  // by message id, ascending
-	infoTokens float64    // what the server's own session info said
-	infoCost   float64
-	textPart   string // part id LastText comes from
-	textMsg    string // its message id
-	textDone   bool   // that part has ended: late deltas no longer apply
-	streamPart string // the part Streaming follows
-	agentMsg   string // the user message Agent comes from, once one named it
-	todoPart   string // the todowrite call Todos comes from, if one did
-	lastRun    int64  // the latest time a message, part or call names (see touch)
+	// Streaming says whether the model is writing a reply or thinking
+	// right now (a text or reasoning part still open), between tool calls.
+	Streaming Stream
+	run       runState // see Run
 	// historyRead: every message was read (a snapshot's messages) or the
 	// stream showed them all (watched since session.created).
 	historyRead bool
-	notices     []noticeRef // background tasks' end notices, by message id
-	nBg         int32       // background task calls
-	nOpen       int32       // tool calls pending or running
-	nDone       int32       // completed
-	nFailed     int32       // error
-	waiting     int32       // pending permissions and questions
-	search      string      // lower-cased id, title and agent, for the filter
-	rev         uint64      // State.version of this session's last change
-	// derived per State.aggV, see derive.go
-	subTokens, subCost float64
-	runBelow           int   // running below, not waiting on the person
-	waitBelow          int   // waiting on the person below
-	subActive          int64 // the latest LastActive in the subtree
-	subRun             int64 // the latest lastRun in the subtree
-	// Flatten scratch marks, see flatten.go
-	fmark, fmatch uint32
+	dq          uint8 // the queues it waits on (qDerive, qTally), see tally.go
+	tcls        uint8 // how Tally counts it
+}
+
+// runState is the server's run status, kept in a byte.
+type runState uint8
+
+const (
+	runIdle runState = iota
+	runBusy
+	runRetry
+)
+
+// Run is the server's run status: wire.StatusIdle, StatusBusy or
+// StatusRetry (GET /session/status, session.status); see Retry.
+func (ss *Session) Run() string {
+	switch ss.run {
+	case runBusy:
+		return wire.StatusBusy
+	case runRetry:
+		return wire.StatusRetry
+	}
+	return wire.StatusIdle
+}
+
+// Children are the session's children, in creation order. The slice is
+// shared: do not change it.
+func (ss *Session) Children() []*Session { return ss.kids }
+
+// ChildIDs are the ids of the session's children, in creation order, as
+// a slice of their own.
+func (ss *Session) ChildIDs() []string {
+	ids := make([]string, len(ss.kids))
+	for i, k := range ss.kids {
+		ids[i] = k.ID
+	}
+	return ids
 }
 
 // Snapshot is a full REST read of the server: what GET /session,
@@ -185,21 +198,22 @@ type Counts struct {
 
 	// Of a set: Sessions counted, and of them how many run (busy or
 	// retrying), wait on the person, or failed (failed, interrupted or
-	// denied; an abort is not a failure, someone chose it).
-	Sessions, Running, Waiting, Failed int
+	// denied; an abort is not a failure, someone chose it), and how many
+	// have a history not read yet (State.HasHistory).
+	Sessions, Running, Waiting, Failed, Unread int
 }
 
 // Row is one visible line of the flattened tree.
 type Row struct {
-	ID          string
-	Depth       int
+	ID string
+	// Guides[i] says whether the ancestor at depth i still has siblings
+	// below, for drawing tree guides (│ ├ └); Last is true when the row
+	// is the last child of its parent.
+	Guides      []bool
+	Depth       int32
 	HasChildren bool
 	Expanded    bool
-	// Last is true when the row is the last child of its parent; Guides[i]
-	// says whether the ancestor at depth i still has siblings below, for
-	// drawing tree guides (│ ├ └).
-	Last   bool
-	Guides []bool
+	Last        bool
 	// Match is true when the row matched the filter itself, false when it
 	// is shown only as the ancestor of a match.
 	Match bool

@@ -3,8 +3,6 @@ package model
 import (
 	"fmt"
 	"strings"
-
-	"github.com/octop-dev/octop/internal/wire"
 )
 
 // Kind is what a session is doing, or how its last run ended: the one
@@ -114,13 +112,16 @@ func StateOf(ss *Session) SessionState {
 	if ss == nil {
 		return SessionState{Kind: KindNotLoaded}
 	}
+	if ss.x != nil && ss.x.frozen != nil {
+		return *ss.x.frozen // sealed: what it was when its read ended
+	}
 	switch {
 	case ss.waiting > 0:
 		return SessionState{Kind: KindWaiting, Detail: "asks for a permission or an answer"}
-	case ss.Run == wire.StatusBusy:
+	case ss.run == runBusy:
 		return SessionState{Kind: KindRunning}
-	case ss.Run == wire.StatusRetry:
-		return SessionState{Kind: KindRetrying, Detail: fmt.Sprintf("attempt %d: %s", ss.Attempt, ss.RetryMsg)}
+	case ss.run == runRetry:
+		return SessionState{Kind: KindRetrying, Detail: fmt.Sprintf("attempt %d: %s", ss.rd().attempt, ss.rd().retryMsg)}
 	}
 	if bg, ok := ss.backgroundState(); ok {
 		return bg
@@ -130,7 +131,7 @@ func StateOf(ss *Session) SessionState {
 		return SessionState{Kind: KindNotLoaded}
 	}
 	if ss.Err != nil && ss.Err.Name == abortedError {
-		who := ss.AbortedBy
+		who := ss.rd().abortedBy
 		if who == "" {
 			who = "a user"
 		}
@@ -152,7 +153,7 @@ func StateOf(ss *Session) SessionState {
 // endOfRun tells complete from interrupted for an idle session with no
 // error, from its last run's messages and calls.
 func (ss *Session) endOfRun() SessionState {
-	if len(ss.msgs) == 0 {
+	if len(ss.rd().msgs) == 0 {
 		return SessionState{Kind: KindIdle, Detail: "never ran"}
 	}
 	if a := ss.latestAssistant(); a != nil && !a.done && a.id > ss.lastUserID() {
@@ -208,9 +209,10 @@ func deniedDetail(t *ToolCall) string {
 }
 
 func (ss *Session) lastUserID() string {
-	for i := len(ss.msgs) - 1; i >= 0; i-- {
-		if ss.msgs[i].role == roleUser {
-			return ss.msgs[i].id
+	msgs := ss.rd().msgs
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].role == roleUser {
+			return msgs[i].id
 		}
 	}
 	return ""
@@ -223,10 +225,10 @@ func (s *State) StateOf(id string) SessionState { return StateOf(s.sessions[id])
 // NoteAbortedBy records who aborted a session (octop's watchdog, say), so
 // its aborted state says so. It changes nothing else.
 func (s *State) NoteAbortedBy(id, who string) {
-	if ss := s.sessions[id]; ss != nil && ss.AbortedBy != who {
-		ss.AbortedBy = who
+	if ss := s.sessions[id]; ss != nil && ss.rd().abortedBy != who {
+		ss.more().abortedBy = who
 		s.version++
-		ss.rev = s.version
+		s.changed(ss, s.version)
 	}
 }
 

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/octop-dev/octop/internal/wire"
@@ -83,6 +84,7 @@ func (s *State) ApplySnapshot(snap Snapshot) {
 	for _, ss := range s.list {
 		ss.rev = s.version // a snapshot may have changed any of them
 	}
+	s.changedAll()
 }
 
 // ApplyMessages folds in the whole message history of some sessions (the
@@ -96,7 +98,7 @@ func (s *State) ApplyMessages(history map[string][]wire.MessageWithParts) {
 	s.version++
 	for id := range history {
 		if ss := s.sessions[id]; ss != nil {
-			ss.rev = s.version
+			s.changed(ss, s.version)
 			s.touchFollowers(ss)
 		}
 	}
@@ -128,6 +130,11 @@ func (s *State) applyMessages(history map[string][]wire.MessageWithParts) {
 			ss.Err = &e
 		case a != nil && a.err == nil:
 			ss.Err = nil
+		}
+		if cap(ss.Tools) > len(ss.Tools) {
+			// A history read whole is mostly done growing: the room
+			// insertAt left would stay unused.
+			ss.Tools = slices.Clone(ss.Tools)
 		}
 	}
 }

@@ -24,7 +24,7 @@ func TestSnapshotIntoEmpty(t *testing.T) {
 		}}},
 		Permissions: []wire.PermissionRequest{{ID: "per_1", SessionID: "ses_c"}},
 	})
-	if !slices.Equal(s.Roots(), []string{"ses_p"}) || !slices.Equal(s.Session("ses_p").Children, []string{"ses_c"}) {
+	if !slices.Equal(s.Roots(), []string{"ses_p"}) || !slices.Equal(s.Session("ses_p").ChildIDs(), []string{"ses_c"}) {
 		t.Fatalf("roots %v", s.Roots())
 	}
 	if s.display("ses_p") != DisplayIdle || s.display("ses_c") != DisplayWaiting {

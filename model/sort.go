@@ -33,6 +33,11 @@ func (k SortKey) String() string {
 	return "newest"
 }
 
+// NeedsHistory says whether the order reads what only a session's
+// history tells: every key but SortNewest (the list's time.updated moves
+// on a rename too, and 1.1 lists no tokens or cost).
+func (k SortKey) NeedsHistory() bool { return k != SortNewest }
+
 // Next is the key after k, back to SortNewest after the last.
 func (k SortKey) Next() SortKey { return (k + 1) % numSortKeys }
 

@@ -36,7 +36,7 @@ func ids(rows []Row) string {
 		if !r.Match {
 			id = "(" + id + ")"
 		}
-		out = append(out, strings.Repeat(".", r.Depth)+id)
+		out = append(out, strings.Repeat(".", int(r.Depth))+id)
 	}
 	return strings.Join(out, " ")
 }
@@ -137,13 +137,13 @@ func TestTodoUpdated(t *testing.T) {
 	s := apply(created("ses_a", "", "a", 1))
 	v := s.Version()
 	s.Apply(wire.TodoUpdated{SessionID: "ses_a", Todos: []wire.Todo{{Content: "one\ntwo", Status: wire.TodoCompleted}, {Content: "three", Status: wire.TodoPending}}})
-	got := s.Session("ses_a").Todos
+	got := s.Session("ses_a").Todos()
 	if len(got) != 2 || got[0].Content != "one" || got[1].Status != wire.TodoPending || s.Version() == v {
 		t.Errorf("todos %+v (version %d → %d)", got, v, s.Version())
 	}
 	s.Apply(wire.TodoUpdated{SessionID: "ses_a"})
-	if s.Session("ses_a").Todos != nil {
-		t.Errorf("an empty list left %+v", s.Session("ses_a").Todos)
+	if s.Session("ses_a").Todos() != nil {
+		t.Errorf("an empty list left %+v", s.Session("ses_a").Todos())
 	}
 	s.Apply(wire.TodoUpdated{SessionID: "ses_nope", Todos: []wire.Todo{{Content: "x"}}})
 	if s.Session("ses_nope") != nil {
@@ -160,20 +160,40 @@ func TestTodoWrite(t *testing.T) {
 	}
 	s := apply(created("ses_a", "", "a", 1), asstMsg("ses_a", "msg_1", 0, 0, 2, 0),
 		tool("ses_a", "msg_1", "prt_2", "todowrite", wire.ToolRunning, "input", list("in_progress")))
-	if s.Session("ses_a").Todos != nil {
-		t.Fatalf("a running todowrite set the list: %+v", s.Session("ses_a").Todos)
+	if s.Session("ses_a").Todos() != nil {
+		t.Fatalf("a running todowrite set the list: %+v", s.Session("ses_a").Todos())
 	}
 	s.Apply(tool("ses_a", "msg_1", "prt_2", "todowrite", wire.ToolCompleted, "input", list("completed")))
-	got := s.Session("ses_a").Todos
+	got := s.Session("ses_a").Todos()
 	if len(got) != 2 || got[0].Content != "fan out" || got[0].Status != wire.TodoCompleted || got[1].Status != wire.TodoPending {
 		t.Fatalf("after the call: %+v", got)
 	}
 	s.Apply(tool("ses_a", "msg_1", "prt_1", "todowrite", wire.ToolCompleted, "input", list("pending")))
-	if got := s.Session("ses_a").Todos; got[0].Status != wire.TodoCompleted {
+	if got := s.Session("ses_a").Todos(); got[0].Status != wire.TodoCompleted {
 		t.Errorf("an older call replaced the list: %+v", got)
 	}
 	s.Apply(wire.TodoUpdated{SessionID: "ses_a", Todos: []wire.Todo{{Content: "only", Status: wire.TodoInProgress}}})
-	if got := s.Session("ses_a").Todos; len(got) != 1 || got[0].Content != "only" {
+	if got := s.Session("ses_a").Todos(); len(got) != 1 || got[0].Content != "only" {
 		t.Errorf("todo.updated after a call: %+v", got)
+	}
+}
+
+// TestPhraseMatchesFolded: the free text matches the id's start and the
+// title and agent lower-cased with blanks folded, exactly as a folded
+// copy of each would, for ASCII, other scripts and long titles alike.
+func TestPhraseMatchesFolded(t *testing.T) {
+	long := strings.Repeat("Lorem  ipsum ", 40) + "the END"
+	titles := []string{"Fix the  Parser", "\tfix\nthe parser ", "ÉCOLE  Straße", "fix the parser", long, ""}
+	phrases := []string{"fix the parser", "the p", "école straße", "straße", "ses_abc", "ses_ab", "abc", "the end", "r  e", "x"}
+	for _, title := range titles {
+		ss := &Session{ID: "ses_ABC1", Title: title, Agent: "Explore Agent"}
+		for _, text := range phrases {
+			text = fold(text)
+			want := strings.HasPrefix(strings.ToLower(ss.ID), text) ||
+				strings.Contains(fold(ss.Title), text) || strings.Contains(fold(ss.Agent), text)
+			if got := phraseIn(ss, text); got != want {
+				t.Errorf("title %q, phrase %q: got %v, want %v", title, text, got, want)
+			}
+		}
 	}
 }

@@ -31,11 +31,20 @@ type State struct {
 	// many calls that repeat them.
 	intern map[string]string
 
+	// The sessions changed since the rollups (derive) and the counts
+	// (Tally) last looked, or a full pass asked instead; see tally.go.
+	deriveQ, tallyQ       []*Session
+	deriveFull, tallyFull bool
+	tally                 Counts
+	busy                  map[*Session]struct{}  // KindRunning, as Tally last saw them
+	sealed                map[SessionState]*more // shared by sealed sessions, see Seal
+
 	treeV  uint64 // bumped when the shape (membership, parents, order) changes
 	roots  []string
-	rootsV uint64 // treeV the roots cache was built at, plus one
-	aggV   uint64 // version the derived rollups were built at, plus one
-	fepoch uint32 // Flatten's mark epoch
+	rootsV uint64  // treeV the roots cache was built at, plus one
+	aggV   uint64  // version the derived rollups were built at, plus one
+	fepoch uint32  // Flatten's mark epoch
+	fmarks []fmark // Flatten's marks, by list index; made by the first filter
 }
 
 // New returns an empty State.
@@ -103,7 +112,7 @@ func (s *State) Roots() []string {
 
 // Running reports whether the session is busy or retrying.
 func (ss *Session) Running() bool {
-	return ss.Run == wire.StatusBusy || ss.Run == wire.StatusRetry
+	return ss.run == runBusy || ss.run == runRetry
 }
 
 // ended reports whether the session is known to be idle, so its open tool
@@ -139,9 +148,9 @@ func (s *State) Counts(id string) Counts {
 	c := Counts{
 		ToolsDone:    int(ss.nDone),
 		ToolsFailed:  int(ss.nFailed),
-		Children:     len(ss.Children),
-		RunningBelow: ss.runBelow,
-		WaitingBelow: ss.waitBelow,
+		Children:     len(ss.kids),
+		RunningBelow: int(ss.runBelow),
+		WaitingBelow: int(ss.waitBelow),
 		Tokens:       ss.subTokens,
 		Cost:         ss.subCost,
 	}

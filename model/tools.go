@@ -14,7 +14,7 @@ import (
 // Bounds on what is kept per session and per tool call, so memory stays
 // flat however long a session runs.
 const (
-	maxHead = 256     // OutputHead and Error
+	maxHead = 256     // Error, LiveTail
 	maxLine = 200     // Title, Input digest, retry message
 	maxText = 4 << 10 // LastText keeps its last 4 KiB
 )
@@ -24,7 +24,7 @@ func (s *State) applyPart(ss *Session, p *wire.Part, evTime int64) {
 	switch p.Type {
 	case wire.PartTool:
 		s.applyTool(ss, p)
-		ss.Streaming, ss.streamPart = StreamNone, ""
+		ss.stopStreaming()
 	case wire.PartText:
 		if ss.applyNotice(p) {
 			return // the server's notice to the parent: not a reply
@@ -35,7 +35,7 @@ func (s *State) applyPart(ss *Session, p *wire.Part, evTime int64) {
 		ss.applyStream(p, StreamReasoning)
 	case wire.PartStepFinish:
 		ss.applyStep(p)
-		ss.Streaming, ss.streamPart = StreamNone, ""
+		ss.stopStreaming()
 	}
 }
 
@@ -43,14 +43,15 @@ func (s *State) applyPart(ss *Session, p *wire.Part, evTime int64) {
 // model is writing or thinking while it streams.
 func (ss *Session) applyStream(p *wire.Part, kind Stream) {
 	ended := p.Time != nil && p.Time.End != 0
+	streamPart := ss.rd().streamPart
 	switch {
-	case ended && p.ID == ss.streamPart:
-		ss.Streaming, ss.streamPart = StreamNone, ""
-	case !ended && p.ID >= ss.streamPart:
+	case ended && p.ID == streamPart:
+		ss.stopStreaming()
+	case !ended && p.ID >= streamPart:
 		if a := ss.findMsg(p.MessageID); a != nil && a.role == roleUser {
 			return
 		}
-		ss.Streaming, ss.streamPart = kind, p.ID
+		ss.Streaming, ss.more().streamPart = kind, p.ID
 	}
 }
 
@@ -101,7 +102,6 @@ func (s *State) applyTool(ss *Session, p *wire.Part) {
 		ss.Tools = insertAt(ss.Tools, i, ToolCall{
 			PartID:    p.ID,
 			MessageID: msgID,
-			CallID:    p.CallID,
 			Tool:      s.internStr(p.Tool),
 			Status:    ToolPending,
 		})
@@ -122,13 +122,19 @@ func (s *State) applyTool(ss *Session, p *wire.Part) {
 		ss.countTool(next, +1)
 		t.Status = next
 	}
-	if st.Title != "" {
+	if st.Title != "" && st.Title != t.Title {
 		t.Title = boundLine(st.Title)
+		if t.Title == t.Input {
+			t.Title = t.Input
+		}
 	}
 	// The input is whole once the call runs; a running bash call repeats
 	// it with every output update, so it is read on a status change only.
 	if t.Input == "" && changed && len(st.Input) > 2 {
 		t.Input = inputDigest(st.Input)
+		if t.Input == t.Title {
+			t.Input = t.Title // one copy: bash's title is its command
+		}
 	}
 	if st.Time.Start != 0 {
 		t.Start = st.Time.Start
@@ -140,9 +146,6 @@ func (s *State) applyTool(ss *Session, p *wire.Part) {
 	}
 	if st.Error != "" {
 		t.Error = boundHead(st.Error, maxHead)
-	}
-	if st.Output != "" {
-		t.OutputHead = boundHead(st.Output, maxHead)
 	}
 	switch {
 	case t.Ended():
@@ -172,7 +175,7 @@ func (s *State) applyTool(ss *Session, p *wire.Part) {
 // todo.updated gave before octop was watching. A call older than the one
 // the list came from changes nothing.
 func (ss *Session) applyTodoWrite(partID string, input json.RawMessage) {
-	if partID < ss.todoPart {
+	if partID < ss.rd().todoPart {
 		return
 	}
 	var in struct {
@@ -181,7 +184,8 @@ func (ss *Session) applyTodoWrite(partID string, input json.RawMessage) {
 	if json.Unmarshal(input, &in) != nil || in.Todos == nil {
 		return
 	}
-	ss.Todos, ss.todoPart = boundTodos(in.Todos), partID
+	x := ss.more()
+	x.todos, x.todoPart = boundTodos(in.Todos), partID
 }
 
 func (s *State) removePart(ss *Session, partID string) {
@@ -194,14 +198,15 @@ func (s *State) removePart(ss *Session, partID string) {
 		ss.Tools = ss.Tools[:len(ss.Tools):len(ss.Tools)]
 		return
 	}
-	if partID == ss.textPart {
-		ss.LastText, ss.textPart, ss.textMsg, ss.textDone = "", "", "", false
+	x := ss.rd()
+	if partID == x.textPart {
+		ss.clearText()
 		return
 	}
-	for i := range ss.msgs {
-		for _, st := range ss.msgs[i].steps {
+	for i := range x.msgs {
+		for _, st := range x.msgs[i].steps {
 			if st.part == partID {
-				ss.removeStep(ss.msgs[i].id, partID)
+				ss.removeStep(x.msgs[i].id, partID)
 				return
 			}
 		}

@@ -1,9 +1,6 @@
 package model
 
-import (
-	"sort"
-	"strings"
-)
+import "sort"
 
 // ensure returns the session with that id, making a placeholder (Known
 // false) when an event names a session before its session.created. It
@@ -19,11 +16,14 @@ func (s *State) ensure(id string) *Session {
 		return nil
 	}
 	ss := &Session{ID: id}
-	ss.refreshSearch()
 	s.sessions[id] = ss
-	ss.idx = len(s.list)
+	ss.idx = int32(len(s.list))
 	s.list = append(s.list, ss)
+	if s.fmarks != nil {
+		s.fmarks = append(s.fmarks, fmark{})
+	}
 	s.treeV++
+	s.queue(ss)
 	s.adopt(ss)
 	return ss
 }
@@ -37,6 +37,7 @@ func (s *State) adopt(parent *Session) {
 	delete(s.orphans, parent.ID)
 	for _, id := range kids {
 		if c := s.sessions[id]; c != nil && c.ParentID == parent.ID && c.parent == nil {
+			c.ParentID = parent.ID // one copy of the id, the parent's own
 			s.insertChild(parent, c)
 		}
 	}
@@ -55,6 +56,9 @@ func (s *State) setParent(child *Session, parentID string) {
 		}
 	}
 	s.unlinkFromParent(child)
+	if p != nil {
+		parentID = p.ID // one copy of the id, the parent's own
+	}
 	child.ParentID = parentID
 	s.treeV++
 	if parentID == "" {
@@ -82,7 +86,7 @@ func (s *State) unlinkFromParent(child *Session) {
 	}
 }
 
-// insertChild keeps Children in creation order (ties by id), whatever order
+// insertChild keeps the children in creation order (ties by id), whatever order
 // the events came in.
 func (s *State) insertChild(p, c *Session) {
 	if c.parent == p {
@@ -92,23 +96,21 @@ func (s *State) insertChild(p, c *Session) {
 	p.kids = append(p.kids, nil)
 	copy(p.kids[i+1:], p.kids[i:])
 	p.kids[i] = c
-	p.Children = append(p.Children, "")
-	copy(p.Children[i+1:], p.Children[i:])
-	p.Children[i] = c.ID
 	c.parent = p
 	s.treeV++
+	s.queue(p) // its rollups, and what its background calls follow
 }
 
 func (s *State) removeChild(p, c *Session) {
 	for i, k := range p.kids {
 		if k == c {
 			p.kids = append(p.kids[:i], p.kids[i+1:]...)
-			p.Children = append(p.Children[:i], p.Children[i+1:]...)
 			break
 		}
 	}
 	c.parent = nil
 	s.treeV++
+	s.queue(p)
 }
 
 func childBefore(a, b *Session) bool {
@@ -135,16 +137,21 @@ func (s *State) remove(id string) {
 		return
 	}
 	s.unlinkFromParent(ss)
+	s.uncount(ss)
 	delete(s.sessions, id)
 	last := s.list[len(s.list)-1]
 	s.list[ss.idx], last.idx = last, ss.idx
 	s.list[len(s.list)-1] = nil
 	s.list = s.list[:len(s.list)-1]
+	if s.fmarks != nil {
+		s.fmarks[ss.idx] = s.fmarks[len(s.fmarks)-1]
+		s.fmarks = s.fmarks[:len(s.fmarks)-1]
+	}
 	for _, k := range ss.kids {
 		k.parent = nil
 		s.orphans[id] = append(s.orphans[id], k.ID)
 	}
-	ss.kids, ss.Children = nil, nil
+	ss.kids = nil
 	for rid, p := range s.permissions {
 		if p.SessionID == id {
 			delete(s.permissions, rid)
@@ -165,14 +172,6 @@ func removeString(xs []string, x string) []string {
 		}
 	}
 	return xs
-}
-
-// refreshSearch keeps what the filter reads: the id, then the title and
-// the agent, each on its own line, lower-cased with spaces folded so a
-// phrase typed with one space matches a title with two.
-func (ss *Session) refreshSearch() {
-	fold := func(v string) string { return strings.Join(strings.Fields(strings.ToLower(v)), " ") }
-	ss.search = strings.ToLower(ss.ID) + "\n" + fold(ss.Title) + "\n" + fold(ss.Agent)
 }
 
 // internStr returns a shared copy of a short, often repeated string.

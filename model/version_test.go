@@ -12,9 +12,9 @@ import (
 func ownDigest(s *State, id string) string {
 	ss := s.sessions[id]
 	var b strings.Builder
-	fmt.Fprintf(&b, "%v %q %q %q %q %q %v %d %v %d %q %d %v %v %q %d %d %d %d %d %d %d",
-		ss.Known, ss.Title, ss.Agent, ss.ParentID, ss.Directory, ss.Run, ss.StatusKnown, s.display(id), ss.Err,
-		ss.Attempt, ss.RetryMsg, ss.RetryAt, ss.Tokens, ss.Cost, ss.LastText, ss.Created, ss.Updated,
+	fmt.Fprintf(&b, "%v %q %q %q %q %q %v %d %v %+v %v %v %q %d %d %d %d %d %d %d",
+		ss.Known, ss.Title, ss.Agent, ss.ParentID, ss.Directory, ss.Run(), ss.StatusKnown, s.display(id), ss.Err,
+		ss.Retry(), ss.Tokens, ss.Cost, ss.LastText(), ss.Created, ss.Updated,
 		ss.RunStart, ss.RunEnd, ss.LastActive, len(s.Permissions(id)), len(s.Questions(id)))
 	for i, t := range ss.Tools {
 		fmt.Fprintf(&b, "|%+v %d", t, ss.ShownToolStatus(i))

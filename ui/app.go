@@ -67,6 +67,13 @@ type Options struct {
 	// RecordedHistory says a recording holds the histories the live screen
 	// read (--record writes them): a replay reads them as it did.
 	RecordedHistory bool
+	// History says which histories are read without being asked (the
+	// zero Policy: all of them).
+	History history.Policy
+	// WaitForStream says the server's stream runs beside the screen and
+	// asks for a resync once connected: the first snapshot is read then,
+	// once, not at start and again on connect (inflight.First).
+	WaitForStream bool
 	// NoColor draws without colour (NO_COLOR).
 	NoColor bool
 	// Watchdog configures the runaway detector; nil runs none.
@@ -203,6 +210,7 @@ func New(opts Options) Model {
 		filter: f,
 		state:  model.New(),
 		now:    opts.Clock(),
+		hist:   history.New(opts.History),
 		width:  80,
 		height: 24,
 		hdr:    &header.Cache{},
@@ -224,12 +232,12 @@ func New(opts Options) Model {
 	return m
 }
 
-// Init asks the terminal for its background and starts the first snapshot,
-// health probe and the tick loop.
+// Init asks the terminal for its background and starts the tick loop and
+// the first reads (inflight.First).
 func (m Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.opts.Timer.Every(slowTick, nextTick)}
 	if m.opts.Server != nil {
-		cmds = append(cmds, inflight.Snapshot(m.opts.Server, m.snapTag), inflight.Health(m.opts.Server, m.healthTag))
+		cmds = append(cmds, inflight.First(m.opts.Server, m.opts.WaitForStream))
 	}
 	return tea.Batch(cmds...)
 }
@@ -273,16 +281,8 @@ func (m *Model) syncClock() {
 	m.detail.SetClock(now, spin)
 }
 
-// Summary is what a screen of several servers shows of this one: where
-// it is connected and its counts.
-type Summary struct {
-	ServerURL string
-	Version   string
-	Conn      wire.ConnState
-	ConnKnown bool
-
-	Counts model.Counts // the sessions the tree holds, by state
-}
+// Summary is what a screen of several servers shows of this one.
+type Summary = header.Summary
 
 // Summary is the screen's server, connection and counts; its strings are
 // one line each, cleaned (format.OneLine), as the bar draws them.

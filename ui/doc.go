@@ -28,7 +28,7 @@
 //	              Send, which hands the root a task.Request, and After, a timer
 //	ui/inflight   the requests under way: each one's cancel and its
 //	              tagged reply; the root's own reads (snapshot, health)
-//	ui/history    the background reads of every session's messages
+//	ui/history    the background reads of sessions' messages: in view first
 //	ui/watch      the watchdog as the screen runs it: marks for the tree
 //	              and detail, the header's notice, notifications, the
 //	              --exec hook (a func the command line passes in) and

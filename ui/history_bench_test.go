@@ -64,8 +64,8 @@ func runScreen(b *testing.B, m Model) (first, full time.Duration) {
 	}
 	_ = m.View()
 	full = time.Since(start)
-	if k := m.State().StateOf("ses_000001").Kind; k != model.KindComplete || m.hist.Left() != 0 {
-		b.Fatalf("not fully loaded: %v, %d left", k, m.hist.Left())
+	if k := m.State().StateOf("ses_000001").Kind; k != model.KindComplete || m.hist.Left(m.state) != 0 {
+		b.Fatalf("not fully loaded: %v, %d left", k, m.hist.Left(m.state))
 	}
 	return first, full
 }

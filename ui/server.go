@@ -43,6 +43,13 @@ func (m Model) updateServer(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case wire.ResyncNeeded:
 		return m.resync()
+	case inflight.FirstReadMsg:
+		if m.snapTag > 0 {
+			return m, nil // the stream's resync read it
+		}
+		m.healthTag++
+		next, cmd := m.resync()
+		return next, tea.Batch(cmd, inflight.Health(m.opts.Server, m.healthTag))
 	case inflight.SnapshotReply:
 		if m.applySnapshot(msg) {
 			return m, m.startHistory()
@@ -116,10 +123,11 @@ func (m *Model) applySnapshot(msg inflight.SnapshotReply) bool {
 	if msg.Err != nil {
 		return false
 	}
+	snap := msg.Take()
 	if m.snapRaced {
-		msg.Snap.Complete = false
+		snap.Complete = false
 	}
-	m.state.ApplySnapshot(msg.Snap)
+	m.state.ApplySnapshot(snap)
 	for _, ev := range replay {
 		m.state.Apply(ev)
 	}
@@ -248,7 +256,22 @@ func (m *Model) startHistory() tea.Cmd {
 	if m.opts.Server == nil || (m.opts.Demo && !m.opts.RecordedHistory) {
 		return nil // a recording answers no reads beyond its snapshot
 	}
-	return m.hist.Start(m.state, m.opts.Server)
+	return m.hist.Start(m.state, m.opts.Server, m.now.UnixMilli())
+}
+
+// wantHistory tells the history reader, after every step, what the screen
+// shows first (the selection, the rows in view) and whether its sort or
+// filter needs every history: a row scrolled into view is read then.
+func wantHistory(next tea.Model, cmd tea.Cmd) (tea.Model, tea.Cmd) {
+	nm, ok := next.(Model)
+	if !ok || nm.opts.Server == nil || (nm.opts.Demo && !nm.opts.RecordedHistory) {
+		return next, cmd
+	}
+	all := nm.tree.Sort().NeedsHistory() || model.ParseFilter(nm.tree.Filter()).NeedsHistory()
+	if more := nm.hist.Want(nm.state, nm.opts.Server, nm.tree.Wanted(), all); more != nil {
+		return nm, tea.Batch(cmd, more)
+	}
+	return nm, cmd
 }
 
 // updateHistory folds one history reply in, for the watchdog too, and starts the next read.

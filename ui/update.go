@@ -23,10 +23,14 @@ func nextTick(time.Time) tea.Msg { return tickMsg{} }
 // flashExpiredMsg clears the flash it was scheduled for (and no later one).
 type flashExpiredMsg struct{ tag int }
 
-// Update routes a message to the handler of its family: keys, mouse,
-// server data, the clock, or action replies. Nothing here does I/O; every
-// call to the server leaves as a tea.Cmd.
-func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+// Update routes a message (route), then has the history reader read what
+// the screen now shows. Nothing here does I/O: every call to the server
+// leaves as a tea.Cmd.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) { return wantHistory(m.route(msg)) }
+
+// route hands msg to its family's handler: keys, mouse, server data, the
+// clock, or action replies.
+func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -54,7 +58,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseWheelMsg:
 		return m.updateWheel(msg.Mouse()), nil
 	case EventsMsg, wire.ConnState, wire.ResyncNeeded, wire.DecodeError,
-		inflight.SnapshotReply, inflight.HealthReply, ResetMsg:
+		inflight.SnapshotReply, inflight.HealthReply, ResetMsg, inflight.FirstReadMsg:
 		next, cmd := m.updateServer(msg)
 		return watched(msg, next, cmd)
 	case history.Msg:

@@ -1,17 +1,17 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/dialog"
 	"github.com/octop-dev/octop/ui/footer"
 	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/header"
+	"github.com/octop-dev/octop/ui/tree"
 )
 
 // headerHeight is the header's two lines: where, and what is selected.
@@ -96,7 +96,8 @@ func (m Model) render() string {
 	for _, l := range m.headerLines() {
 		line(l)
 	}
-	treeLines := strings.Split(m.treeView(), "\n")
+	treeLines := strings.Split(m.tree.ViewOr(tree.Empty{Demo: m.opts.Demo, ConnKnown: m.connKnown, Conn: m.conn,
+		ServerURL: m.opts.ServerURL}), "\n")
 	detailLines := strings.Split(m.detail.View(), "\n")
 	if a.wide {
 		sep := m.styles.Ink.Border.Render("│")
@@ -137,43 +138,16 @@ func (m Model) rule() string {
 	return st.Render(format.Fit("──"+name+strings.Repeat("─", max(m.width-2-ansi.StringWidth(name), 0)), m.width))
 }
 
-// treeView is the tree pane, or a hint in its place when it has no rows.
-func (m Model) treeView() string {
-	if len(m.tree.Rows()) > 0 {
-		return m.tree.View()
-	}
-	var hint string
-	switch {
-	case m.tree.Filter() != "":
-		hint = fmt.Sprintf("no session matches %q — esc clears the filter", m.tree.Filter())
-	case m.opts.Demo:
-		hint = "the recording is starting…"
-	case m.connKnown && m.conn.State == wire.Connected:
-		hint = "no sessions yet — start a task in OpenCode and it shows up here"
-	case m.connKnown && m.conn.State == wire.Disconnected && m.conn.Err != nil && m.conn.RetryAt.IsZero():
-		// Retrying cannot fix this one (a rejected password, not an
-		// OpenCode server): waiting would be a lie.
-		hint = "octop has stopped trying; fix the error above and start it again"
-	default:
-		hint = "waiting for the server at " + m.opts.ServerURL + "…"
-	}
-	// Wrapped, never cut: the hint may be all a person has to go on.
-	w := max(m.tree.Width()-1, 1)
-	lines := strings.Split(format.Wrap(hint, w), "\n") // the URL is the config file's
-	for i, l := range lines {
-		lines[i] = format.Fit(" "+m.styles.Ink.Dim.Render(l), m.tree.Width())
-	}
-	return strings.Join(lines, "\n")
-}
-
 // headerLines is the two header lines.
 func (m Model) headerLines() []string {
 	return m.hdr.Lines(m.styles, header.Data{
 		Demo: m.opts.Demo, Source: m.opts.Source, Playback: m.playback, ReadOnly: m.opts.ReadOnly != "" && !m.opts.Demo,
 		ServerURL: m.opts.ServerURL, Version: m.version,
 		Conn: m.conn, ConnKnown: m.connKnown, LostAt: m.lostAt, Follow: m.follow, Sort: m.tree.Sort().String(), SnapErr: m.snapErr, Now: m.now,
-		Counts: m.counts, Filtered: m.tree.Filtered(), Loading: m.hist.Left(),
-		Runaway: m.runawayN, Notice: m.notice,
+		Counts: m.counts, Filtered: m.tree.Filtered(), Loading: m.hist.Left(m.state),
+		All: m.state.Tally(), SortNeedsHistory: m.tree.Sort().NeedsHistory(),
+		FilterNeedsHistory: model.ParseFilter(m.tree.Filter()).NeedsHistory(),
+		Runaway:            m.runawayN, Notice: m.notice,
 		Selected: m.state.Session(m.tree.Selected()), Subtree: m.subtree,
 	}, m.width)
 }

@@ -334,7 +334,7 @@ func TestAbortOnLoop(t *testing.T) {
 	}
 	// Nothing is recorded as octop's abort before the server says the
 	// session stopped.
-	if by := m.State().Session("ses_loop").AbortedBy; by != "" {
+	if by := m.State().Session("ses_loop").AbortedBy(); by != "" {
 		t.Errorf("AbortedBy = %q before the server said the session stopped", by)
 	}
 	// The server's answer: the child's run ends aborted. The loop goes on
@@ -344,7 +344,7 @@ func TestAbortOnLoop(t *testing.T) {
 	if len(ops.asks) != 1 {
 		t.Errorf("aborted again: %v", ops.asks)
 	}
-	if by := m.State().Session("ses_loop").AbortedBy; by != "octop: loop" {
+	if by := m.State().Session("ses_loop").AbortedBy(); by != "octop: loop" {
 		t.Errorf("AbortedBy = %q once the server said it stopped, want %q", by, "octop: loop")
 	}
 	m = press(t, m, "j") // the looping child, first under the root

@@ -18,7 +18,7 @@ import (
 const configHelp = `
 Print the settings octop would use: the config file it read, the server
 and how it signs in (passwords masked: only where they come from), the
-config file's servers, and the watchdog and notify settings. Flags given
+config file's servers, and the watchdog, notify and history settings. Flags given
 here override the file, as they do for every command, so this shows what
 they would change.
 
@@ -35,6 +35,7 @@ Examples:
 func (a *app) newConfig() *cobra.Command {
 	var wd watchdogFlags
 	var notify string
+	var hist historyFlags
 	return a.newSubcommand(subcommand{
 		use:     "config",
 		summary: "print the settings in effect (config file, flags, environment), secrets masked",
@@ -42,8 +43,12 @@ func (a *app) newConfig() *cobra.Command {
 		flags: func(fs *pflag.FlagSet) {
 			wd.register(fs)
 			fs.StringVar(&notify, "notify", "none", "call the terminal as octop watch --notify does: MODE none, bell, osc or all")
+			hist.register(fs)
 		},
 		run: func(_ context.Context, cmd *command, _ client.Options, pos []string) int {
+			if _, err := hist.policy(); err != nil {
+				return cmd.usageError(err.Error())
+			}
 			return runConfig(cmd, pos, wd, notify)
 		},
 	})
@@ -67,6 +72,10 @@ func runConfig(cmd *command, pos []string, wd watchdogFlags, notify string) int 
 	fmt.Fprintln(w, "notify:")
 	fmt.Fprintf(w, "  %-14s %s\n", "notify", notify)
 	for _, n := range []string{"exec", "exec-timeout"} {
+		fmt.Fprintf(w, "  %-14s %s\n", n, shown(cmd.fs.Lookup(n)))
+	}
+	fmt.Fprintln(w, "history:")
+	for _, n := range []string{"lazy-after", "history-window"} {
 		fmt.Fprintf(w, "  %-14s %s\n", n, shown(cmd.fs.Lookup(n)))
 	}
 	return codeOK

@@ -33,7 +33,8 @@ aborted|interrupted|denied|the error's name), "run" (idle|busy|retry),
 "error", "tools" {total, running, completed, failed}, "created" (Unix ms),
 "tokens" {input, output, reasoning, cache_read, cache_write}, "cost",
 "started", "ended" (Unix ms; 0 while running), "duration_ms",
-"last_activity", "files_changed", "todos" {total, done}, the same figures
+"last_activity", "files_changed", "todos" {total, done} (the list of a
+session that called todowrite, the one tool that keeps one), the same figures
 over the session and all its descendants under "subtree", and "children".
 The figures add up the session's messages as the server lists them. The
 JSON is indented at most 32 levels deep, and the text tree draws at most
@@ -72,7 +73,7 @@ func runTree(ctx context.Context, cmd *command, base client.Options, pos []strin
 	trees := readTrees(ctx, cs)
 	code = codeOK
 	for _, t := range trees {
-		for _, id := range t.skipped {
+		for _, id := range t.skipped() {
 			fmt.Fprintf(cmd.stdio.err, "octop tree: skipped a session whose id is malformed: %s\n", squashSpaces(id))
 		}
 		switch {
@@ -83,47 +84,63 @@ func runTree(ctx context.Context, cmd *command, base client.Options, pos []strin
 		}
 	}
 	if asJSON {
-		roots := []*live.Node{}
+		// Root by root: 50,000 sessions are never held as Nodes, or as
+		// JSON, all at once.
+		out := newJSONArray(stdio.out)
 		for _, t := range trees {
-			roots = append(roots, t.roots...)
+			if t.err != nil {
+				continue
+			}
+			if err := t.forest.Each(func(r *live.Node) error {
+				r.Server = t.server
+				return out.add(r)
+			}); err != nil {
+				return cmd.fail(err)
+			}
 		}
-		if err := printJSON(cmd.stdio.out, roots); err != nil {
+		if err := out.close(); err != nil {
 			return cmd.fail(err)
 		}
 		return code
 	}
+	w := newLineWriter(stdio.out)
 	for _, t := range trees {
-		printTree(stdio.out, t, len(trees) > 1)
+		printTree(w, t, len(trees) > 1)
+	}
+	if err := w.Flush(); err != nil {
+		return cmd.fail(err)
 	}
 	return code
 }
 
 // serverTree is one server's part of `octop tree`.
 type serverTree struct {
-	server  string
-	roots   []*live.Node
-	skipped []string // sessions left out: their ids are malformed
-	err     error
+	server string
+	forest *live.Forest
+	err    error
+}
+
+// skipped are the sessions left out: their ids are malformed.
+func (t serverTree) skipped() []string {
+	if t.forest == nil {
+		return nil
+	}
+	return t.forest.Skipped
 }
 
 // readTrees reads every server's tree at once, so a slow or dead server
-// costs only its own time; each root is marked with its server.
+// costs only its own time.
 func readTrees(ctx context.Context, cs []*client.Client) []serverTree {
 	out := make([]serverTree, len(cs))
 	var wg sync.WaitGroup
 	for i, c := range cs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			t := serverTree{server: c.BaseURL()}
 			if t.err = live.CheckDirectory(ctx, c); t.err == nil {
-				t.roots, t.skipped, t.err = live.Tree(ctx, c)
-			}
-			for _, r := range t.roots {
-				r.Server = t.server
+				t.forest, t.err = live.ReadForest(ctx, c)
 			}
 			out[i] = t
-		}()
+		})
 	}
 	wg.Wait()
 	return out
@@ -138,11 +155,14 @@ func printTree(w io.Writer, t serverTree, named bool) {
 	if t.err != nil {
 		return // said on stderr
 	}
-	if len(t.roots) == 0 {
-		fmt.Fprintln(w, "no sessions")
-	}
-	for _, r := range t.roots {
+	n := 0
+	_ = t.forest.Each(func(r *live.Node) error {
 		printNode(w, r)
+		n++
+		return nil
+	})
+	if n == 0 {
+		fmt.Fprintln(w, "no sessions")
 	}
 }
 

@@ -39,17 +39,21 @@ password_command = "echo from-cmd | tr a-z A-Z"
 [watchdog]
 loop = 7
 abort_on = ["loop"]
+
+[history]
+window = "3d"
 `
 
 func TestConfigCommandMasksAndOverrides(t *testing.T) {
 	withConfig(t, testConfig)
 	t.Setenv("OCTOP_TEST_WORK_PW", "env-secret")
 	var out, errb stringsBuilder
-	if code := realMain([]string{"config", "--loop", "9"}, nil, &out, &errb); code != 0 {
+	if code := realMain([]string{"config", "--loop", "9", "--lazy-after", "800"}, nil, &out, &errb); code != 0 {
 		t.Fatalf("octop config exited %d: %s", code, errb.String())
 	}
 	got := out.String()
-	for _, want := range []string{`http://127.0.0.1:4097 (config file, server "work")`, "me (config file", "******** (from $OCTOP_TEST_WORK_PW, set)", "loop           9", "abort-on       loop"} {
+	for _, want := range []string{`http://127.0.0.1:4097 (config file, server "work")`, "me (config file", "******** (from $OCTOP_TEST_WORK_PW, set)", "loop           9", "abort-on       loop",
+		"lazy-after     800", "history-window 3d"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("octop config lacks %q:\n%s", want, got)
 		}
@@ -121,6 +125,8 @@ func TestScreenWatchdogFlags(t *testing.T) {
 		{"the file's loop", "[watchdog]\nloop = 1\n", nil, "octop: --loop must be 2 or more, not 1\n"},
 		{"several servers", "", []string{"--server", "http://127.0.0.1:1,http://127.0.0.1:2", "--stall", "0s"}, "octop: --stall must be at least 1s, not 0s\n"},
 		{"the file's notify", "[notify]\nnotify = \"loud\"\n", nil, "octop: "},
+		{"bad --lazy-after", "", []string{"--lazy-after", "-1"}, "octop: --lazy-after must not be negative, not -1"},
+		{"bad --history-window", "", []string{"--history-window", "soon"}, `octop: invalid value "soon" for flag --history-window`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			withConfig(t, tc.config)

@@ -24,18 +24,60 @@ func printJSON(w io.Writer, v any) error {
 	}
 	var out bytes.Buffer
 	out.Grow(len(b) + len(b)/2)
-	indentCapped(&out, sanitize.JSON(b), maxIndent)
+	indentCapped(&out, sanitize.JSON(b), maxIndent, 0)
 	out.WriteByte('\n')
 	_, err = w.Write(out.Bytes())
 	return err
 }
 
+// jsonArray writes a JSON array one element at a time, each as printJSON
+// would write it inside the whole array (the same bytes), so a list too
+// large to hold encoded at once (octop tree's 50,000 sessions) is never
+// held whole.
+type jsonArray struct {
+	w   *lineWriter
+	n   int
+	buf bytes.Buffer
+}
+
+func newJSONArray(w io.Writer) *jsonArray { return &jsonArray{w: newLineWriter(w)} }
+
+// add writes the next element.
+func (a *jsonArray) add(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	a.buf.Reset()
+	if a.n == 0 {
+		a.buf.WriteByte('[')
+	} else {
+		a.buf.WriteByte(',')
+	}
+	a.buf.WriteString("\n  ")
+	indentCapped(&a.buf, sanitize.JSON(b), maxIndent, 1)
+	a.n++
+	_, err = a.w.Write(a.buf.Bytes())
+	return err
+}
+
+// close ends the array and the line, and flushes.
+func (a *jsonArray) close() error {
+	end := "\n]\n"
+	if a.n == 0 {
+		end = "[]\n"
+	}
+	if _, err := io.WriteString(a.w, end); err != nil {
+		return err
+	}
+	return a.w.Flush()
+}
+
 // indentCapped is json.Indent with two spaces a level, levels past limit
-// indented as limit. src must be compact JSON (json.Marshal's); an empty
-// object or array stays {} or [].
-func indentCapped(dst *bytes.Buffer, src []byte, limit int) {
+// indented as limit, for src starting at depth. src must be compact JSON
+// (json.Marshal's); an empty object or array stays {} or [].
+func indentCapped(dst *bytes.Buffer, src []byte, limit, depth int) {
 	pad := strings.Repeat("  ", limit)
-	depth := 0
 	newline := func() {
 		dst.WriteByte('\n')
 		dst.WriteString(pad[:2*min(depth, limit)])

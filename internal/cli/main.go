@@ -54,9 +54,10 @@ type globalFlags struct {
 	Record string
 	// Discover adds the servers announced on the local network (mDNS).
 	Discover bool
-	// wd and notify are the watchdog's flags.
-	wd     watchdogFlags
-	notify string
+	// wd and notify are the watchdog's flags; history the history reads'.
+	wd      watchdogFlags
+	notify  string
+	history historyFlags
 	// demo, replay and speed play a recording instead of a server;
 	// version prints the version instead.
 	demo, version bool
@@ -72,6 +73,7 @@ func (g *globalFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&g.Discover, "discover", false, "also watch the servers announced on the local network by 'opencode serve --mdns', as they appear")
 	fs.StringVar(&g.notify, "notify", "all", "call the terminal when a root ends, something waits on you, a session fails or runs away: MODE none, bell, osc or all")
 	g.wd.register(fs)
+	g.history.register(fs)
 	fs.BoolVar(&g.demo, "demo", false, "replay a built-in recording; needs no server")
 	fs.StringVar(&g.replay, "replay", "", "play back a recording made with --record FILE; needs no server")
 	fs.Float64Var(&g.speed, "speed", 1, "with --replay: start at this SPEED (0.25, 0.5, 1, 2, 4, 8, 16 or 32)")
@@ -137,8 +139,16 @@ func runScreen(g *globalFlags, fs *pflag.FlagSet, stdout, stderr io.Writer) int 
 	if g.demo {
 		return runDemo(stderr)
 	}
+	policy, err := g.history.policy()
+	if err != nil {
+		fmt.Fprintln(stderr, "octop:", err)
+		return 2
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	boundMemory(ctx)
 	if g.replay != "" {
-		return runReplay(g.replay, g.speed, stderr)
+		return runReplay(g.replay, g.speed, policy, stderr)
 	}
 	if len(g.conn.serverNames()) > 1 || g.Discover {
 		return runSeveral(*g, stderr)
@@ -170,8 +180,10 @@ func runLive(g globalFlags, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "octop:", err)
 		return 2
 	}
+	policy, _ := g.history.policy() // checked by runScreen
 	opts := screenOn(c, rec, ui.Options{
 		ServerURL:   c.BaseURL(),
+		History:     policy,
 		AllProjects: g.AllProjects,
 		NoColor:     noColor(),
 		Getenv:      os.Getenv,

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/pprof"
 )
 
@@ -11,9 +12,10 @@ import (
 // BENCHLIVE_FLAGS=-cpuprofile=DIR sets it); stop ends and closes it. Unset,
 // it does nothing.
 func startCPUProfile() (stop func(), err error) {
+	stopMem := heapProfileAtExit()
 	path := os.Getenv("OCTOP_CPUPROFILE")
 	if path == "" {
-		return func() {}, nil
+		return stopMem, nil
 	}
 	f, err := os.Create(path)
 	if err != nil {
@@ -26,5 +28,28 @@ func startCPUProfile() (stop func(), err error) {
 	return func() {
 		pprof.StopCPUProfile()
 		f.Close()
+		stopMem()
 	}, nil
+}
+
+// heapProfileAtExit returns what writes the live heap's profile to the
+// file OCTOP_MEMPROFILE names when octop ends (make bench-scale: where a
+// screen's memory goes); unset, nothing.
+func heapProfileAtExit() func() {
+	path := os.Getenv("OCTOP_MEMPROFILE")
+	if path == "" {
+		return func() {}
+	}
+	return func() {
+		f, err := os.Create(path)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "octop: OCTOP_MEMPROFILE:", err)
+			return
+		}
+		defer f.Close()
+		runtime.GC()
+		if err := pprof.WriteHeapProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, "octop: OCTOP_MEMPROFILE:", err)
+		}
+	}
 }

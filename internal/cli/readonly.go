@@ -22,5 +22,9 @@ func screenOn(c *client.Client, rec *recorder, o ui.Options) ui.Options {
 		s, o.ReadOnly = task.ReadOnly(s, readOnlyNotice), readOnlyNotice
 	}
 	o.Server = rec.server(s)
+	// A recording keeps a screen's reads for its replay to make again,
+	// so a recorded screen reads as a replay does: at start, and on
+	// every connect.
+	o.WaitForStream = rec == nil
 	return o
 }

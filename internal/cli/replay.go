@@ -14,6 +14,7 @@ import (
 	"github.com/octop-dev/octop/internal/record"
 	"github.com/octop-dev/octop/internal/shell"
 	"github.com/octop-dev/octop/ui"
+	"github.com/octop-dev/octop/ui/history"
 )
 
 // demoLoopPause is how long the demo's last state stays on screen before
@@ -21,7 +22,7 @@ import (
 const demoLoopPause = 8 * time.Second
 
 // runReplay plays the recording at path (--replay).
-func runReplay(path string, speed float64, stderr io.Writer) int {
+func runReplay(path string, speed float64, policy history.Policy, stderr io.Writer) int {
 	// The file is read as a stream: through once now, to check it and
 	// learn its servers, then as it plays.
 	src := record.File(path)
@@ -34,7 +35,7 @@ func runReplay(path string, speed float64, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "octop: --replay %s: %v\n", path, err)
 		return 1
 	}
-	rec := replaySource{src: src, label: "replay", source: "replay " + path, truncated: info.Truncated}
+	rec := replaySource{src: src, label: "replay", source: "replay " + path, truncated: info.Truncated, history: policy}
 	if len(info.Servers) > 1 {
 		return playSeveral(rec, record.Options{Speed: speed}, stderr)
 	}
@@ -49,6 +50,7 @@ type replaySource struct {
 	label     string
 	source    string
 	truncated bool
+	history   history.Policy // what the live screen read by, reading the recorded histories
 }
 
 // runDemo replays the embedded recording on a loop.
@@ -88,7 +90,7 @@ func newReplay(rec replaySource, opts record.Options) (*oneReplay, error) {
 	if rec.truncated {
 		source += " (cut short)"
 	}
-	root := ui.New(ui.Options{Demo: true, ReadOnly: label + ": read-only", Source: source, RecordedHistory: p.HasHistories(),
+	root := ui.New(ui.Options{Demo: true, ReadOnly: label + ": read-only", Source: source, RecordedHistory: p.HasHistories(), History: rec.history,
 		Server: record.ReadOnly(p.Backend(), r.seen, label), Clock: p.Clock, NoColor: noColor(),
 		MoreKeys: shell.DefaultReplayKeyMap().ShortHelp()})
 	r.screen = shell.NewScreen(root, p, label).WithHint(replayHint(label, rec.truncated))

@@ -39,7 +39,7 @@ func newSeveralReplay(rec replaySource, opts record.Options) (severalReplay, err
 	for i, s := range g.Servers() {
 		p := g[i]
 		r.seen[i] = record.NewRecorded()
-		screens[i] = ui.New(ui.Options{Demo: true, ReadOnly: label + ": read-only", Source: source, RecordedHistory: p.HasHistories(),
+		screens[i] = ui.New(ui.Options{Demo: true, ReadOnly: label + ": read-only", Source: source, RecordedHistory: p.HasHistories(), History: rec.history,
 			Server: record.ReadOnly(p.Backend(), r.seen[i], label), Clock: p.Clock, ServerURL: s, NoColor: noColor(),
 			MoreKeys: append(shell.DefaultKeyMap().ShortHelp(), shell.DefaultReplayKeyMap().ShortHelp()...)})
 	}

@@ -129,7 +129,8 @@ func (w watching) stream(ctx context.Context, send func(tea.Msg)) {
 // set (the hook's failures shown on that screen).
 func (s *several) screen(i int, c *client.Client, rec *recorder) ui.Model {
 	wd := s.wd
-	o := screenOn(c, rec, ui.Options{ServerURL: c.BaseURL(), AllProjects: s.g.AllProjects, NoColor: noColor(),
+	policy, _ := s.g.history.policy() // checked by runScreen
+	o := screenOn(c, rec, ui.Options{ServerURL: c.BaseURL(), History: policy, AllProjects: s.g.AllProjects, NoColor: noColor(),
 		Getenv: os.Getenv, Watchdog: &wd, Notify: s.notify, MoreKeys: shell.DefaultKeyMap().ShortHelp()})
 	if s.g.wd.exec != "" {
 		h := hook.New(s.g.wd.exec, c.BaseURL(), s.g.wd.hookTimeout, func(r hook.Result) {

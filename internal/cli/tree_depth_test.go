@@ -41,12 +41,12 @@ func TestIndentCapped(t *testing.T) {
 	b, _ := json.Marshal(v)
 	var want, got bytes.Buffer
 	_ = json.Indent(&want, b, "", "  ")
-	indentCapped(&got, b, 100)
+	indentCapped(&got, b, 100, 0)
 	if got.String() != want.String() {
 		t.Errorf("got\n%s\nwant\n%s", got.String(), want.String())
 	}
 	got.Reset()
-	indentCapped(&got, []byte(`[[[[1]]]]`), 2)
+	indentCapped(&got, []byte(`[[[[1]]]]`), 2, 0)
 	if want := "[\n  [\n    [\n    [\n    1\n    ]\n    ]\n  ]\n]"; got.String() != want {
 		t.Errorf("capped at 2: got\n%s\nwant\n%s", got.String(), want)
 	}
@@ -100,5 +100,37 @@ func TestTreeDeepChain(t *testing.T) {
 	}
 	if last := lines[n-1]; !strings.HasPrefix(last, "… ") || !strings.Contains(last, fmt.Sprintf("ses_%06d", n-1)) {
 		t.Errorf("the deepest line = %q", last)
+	}
+}
+
+// TestJSONArrayIsPrintJSON: written one element at a time, an array is
+// byte for byte what printJSON writes of it whole, empty, deep past the
+// indent cap, or holding what the sanitizer escapes.
+func TestJSONArrayIsPrintJSON(t *testing.T) {
+	deep := any(1)
+	for range 40 {
+		deep = []any{deep}
+	}
+	for _, list := range [][]any{
+		{},
+		{map[string]any{"id": "ses_a", "children": []any{}}},
+		{map[string]any{"title": "a\x1b[31mred\u202e", "n": 1.5}, "x", deep, []any{}},
+	} {
+		var whole, each bytes.Buffer
+		if err := printJSON(&whole, list); err != nil {
+			t.Fatal(err)
+		}
+		a := newJSONArray(&each)
+		for _, v := range list {
+			if err := a.add(v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := a.close(); err != nil {
+			t.Fatal(err)
+		}
+		if each.String() != whole.String() {
+			t.Errorf("one at a time:\n%s\nwhole:\n%s", each.String(), whole.String())
+		}
 	}
 }

@@ -47,6 +47,13 @@ type Notify struct {
 	ExecTimeout string `toml:"exec_timeout"`
 }
 
+// History is the [history] table: how the screen reads the histories of
+// a server with many sessions (--lazy-after, --history-window).
+type History struct {
+	LazyAfter *int   `toml:"lazy_after"`
+	Window    string `toml:"window"`
+}
+
 // File is the whole config file.
 type File struct {
 	// Path is where it was read from ("" when there was none).
@@ -54,6 +61,7 @@ type File struct {
 	Servers  []Server `toml:"server"`
 	Watchdog Watchdog `toml:"watchdog"`
 	Notify   Notify   `toml:"notify"`
+	History  History  `toml:"history"`
 }
 
 // DefaultPath is where the file is looked for.
@@ -140,6 +148,14 @@ func (f File) check(data []byte) error {
 			return fmt.Errorf("%s%s = %q is not a duration like 3m or 10s", lineOf(data, v), key, v)
 		}
 	}
+	if v := f.History.Window; v != "" {
+		if _, err := ParseWindow(v); err != nil {
+			return fmt.Errorf("%shistory.window = %q is not a span of time like 7d or 36h", lineOf(data, v), v)
+		}
+	}
+	if n := f.History.LazyAfter; n != nil && *n < 0 {
+		return fmt.Errorf("%shistory.lazy_after = %d must not be negative (0 reads every history)", lineOf(data, "lazy_after"), *n)
+	}
 	return nil
 }
 
@@ -160,6 +176,12 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 func (f File) FlagDefaults() map[string]string {
 	d := map[string]string{}
 	w, n := f.Watchdog, f.Notify
+	if f.History.LazyAfter != nil {
+		d["lazy-after"] = strconv.Itoa(*f.History.LazyAfter)
+	}
+	if f.History.Window != "" {
+		d["history-window"] = f.History.Window
+	}
 	if w.Loop != nil {
 		d["loop"] = strconv.Itoa(*w.Loop)
 	}

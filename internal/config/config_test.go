@@ -29,6 +29,10 @@ abort_on = ["loop", "budget"]
 [notify]
 notify = "bell"
 exec = "true"
+
+[history]
+lazy_after = 2000
+window = "3d"
 `
 
 func TestParse(t *testing.T) {
@@ -41,7 +45,7 @@ func TestParse(t *testing.T) {
 	}
 	d := f.FlagDefaults()
 	want := map[string]string{"loop": "7", "stall": "2m", "budget-tokens": "200000", "budget-cost": "2.50",
-		"abort-on": "loop,budget", "notify": "bell", "exec": "true"}
+		"abort-on": "loop,budget", "notify": "bell", "exec": "true", "lazy-after": "2000", "history-window": "3d"}
 	for k, v := range want {
 		if d[k] != v {
 			t.Errorf("%s = %q, want %q", k, d[k], v)
@@ -82,6 +86,8 @@ func TestMalformed(t *testing.T) {
 		"unknown key":  {"[watchdog]\nlop = 5\n", `line 2: unknown setting "watchdog.lop"`},
 		"bad duration": {"[notify]\nexec_timeout = \"soon\"\n", "line 2: notify.exec_timeout"},
 		"no url":       {"[[server]]\nname = \"a\"\n", "has no url"},
+		"bad window":   {"[history]\nwindow = \"a week\"\n", "line 2: history.window"},
+		"lazy < 0":     {"[history]\nlazy_after = -5\n", "line 2: history.lazy_after = -5 must not be negative"},
 		"both pw":      {"[[server]]\nurl = \"http://h\"\npassword_env = \"A\"\npassword_command = \"b\"\n", "not both"},
 		"duplicate":    {"[[server]]\nname = \"a\"\nurl = \"http://h\"\n[[server]]\nname = \"a\"\nurl = \"http://g\"\n", "two servers"},
 	} {
@@ -122,5 +128,21 @@ func TestLoad(t *testing.T) {
 	t.Setenv("OCTOP_CONFIG", filepath.Join(dir, "missing.toml"))
 	if _, err := Load(); err == nil {
 		t.Error("a missing OCTOP_CONFIG file was not reported")
+	}
+}
+
+// TestWindow: a window is a Go duration or a number of days, and is
+// written back in days when it is whole days.
+func TestWindow(t *testing.T) {
+	for in, want := range map[string]string{"7d": "7d", "36h": "36h0m0s", "1.5d": "36h0m0s", "48h": "2d", "0d": "0s"} {
+		d, err := ParseWindow(in)
+		if err != nil || FormatWindow(d) != want {
+			t.Errorf("%s: %v (%v), want %s", in, FormatWindow(d), err, want)
+		}
+	}
+	for _, bad := range []string{"", "week", "-1d", "-3h", "7 days"} {
+		if _, err := ParseWindow(bad); err == nil {
+			t.Errorf("%q read as a window", bad)
+		}
 	}
 }

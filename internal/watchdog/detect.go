@@ -95,7 +95,7 @@ func detectErrors(tools []model.ToolCall, n int) (string, bool) {
 // call running, and nothing heard for longer than limit. A running tool
 // (a long bash command, a subagent) or streaming text is never a stall.
 func detectStall(st *model.State, ss *model.Session, quietMS int64, limit time.Duration) (string, bool) {
-	if ss.Run != wire.StatusBusy || st.StateOf(ss.ID).Kind == model.KindWaiting {
+	if ss.Run() != wire.StatusBusy || st.StateOf(ss.ID).Kind == model.KindWaiting {
 		return "", false
 	}
 	if st.Counts(ss.ID).ToolsRunning > 0 {

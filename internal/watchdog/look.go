@@ -122,14 +122,14 @@ func (w *Watchdog) markOne(out *Out, st *model.State, ss *model.Session, t *trac
 	k := kinds[i]
 	msg, on := w.detect(k, st, ss, t, nowMS)
 	if !on {
-		t.marks[i] = nil
+		t.setMark(i, nil)
 		return
 	}
-	if t.marks[i] != nil {
-		t.marks[i].Evidence = msg
+	if m := t.mark(i); m != nil {
+		m.Evidence = msg
 		return
 	}
-	t.marks[i] = &Mark{Kind: k, Since: nowMS, Evidence: msg}
+	t.setMark(i, &Mark{Kind: k, Since: nowMS, Evidence: msg})
 	live := t.phase == phaseBusy || t.phase == phaseWaiting
 	if !w.primed && !live {
 		return // history found at start: marked, not news

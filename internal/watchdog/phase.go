@@ -3,7 +3,7 @@ package watchdog
 import "github.com/octop-dev/octop/model"
 
 // phase is where a session's lifecycle stands, as far as events go.
-type phase int
+type phase uint8
 
 const (
 	phaseNone        phase = iota // never seen running
@@ -92,5 +92,5 @@ func guessPhase(st *model.State, ss *model.Session) phase {
 // ran reports whether an idle session shows any sign of having run: a
 // session just created, before its first status, has none.
 func ran(ss *model.Session) bool {
-	return len(ss.Tools) > 0 || ss.LastText != "" || ss.Tokens > 0 || ss.RunEnd > 0
+	return len(ss.Tools) > 0 || ss.LastText() != "" || ss.Tokens > 0 || ss.RunEnd > 0
 }

@@ -23,16 +23,37 @@ type Watchdog struct {
 	awaits bool
 }
 
-// track is what the Watchdog remembers of one session.
+// track is what the Watchdog remembers of one session: one for every
+// session of the tree (50,000 on a server with a year of sessions), so
+// it is small, its marks kept apart once it has one.
 type track struct {
-	phase    phase
 	runStart int64
 	heard    int64 // Unix ms an event last named this session
-	marks    [len(kinds)]*Mark
+	marks    *[len(kinds)]*Mark
+	phase    phase
 	// fresh: first seen after the baseline was set, so it is new since;
 	// loaded: its phase and runStart were last taken from its messages,
 	// so a later RunStart is a run it made (see Learn).
 	fresh, loaded bool
+}
+
+// mark is the session's mark of kinds[i], or nil.
+func (t *track) mark(i int) *Mark {
+	if t.marks == nil {
+		return nil
+	}
+	return t.marks[i]
+}
+
+// setMark sets (or, nil, clears) the session's mark of kinds[i].
+func (t *track) setMark(i int, m *Mark) {
+	if t.marks == nil {
+		if m == nil {
+			return
+		}
+		t.marks = new([len(kinds)]*Mark)
+	}
+	t.marks[i] = m
 }
 
 // Abort asks the caller to abort a session and its subtree, once.
@@ -133,7 +154,7 @@ func kindsTouched(ev wire.Event) uint8 {
 func (w *Watchdog) Tick(st *model.State, nowMS int64) Out {
 	var out Out
 	for id, t := range w.tracks {
-		if t.phase != phaseBusy && t.marks[stallIdx] == nil {
+		if t.phase != phaseBusy && t.mark(stallIdx) == nil {
 			continue
 		}
 		if ss := st.Session(id); ss != nil {
@@ -226,8 +247,8 @@ func (w *Watchdog) Marks(id string) []Mark {
 		return nil
 	}
 	var out []Mark
-	for _, m := range t.marks {
-		if m != nil {
+	for i := range kinds {
+		if m := t.mark(i); m != nil {
 			out = append(out, *m)
 		}
 	}
@@ -248,8 +269,8 @@ func (w *Watchdog) forget(id string) {
 
 // marked reports whether the session carries any mark.
 func (t *track) marked() bool {
-	for _, m := range t.marks {
-		if m != nil {
+	for i := range kinds {
+		if t.mark(i) != nil {
 			return true
 		}
 	}

@@ -168,9 +168,9 @@ func (m Model) header(s *model.Session) []string {
 	}
 	status := markStyle.Render(mark+" "+format.StateWord(state)) + st.Ink.Dim.Render(" · "+elapsed)
 	if state.Kind == model.KindRetrying {
-		status += st.Ink.Retry.Render(fmt.Sprintf(" · attempt %d", s.Attempt))
-		if s.RetryAt > m.now {
-			status += st.Ink.Retry.Render(" · next in " + format.Elapsed(s.RetryAt-m.now))
+		status += st.Ink.Retry.Render(fmt.Sprintf(" · attempt %d", s.Retry().Attempt))
+		if at := s.Retry().At; at > m.now {
+			status += st.Ink.Retry.Render(" · next in " + format.Elapsed(at-m.now))
 		}
 	}
 	if c.Children > 0 {
@@ -193,8 +193,8 @@ func (m Model) header(s *model.Session) []string {
 	}
 	lines = append(lines, label(st, "tokens")+fmt.Sprintf("%s · %s", format.Tokens(s.Tokens), format.Cost(s.Cost)))
 	switch {
-	case state.Kind == model.KindRetrying && s.RetryMsg != "":
-		lines = append(lines, label(st, "retry")+st.Ink.Retry.Render(format.OneLine(s.RetryMsg)))
+	case state.Kind == model.KindRetrying && s.Retry().Message != "":
+		lines = append(lines, label(st, "retry")+st.Ink.Retry.Render(format.OneLine(s.Retry().Message)))
 	case state.Kind == model.KindNotLoaded:
 		lines = append(lines, label(st, "reason")+st.Ink.Dim.Render("reading its history…"))
 	case !state.Kind.Live() && state.Detail != "" && state.Kind != model.KindIdle:
@@ -225,6 +225,9 @@ func (m Model) header(s *model.Session) []string {
 // the scroll hides above and below.
 func (m Model) callsRule(s *model.Session, above, below int) string {
 	title := fmt.Sprintf("tool calls (%d)", len(s.Tools))
+	if m.unread(s) {
+		title = "tool calls (…)" // not read yet: no count is known
+	}
 	if above > 0 {
 		title += fmt.Sprintf(" ↑%d more", above)
 	}
@@ -233,6 +236,10 @@ func (m Model) callsRule(s *model.Session, above, below int) string {
 	}
 	return rule(m.styles, title, m.width)
 }
+
+// unread says the session's history is not read yet, so nothing is known
+// of its calls.
+func (m Model) unread(s *model.Session) bool { return len(s.Tools) == 0 && !m.state.HasHistory(s.ID) }
 
 // body is the scrolling part: the tool calls, then the todo list when the
 // session keeps one, then the last reply once idle. The calls' lines are
@@ -250,8 +257,8 @@ func (m Model) body(s *model.Session) body {
 		b.nameW = max(b.nameW, min(len(t.Tool), 12))
 	}
 	b.tail = m.todoLines(s)
-	if model.StateOf(s).Kind != model.KindRunning && strings.TrimSpace(s.LastText) != "" {
-		reply := strings.Split(format.Text(strings.TrimSpace(s.LastText)), "\n")
+	if model.StateOf(s).Kind != model.KindRunning && strings.TrimSpace(s.LastText()) != "" {
+		reply := strings.Split(format.Text(strings.TrimSpace(s.LastText())), "\n")
 		if len(reply) > maxReplyLines {
 			reply = append(reply[:maxReplyLines-1], "…")
 		}
@@ -273,6 +280,8 @@ func (m Model) lines(b body, from, to int) []string {
 		switch {
 		case i >= b.calls():
 			out = append(out, b.tail[i-b.calls()])
+		case len(b.s.Tools) == 0 && m.unread(b.s):
+			out = append(out, m.styles.Ink.Dim.Render("not read yet"))
 		case len(b.s.Tools) == 0:
 			out = append(out, m.styles.Ink.Dim.Render("none yet"))
 		default:

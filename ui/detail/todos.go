@@ -12,18 +12,19 @@ import (
 // done: ✓ completed, ▸ in progress, ○ pending, – cancelled. Nothing when
 // the session keeps no list.
 func (m Model) todoLines(s *model.Session) []string {
-	if len(s.Todos) == 0 {
+	todos := s.Todos()
+	if len(todos) == 0 {
 		return nil
 	}
 	ink := m.styles.Ink
 	done := 0
-	for _, t := range s.Todos {
+	for _, t := range todos {
 		if t.Status == wire.TodoCompleted {
 			done++
 		}
 	}
-	out := []string{rule(m.styles, fmt.Sprintf("todos %d/%d done", done, len(s.Todos)), m.width)}
-	for _, t := range s.Todos {
+	out := []string{rule(m.styles, fmt.Sprintf("todos %d/%d done", done, len(todos)), m.width)}
+	for _, t := range todos {
 		text := format.OneLine(t.Content)
 		switch t.Status {
 		case wire.TodoCompleted:

@@ -5,6 +5,7 @@ package format
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -158,6 +159,24 @@ func Noun(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// Count is n with a comma between each three digits: "50,000".
+func Count(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
 }
 
 // Plural is n followed by its noun: "1 child", "3 children".

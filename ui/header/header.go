@@ -44,11 +44,18 @@ type Data struct {
 	Now     time.Time
 
 	// Counts covers the sessions in the tree (Sessions, Running, Waiting,
-	// Failed): every one, or with Filtered the filter's matches. Loading
-	// is how many histories are still being read (their rows say "…").
+	// Failed, Unread): every one, or with Filtered the filter's matches.
+	// Loading is how many histories are being read (their rows say "…";
+	// so do the unread ones the screen reads only when wanted).
 	Counts   model.Counts
 	Loading  int
 	Filtered bool
+	// All counts every session, filtered or not: while the sort
+	// (SortNeedsHistory) or the filter (FilterNeedsHistory) reads what only
+	// histories tell and some are unread (All.Unread), the header says how
+	// far along it is: "sorting 12,000 of 50,000 read".
+	All                                  model.Counts
+	SortNeedsHistory, FilterNeedsHistory bool
 	// Runaway counts the sessions the watchdog marks (shown when not 0);
 	// Notice is the last notification, shown until the person has seen it.
 	Runaway int
@@ -58,6 +65,18 @@ type Data struct {
 	// counts, whose tokens and cost are its subtree's roll-up.
 	Selected *model.Session
 	Subtree  model.Counts
+}
+
+// Summary is what a screen of several servers shows of one server's
+// screen (its line in the servers bar): where it is connected and its
+// counts.
+type Summary struct {
+	ServerURL string
+	Version   string
+	Conn      wire.ConnState
+	ConnKnown bool
+
+	Counts model.Counts // the sessions the tree holds, by state
 }
 
 // Lines is the two header lines, each exactly width cells.
@@ -105,6 +124,9 @@ func firstLine(st *styles.Styles, d Data, width int) string {
 	var rest []string
 	if d.Sort != "" && d.Sort != "newest" {
 		rest = append(rest, st.Ink.Dim.Render("sort: "+d.Sort))
+		if d.SortNeedsHistory && d.All.Unread > 0 {
+			rest = append(rest, st.Ink.Retry.Render("sorting "+readOf(d)))
+		}
 	}
 	if d.Follow {
 		rest = append(rest, st.Ink.Busy.Render("[follow]"))
@@ -197,9 +219,16 @@ func staleText(d Data) string {
 	return text + fmt.Sprintf(", retrying in %ds", int((wait+time.Second-1)/time.Second))
 }
 
+// readOf is "12,000 of 50,000 read".
+func readOf(d Data) string {
+	return format.Count(d.All.Sessions-d.All.Unread) + " of " + format.Count(d.All.Sessions) + " read"
+}
+
 // countsText is "all 40: 2 running  1 waiting  1 failed", with "12
-// matching:" under a filter and "(5 loading)" while histories are read:
-// the label says what the counts cover.
+// matching:" under a filter, "(5 loading)" while histories are read,
+// "(48,990 unread)" for those read only when wanted, "(filtering 12,000
+// of 50,000 read)" while a filter waits on them: the label says what the
+// counts cover.
 func countsText(st *styles.Styles, d Data) string {
 	item := func(n int, word string, s styles.Ink) string {
 		if n == 0 {
@@ -207,12 +236,22 @@ func countsText(st *styles.Styles, d Data) string {
 		}
 		return s.Render(fmt.Sprintf("%d %s", n, word))
 	}
-	label := fmt.Sprintf("all %d", d.Counts.Sessions)
+	label := "all " + format.Count(d.Counts.Sessions)
 	if d.Filtered {
-		label = fmt.Sprintf("%d matching", d.Counts.Sessions)
+		label = format.Count(d.Counts.Sessions) + " matching"
 	}
+	var notes []string
 	if d.Loading > 0 {
-		label += fmt.Sprintf(" (%d loading)", d.Loading)
+		notes = append(notes, format.Count(d.Loading)+" loading")
+	}
+	if d.Counts.Unread > d.Loading {
+		notes = append(notes, format.Count(d.Counts.Unread)+" unread")
+	}
+	if d.Filtered && d.FilterNeedsHistory && d.All.Unread > 0 {
+		notes = append(notes, "filtering "+readOf(d))
+	}
+	if len(notes) > 0 {
+		label += " (" + strings.Join(notes, ", ") + ")"
 	}
 	out := st.Ink.Dim.Render(label+":") + " " + item(d.Counts.Running, "running", st.Ink.Busy) + "  " +
 		item(d.Counts.Waiting, "waiting", st.Ink.Waiting) + "  " + item(d.Counts.Failed, "failed", st.Ink.Failed)

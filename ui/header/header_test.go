@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
@@ -35,6 +36,39 @@ func TestNoticeLeavesTheConnectionState(t *testing.T) {
 			if !strings.Contains(line, want) {
 				t.Errorf("%d columns, follow %v: %q lacks %q", tt.width, tt.follow, line, want)
 			}
+		}
+	}
+}
+
+// TestSaysWhatIsUnread: the counts say how many histories are loading and
+// how many are unread (read only when wanted); a sort or a filter that
+// reads what only histories tell says how far along the reading is, and
+// stops saying so once every history is read.
+func TestSaysWhatIsUnread(t *testing.T) {
+	st := styles.New(true, true)
+	base := Data{ServerURL: "http://127.0.0.1:4096", ConnKnown: true, Conn: wire.ConnState{State: wire.Connected},
+		Counts: model.Counts{Sessions: 50000, Running: 2, Unread: 48990}, Loading: 12, All: model.Counts{Sessions: 50000, Unread: 48990}}
+	for _, tt := range []struct {
+		name string
+		edit func(*Data)
+		want string
+		not  string
+	}{
+		{"lazy", func(*Data) {}, "all 50,000 (12 loading, 48,990 unread): 2 running", "sorting"},
+		{"sorted by cost", func(d *Data) { d.Sort, d.SortNeedsHistory = "cost", true }, "sort: cost  sorting 1,010 of 50,000 read", ""},
+		{"sorted, all read", func(d *Data) {
+			d.Sort, d.SortNeedsHistory, d.All.Unread, d.Loading, d.Counts.Unread = "cost", true, 0, 0, 0
+		}, "all 50,000: 2 running", "sorting"},
+		{"filtered by status", func(d *Data) {
+			d.Filtered, d.FilterNeedsHistory, d.Counts = true, true, model.Counts{Sessions: 3, Failed: 1}
+		}, "3 matching (12 loading, filtering 1,010 of 50,000 read): 0 running", ""},
+		{"filtered by title", func(d *Data) { d.Filtered, d.Counts = true, model.Counts{Sessions: 3} }, "3 matching (12 loading):", "filtering"},
+	} {
+		d := base
+		tt.edit(&d)
+		got := ansi.Strip(strings.Join(Lines(st, d, 200), "\n"))
+		if !strings.Contains(got, tt.want) || tt.not != "" && strings.Contains(got, tt.not) {
+			t.Errorf("%s: header\n%s\nwant %q, not %q", tt.name, got, tt.want, tt.not)
 		}
 	}
 }

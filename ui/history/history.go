@@ -1,9 +1,13 @@
-// Package history reads every session's messages in the background, so
-// each row shows its real status, tools, tokens and time rather than a
-// guess. The root starts a round after each snapshot and folds each reply
-// into the model; this package only schedules the reads, as commands. A
-// read that fails is tried again after a wait that grows with each
-// failure, until every row is read or the next snapshot starts over.
+// Package history reads sessions' messages in the background, so each
+// row shows its real status, tools, tokens and time rather than a guess.
+// The root starts a round after each snapshot, says which sessions are
+// wanted now (the selected one and the rows in view) and whether a sort
+// or filter needs every history, and folds each reply into the model;
+// this package only schedules the reads, as commands. What is read
+// first is what is wanted, then the rest newest first; on a server with
+// many sessions the old ones wait until wanted (Policy). A read that
+// fails is tried again after a wait that grows with each failure, until
+// it is read or the next snapshot starts over.
 package history
 
 import (
@@ -18,9 +22,10 @@ import (
 	"github.com/octop-dev/octop/ui/room"
 )
 
-// Parallel is how many message lists the screen reads at once:
-// enough to hide a round trip, few enough not to flood a server that holds
-// thousands of sessions.
+// Parallel is how many message lists the screen reads at once: enough to
+// hide a round trip, few enough not to flood a server that holds
+// thousands of sessions. The reads nobody asked for take at most
+// Parallel-1, so a row brought into view always finds one free.
 const Parallel = 4
 
 // timeout bounds one session's read.
@@ -33,20 +38,25 @@ const (
 	retryMax = 30 * time.Second
 )
 
-// Reader is the background reader of every session's messages, so each
-// row shows its real status, tools, tokens and time rather than a guess.
-// After each snapshot it reads, newest first and Parallel at once,
-// every session whose messages the model lacks (model.NeedsHistory); each
-// list is folded in as it arrives. Replies of an older snapshot's round
-// are dropped by tag: that snapshot's queue is gone.
+// Reader schedules the reads of the sessions whose messages the model
+// lacks (model.NeedsHistory): the wanted first, then the rest newest
+// first, Parallel at once; each list is folded in as it arrives. Replies
+// of an older snapshot's round are dropped by tag: that snapshot's queue
+// is gone.
 type Reader struct {
+	policy   Policy
 	tag      int
-	queue    []string
+	queue    []string // read without being asked, newest first
+	deferred []string // read only when wanted, or when all is set
+	// eager is, when the policy defers some, the sessions read without
+	// being asked (what Left counts); nil when none are deferred.
+	eager    map[string]bool
+	all      bool     // a sort or filter needs every history
+	want     []string // the selected session and the rows in view
 	inFlight map[string]bool
 	reads    int // Cmds out
-	// loaded and total count this round, for the header: a session whose
-	// read failed is not loaded, and still counts as loading.
-	loaded, total int
+	bg       int // of them, reads nobody asked for
+	loaded   int // read this round: chunks grow with it
 	// failed are the sessions whose read failed, to read again once wait
 	// has passed (a timer is out while waiting).
 	failed  []string
@@ -54,11 +64,18 @@ type Reader struct {
 	waiting bool
 }
 
+// New returns a Reader that reads by p.
+func New(p Policy) Reader { return Reader{policy: p} }
+
 // chunkMax is the most sessions one read Cmd takes in turn. Chunks
 // start at one session, so the first rows fill in at once, and grow with
 // what is loaded, so a big history is folded in a few hundred Updates
-// (each recounts the tree) rather than one per session.
-const chunkMax = 32
+// rather than one per session. A wanted chunk is at most wantChunk:
+// the rows in view fill in a few at a time.
+const (
+	chunkMax  = 32
+	wantChunk = 8
+)
 
 // Msg is the messages of a chunk of sessions; a session whose read
 // failed is left out (its row keeps saying "…" until a retry reads it).
@@ -68,6 +85,7 @@ type Msg struct {
 	ids   []string
 	msgs  map[string][]wire.MessageWithParts
 	retry bool
+	bg    bool // a read nobody asked for
 }
 
 // Read is the sessions whose messages m carries.
@@ -79,15 +97,35 @@ func (m Msg) Read() []string {
 	return ids
 }
 
-// Start begins a round over what st now lacks; the replies of an older
-// round will be dropped.
-func (h *Reader) Start(st *model.State, o task.Server) tea.Cmd {
+// Start begins a round over what st now lacks, at nowMS (the window's
+// end); the replies of an older round will be dropped.
+func (h *Reader) Start(st *model.State, o task.Server, nowMS int64) tea.Cmd {
 	h.tag++
-	h.queue = st.NeedsHistory()
+	h.queue, h.deferred = h.policy.split(st, nowMS)
+	h.eager = nil
+	if h.deferred != nil {
+		h.eager = make(map[string]bool, len(h.queue))
+		for _, id := range h.queue {
+			h.eager[id] = true
+		}
+	}
 	h.inFlight = map[string]bool{}
-	h.reads = 0
-	h.loaded, h.total = 0, len(h.queue)
+	h.reads, h.bg, h.loaded = 0, 0, 0
 	h.failed, h.wait, h.waiting = nil, retryMin, false
+	return h.Next(st, o)
+}
+
+// Want says which sessions are wanted now, most wanted first (the
+// selected one, then the rows in view), and whether a sort or filter
+// needs every history; it starts the reads that can start. It is called
+// after every change of the view, so it costs little when nothing
+// changed: a look at each wanted session.
+func (h *Reader) Want(st *model.State, o task.Server, ids []string, all bool) tea.Cmd {
+	h.want = append(h.want[:0], ids...)
+	h.all = all
+	if h.inFlight == nil || h.reads >= Parallel {
+		return nil // no round yet, or every read out
+	}
 	return h.Next(st, o)
 }
 
@@ -105,6 +143,9 @@ func (h *Reader) Done(msg Msg) (msgs map[string][]wire.MessageWithParts, ok bool
 		return nil, true
 	}
 	h.reads--
+	if msg.bg {
+		h.bg--
+	}
 	for _, id := range msg.ids {
 		delete(h.inFlight, id)
 		if _, read := msg.msgs[id]; !read {
@@ -116,35 +157,106 @@ func (h *Reader) Done(msg Msg) (msgs map[string][]wire.MessageWithParts, ok bool
 	return msg.msgs, true
 }
 
-// Left is how many sessions of this round are still to be read.
-func (h *Reader) Left() int { return h.total - h.loaded }
-
-// Next starts reads until Parallel are out or the queue is
-// empty, skipping sessions that got their history meanwhile (created or
-// run while watched) or went away; with reads that failed, it starts the
-// wait before they go again, longer each time they fail again.
-func (h *Reader) Next(st *model.State, o task.Server) tea.Cmd {
-	cmds := []tea.Cmd{h.retryLater()}
-	size := min(max(h.loaded/(4*Parallel), 1), chunkMax)
-	for h.reads < Parallel && len(h.queue) > 0 {
-		var chunk []readReq
-		for len(chunk) < size && len(h.queue) > 0 {
-			id := h.queue[0]
-			h.queue = h.queue[1:]
-			ss := st.Session(id)
-			if ss == nil || st.HasHistory(id) {
-				h.loaded++
-				continue
-			}
-			h.inFlight[id] = true
-			chunk = append(chunk, readReq{id, ss.Directory})
-		}
-		if len(chunk) > 0 {
-			h.reads++
-			cmds = append(cmds, read(o, h.tag, chunk))
+// Left is how many sessions this round still reads: every one whose
+// history is unread, or, while the policy leaves the old ones until
+// wanted, those it reads without being asked and the wanted ones on
+// their way. Before the first round, nothing.
+func (h *Reader) Left(st *model.State) int {
+	switch {
+	case h.tag == 0:
+		return 0
+	case h.eager == nil || h.all:
+		return st.Tally().Unread
+	}
+	n := 0
+	for id := range h.eager {
+		if st.Session(id) != nil && !st.HasHistory(id) {
+			n++
 		}
 	}
+	for id := range h.inFlight {
+		if !h.eager[id] {
+			n++
+		}
+	}
+	return n
+}
+
+// Next starts reads until Parallel are out: the wanted sessions first,
+// then, at most Parallel-1 at once, the queue (and the deferred ones
+// when all is set), skipping sessions that got their history meanwhile
+// (created or run while watched) or went away; with reads that failed,
+// it starts the wait before they go again, longer each time they fail.
+func (h *Reader) Next(st *model.State, o task.Server) tea.Cmd {
+	cmds := []tea.Cmd{h.retryLater()}
+	for h.reads < Parallel {
+		chunk := h.wanted(st)
+		if len(chunk) == 0 {
+			break
+		}
+		h.reads++
+		cmds = append(cmds, read(o, h.tag, chunk, false))
+	}
+	size := min(max(h.loaded/(4*Parallel), 1), chunkMax)
+	for h.reads < Parallel && h.bg < Parallel-1 {
+		chunk := h.take(st, &h.queue, size)
+		if len(chunk) == 0 && h.all {
+			chunk = h.take(st, &h.deferred, size)
+		}
+		if len(chunk) == 0 {
+			break
+		}
+		h.reads++
+		h.bg++
+		cmds = append(cmds, read(o, h.tag, chunk, true))
+	}
 	return tea.Batch(cmds...)
+}
+
+// needs says whether id's history is still to read and not on its way.
+func (h *Reader) needs(st *model.State, id string) bool {
+	ss := st.Session(id)
+	return ss != nil && ss.Known && !st.HasHistory(id) && !h.inFlight[id]
+}
+
+// wanted takes up to wantChunk wanted sessions that need a read and are
+// not waiting for a retry.
+func (h *Reader) wanted(st *model.State) []readReq {
+	var chunk []readReq
+	for _, id := range h.want {
+		if len(chunk) == wantChunk {
+			break
+		}
+		if h.needs(st, id) && !h.failing(id) {
+			h.inFlight[id] = true
+			chunk = append(chunk, readReq{id, st.Session(id).Directory})
+		}
+	}
+	return chunk
+}
+
+func (h *Reader) failing(id string) bool {
+	for _, f := range h.failed {
+		if f == id {
+			return true
+		}
+	}
+	return false
+}
+
+// take takes up to size sessions off the front of q that still need a
+// read, dropping those that do not.
+func (h *Reader) take(st *model.State, q *[]string, size int) []readReq {
+	var chunk []readReq
+	for len(chunk) < size && len(*q) > 0 {
+		id := (*q)[0]
+		*q = (*q)[1:]
+		if h.needs(st, id) {
+			h.inFlight[id] = true
+			chunk = append(chunk, readReq{id, st.Session(id).Directory})
+		}
+	}
+	return chunk
 }
 
 // retryLater starts the wait before the failed reads go again, unless
@@ -168,9 +280,9 @@ type readReq struct{ id, dir string }
 
 // read reads a chunk of sessions' messages, one after the other;
 // it captures plain values only.
-func read(o task.Server, tag int, chunk []readReq) tea.Cmd {
+func read(o task.Server, tag int, chunk []readReq, bg bool) tea.Cmd {
 	return func() tea.Msg {
-		msg := Msg{tag: tag, msgs: make(map[string][]wire.MessageWithParts, len(chunk))}
+		msg := Msg{tag: tag, msgs: make(map[string][]wire.MessageWithParts, len(chunk)), bg: bg}
 		for _, r := range chunk {
 			ctx, cancel := context.WithTimeout(context.Background(), timeout)
 			msgs, err := o.History(ctx, r.id, r.dir)

@@ -80,9 +80,9 @@ func TestFailedReadsAreRetried(t *testing.T) {
 	srv := &flaky{fails: map[string]int{"ses_b": 3}, reads: map[string]int{}}
 
 	h := &Reader{}
-	run(t, h, st, srv, h.Start(st, srv))
-	if h.Left() != 0 || !st.HasHistory("ses_b") {
-		t.Fatalf("after the retries %d sessions are left to read (ses_b read: %v), want 0", h.Left(), st.HasHistory("ses_b"))
+	run(t, h, st, srv, h.Start(st, srv, 0))
+	if h.Left(st) != 0 || !st.HasHistory("ses_b") {
+		t.Fatalf("after the retries %d sessions are left to read (ses_b read: %v), want 0", h.Left(st), st.HasHistory("ses_b"))
 	}
 	if srv.reads["ses_b"] != 4 || srv.reads["ses_a"] != 1 {
 		t.Errorf("reads %v, want ses_b 4 times (3 failures), the others once", srv.reads)
@@ -105,19 +105,19 @@ func TestLoadingCountsWhatFailed(t *testing.T) {
 	st.ApplySnapshot(model.Snapshot{Sessions: []wire.Session{{ID: "ses_a"}, {ID: "ses_b"}}, Complete: true})
 	srv := &flaky{fails: map[string]int{"ses_b": 2}, reads: map[string]int{}}
 	h := &Reader{}
-	run(t, h, st, srv, h.Start(st, srv))
-	if h.Left() != 1 || len(held) != 1 {
-		t.Fatalf("after a failed read: %d left, %d retries waiting; want 1 and 1", h.Left(), len(held))
+	run(t, h, st, srv, h.Start(st, srv, 0))
+	if h.Left(st) != 1 || len(held) != 1 {
+		t.Fatalf("after a failed read: %d left, %d retries waiting; want 1 and 1", h.Left(st), len(held))
 	}
-	run(t, h, st, srv, h.Start(st, srv)) // fails again: a wait of its own
-	if h.Left() != 1 || len(held) != 2 {
-		t.Fatalf("the new round: %d left, %d retries waiting; want 1 and 2", h.Left(), len(held))
+	run(t, h, st, srv, h.Start(st, srv, 0)) // fails again: a wait of its own
+	if h.Left(st) != 1 || len(held) != 2 {
+		t.Fatalf("the new round: %d left, %d retries waiting; want 1 and 2", h.Left(st), len(held))
 	}
 	if _, ok := h.Done(held[0]().(Msg)); ok {
 		t.Error("the wait of an older round was taken")
 	}
 	run(t, h, st, srv, held[1])
-	if h.Left() != 0 || !st.HasHistory("ses_b") || srv.reads["ses_b"] != 3 {
-		t.Errorf("after the retry: %d left, ses_b read %d times; want 0 left, 3 reads", h.Left(), srv.reads["ses_b"])
+	if h.Left(st) != 0 || !st.HasHistory("ses_b") || srv.reads["ses_b"] != 3 {
+		t.Errorf("after the retry: %d left, ses_b read %d times; want 0 left, 3 reads", h.Left(st), srv.reads["ses_b"])
 	}
 }

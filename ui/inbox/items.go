@@ -76,9 +76,9 @@ func treePath(st *model.State, id string) []int {
 			rev = append(rev, i)
 			break
 		}
-		i := slices.Index(parent.Children, s.ID)
+		i := slices.Index(parent.Children(), s)
 		if i < 0 {
-			i = len(parent.Children)
+			i = len(parent.Children())
 		}
 		rev = append(rev, i)
 		s = parent

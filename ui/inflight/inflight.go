@@ -100,6 +100,19 @@ type SnapshotReply struct {
 	Tag  int
 	Snap model.Snapshot
 	Err  error
+	// held has Snap's sessions when Snapshot read them, for Take.
+	held *[]wire.Session
+}
+
+// Take is the reply's snapshot, its sessions handed out once: a reply is
+// copied on its way through Update, and the list (33 MB for 50,000
+// sessions) must be garbage once folded in, not when the last copy goes.
+func (r SnapshotReply) Take() model.Snapshot {
+	s := r.Snap
+	if r.held != nil {
+		s.Sessions, *r.held = *r.held, nil
+	}
+	return s
 }
 
 // HealthReply is the reply to Health, tagged like SnapshotReply.
@@ -116,7 +129,9 @@ func Snapshot(s task.Server, tag int) tea.Cmd {
 		ctx, cancel := context.WithTimeout(context.Background(), task.RequestTimeout)
 		defer cancel()
 		snap, err := s.Snapshot(ctx)
-		return SnapshotReply{Tag: tag, Snap: snap, Err: err}
+		held := snap.Sessions
+		snap.Sessions = nil
+		return SnapshotReply{Tag: tag, Snap: snap, Err: err, held: &held}
 	}
 }
 
@@ -128,4 +143,21 @@ func Health(s task.Server, tag int) tea.Cmd {
 		h, err := s.Health(ctx)
 		return HealthReply{Tag: tag, Health: h, Err: err}
 	}
+}
+
+// FirstReadWait is how long a screen waiting for its stream's first
+// resync waits before it reads the tree anyway.
+const FirstReadWait = 2 * time.Second
+
+// FirstReadMsg ends that wait: the tree is read now, unless a resync has
+// already read it.
+type FirstReadMsg struct{}
+
+// First is a screen's first reads: the snapshot and the health, tagged 0,
+// or, when it waits for its stream's first resync, that wait.
+func First(s task.Server, wait bool) tea.Cmd {
+	if wait {
+		return tea.Tick(FirstReadWait, func(time.Time) tea.Msg { return FirstReadMsg{} })
+	}
+	return tea.Batch(Snapshot(s, 0), Health(s, 0))
 }

@@ -92,9 +92,9 @@ func markCritical(st *model.State, spans []Span, root string) {
 			limit = parent.End + endSlack
 		}
 		next, best := "", int64(0)
-		for _, c := range st.Session(id).Children {
-			if f := finishBy(st, spans, idx, c, limit); f > best {
-				next, best = c, f
+		for _, c := range st.Session(id).Children() {
+			if f := finishBy(st, spans, idx, c.ID, limit); f > best {
+				next, best = c.ID, f
 			}
 		}
 		if next != "" && !heldUp(parent, best) {

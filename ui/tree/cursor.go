@@ -9,7 +9,7 @@ import (
 // Select moves the cursor to a session, unfolding its ancestors so it shows.
 // It reports whether the session is now visible.
 func (m *Model) Select(id string) bool {
-	if _, ok := m.index[id]; !ok {
+	if _, ok := m.rowOf(id); !ok {
 		unfolded := false
 		for s := m.state.Session(id); s != nil && s.ParentID != ""; s = m.state.Session(s.ParentID) {
 			if m.collapsed[s.ParentID] {
@@ -21,7 +21,7 @@ func (m *Model) Select(id string) bool {
 			m.Refresh()
 		}
 	}
-	i, ok := m.index[id]
+	i, ok := m.rowOf(id)
 	if !ok {
 		return false
 	}

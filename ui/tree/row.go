@@ -82,7 +82,7 @@ func (l *line) put(ink styles.Ink, text string, cells int) {
 // shape writes the tree guides and the fold mark.
 func (l *line) shape(r model.Row) {
 	dim := l.o.inks.dim
-	l.put(dim, guides(r), 2*r.Depth)
+	l.put(dim, guides(r), 2*int(r.Depth))
 	switch {
 	case r.HasChildren && r.Expanded:
 		l.put(dim, "▾ ", 2)
@@ -142,9 +142,10 @@ func (l *line) activity(st *model.State, s *model.Session, kind model.Kind) {
 			l.put(ink, " ⟩ "+what, 3+ansi.StringWidth(what))
 		}
 	case model.KindRetrying:
-		what := fmt.Sprintf(" ⟩ retry %d", s.Attempt)
-		if s.RetryAt > l.o.now {
-			what += " in " + format.Elapsed(s.RetryAt-l.o.now+999) // round up: "in 0s" reads as stuck
+		r := s.Retry()
+		what := fmt.Sprintf(" ⟩ retry %d", r.Attempt)
+		if r.At > l.o.now {
+			what += " in " + format.Elapsed(r.At-l.o.now+999) // round up: "in 0s" reads as stuck
 		}
 		l.put(k.retry, what, ansi.StringWidth(what))
 	case model.KindWaiting:
@@ -204,7 +205,7 @@ func guides(r model.Row) string {
 		return ""
 	}
 	var b strings.Builder
-	for i := 1; i < r.Depth; i++ {
+	for i := 1; i < int(r.Depth); i++ {
 		if i < len(r.Guides) && r.Guides[i] {
 			b.WriteString("│ ")
 		} else {

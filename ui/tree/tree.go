@@ -22,8 +22,7 @@ type Model struct {
 	byDirectory bool
 
 	rows     []model.Row
-	index    map[string]int // row index by session id
-	selected string         // the selected session id; survives refreshes
+	selected string // the selected session id; survives refreshes
 	cursor   int
 	offset   int
 
@@ -51,7 +50,6 @@ func New(s *styles.Styles) Model {
 		inks:      newInks(s),
 		state:     model.New(),
 		collapsed: map[string]bool{},
-		index:     map[string]int{},
 		focused:   true,
 		cache:     map[string]cachedRow{},
 	}
@@ -183,37 +181,50 @@ func (m *Model) Sync() {
 	m.Refresh()
 }
 
+// rowOf finds a session's row. It looks through the rows rather than
+// keeping an index by id: with 50,000 rows that index was 2 MB, and a
+// row is looked for once per rebuild or selection, not per frame.
+func (m Model) rowOf(id string) (int, bool) {
+	if id == "" {
+		return 0, false
+	}
+	if m.cursor < len(m.rows) && m.rows[m.cursor].ID == id {
+		return m.cursor, true
+	}
+	for i := range m.rows {
+		if m.rows[i].ID == id {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
 // Refresh rebuilds the rows from the state. Call it after the state or the
 // collapsed set changed; it costs a walk of the tree, so the root calls it
 // once per batch of events, never per frame.
 func (m *Model) Refresh() {
 	m.builtFor, m.builtAt = m.state, m.state.TreeVersion()
 	expanded := map[string]bool{}
-	var walk func(id string)
-	walk = func(id string) {
-		s := m.state.Session(id)
-		if s == nil || len(s.Children) == 0 {
+	var walk func(s *model.Session)
+	walk = func(s *model.Session) {
+		if s == nil || len(s.Children()) == 0 {
 			return
 		}
-		if !m.collapsed[id] {
-			expanded[id] = true
+		if !m.collapsed[s.ID] {
+			expanded[s.ID] = true
 		}
-		for _, c := range s.Children {
+		for _, c := range s.Children() {
 			walk(c)
 		}
 	}
 	for _, id := range m.state.Roots() {
-		walk(id)
+		walk(m.state.Session(id))
 	}
 	m.rows = model.FlattenView(m.state, model.View{Expanded: expanded, Filter: m.filter, Sort: m.sort, NowMS: m.now})
 	if m.byDirectory {
 		m.rows = groupByDirectory(m.state, m.rows)
 	}
-	clear(m.index)
-	for i, r := range m.rows {
-		m.index[r.ID] = i
-	}
-	if i, ok := m.index[m.selected]; ok {
+	if i, ok := m.rowOf(m.selected); ok {
 		m.cursor = i
 	} else {
 		// The selected session is gone (or filtered out): stay at the same

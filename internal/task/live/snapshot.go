@@ -74,7 +74,7 @@ func (s *Server) Snapshot(ctx context.Context) (model.Snapshot, error) {
 // complete snapshot drops what it does not list.
 func listing(ctx context.Context, c *client.Client) (sessions []wire.Session, status map[string]wire.SessionStatus, complete bool, err error) {
 	if c.StreamPath() != "/global/event" {
-		if sessions, err = c.Sessions(ctx); err != nil {
+		if sessions, err = listSessions(ctx, c, nil); err != nil {
 			return nil, nil, false, err
 		}
 		status, err = c.Status(ctx)
@@ -84,6 +84,9 @@ func listing(ctx context.Context, c *client.Client) (sessions []wire.Session, st
 	if err != nil {
 		return nil, nil, false, err
 	}
+	for i := range sessions {
+		sessions[i] = listed(&sessions[i])
+	}
 	status, _, err = c.AllStatus(ctx, sessions)
 	if err != nil {
 		return nil, nil, false, err
@@ -92,6 +95,42 @@ func listing(ctx context.Context, c *client.Client) (sessions []wire.Session, st
 	// ones) count as idle: nothing has touched them for longer than every
 	// directory that was asked.
 	return sessions, status, complete, nil
+}
+
+// listSessions reads the directory's sessions as a stream, decoding of
+// each what the model reads (listedSession); keep, when set, says which
+// to keep.
+func listSessions(ctx context.Context, c *client.Client, keep func(*wire.Session) bool) ([]wire.Session, error) {
+	var out []wire.Session
+	err := client.EachSessionOf(ctx, c, func(l *listedSession) error {
+		s := wire.Session{ID: l.ID, ParentID: l.ParentID, Title: l.Title, Agent: l.Agent, Directory: l.Directory,
+			Cost: l.Cost, Tokens: l.Tokens, Time: l.Time}
+		if keep == nil || keep(&s) {
+			out = append(out, s)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// listedSession is what the model reads of a listed session (listed).
+type listedSession struct {
+	ID        string           `json:"id"`
+	ParentID  string           `json:"parentID"`
+	Title     string           `json:"title"`
+	Agent     string           `json:"agent"`
+	Directory string           `json:"directory"`
+	Cost      float64          `json:"cost"`
+	Tokens    wire.Tokens      `json:"tokens"`
+	Time      wire.SessionTime `json:"time"`
+}
+
+// listed is what the model reads of a listed session. The rest stays
+// behind: the slug, the project, and the permission rules every child
+// carries (the list of 50,000 sessions held 27 MB with them).
+func listed(s *wire.Session) wire.Session {
+	return wire.Session{ID: s.ID, ParentID: s.ParentID, Title: s.Title, Agent: s.Agent, Directory: s.Directory,
+		Cost: s.Cost, Tokens: s.Tokens, Time: s.Time}
 }
 
 // withIdleAncestors is ids (the running sessions) and, after them, every

@@ -2,11 +2,6 @@ package live
 
 import (
 	"context"
-	"time"
-
-	"github.com/octop-dev/octop/internal/task"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/wire"
@@ -90,156 +85,24 @@ type ToolCounts struct {
 const StateIdle = "idle"
 
 // Tree reads every session of the directory with its status and whole
-// message history, folds them into the model the screen uses, and returns
-// the roots, newest first, each with its children in creation order. A
-// session whose parent is not on the server counts as a root. A session
-// whose id is malformed (the server's own would never be; a hostile or
-// broken one's may) cannot be asked about: it is left out, and its id
-// comes back in skipped for a warning, while the rest still print.
+// message history (ReadForest) and returns the roots, newest first, each
+// with its children in creation order. A session whose parent is not on
+// the server counts as a root. A session whose id is malformed (the
+// server's own would never be; a hostile or broken one's may) cannot be
+// asked about: it is left out, and its id comes back in skipped for a
+// warning, while the rest still print. `octop tree` itself takes the
+// roots one at a time (Forest.Each), never all the Nodes at once.
 func Tree(ctx context.Context, c *client.Client) (roots []*Node, skipped []string, err error) {
-	st, history, skipped, err := LoadState(ctx, c)
+	f, err := ReadForest(ctx, c)
 	if err != nil {
-		return nil, skipped, err
+		return nil, nil, err
 	}
-	roots = NodesOf(st)
-	if err := addUsage(ctx, c, st, roots, history); err != nil {
-		return nil, skipped, err
-	}
-	return roots, skipped, nil
-}
-
-// addUsage fills in every node's Usage from its messages and todo list
-// (read a few at a time), then rolls it up the tree.
-func addUsage(ctx context.Context, c *client.Client, st *model.State, roots []*Node, history map[string][]wire.MessageWithParts) error {
-	now := time.Now().UnixMilli()
-	var all []*Node
-	var walk func([]*Node)
-	walk = func(ns []*Node) {
-		for _, n := range ns {
-			all = append(all, n)
-			walk(n.Children)
-		}
-	}
-	walk(roots)
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(client.HistoryParallel)
-	for _, n := range all {
-		g.Go(func() error {
-			todos, err := c.Todos(gctx, n.ID)
-			if err != nil && !client.IsNotFound(err) {
-				return err
-			}
-			ss := st.Session(n.ID)
-			info := wire.Session{ID: n.ID, Time: wire.SessionTime{Created: ss.Created, Updated: ss.Updated}}
-			n.Usage = SessionUsage(info, history[n.ID], todos, n.Status == task.StateRunning, now)
-			if end := st.Ended(n.ID); n.Status != task.StateRunning && end > n.Ended {
-				// A run cut short (an abort, a crash) has no reply that
-				// completed: it ended at its last activity, as on screen.
-				n.Ended = end
-				n.setDuration(now)
-			}
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return err
-	}
-	RollUp(roots, now)
-	return nil
-}
-
-// LoadState reads the sessions, their status and every session's messages
-// (client.History, newest first) into a model.State: what the screen
-// shows once its history is loaded. history is the messages read, by
-// session id; skipped the ids left out as malformed.
-func LoadState(ctx context.Context, c *client.Client) (st *model.State, history map[string][]wire.MessageWithParts, skipped []string, err error) {
-	return loadState(ctx, c, nil)
-}
-
-// LoadTrees is LoadState reading the messages of the subtrees rooted at
-// roots only (`octop export`, and `octop watch --otlp` when a root ends):
-// every session is in st, but only those have their history.
-func LoadTrees(ctx context.Context, c *client.Client, roots []string) (st *model.State, history map[string][]wire.MessageWithParts, skipped []string, err error) {
-	if roots == nil {
-		roots = []string{}
-	}
-	return loadState(ctx, c, roots)
-}
-
-// loadState reads the messages of the subtrees rooted at roots, or of
-// every session when roots is nil.
-func loadState(ctx context.Context, c *client.Client, roots []string) (st *model.State, history map[string][]wire.MessageWithParts, skipped []string, err error) {
-	listed, err := c.Sessions(ctx)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	sessions := listed[:0:0]
-	for _, s := range listed {
-		if client.ValidSessionID(s.ID) {
-			sessions = append(sessions, s)
-		} else {
-			skipped = append(skipped, s.ID)
-		}
-	}
-	status, err := c.Status(ctx)
-	if err != nil {
-		return nil, nil, skipped, err
-	}
-	st = model.New()
-	st.ApplySnapshot(model.Snapshot{Sessions: sessions, Status: status, Complete: true})
-	var in map[string]bool
-	if roots != nil {
-		in = map[string]bool{}
-		for _, r := range roots {
-			for _, id := range st.SubtreeIDs(r) {
-				in[id] = true
-			}
-		}
-	}
-	var reqs []client.HistoryRequest
-	for _, id := range st.NeedsHistory() {
-		if in == nil || in[id] {
-			reqs = append(reqs, client.HistoryRequest{ID: id})
-		}
-	}
-	history = make(map[string][]wire.MessageWithParts, len(reqs))
-	// Each list is folded in by one goroutine as it arrives, while the
-	// next ones are read, as the screen does in its own loop.
-	type read struct {
-		id   string
-		msgs []wire.MessageWithParts
-	}
-	reads := make(chan read, client.HistoryParallel)
-	applied := make(chan struct{})
-	go func() {
-		defer close(applied)
-		for r := range reads {
-			history[r.id] = r.msgs
-			st.ApplyMessages(map[string][]wire.MessageWithParts{r.id: r.msgs})
-		}
-	}()
-	err = c.History(ctx, reqs, client.HistoryParallel, func(id string, msgs []wire.MessageWithParts) {
-		reads <- read{id, msgs}
+	roots = []*Node{}
+	err = f.Each(func(r *Node) error {
+		roots = append(roots, r)
+		return nil
 	})
-	close(reads)
-	<-applied
-	if err != nil {
-		return nil, nil, skipped, err
-	}
-	return st, history, skipped, nil
-}
-
-// NodesOf turns a model's tree into Nodes, roots newest first. It walks
-// the tree with a queue, not recursion: however deep the tree, the cost
-// is one step per session.
-func NodesOf(st *model.State) []*Node {
-	return linkTree(st.Roots(), func(id string) ([]string, *Node) {
-		ss := st.Session(id)
-		if ss == nil || !ss.Known {
-			return nil, nil
-		}
-		return ss.Children, nodeOf(st, ss)
-	})
+	return roots, f.Skipped, err
 }
 
 // linkTree builds the tree from ids down: visit says a session's
@@ -277,7 +140,7 @@ func linkTree(ids []string, visit func(id string) (children []string, n *Node)) 
 func nodeOf(st *model.State, ss *model.Session) *Node {
 	state := model.StateOf(ss)
 	n := &Node{ID: ss.ID, ParentID: ss.ParentID, Title: ss.Title, Agent: ss.Agent,
-		Status: state.Kind.Status(), Run: runWord(ss.Run), Created: ss.Created, Children: []*Node{}}
+		Status: state.Kind.Status(), Run: runWord(ss.Run()), Created: ss.Created, Children: []*Node{}}
 	switch {
 	case n.Status == "error":
 		n.Reason, n.Error = state.Reason, state.Detail
@@ -315,6 +178,6 @@ func BuildTree(nodes []*Node) []*Node {
 		if n == nil || s == nil {
 			return nil, nil
 		}
-		return s.Children, n
+		return s.ChildIDs(), n
 	})
 }

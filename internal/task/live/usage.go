@@ -42,7 +42,7 @@ type TodoCounts struct {
 // SessionUsage adds up one session's messages and todo list. running says
 // whether it still runs; now (Unix ms) ends a running session's duration.
 func SessionUsage(s wire.Session, msgs []wire.MessageWithParts, todos []wire.Todo, running bool, now int64) Usage {
-	u := Usage{Started: s.Time.Created, LastActivity: s.Time.Created, running: running, files: map[string]bool{}}
+	u := Usage{Started: s.Time.Created, LastActivity: s.Time.Created, running: running}
 	if len(msgs) > 0 {
 		u.Started = msgs[0].Info.Time.Created
 	}
@@ -70,6 +70,9 @@ func (u *Usage) addMessage(m *wire.MessageWithParts) {
 	if info.Role == "user" {
 		if info.Summary != nil {
 			for _, d := range info.Summary.Diffs {
+				if u.files == nil {
+					u.files = map[string]bool{} // most sessions change none
+				}
 				u.files[d.File] = true
 			}
 		}
@@ -147,7 +150,8 @@ func rollUpNode(n *Node, now int64) {
 			sub.files, taken = cs.files, i
 		}
 	}
-	if sub.files == nil {
+	if sub.files == nil && len(n.files) > 0 {
+		// No child changed a file (the largest set is empty), n did.
 		sub.files = make(map[string]bool, len(n.files))
 	}
 	for f := range n.files {

@@ -1,0 +1,90 @@
+package live
+
+import (
+	"context"
+
+	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
+)
+
+// LoadState reads the sessions, their status and every session's messages
+// (client.History, newest first) into a model.State: what the screen
+// shows once its history is loaded. history is the messages read, by
+// session id; skipped the ids left out as malformed.
+func LoadState(ctx context.Context, c *client.Client) (st *model.State, history map[string][]wire.MessageWithParts, skipped []string, err error) {
+	return loadState(ctx, c, nil)
+}
+
+// LoadTrees is LoadState reading the messages of the subtrees rooted at
+// roots only (`octop export`, and `octop watch --otlp` when a root ends):
+// every session is in st, but only those have their history.
+func LoadTrees(ctx context.Context, c *client.Client, roots []string) (st *model.State, history map[string][]wire.MessageWithParts, skipped []string, err error) {
+	if roots == nil {
+		roots = []string{}
+	}
+	return loadState(ctx, c, roots)
+}
+
+// loadState reads the messages of the subtrees rooted at roots, or of
+// every session when roots is nil.
+func loadState(ctx context.Context, c *client.Client, roots []string) (st *model.State, history map[string][]wire.MessageWithParts, skipped []string, err error) {
+	listed, err := c.Sessions(ctx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	sessions := listed[:0:0]
+	for _, s := range listed {
+		if client.ValidSessionID(s.ID) {
+			sessions = append(sessions, s)
+		} else {
+			skipped = append(skipped, s.ID)
+		}
+	}
+	status, err := c.Status(ctx)
+	if err != nil {
+		return nil, nil, skipped, err
+	}
+	st = model.New()
+	st.ApplySnapshot(model.Snapshot{Sessions: sessions, Status: status, Complete: true})
+	var in map[string]bool
+	if roots != nil {
+		in = map[string]bool{}
+		for _, r := range roots {
+			for _, id := range st.SubtreeIDs(r) {
+				in[id] = true
+			}
+		}
+	}
+	var reqs []client.HistoryRequest
+	for _, id := range st.NeedsHistory() {
+		if in == nil || in[id] {
+			reqs = append(reqs, client.HistoryRequest{ID: id})
+		}
+	}
+	history = make(map[string][]wire.MessageWithParts, len(reqs))
+	// Each list is folded in by one goroutine as it arrives, while the
+	// next ones are read, as the screen does in its own loop.
+	type read struct {
+		id   string
+		msgs []wire.MessageWithParts
+	}
+	reads := make(chan read, client.HistoryParallel)
+	applied := make(chan struct{})
+	go func() {
+		defer close(applied)
+		for r := range reads {
+			history[r.id] = r.msgs
+			st.ApplyMessages(map[string][]wire.MessageWithParts{r.id: r.msgs})
+		}
+	}()
+	err = c.History(ctx, reqs, client.HistoryParallel, func(id string, msgs []wire.MessageWithParts) {
+		reads <- read{id, msgs}
+	})
+	close(reads)
+	<-applied
+	if err != nil {
+		return nil, nil, skipped, err
+	}
+	return st, history, skipped, nil
+}

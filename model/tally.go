@@ -1,0 +1,159 @@
+package model
+
+// The header's counts (Tally) and the subtree rollups (derive) are kept
+// up to date from the sessions that changed since they were last read,
+// not by a walk over every session: with 50,000 sessions and a history
+// folded in every few milliseconds, recounting the whole tree after each
+// was most of the screen's work. A change queues its session for both
+// (changed); a snapshot, which may change any session, asks for a full
+// pass instead, and so does a queue grown past a quarter of the tree.
+
+// Queue bits of Session.dq: the session waits in State.deriveQ, tallyQ.
+const (
+	qDerive uint8 = 1 << iota
+	qTally
+)
+
+// changed notes that ss's own data changed at version rev: rows cached by
+// SessionVersion are drawn again, and the rollups and counts look at it
+// on their next read.
+func (s *State) changed(ss *Session, rev uint64) {
+	ss.rev = rev
+	s.queue(ss)
+}
+
+// queue puts ss on the rollups' and the counts' queues, once each.
+func (s *State) queue(ss *Session) {
+	if ss.dq&qDerive == 0 && !s.deriveFull {
+		if len(s.deriveQ) > len(s.list)/4+64 {
+			s.deriveFull = true
+		} else {
+			ss.dq |= qDerive
+			s.deriveQ = append(s.deriveQ, ss)
+		}
+	}
+	if ss.dq&qTally == 0 && !s.tallyFull {
+		if len(s.tallyQ) > len(s.list)/4+64 {
+			s.tallyFull = true
+		} else {
+			ss.dq |= qTally
+			s.tallyQ = append(s.tallyQ, ss)
+		}
+	}
+}
+
+// changedAll says any session may have changed: the next reads recount.
+func (s *State) changedAll() {
+	s.deriveFull, s.tallyFull = true, true
+}
+
+// Tally classes a session is counted in (Session.tcls, low bits), and
+// the bits saying it is counted at all and counted as unread.
+const (
+	tOther uint8 = iota + 1
+	tRunning
+	tWaiting
+	tFailed
+	tClass   uint8 = 0x7
+	tUnread  uint8 = 0x8
+	tCounted uint8 = 0x80
+)
+
+// Tally counts every session (placeholders included) by state, as the
+// header shows them: how many, and of them how many run (running,
+// retrying, or waiting on background tasks), wait on the person, ended
+// badly (failed, interrupted, denied), and have their history unread
+// (Unread). It costs what changed since the last call.
+func (s *State) Tally() Counts {
+	if s.tallyFull {
+		s.tallyFull = false
+		for _, ss := range s.tallyQ {
+			ss.dq &^= qTally
+		}
+		s.tallyQ = s.tallyQ[:0]
+		s.tally = Counts{}
+		clear(s.busy)
+		for _, ss := range s.list {
+			ss.tcls = 0
+			s.count(ss)
+		}
+		return s.tally
+	}
+	for _, ss := range s.tallyQ {
+		ss.dq &^= qTally
+		if s.sessions[ss.ID] == ss { // not deleted meanwhile (remove uncounted it)
+			s.uncount(ss)
+			s.count(ss)
+		}
+	}
+	clear(s.tallyQ)
+	s.tallyQ = s.tallyQ[:0]
+	return s.tally
+}
+
+// count adds ss to the tally as it is now.
+func (s *State) count(ss *Session) {
+	c := tOther
+	k := StateOf(ss).Kind
+	switch {
+	case k == KindRunning, k == KindRetrying, k == KindBackground:
+		c = tRunning
+	case k == KindWaiting:
+		c = tWaiting
+	case k.Bad():
+		c = tFailed
+	}
+	if ss.Known && !ss.historyRead {
+		c |= tUnread
+	}
+	ss.tcls = c | tCounted
+	s.tallyAdd(ss.tcls, 1)
+	if k == KindRunning {
+		if s.busy == nil {
+			s.busy = map[*Session]struct{}{}
+		}
+		s.busy[ss] = struct{}{}
+	}
+}
+
+// uncount takes ss out of the tally, as it was counted.
+func (s *State) uncount(ss *Session) {
+	if ss.tcls&tCounted != 0 {
+		s.tallyAdd(ss.tcls, -1)
+		delete(s.busy, ss)
+	}
+	ss.tcls = 0
+}
+
+// Busiest is the running session (KindRunning) that was active most
+// recently, ties to the smallest id, or "" when none runs: what follow
+// mode selects. It costs the running sessions, not the tree.
+func (s *State) Busiest() string {
+	s.Tally()
+	var best *Session
+	for ss := range s.busy {
+		if best == nil || ss.LastActive > best.LastActive || ss.LastActive == best.LastActive && ss.ID < best.ID {
+			best = ss
+		}
+	}
+	if best == nil {
+		return ""
+	}
+	return best.ID
+}
+
+func (s *State) tallyAdd(c uint8, d int) {
+	t := &s.tally
+	t.Sessions += d
+	switch c & tClass {
+	case tRunning:
+		t.Running += d
+	case tWaiting:
+		t.Waiting += d
+	case tFailed:
+		t.Failed += d
+	}
+	if c&tUnread != 0 {
+		t.Unread += d
+	}
+}
