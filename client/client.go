@@ -68,11 +68,11 @@ type Options struct {
 // the history reads, a snapshot's reads and an action at once.
 const idleConnsPerHost = 4 * HistoryParallel
 
-// DefaultMaxBodySize bounds one answer: 256 MiB. GET /session for 50,000
-// sessions is about 33 MB, and a long session's messages, every tool's
-// output included, can be several times that; an answer past this is not
-// one octop can show, and reading it would cost a multiple of it in
-// memory.
+// DefaultMaxBodySize bounds one answer: 256 MiB. GET /session for tens
+// of thousands of sessions is tens of megabytes, and a long session's
+// messages, every tool's output included, can be several times that; an
+// answer past this is not one octop can show, and reading it would cost
+// a multiple of it in memory.
 const DefaultMaxBodySize = 256 << 20
 
 // OptionsFromEnv reads OPENCODE_SERVER_URL (default DefaultURL),

@@ -13,8 +13,8 @@ import (
 
 // EachSession lists every session of the directory (GET /session), as
 // Sessions does, handing each to fn as it is decoded: the answer is read
-// as a stream and never held whole (for 50,000 sessions it is 33 MB, and
-// reading it whole then decoding it took 114 MB). An error fn returns
+// as a stream and never held whole (read whole, then decoded, it took
+// three times its size; docs/perf.md, scale). An error fn returns
 // stops the read and is returned as it is. The answer is bounded as every
 // other (Options.MaxBodySize).
 func (c *Client) EachSession(ctx context.Context, fn func(*wire.Session) error) error {

@@ -7,8 +7,8 @@ import (
 
 // The filter's free text is matched against each session's id, title and
 // agent as the session has them, without keeping a lower-cased copy of
-// each per session: at 50,000 sessions those copies were 5 MB held for
-// a filter nobody may ever type.
+// each per session: at scale those copies cost more than the sessions'
+// own titles (docs/perf.md, scale), held for a filter nobody may type.
 
 // phraseIn says whether text (lower case, words joined by one space)
 // begins the session's id or appears in its title or agent, each folded

@@ -11,8 +11,8 @@ import (
 // The screen's memory limit (debug.SetMemoryLimit), unless GOMEMLIMIT
 // sets one: memFloor, or memHeadroom times the live heap when that is
 // more, looked at every memEvery. With Go's default alone the heap grows
-// to twice what is live before it is collected; a screen that holds
-// 50,000 sessions in 36 MB would take 90 MB and more. The limit makes the
+// to twice what is live before it is collected: a screen of 50,000
+// sessions would grow past the budget in docs/perf.md. The limit makes the
 // collector work a little more often instead, and follows the data up
 // (a sort that reads every history), so it never works in vain.
 const (

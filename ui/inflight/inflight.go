@@ -105,8 +105,8 @@ type SnapshotReply struct {
 }
 
 // Take is the reply's snapshot, its sessions handed out once: a reply is
-// copied on its way through Update, and the list (33 MB for 50,000
-// sessions) must be garbage once folded in, not when the last copy goes.
+// copied on its way through Update, and the list (tens of megabytes at
+// scale) must be garbage once folded in, not when the last copy goes.
 func (r SnapshotReply) Take() model.Snapshot {
 	s := r.Snap
 	if r.held != nil {

@@ -182,8 +182,9 @@ func (m *Model) Sync() {
 }
 
 // rowOf finds a session's row. It looks through the rows rather than
-// keeping an index by id: with 50,000 rows that index was 2 MB, and a
-// row is looked for once per rebuild or selection, not per frame.
+// keeping an index by id: at scale that index weighed more than the
+// rows' own fields (docs/perf.md, scale), and a row is looked for once
+// per rebuild or selection, not per frame.
 func (m Model) rowOf(id string) (int, bool) {
 	if id == "" {
 		return 0, false

@@ -113,7 +113,7 @@ func (d *dataset) history(i int) []message {
 	b = append(b, "}]}"...)
 	msgs = append(msgs, message{uid, userAt, b})
 
-	// The reply. In one step (d.steps == 1, the issue's ~3.9 KB shape):
+	// The reply. In one step (d.steps == 1, the issue's ~3,900 bytes shape):
 	// three bash calls at once and the answer, finish "stop". In two (as
 	// a model that answers after its tools' results does): the calls
 	// (finish "tool-calls"), then the answer in a second message.

@@ -17,7 +17,7 @@
 //	GET /session/{id}                   one session; 404 NotFoundError
 //	GET /session/{id}/children          its children, in creation order
 //	GET /session/{id}/message           a prompt and a reply with three bash
-//	                                    calls (~3.9 KB); ?limit=, ?before=
+//	                                    calls (~3,900 bytes); ?limit=, ?before=
 //	GET /session/{id}/todo, /diff       []
 //	GET /permission, /question          []
 //	GET /project, /project/current, /agent, /config, /path
@@ -61,7 +61,7 @@ func main() {
 	n := flag.Int("sessions", 50000, "how many sessions")
 	kids := flag.Int("children", 9, "children per root")
 	busy := flag.Int("busy", 0, "make the `N` most recently updated sessions busy (their last step open, a bash call running)")
-	steps := flag.Int("steps", 1, "assistant messages per reply: 1 (calls and answer in one, ~3.9 KB a history) or 2 (calls, then the answer: ~5 KB)")
+	steps := flag.Int("steps", 1, "assistant messages per reply: 1 (calls and answer in one, ~3,900 bytes a history) or 2 (calls, then the answer: ~5 KB)")
 	seed := flag.Uint64("seed", 1, "seed of the generated data")
 	nowFlag := flag.Int64("now", 0, "the data set's end, Unix ms (default: now, so time windows are relative to the clock)")
 	dir := flag.String("directory", "/home/dev/project", "the project directory of every session")

@@ -127,7 +127,7 @@ type listedSession struct {
 
 // listed is what the model reads of a listed session. The rest stays
 // behind: the slug, the project, and the permission rules every child
-// carries (the list of 50,000 sessions held 27 MB with them).
+// carries (at scale, most of what a listed session weighed).
 func listed(s *wire.Session) wire.Session {
 	return wire.Session{ID: s.ID, ParentID: s.ParentID, Title: s.Title, Agent: s.Agent, Directory: s.Directory,
 		Cost: s.Cost, Tokens: s.Tokens, Time: s.Time}
