@@ -70,9 +70,8 @@ type Options struct {
 	// History says which histories are read without being asked (the
 	// zero Policy: all of them).
 	History history.Policy
-	// WaitForStream says the server's stream runs beside the screen and
-	// asks for a resync once connected: the first snapshot is read then,
-	// once, not at start and again on connect (inflight.First).
+	// WaitForStream: the stream beside the screen asks for a resync once
+	// connected, so the first snapshot is read then (inflight.First).
 	WaitForStream bool
 	// NoColor draws without colour (NO_COLOR).
 	NoColor bool

@@ -207,16 +207,10 @@ func runLive(g globalFlags, stderr io.Writer) int {
 		defer h.Stop() // quitting kills a hook still running
 		opts.OnEvent = h.Run
 	}
-	var root tea.Model = ui.New(opts)
-	so := screenOptions()
 	if tr != nil {
 		defer tr.Close()
-		root = tr.Model(root, eventCount)
-		out := tr.Output(os.Stdout)
-		out.To = renderer.RawOutput(os.Stdout)
-		so.Frames = out
 	}
-	p = newProgram(root, so)
+	p = newProgram(traced(tr, ui.New(opts)))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	defer rec.close(stderr) // before the stream's goodbye, which is octop quitting
@@ -258,6 +252,19 @@ const frameInterval = time.Second / 30
 // screenOptions are the options of every octop screen: the frame cap, the
 // terminal.
 func screenOptions() renderer.Options { return renderer.Options{Interval: frameInterval} }
+
+// traced wraps a screen's model and output in the frame trace
+// (OCTOP_TRACE), when there is one.
+func traced(tr *frametrace.Trace, root tea.Model) (tea.Model, renderer.Options) {
+	so := screenOptions()
+	if tr == nil {
+		return root, so
+	}
+	out := tr.Output(os.Stdout)
+	out.To = renderer.RawOutput(os.Stdout)
+	so.Frames = out
+	return tr.Model(root, eventCount), so
+}
 
 // newProgram is the program of every octop screen: root, drawn by package
 // screen with options o.

@@ -5,12 +5,12 @@ import (
 	"maps"
 	"time"
 
-	"github.com/octop-dev/octop/internal/wire"
-	"github.com/octop-dev/octop/model"
-
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ui/room"
 )
 
 // List is the requests under way, by tag. It is a value: Start and
@@ -157,7 +157,7 @@ type FirstReadMsg struct{}
 // or, when it waits for its stream's first resync, that wait.
 func First(s task.Server, wait bool) tea.Cmd {
 	if wait {
-		return tea.Tick(FirstReadWait, func(time.Time) tea.Msg { return FirstReadMsg{} })
+		return room.After(FirstReadWait, FirstReadMsg{}) // on the screen's Timer
 	}
 	return tea.Batch(Snapshot(s, 0), Health(s, 0))
 }

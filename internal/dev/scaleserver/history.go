@@ -91,26 +91,7 @@ func (d *dataset) history(i int) []message {
 	// The prompt.
 	var msgs []message
 	uid := id("msg", userAt, 60)
-	b := append([]byte(nil), `{"info":{`...)
-	b = kstr(b, "role", "user")
-	b = append(key(b, "time"), '{')
-	b = kint(b, "created", userAt)
-	b = append(b, '}')
-	b = kstr(b, "agent", agent)
-	b = append(key(b, "model"), '{')
-	b = kstr(b, "providerID", model.provider)
-	b = kstr(b, "modelID", model.id)
-	b = append(b, '}')
-	b = append(key(b, "summary"), `{"diffs":[]}`...)
-	b = kstr(b, "id", uid)
-	b = kstr(b, "sessionID", sid)
-	b = append(b, `},"parts":[{`...)
-	b = kstr(b, "type", "text")
-	b = kstr(b, "text", d.prompt(i))
-	b = kstr(b, "messageID", uid)
-	b = kstr(b, "sessionID", sid)
-	b = kstr(b, "id", id("prt", userAt+2, 61))
-	b = append(b, "}]}"...)
+	b := d.userMessage(i, uid, sid, agent, id("prt", userAt+2, 61), userAt)
 	msgs = append(msgs, message{uid, userAt, b})
 
 	// The reply. In one step (d.steps == 1, the issue's ~3,900 bytes shape):
@@ -161,19 +142,50 @@ func (d *dataset) history(i int) []message {
 		b = append(b, `,"parts":[`...)
 		b = appendStepStart(b, id("prt", a2At+350, 69), msgID, sid, snapshot)
 	}
-	b = append(b, `,{`...)
-	b = kstr(b, "id", id("prt", E-900, 70))
-	b = kstr(b, "messageID", msgID)
-	b = kstr(b, "sessionID", sid)
-	b = kstr(b, "type", "text")
-	b = kstr(b, "text", d.answer(i))
-	b = append(key(b, "time"), '{')
-	b = kint(b, "start", E-900)
-	b = kint(b, "end", E-300)
-	b = append(b, "}},"...)
+	b = append(b, ',')
+	b = appendText(b, id("prt", E-900, 70), msgID, sid, d.answer(i), E-900, E-300)
+	b = append(b, ',')
 	b = appendStepFinish(b, id("prt", E-100, 71), msgID, sid, snapshot, "stop", tEnd)
 	b = append(b, "]}"...)
 	return append(msgs, message{msgID, a1At, b})
+}
+
+// userMessage is the prompt's message element: its info and one text part.
+func (d *dataset) userMessage(i int, id, sid, agent, partID string, at int64) []byte {
+	b := append([]byte(nil), `{"info":{`...)
+	b = kstr(b, "role", "user")
+	b = append(key(b, "time"), '{')
+	b = kint(b, "created", at)
+	b = append(b, '}')
+	b = kstr(b, "agent", agent)
+	b = append(key(b, "model"), '{')
+	b = kstr(b, "providerID", model.provider)
+	b = kstr(b, "modelID", model.id)
+	b = append(b, '}')
+	b = append(key(b, "summary"), `{"diffs":[]}`...)
+	b = kstr(b, "id", id)
+	b = kstr(b, "sessionID", sid)
+	b = append(b, `},"parts":[{`...)
+	b = kstr(b, "type", "text")
+	b = kstr(b, "text", d.prompt(i))
+	b = kstr(b, "messageID", id)
+	b = kstr(b, "sessionID", sid)
+	b = kstr(b, "id", partID)
+	return append(b, "}]}"...)
+}
+
+// appendText appends a finished text part.
+func appendText(b []byte, id, msgID, sid, text string, start, end int64) []byte {
+	b = append(b, '{')
+	b = kstr(b, "id", id)
+	b = kstr(b, "messageID", msgID)
+	b = kstr(b, "sessionID", sid)
+	b = kstr(b, "type", "text")
+	b = kstr(b, "text", text)
+	b = append(key(b, "time"), '{')
+	b = kint(b, "start", start)
+	b = kint(b, "end", end)
+	return append(b, "}}"...)
 }
 
 // assistantInfo opens a message element and writes its info; an open
