@@ -248,6 +248,9 @@ func (w *watcher) handle(ctx context.Context, m any) (watchdog.Out, error) {
 		if err == nil && w.o.root != "" {
 			treeHistory(sctx, o, &snap, w.o.root)
 		}
+		if err == nil {
+			busyAfter(sctx, w.c, &snap)
+		}
 		if err != nil && errors.Is(err, task.ErrInvalid) {
 			return watchdog.Out{}, err // a --directory the server does not know: no reconnect fixes it
 		}

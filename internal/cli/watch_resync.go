@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
@@ -79,4 +80,34 @@ func readHistories(ctx context.Context, o *live.Server, snap *model.Snapshot, id
 		})
 	}
 	_ = g.Wait()
+}
+
+// busyAfter reads the statuses again after the histories watch added to
+// snap, and takes every session it finds running as running. The
+// snapshot's statuses were read before those histories: a run that began
+// in between shows there as idle, beside a reply not finished yet, which
+// reads as a run cut short; --until-done would then end at once with 4.
+// A status read after the history is the newer word. It only ever says
+// running: a run that ended in between is told by the stream's events,
+// which follow the snapshot.
+func busyAfter(ctx context.Context, c *client.Client, snap *model.Snapshot) {
+	var status map[string]wire.SessionStatus
+	var err error
+	if c.StreamPath() == "/global/event" {
+		status, _, err = c.AllStatus(ctx, snap.Sessions)
+	} else {
+		status, err = c.Status(ctx)
+	}
+	if err != nil {
+		return // the snapshot's own statuses stand
+	}
+	for id, st := range status {
+		if st.Type != wire.StatusBusy && st.Type != wire.StatusRetry {
+			continue
+		}
+		if snap.Status == nil {
+			snap.Status = map[string]wire.SessionStatus{}
+		}
+		snap.Status[id] = st
+	}
 }
