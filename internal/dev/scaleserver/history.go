@@ -71,8 +71,7 @@ func (d *dataset) answer(i int) string {
 func (d *dataset) history(i int) []message {
 	C := d.created[i]
 	E := d.updated[i] - 8
-	sid := d.ids[i]
-	agent := d.agent(i)
+	sid, agent := d.ids[i], d.agent(i)
 	snapshot := hexN(d.h(i, 50), 40)
 	var g idGen
 	id := func(prefix string, ts int64, salt uint64) string {
@@ -91,8 +90,7 @@ func (d *dataset) history(i int) []message {
 	// The prompt.
 	var msgs []message
 	uid := id("msg", userAt, 60)
-	b := d.userMessage(i, uid, sid, agent, id("prt", userAt+2, 61), userAt)
-	msgs = append(msgs, message{uid, userAt, b})
+	msgs = append(msgs, message{uid, userAt, d.userMessage(i, uid, sid, agent, id("prt", userAt+2, 61), userAt)})
 
 	// The reply. In one step (d.steps == 1, the issue's ~3,900 bytes shape):
 	// three bash calls at once and the answer, finish "stop". In two (as
@@ -100,16 +98,13 @@ func (d *dataset) history(i int) []message {
 	// (finish "tool-calls"), then the answer in a second message.
 	busy := d.busy[i]
 	one := d.steps == 1
+	finish1 := "tool-calls"
 	if one {
-		a1Done = E
+		a1Done, finish1 = E, "stop"
 	}
 	a1 := id("msg", a1At, 62)
 	t1 := d.stepTokens(i, 0)
-	finish1 := "tool-calls"
-	if one {
-		finish1 = "stop"
-	}
-	b = d.assistantInfo(nil, i, a1, uid, t1, a1At, a1Done, finish1, busy)
+	b := d.assistantInfo(nil, i, a1, uid, t1, a1At, a1Done, finish1, busy)
 	b = append(b, `,"parts":[`...)
 	b = appendStepStart(b, id("prt", a1At+340, 63), a1, sid, snapshot)
 	toolsEnd := a1Done - 300
