@@ -43,6 +43,7 @@ func (s *State) apply(ev wire.Event) (session string, changed bool) {
 		s.dropQuestion(e.RequestID)
 	case wire.TodoUpdated:
 		if ss := s.sessions[e.SessionID]; ss != nil {
+			s.reopen(ss)
 			ss.more().todos = boundTodos(e.Todos)
 		}
 		return e.SessionID, true
@@ -88,6 +89,7 @@ func (s *State) applySessionEvent(ev wire.Event) string {
 		return e.SessionID
 	case wire.SessionError:
 		if ss := s.sessions[e.SessionID]; ss != nil && e.Error != nil {
+			s.reopen(ss)
 			err := *e.Error
 			ss.Err = &err
 		}
@@ -99,6 +101,9 @@ func (s *State) applySessionEvent(ev wire.Event) string {
 // applyContentEvent folds what a session says: its messages and their
 // parts. It returns the session's id.
 func (s *State) applyContentEvent(ev wire.Event) string {
+	if ss := s.sessions[wire.SessionOf(ev)]; ss != nil {
+		s.reopen(ss) // what it says goes beyond what a seal kept
+	}
 	switch e := ev.(type) {
 	case wire.MessageUpdated:
 		if ss := s.ensure(e.Info.SessionID); ss != nil {
@@ -143,6 +148,9 @@ func (s *State) upsertInfo(info wire.Session) {
 	if ss == nil {
 		return
 	}
+	if info.Time.Updated > ss.Updated {
+		s.reopen(ss) // it changed since it was sealed
+	}
 	fresh := !ss.Known || info.Time.Updated >= ss.Updated
 	ss.Known = true
 	if fresh || ss.Title == "" {
@@ -162,7 +170,7 @@ func (s *State) upsertInfo(info wire.Session) {
 		s.treeV++
 		s.resortChild(ss)
 	}
-	if fresh {
+	if fresh && !ss.sealed() { // sealed: the same info, its totals kept
 		ss.setInfoTotals(info.Tokens.Sum(), info.Cost)
 	}
 	// A rename or a share moves time.updated too: the session was touched,
@@ -178,6 +186,9 @@ func (s *State) upsertInfo(info wire.Session) {
 
 func (s *State) setStatus(ss *Session, st wire.SessionStatus) {
 	ss.StatusKnown = true
+	if st.Type != wire.StatusIdle {
+		s.reopen(ss) // a sealed state is an idle one's
+	}
 	switch st.Type {
 	case wire.StatusBusy:
 		if !ss.Running() {
@@ -272,6 +283,9 @@ func (s *State) dropRequestsOf(sessionID string) {
 
 func (s *State) waitingDelta(sessionID string, d int32) {
 	if ss := s.sessions[sessionID]; ss != nil {
+		if d > 0 {
+			s.reopen(ss) // a sealed state asks nothing
+		}
 		ss.waiting += d
 		s.changed(ss, s.version+1) // the version the change in progress ends at
 		if ss.waiting < 0 {

@@ -4,23 +4,58 @@ package model
 // tool calls, message accounts, texts and todos go; its state (StateOf),
 // counts, times, tokens and cost stay as they are. It is for a read that
 // is over (`octop tree` folds a history, seals it and moves on to the
-// next): nothing may change the session afterwards, as its state is no
-// longer derived but kept. A session whose state follows background
-// children it launched is not sealed (ok false): their histories may not
-// be in yet. A sealed session that changes again all the same starts
-// afresh from what it kept.
+// next). A session whose state follows background children it launched
+// is not sealed (ok false): their histories may not be in yet. A sealed
+// session that changes again (an event about it, a permission it asks,
+// a status other than idle, a newer info, a read of its history) is
+// opened again first: see reopen.
 func (s *State) Seal(id string) (ok bool) {
 	ss := s.sessions[id]
 	if ss == nil || ss.nBg > 0 {
 		return false
 	}
-	if ss.x != nil && ss.x.frozen != nil {
+	if ss.sealed() {
 		return true
 	}
 	st := StateOf(ss)
 	ss.Tools = nil
 	ss.x = s.sealedAs(st)
 	return true
+}
+
+// SealIdle is Seal for a state that goes on watching: it seals only a
+// session whose history is read, that is idle and asks nothing, so what
+// Seal keeps stays true until the session changes again.
+func (s *State) SealIdle(id string) (ok bool) {
+	ss := s.sessions[id]
+	if ss == nil || !ss.historyRead || ss.run != runIdle || ss.waiting > 0 {
+		return false
+	}
+	return s.Seal(id)
+}
+
+// Sealed reports whether the session is sealed: its state, counts and
+// totals are whole, its tool calls, texts and todos are not kept.
+func (s *State) Sealed(id string) bool {
+	ss := s.sessions[id]
+	return ss != nil && ss.sealed()
+}
+
+func (ss *Session) sealed() bool { return ss.x != nil && ss.x.frozen != nil }
+
+// reopen undoes a seal before the session changes: it is as if its
+// history had not been read (HasHistory false, not Loaded, no tool calls
+// counted), so what comes next is not taken as all there is, and a read
+// of its history builds it again whole. Its tokens and cost stay, as a
+// floor under what its messages will sum to.
+func (s *State) reopen(ss *Session) {
+	if !ss.sealed() {
+		return
+	}
+	ss.x = &more{infoTokens: ss.Tokens, infoCost: ss.Cost}
+	ss.nOpen, ss.nDone, ss.nFailed = 0, 0, 0
+	ss.historyRead, ss.Loaded = false, false
+	s.queue(ss)
 }
 
 // maxSealed bounds the distinct sealed states shared between sessions;

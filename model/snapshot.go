@@ -110,6 +110,7 @@ func (s *State) applyMessages(history map[string][]wire.MessageWithParts) {
 		if ss == nil {
 			continue // deleted meanwhile, or never listed
 		}
+		s.reopen(ss) // a sealed session is read again whole
 		ss.historyRead, ss.Loaded = true, true
 		for i := range msgs {
 			s.applyMessage(ss, &msgs[i].Info)

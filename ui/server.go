@@ -268,7 +268,7 @@ func wantHistory(next tea.Model, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 		return next, cmd
 	}
 	all := nm.tree.Sort().NeedsHistory() || model.ParseFilter(nm.tree.Filter()).NeedsHistory()
-	if more := nm.hist.Want(nm.state, nm.opts.Server, nm.tree.Wanted(), all); more != nil {
+	if more := nm.hist.Want(nm.state, nm.opts.Server, nm.tree.Selected(), nm.tree.Wanted(), all); more != nil {
 		return nm, tea.Batch(cmd, more)
 	}
 	return nm, cmd

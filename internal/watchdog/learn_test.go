@@ -154,3 +154,22 @@ func TestHistoryOfTheBaselineCountsAgainstItsRoot(t *testing.T) {
 		t.Errorf("old spend announced: %q", got)
 	}
 }
+
+// TestSealedKeepsItsMarks: a finished session sealed once its history
+// was learned (the screen lets go of the calls a sort read) keeps the
+// loop mark its calls showed through a resync, as one kept whole does.
+func TestSealedKeepsItsMarks(t *testing.T) {
+	st, w := model.New(), New(Config{Loop: 3})
+	w.AwaitHistory()
+	st.ApplySnapshot(snapshot("ses_a"))
+	w.Resync(st, 1000)
+	st.ApplyMessages(map[string][]wire.MessageWithParts{"ses_a": history("ses_a", 10, 5, "done")})
+	w.Learn(st, []string{"ses_a"}, 2000)
+	if !st.SealIdle("ses_a") {
+		t.Fatal("not sealed")
+	}
+	st.ApplySnapshot(snapshot("ses_a"))
+	if got := names(w.Resync(st, 3000)); len(got) != 0 || w.Marks("ses_a") == nil || w.Marked() != 1 {
+		t.Errorf("after a resync: marks %v (%d marked), news %q", w.Marks("ses_a"), w.Marked(), got)
+	}
+}

@@ -120,6 +120,9 @@ func (w *Watchdog) mark(out *Out, st *model.State, ss *model.Session, t *track, 
 
 func (w *Watchdog) markOne(out *Out, st *model.State, ss *model.Session, t *track, i int, nowMS int64) {
 	k := kinds[i]
+	if (k == Loop || k == Errors) && st.Sealed(ss.ID) {
+		return // its calls were let go; what they showed when read stands
+	}
 	msg, on := w.detect(k, st, ss, t, nowMS)
 	if !on {
 		t.setMark(i, nil)

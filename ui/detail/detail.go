@@ -237,9 +237,12 @@ func (m Model) callsRule(s *model.Session, above, below int) string {
 	return rule(m.styles, title, m.width)
 }
 
-// unread says the session's history is not read yet, so nothing is known
-// of its calls.
-func (m Model) unread(s *model.Session) bool { return len(s.Tools) == 0 && !m.state.HasHistory(s.ID) }
+// unread says the session's history is not read yet, or was let go of
+// once read (model.State.Sealed: it is read again now it is selected), so
+// nothing is known of its calls.
+func (m Model) unread(s *model.Session) bool {
+	return len(s.Tools) == 0 && (!m.state.HasHistory(s.ID) || m.state.Sealed(s.ID))
+}
 
 // body is the scrolling part: the tool calls, then the todo list when the
 // session keeps one, then the last reply once idle. The calls' lines are

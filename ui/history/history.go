@@ -8,10 +8,19 @@
 // many sessions the old ones wait until wanted (Policy). A read that
 // fails is tried again after a wait that grows with each failure, until
 // it is read or the next snapshot starts over.
+//
+// A history read only because a sort or filter needs every one (a
+// deferred one) is sealed once folded in and learned from, unless its
+// row is in view or selected (model.State.SealIdle): its row shows the
+// same from what a seal keeps, and the screen does not keep 50,000
+// histories whole. A sealed session is read again when it is selected
+// (the detail shows its calls, texts and todos) or once it changes (the
+// model opens it again as unread).
 package history
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -50,9 +59,14 @@ type Reader struct {
 	deferred []string // read only when wanted, or when all is set
 	// eager is, when the policy defers some, the sessions read without
 	// being asked (what Left counts); nil when none are deferred.
-	eager    map[string]bool
-	all      bool     // a sort or filter needs every history
-	want     []string // the selected session and the rows in view
+	eager map[string]bool
+	all   bool     // a sort or filter needs every history
+	want  []string // the selected session and the rows in view
+	sel   string   // the selected session: read again when sealed
+	// seal are the deferred sessions read for a sort or filter alone,
+	// sealed at the next Want unless wanted then (after the watchdog has
+	// learned from their calls).
+	seal     []string
 	inFlight map[string]bool
 	reads    int // Cmds out
 	bg       int // of them, reads nobody asked for
@@ -86,6 +100,7 @@ type Msg struct {
 	msgs  map[string][]wire.MessageWithParts
 	retry bool
 	bg    bool // a read nobody asked for
+	seal  bool // a deferred read for a sort or filter: sealed once in
 }
 
 // Read is the sessions whose messages m carries.
@@ -116,13 +131,20 @@ func (h *Reader) Start(st *model.State, o task.Server, nowMS int64) tea.Cmd {
 }
 
 // Want says which sessions are wanted now, most wanted first (the
-// selected one, then the rows in view), and whether a sort or filter
-// needs every history; it starts the reads that can start. It is called
-// after every change of the view, so it costs little when nothing
-// changed: a look at each wanted session.
-func (h *Reader) Want(st *model.State, o task.Server, ids []string, all bool) tea.Cmd {
+// selected one sel, then the rows in view), and whether a sort or filter
+// needs every history; it seals what the last reply read for a sort or
+// filter alone and starts the reads that can start. It is called after
+// every change of the view, so it costs little when nothing changed: a
+// look at each wanted session.
+func (h *Reader) Want(st *model.State, o task.Server, sel string, ids []string, all bool) tea.Cmd {
 	h.want = append(h.want[:0], ids...)
-	h.all = all
+	h.sel, h.all = sel, all
+	for _, id := range h.seal {
+		if !slices.Contains(h.want, id) {
+			st.SealIdle(id) // not if it runs or asks something now
+		}
+	}
+	h.seal = h.seal[:0]
 	if h.inFlight == nil || h.reads >= Parallel {
 		return nil // no round yet, or every read out
 	}
@@ -153,6 +175,9 @@ func (h *Reader) Done(msg Msg) (msgs map[string][]wire.MessageWithParts, ok bool
 			continue
 		}
 		h.loaded++
+		if msg.seal {
+			h.seal = append(h.seal, id)
+		}
 	}
 	return msg.msgs, true
 }
@@ -195,22 +220,49 @@ func (h *Reader) Next(st *model.State, o task.Server) tea.Cmd {
 			break
 		}
 		h.reads++
-		cmds = append(cmds, read(o, h.tag, chunk, false))
+		cmds = append(cmds, read(o, h.tag, chunk, false, false))
 	}
 	size := min(max(h.loaded/(4*Parallel), 1), chunkMax)
 	for h.reads < Parallel && h.bg < Parallel-1 {
-		chunk := h.take(st, &h.queue, size)
+		chunk, seal := h.take(st, &h.queue, size), false
 		if len(chunk) == 0 && h.all {
-			chunk = h.take(st, &h.deferred, size)
+			chunk, seal = h.take(st, &h.deferred, size), true
+			if len(chunk) == 0 && h.again(st) {
+				chunk = h.take(st, &h.deferred, size)
+			}
 		}
 		if len(chunk) == 0 {
 			break
 		}
 		h.reads++
 		h.bg++
-		cmds = append(cmds, read(o, h.tag, chunk, true))
+		cmds = append(cmds, read(o, h.tag, chunk, true, seal))
 	}
 	return tea.Batch(cmds...)
+}
+
+// again refills the deferred list, while a sort or filter needs every
+// history, with the sessions unread although the round's lists are done:
+// sealed ones that changed since (the model opened them again as
+// unread). Without it the sort would wait on them for ever. It costs a
+// look at the reads out unless there are such sessions.
+func (h *Reader) again(st *model.State) bool {
+	unread := st.Tally().Unread
+	for id := range h.inFlight {
+		if !st.HasHistory(id) {
+			unread--
+		}
+	}
+	for _, id := range h.failed {
+		if !st.HasHistory(id) {
+			unread--
+		}
+	}
+	if unread <= 0 {
+		return false
+	}
+	h.deferred = st.NeedsHistory()
+	return true
 }
 
 // needs says whether id's history is still to read and not on its way.
@@ -227,7 +279,8 @@ func (h *Reader) wanted(st *model.State) []readReq {
 		if len(chunk) == wantChunk {
 			break
 		}
-		if h.needs(st, id) && !h.failing(id) {
+		again := id == h.sel && st.Sealed(id) && !h.inFlight[id] // the detail shows its calls
+		if (h.needs(st, id) || again) && !h.failing(id) {
 			h.inFlight[id] = true
 			chunk = append(chunk, readReq{id, st.Session(id).Directory})
 		}
@@ -251,7 +304,7 @@ func (h *Reader) take(st *model.State, q *[]string, size int) []readReq {
 	for len(chunk) < size && len(*q) > 0 {
 		id := (*q)[0]
 		*q = (*q)[1:]
-		if h.needs(st, id) {
+		if h.needs(st, id) && !h.failing(id) {
 			h.inFlight[id] = true
 			chunk = append(chunk, readReq{id, st.Session(id).Directory})
 		}
@@ -280,9 +333,9 @@ type readReq struct{ id, dir string }
 
 // read reads a chunk of sessions' messages, one after the other;
 // it captures plain values only.
-func read(o task.Server, tag int, chunk []readReq, bg bool) tea.Cmd {
+func read(o task.Server, tag int, chunk []readReq, bg, seal bool) tea.Cmd {
 	return func() tea.Msg {
-		msg := Msg{tag: tag, msgs: make(map[string][]wire.MessageWithParts, len(chunk)), bg: bg}
+		msg := Msg{tag: tag, msgs: make(map[string][]wire.MessageWithParts, len(chunk)), bg: bg, seal: seal}
 		for _, r := range chunk {
 			ctx, cancel := context.WithTimeout(context.Background(), timeout)
 			msgs, err := o.History(ctx, r.id, r.dir)
