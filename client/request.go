@@ -78,8 +78,8 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 	var pooled *[]byte
 	if n := resp.ContentLength; out != nil && resp.StatusCode < 300 && n > 0 && n <= pooledMax && n <= limit {
 		// The answer is decoded and let go at once: its buffer is reused
-		// (json.Unmarshal keeps nothing of its input, and an error quotes
-		// a copy). Read at scale, histories were most of the garbage made.
+		// (decode keeps nothing of its input, and an error quotes a
+		// copy). Read at scale, histories were most of the garbage made.
 		pooled = bodies.Get().(*[]byte)
 		defer bodies.Put(pooled)
 	}
@@ -102,7 +102,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 		}
 		return nil
 	}
-	if err := json.Unmarshal(data, out); err != nil {
+	if err := decode(data, out); err != nil {
 		return c.notJSON(op, resp, data, err)
 	}
 	return nil
