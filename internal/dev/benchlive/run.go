@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/dev/tmux"
 	"github.com/octop-dev/octop/internal/harness"
 	"github.com/octop-dev/octop/internal/wire"
 )
@@ -66,8 +67,8 @@ func runOnce(c config) (result, error) {
 		return r, err
 	}
 	defer os.RemoveAll(dir)
-	tm := tmux{socket: fmt.Sprintf("benchlive-%d-%d", os.Getpid(), time.Now().UnixNano())}
-	defer tm.kill()
+	tm := tmux.Server{Socket: fmt.Sprintf("benchlive-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	defer tm.Kill()
 	procs, curlOut, stopCurl, err := startAll(c, srv, root.ID, dir, tm)
 	if err != nil {
 		return r, err
@@ -89,7 +90,7 @@ func runOnce(c config) (result, error) {
 	}); err != nil {
 		return r, err
 	}
-	kc, err := tm.keyClient()
+	kc, err := keyClientOf(tm)
 	if err != nil {
 		return r, err
 	}
@@ -115,7 +116,7 @@ func runOnce(c config) (result, error) {
 
 // quitAll quits every octop and reads the latency trace of each that kept
 // one.
-func quitAll(ctx context.Context, tm tmux, procs []*proc) error {
+func quitAll(ctx context.Context, tm tmux.Server, procs []*proc) error {
 	for _, p := range procs {
 		if !p.octop {
 			continue
@@ -147,7 +148,7 @@ func startMeasuring(procs []*proc) error {
 
 // startAll starts octop (and the baseline octop) and attach in tmux panes
 // and curl on the stream.
-func startAll(c config, srv *harness.Server, rootID, dir string, tm tmux) (procs []*proc, curlOut string, stop func(), err error) {
+func startAll(c config, srv *harness.Server, rootID, dir string, tm tmux.Server) (procs []*proc, curlOut string, stop func(), err error) {
 	stop = func() {}
 	octops := []*proc{{name: "octop", pane: "octop", octop: true, trace: filepath.Join(dir, "trace")}}
 	bins := []string{c.octop}
@@ -168,7 +169,7 @@ func startAll(c config, srv *harness.Server, rootID, dir string, tm tmux) (procs
 		if c.cpuprofile != "" && i == 0 {
 			env += " OCTOP_CPUPROFILE=" + filepath.Join(c.cpuprofile, fmt.Sprintf("octop-%d.prof", time.Now().Unix()))
 		}
-		p.pid, err = tm.start(p.pane, c.width, c.height, fmt.Sprintf("env TERM=xterm-256color %s %s --server %s",
+		p.pid, err = tm.Start(p.pane, c.width, c.height, fmt.Sprintf("env TERM=xterm-256color %s %s --server %s",
 			env, bin, srv.URL))
 		if err != nil {
 			return nil, "", stop, err
@@ -182,7 +183,7 @@ func startAll(c config, srv *harness.Server, rootID, dir string, tm tmux) (procs
 	// attach runs as the server's user would: same home and XDG dirs.
 	d := srv.DataDir
 	attach := &proc{name: "opencode attach", pane: "attach"}
-	attach.pid, err = tm.start("attach", c.width, c.height, fmt.Sprintf(
+	attach.pid, err = tm.Start("attach", c.width, c.height, fmt.Sprintf(
 		"env TERM=xterm-256color HOME=%s XDG_CONFIG_HOME=%s XDG_DATA_HOME=%s XDG_CACHE_HOME=%s XDG_STATE_HOME=%s %s attach %s --session %s --dir %s",
 		filepath.Join(d, "home"), filepath.Join(d, "config"), filepath.Join(d, "data"), filepath.Join(d, "cache"),
 		filepath.Join(d, "state"), bin, srv.URL, rootID, srv.Dir))
@@ -213,19 +214,19 @@ func startAll(c config, srv *harness.Server, rootID, dir string, tm tmux) (procs
 // waitReady waits until each octop shows the root, attach shows its
 // screen, curl has the stream, and all have gone quiet (attach spends
 // seconds starting up; that is not what is measured).
-func waitReady(ctx context.Context, tm tmux, curlOut string, procs []*proc) error {
+func waitReady(ctx context.Context, tm tmux.Server, curlOut string, procs []*proc) error {
 	ready := func() bool {
 		for _, p := range procs {
-			if p.octop && !strings.Contains(tm.screen(p.pane), rootTitle) {
+			if p.octop && !strings.Contains(tm.Screen(p.pane), rootTitle) {
 				return false
 			}
 		}
 		b, _ := os.ReadFile(curlOut)
-		return len(strings.TrimSpace(tm.screen("attach"))) > 0 && strings.Contains(string(b), "server.connected")
+		return len(strings.TrimSpace(tm.Screen("attach"))) > 0 && strings.Contains(string(b), "server.connected")
 	}
 	if err := poll(ctx, 100*time.Millisecond, ready); err != nil {
 		return fmt.Errorf("waiting for octop, attach and curl to start: %w\noctop:\n%s\nattach:\n%s",
-			err, tm.screen("octop"), tm.screen("attach"))
+			err, tm.Screen("octop"), tm.Screen("attach"))
 	}
 	for _, p := range procs {
 		if _, err := os.Stat(p.trace); p.octop && err != nil {
@@ -312,12 +313,12 @@ func pressKeys(kc *keyClient, procs []*proc, every time.Duration, stop <-chan st
 
 // quitOctop presses q and waits for octop to exit (its pane ends), so its
 // trace and CPU profile are written.
-func quitOctop(ctx context.Context, tm tmux, pane string) error {
-	if err := tm.keys(pane, "q"); err != nil {
+func quitOctop(ctx context.Context, tm tmux.Server, pane string) error {
+	if err := tm.Keys(pane, "q"); err != nil {
 		return err
 	}
 	err := poll(ctx, 100*time.Millisecond, func() bool {
-		_, err := tm.run("has-session", "-t", pane)
+		_, err := tm.Run("has-session", "-t", pane)
 		return err != nil
 	})
 	if err != nil {

@@ -1,38 +1,38 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/octop-dev/octop/internal/dev/tmux"
 )
 
 // measureScreen runs bin's screen against s in a tmux pane and prints
 // what it took: its first row, its peak RSS, the requests it made; with
 // c.sort, what a sort by cost, which reads every history, then took.
 func measureScreen(c config, s *server, bin, name string) error {
-	tm := tmux{socket: fmt.Sprintf("benchscale-%d-%s", os.Getpid(), name)}
-	defer tm.kill()
+	tm := tmux.Server{Socket: fmt.Sprintf("benchscale-%d-%s", os.Getpid(), name)}
+	defer tm.Kill()
 	s.reset()
 	start := time.Now()
-	pid, err := tm.start("screen", c.width, c.height, bin+" --server "+s.url)
+	pid, err := tm.Start("screen", c.width, c.height, bin+" --server "+s.url)
 	if err != nil {
 		return err
 	}
 	title := s.newest[:min(len(s.newest), 24)]
 	var first time.Time
 	for time.Since(start) < 30*time.Second {
-		if strings.Contains(tm.screen("screen"), title) {
+		if strings.Contains(tm.Screen("screen"), title) {
 			first = time.Now()
 			break
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 	if first.IsZero() {
-		return fmt.Errorf("%s: no tree row within 30 s:\n%s", name, tm.screen("screen"))
+		return fmt.Errorf("%s: no tree row within 30 s:\n%s", name, tm.Screen("screen"))
 	}
 	listDone := time.UnixMilli(s.stats().Routes["GET /session"].DoneMS)
 	fmt.Printf("figure: %s screen: first tree row %.2f s after start, %.2f s after the list (%s) arrived\n",
@@ -51,17 +51,17 @@ func measureScreen(c config, s *server, bin, name string) error {
 			return err
 		}
 	}
-	_ = tm.keys("screen", "q")
+	_ = tm.Keys("screen", "q")
 	return nil
 }
 
 // sortByCost presses s until the screen sorts by cost, then waits for
 // every history to be read (at most 10 minutes).
-func sortByCost(tm tmux, s *server, pid int, name string) error {
+func sortByCost(tm tmux.Server, s *server, pid int, name string) error {
 	before := s.stats().histories()
 	start := time.Now()
 	for range 4 { // newest → last activity → duration → tokens → cost
-		if err := tm.keys("screen", "s"); err != nil {
+		if err := tm.Keys("screen", "s"); err != nil {
 			return err
 		}
 	}
@@ -93,42 +93,3 @@ func statusKB(pid int, name string) int64 {
 	}
 	return 0
 }
-
-// tmux is a private tmux server (its own -L socket), so the benchmark
-// touches no one's own sessions.
-type tmux struct{ socket string }
-
-func (t tmux) run(args ...string) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, "tmux", append([]string{"-L", t.socket}, args...)...).CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("tmux %s: %v: %s", args[0], err, strings.TrimSpace(string(out)))
-	}
-	return string(out), nil
-}
-
-// start runs command in a new detached session of w×h cells and returns
-// the pane's process id (command is exec'd, so it is the program's own).
-func (t tmux) start(name string, w, h int, command string) (int, error) {
-	if _, err := t.run("new-session", "-d", "-s", name, "-x", strconv.Itoa(w), "-y", strconv.Itoa(h), "exec "+command); err != nil {
-		return 0, err
-	}
-	out, err := t.run("display-message", "-p", "-t", name, "#{pane_pid}")
-	if err != nil {
-		return 0, err
-	}
-	return strconv.Atoi(strings.TrimSpace(out))
-}
-
-func (t tmux) screen(name string) string {
-	out, _ := t.run("capture-pane", "-p", "-t", name)
-	return out
-}
-
-func (t tmux) keys(name string, keys ...string) error {
-	_, err := t.run(append([]string{"send-keys", "-t", name}, keys...)...)
-	return err
-}
-
-func (t tmux) kill() { _, _ = t.run("kill-server") }
