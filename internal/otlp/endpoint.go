@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"path"
 	"strings"
+
+	"github.com/octop-dev/octop/client"
 )
 
 // The standard variables that say where traces go.
@@ -52,14 +54,21 @@ func join(base, what string) (string, error) {
 
 // check parses an endpoint and refuses what the exporter cannot use.
 // Credentials belong in OTEL_EXPORTER_OTLP_HEADERS, which the exporter
-// sends only to this endpoint; a URL's user:pass would be dropped.
+// sends only to this endpoint; a URL's user:pass would be dropped. An
+// error quotes the URL without its password (client.Redact: with or
+// without a scheme), and never the parser's message, which quotes it
+// whole.
 func check(raw, what string) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	switch {
 	case err != nil:
-		return nil, fmt.Errorf("%s %q is not a URL: %v", what, raw, err)
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, fmt.Errorf("%s %q is not a URL: %v", what, client.Redact(raw), err)
 	case u.Scheme != "http" && u.Scheme != "https" || u.Host == "":
-		return nil, fmt.Errorf("%s %q: want http(s)://HOST[:PORT][/PATH], e.g. http://localhost:4318", what, raw)
+		return nil, fmt.Errorf("%s %q: want http(s)://HOST[:PORT][/PATH], e.g. http://localhost:4318", what, client.Redact(raw))
 	case u.User != nil:
 		return nil, fmt.Errorf("%s: put credentials in OTEL_EXPORTER_OTLP_HEADERS (e.g. authorization=Basic%%20…), not in the URL", what)
 	}

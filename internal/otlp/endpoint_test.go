@@ -25,6 +25,9 @@ func TestEndpoint(t *testing.T) {
 		{wantErr: "no OTLP endpoint: give --otlp URL"},
 		{base: "localhost:4318", wantErr: "want http(s)://HOST"},
 		{base: "http://user:secret@h:4318", wantErr: "OTEL_EXPORTER_OTLP_HEADERS"},
+		{base: "user:secret@h:4318", wantErr: `"user:xxxxx@h:4318": want http(s)://HOST`},
+		{base: "http://user:secret@h:4318:x", wantErr: "is not a URL"},
+		{env: map[string]string{EnvTracesEndpoint: "ftp://u:secret@h"}, wantErr: EnvTracesEndpoint + ` "ftp://u:xxxxx@h"`},
 		{env: map[string]string{EnvEndpoint: "ftp://x"}, wantErr: EnvEndpoint + ` "ftp://x"`},
 	} {
 		got, err := Endpoint(c.base, func(k string) string { return c.env[k] })
