@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/octop-dev/octop/client"
 )
 
 // Local is the per-user service OpenCode 2.0 announces in
@@ -67,7 +69,9 @@ func ReadLocal(path string) (l Local, ok bool, err error) {
 	}
 	u, err := url.Parse(l.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
-		return Local{}, false, fmt.Errorf("%s: url %q is not a server address like http://127.0.0.1:4096", path, l.URL)
+		// Quoted without its password: the file is the user's own, the
+		// error goes to a terminal or a log.
+		return Local{}, false, fmt.Errorf("%s: url %q is not a server address like http://127.0.0.1:4096", path, client.Redact(l.URL))
 	}
 	if l.PID > 0 && !alive(l.PID) {
 		return Local{}, false, nil

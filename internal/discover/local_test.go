@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -50,9 +51,13 @@ func TestReadLocal(t *testing.T) {
 	if _, ok, err := ReadLocal(write(`{"url":"http://127.0.0.1:4096","pid":` + strconv.Itoa(dead.Process.Pid) + `}`)); ok || err != nil {
 		t.Errorf("a dead server's file: ok %v err %v", ok, err)
 	}
-	for _, bad := range []string{`{"url":"ftp://x"}`, `{"url":"http://u:p@127.0.0.1:1"}`, `{"url":""}`, `not json`} {
-		if _, ok, err := ReadLocal(write(bad)); ok || err == nil {
+	for _, bad := range []string{`{"url":"ftp://x"}`, `{"url":"http://u:SECRET@127.0.0.1:1"}`, `{"url":"u:SECRET@127.0.0.1:1"}`,
+		`{"url":"http://u:SECRET@h:1:x"}`, `{"url":""}`, `not json`} {
+		_, ok, err := ReadLocal(write(bad))
+		if ok || err == nil {
 			t.Errorf("%s: ok %v err %v, want a clear error", bad, ok, err)
+		} else if strings.Contains(err.Error(), "SECRET") {
+			t.Errorf("%s: the error shows the password: %v", bad, err)
 		}
 	}
 }
