@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/octop-dev/octop/internal/bytesize"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
@@ -54,7 +55,7 @@ func ReadRecording(r io.Reader) ([]Recorded, error) {
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return out, fmt.Errorf("recording line %d is longer than %d bytes", len(out)+1, MaxRecordedLine)
+			return out, fmt.Errorf("recording line %d is longer than %s", len(out)+1, bytesize.Text(MaxRecordedLine))
 		}
 		return out, fmt.Errorf("read recording: %w", err)
 	}

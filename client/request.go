@@ -12,6 +12,8 @@ import (
 	"net/url"
 	"sync"
 	"time"
+
+	"github.com/octop-dev/octop/internal/bytesize"
 )
 
 // expectTrue turns a successful call that answered false into an error:
@@ -156,7 +158,7 @@ func (c *Client) send(ctx context.Context, cl call) (*http.Response, *exchange, 
 // tooLarge is an answer over the most octop reads of one.
 func (c *Client) tooLarge(op string, status int, limit int64, err error) error {
 	return &Error{Kind: KindBadResponse, Op: op, URL: c.baseStr, Status: status, Err: err,
-		Msg: fmt.Sprintf("%s: the answer is larger than %s, the most octop reads of one answer", op, sizeText(limit))}
+		Msg: fmt.Sprintf("%s: the answer is larger than %s, the most octop reads of one answer", op, bytesize.Text(limit))}
 }
 
 // transportError explains a request that got no answer. A cancel by the
@@ -239,15 +241,4 @@ func readBody(resp *http.Response, limit int64, pooled *[]byte) ([]byte, error) 
 		return buf[:limit], errTooLarge
 	}
 	return buf, err
-}
-
-// sizeText is a size for a person: "256 MiB", "64 KiB", "512 bytes".
-func sizeText(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }

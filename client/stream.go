@@ -13,6 +13,7 @@ import (
 	"net/http/httptrace"
 	"time"
 
+	"github.com/octop-dev/octop/internal/bytesize"
 	"github.com/octop-dev/octop/internal/wire"
 	sse "github.com/tmaxmax/go-sse"
 )
@@ -200,7 +201,7 @@ func (c *Client) readStream(ctx context.Context, cancel context.CancelCauseFunc,
 		if errors.Is(rerr, bufio.ErrTooLong) {
 			// The parser's own words ("bufio.Scanner: token too long")
 			// would tell nobody what happened.
-			return fmt.Errorf("an event is larger than %s, the most octop reads of one event", sizeText(int64(o.MaxEventSize)))
+			return fmt.Errorf("an event is larger than %s, the most octop reads of one event", bytesize.Text(int64(o.MaxEventSize)))
 		}
 		if rerr != nil {
 			return rerr

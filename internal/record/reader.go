@@ -10,6 +10,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/octop-dev/octop/internal/bytesize"
 )
 
 // MaxLine is the longest line a recording may hold: one event can carry
@@ -88,7 +90,7 @@ func (r *EntryReader) Next() (Entry, error) {
 				return Entry{}, io.EOF
 			}
 			if errors.Is(err, errLineTooLong) {
-				return Entry{}, fmt.Errorf("line %d of the recording is longer than %s, the most octop reads of one line", r.line, sizeText(r.maxLine))
+				return Entry{}, fmt.Errorf("line %d of the recording is longer than %s, the most octop reads of one line", r.line, bytesize.Text(int64(r.maxLine)))
 			}
 			return Entry{}, fmt.Errorf("the recording is corrupt at line %d: %v", r.line, err)
 		}
@@ -200,15 +202,4 @@ func readLine(r *bufio.Reader, max int) (line []byte, complete bool, err error) 
 			return line, false, err
 		}
 	}
-}
-
-// sizeText is a size for a person: "64 MiB", "1 KiB", "100 bytes".
-func sizeText(n int) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
