@@ -1,12 +1,3 @@
-// Package actions holds the operations that steer OpenCode tasks: launch an
-// async task, resume one by its task_id, abort a session or a subtree, and
-// read or wait for a task's result. The TUI (through tea.Cmds) and the
-// subcommands share them, so both validate the same way and fail with the
-// same one-line errors.
-//
-// Every operation validates what it can before it sends anything that
-// changes the server: a bad id, an empty prompt or an unknown agent never
-// leaves a half-made session behind.
 package live
 
 import (
@@ -14,9 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/octop-dev/octop/internal/task"
-
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
