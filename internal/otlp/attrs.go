@@ -103,6 +103,16 @@ func bounded(s string) string {
 	return s[:cut] + "…"
 }
 
+// errorType is error.type: the server's or octop's word for what went
+// wrong, bounded, else fallback (the conventions ask for a value on every
+// failed operation; an error the server sent with no name has none).
+func errorType(word, fallback string) attribute.KeyValue {
+	if word = bounded(word); word == "" {
+		word = fallback
+	}
+	return semconv.ErrorTypeKey.String(word)
+}
+
 // errorText is an error's message, else its name.
 func errorText(e *wire.ErrorInfo) string {
 	if e.Data.Message != "" {

@@ -43,6 +43,7 @@ const (
 	maxText          = 256 // bytes of a title or an error message sent
 	toolErrorType    = "tool_error"
 	interruptedCall  = "interrupted"
+	otherError       = "_OTHER" // the conventions' error.type when nothing names it
 	toolTypeFunction = "function"
 )
 
@@ -159,7 +160,7 @@ func (m *mapper) session(s *Session, parent trace.SpanID, subCost ledger.Figures
 	sp.Attributes = append(sp.Attributes, costAttrs(AttrSubtreeCost, subCost)...)
 	switch s.State.Kind {
 	case model.KindFailed, model.KindAborted, model.KindInterrupted, model.KindDenied:
-		sp.Attributes = append(sp.Attributes, semconv.ErrorTypeKey.String(s.State.Reason))
+		sp.Attributes = append(sp.Attributes, errorType(s.State.Reason, ledger.EndOf(s.State.Kind)))
 		sp.Status = sdktrace.Status{Code: codes.Error, Description: bounded(s.State.Detail)}
 	}
 	if s.State.Kind.Live() {
@@ -194,7 +195,7 @@ func (m *mapper) reply(s *Session, msg *wire.MessageWithParts) {
 		sp.Attributes = append(sp.Attributes, semconv.GenAIResponseFinishReasons(info.Finish))
 	}
 	if info.Error != nil {
-		sp.Attributes = append(sp.Attributes, semconv.ErrorTypeKey.String(info.Error.Name))
+		sp.Attributes = append(sp.Attributes, errorType(info.Error.Name, otherError))
 		sp.Status = sdktrace.Status{Code: codes.Error, Description: bounded(errorText(info.Error))}
 	}
 	m.out = append(m.out, sp)

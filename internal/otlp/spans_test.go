@@ -214,3 +214,31 @@ func TestExportSaysWhyItFailed(t *testing.T) {
 		t.Fatalf("export to a closed port: %v", err)
 	}
 }
+
+// TestErrorTypeIsNeverEmpty: a reply whose error has no name (the server
+// sent only a message) still gives its session and chat spans an
+// error.type, as the conventions require of a failed operation.
+func TestErrorTypeIsNeverEmpty(t *testing.T) {
+	sessions := []wire.Session{{ID: "ses_f", Title: "f", Time: wire.SessionTime{Created: t0}}}
+	history := map[string][]wire.MessageWithParts{"ses_f": {
+		{Info: wire.Message{ID: "msg_f0", Role: "user", Agent: "build", Time: wire.MessageTime{Created: t0 + 1}}},
+		{Info: wire.Message{ID: "msg_f1", Role: "assistant", Agent: "build", ModelID: "m", Error: &wire.ErrorInfo{Data: wire.ErrorInfoData{Message: "boom"}},
+			Time: wire.MessageTime{Created: t0 + 2, Completed: t0 + 3}}},
+	}}
+	st := model.New()
+	st.ApplySnapshot(model.Snapshot{Sessions: sessions, Status: map[string]wire.SessionStatus{}, Complete: true})
+	st.ApplyMessages(history)
+	if k := model.StateOf(st.Session("ses_f")).Kind; k != model.KindFailed {
+		t.Fatalf("the session is %v, want failed: the test proves nothing", k)
+	}
+	spans, _ := Spans(TreeOf(st, history, "ses_f"), nil, instrumentation.Scope{Name: ScopeName})
+	for _, s := range spans {
+		v, ok := attrs(s)["error.type"]
+		if !ok || v.AsString() == "" {
+			t.Errorf("%s: error.type %q (set: %v), want a word", s.Name, v.AsString(), ok)
+		}
+		if s.Status.Code != codes.Error {
+			t.Errorf("%s: status %+v, want an error", s.Name, s.Status)
+		}
+	}
+}
