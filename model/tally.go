@@ -24,22 +24,22 @@ func (s *State) changed(ss *Session, rev uint64) {
 
 // queue puts ss on the rollups' and the counts' queues, once each.
 func (s *State) queue(ss *Session) {
-	if ss.dq&qDerive == 0 && !s.deriveFull {
-		if len(s.deriveQ) > len(s.list)/4+64 {
-			s.deriveFull = true
-		} else {
-			ss.dq |= qDerive
-			s.deriveQ = append(s.deriveQ, ss)
-		}
+	s.deriveQ = s.enqueue(ss, qDerive, s.deriveQ, &s.deriveFull)
+	s.tallyQ = s.enqueue(ss, qTally, s.tallyQ, &s.tallyFull)
+}
+
+// enqueue appends ss to q unless it waits there already (bit) or a full
+// pass is asked; a queue grown past a quarter of the tree asks for one.
+func (s *State) enqueue(ss *Session, bit uint8, q []*Session, full *bool) []*Session {
+	switch {
+	case ss.dq&bit != 0 || *full:
+	case len(q) > len(s.list)/4+64:
+		*full = true
+	default:
+		ss.dq |= bit
+		q = append(q, ss)
 	}
-	if ss.dq&qTally == 0 && !s.tallyFull {
-		if len(s.tallyQ) > len(s.list)/4+64 {
-			s.tallyFull = true
-		} else {
-			ss.dq |= qTally
-			s.tallyQ = append(s.tallyQ, ss)
-		}
-	}
+	return q
 }
 
 // changedAll says any session may have changed: the next reads recount.
