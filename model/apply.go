@@ -17,7 +17,7 @@ func (s *State) Apply(ev wire.Event) {
 	if ss := s.sessions[id]; ss != nil {
 		s.changed(ss, s.version)
 		if _, streamed := ev.(wire.PartDelta); !streamed {
-			s.touchFollowers(ss) // streamed text never changes a state
+			s.touchFollowers(ss, s.version) // streamed text never changes a state
 		}
 	}
 }
@@ -287,7 +287,10 @@ func (s *State) waitingDelta(sessionID string, d int32) {
 			s.reopen(ss) // a sealed state asks nothing
 		}
 		ss.waiting += d
-		s.changed(ss, s.version+1) // the version the change in progress ends at
+		// At the version the change in progress ends at; a child asking
+		// or answered moves the parents that follow it too.
+		s.changed(ss, s.version+1)
+		s.touchFollowers(ss, s.version+1)
 		if ss.waiting < 0 {
 			ss.waiting = 0
 		}

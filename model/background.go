@@ -249,10 +249,11 @@ func (ss *Session) countBackground(c *Counts) {
 }
 
 // touchFollowers marks the ancestors that follow ss through a background
-// call as changed too, so a view caching rows by SessionVersion draws
-// them again when the child they wait on moves.
-func (s *State) touchFollowers(ss *Session) {
+// call as changed too, at version rev, so a view caching rows by
+// SessionVersion draws them again, and the counts look at them again,
+// when the child they wait on moves.
+func (s *State) touchFollowers(ss *Session, rev uint64) {
 	for p := ss.parent; p != nil && p.nBg > 0; p = p.parent {
-		s.changed(p, s.version)
+		s.changed(p, rev)
 	}
 }

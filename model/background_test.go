@@ -312,3 +312,34 @@ func TestParseNotice(t *testing.T) {
 		t.Error("TaskOutputState")
 	}
 }
+
+// A child the parent follows that asks a permission moves the parent
+// too: its row is drawn again and the header counts it again.
+func TestBackgroundChildAsks(t *testing.T) {
+	s := apply(
+		created("p", "", "root", 1), userMsg("p", "m1", 1), asstMsg("p", "m2", 0, 0, 2, 4),
+		tool("p", "m2", "t1", "task", "completed", "input", `{"description":"worker","background":true}`,
+			"metadata", `{"sessionId":"ses_c","background":true}`),
+		status("p", "idle"),
+		created("ses_c", "p", "worker (@general subagent)", 3), userMsg("ses_c", "n1", 3),
+		asstMsg("ses_c", "n2", 0, 0, 4, 0), status("ses_c", "idle"),
+	)
+	if k := st(s, "ses_c"); k != KindInterrupted {
+		t.Fatalf("child %v, want interrupted", k)
+	}
+	if k := st(s, "p"); k == KindBackground {
+		t.Fatalf("parent %v while its one child is interrupted", k)
+	}
+	s.Tally()
+	before := s.SessionVersion("p")
+	s.Apply(wire.PermissionAsked{Request: wire.PermissionRequest{ID: "per_1", SessionID: "ses_c"}})
+	if k := st(s, "p"); k != KindBackground {
+		t.Fatalf("parent %v, want background: its child waits on a person", k)
+	}
+	if s.SessionVersion("p") == before {
+		t.Error("the child it follows asked, and the parent's version did not change")
+	}
+	if c := s.Tally(); c.Running != 1 || c.Waiting != 1 {
+		t.Errorf("tally running %d waiting %d, want 1 and 1 (the parent, the child)", c.Running, c.Waiting)
+	}
+}

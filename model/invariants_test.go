@@ -68,7 +68,7 @@ func checkInvariants(t *testing.T, s *State) {
 				failed++
 			}
 		}
-		if open != ss.nOpen || done != ss.nDone || failed != ss.nFailed {
+		if !ss.sealed() && (open != ss.nOpen || done != ss.nDone || failed != ss.nFailed) { // sealed: counts kept, calls gone
 			t.Fatalf("%s: counters %d/%d/%d, tools say %d/%d/%d", id, ss.nOpen, ss.nDone, ss.nFailed, open, done, failed)
 		}
 		if ss.waiting != waiting[id] {
@@ -150,7 +150,9 @@ func checkKeptUp(t *testing.T, s *State) {
 
 // TestRandomEvents throws random sequences of every event type, over a
 // small set of ids so they collide (re-parenting, deletes, removals,
-// cycles attempted), and checks the invariants after each event.
+// cycles attempted), with seals, history reads and background notices
+// between them, and checks the invariants after each event: among them,
+// that the counts kept up to date equal a recount.
 func TestRandomEvents(t *testing.T) {
 	ids := []string{"ses_a", "ses_b", "ses_c", "ses_d", "ses_e", "ses_f"}
 	statuses := []string{"busy", "idle", "retry"}
@@ -224,6 +226,17 @@ func TestRandomEvents(t *testing.T) {
 				}
 			}
 			s.Apply(ev)
+			switch rng.Intn(20) {
+			case 0:
+				s.Seal(pick(ids))
+			case 1:
+				s.SealIdle(pick(ids))
+			case 2:
+				x := pick(ids)
+				s.ApplyMessages(map[string][]wire.MessageWithParts{x: randomHistory(rng, x, pick(ids))})
+			case 3:
+				s.Apply(notice(id, msg, part, pick(ids), pick([]string{"completed", "error"})))
+			}
 			if rng.Intn(50) == 0 {
 				var snap Snapshot
 				for _, x := range ids[:rng.Intn(len(ids))] {
@@ -242,4 +255,32 @@ func TestRandomEvents(t *testing.T) {
 			}
 		}
 	}
+}
+
+// notice is a background task's end notice for child, as the server adds
+// it to the parent: a synthetic text part.
+func notice(sess, msg, part, child, state string) wire.Event {
+	return wire.PartUpdated{Part: wire.Part{ID: part, SessionID: sess, MessageID: msg, Type: wire.PartText,
+		Synthetic: true, Text: `<task id="` + child + `" state="` + state + `">` + "\n<summary>s</summary>\n</task>"}}
+}
+
+// randomHistory is a short message history of sess, as a read returns
+// it: a prompt, a reply (finished or not), maybe a call that launched
+// child in the background, maybe a notice.
+func randomHistory(rng *rand.Rand, sess, child string) []wire.MessageWithParts {
+	info := func(ev wire.Event) wire.Message { return ev.(wire.MessageUpdated).Info }
+	part := func(ev wire.Event) wire.Part { return ev.(wire.PartUpdated).Part }
+	h := []wire.MessageWithParts{{Info: info(userMsg(sess, "msg_0", 1))}}
+	reply := wire.MessageWithParts{Info: info(asstMsg(sess, "msg_1", 2, 0.1, 2, int64(rng.Intn(2)*3)))}
+	if rng.Intn(2) == 0 {
+		reply.Parts = append(reply.Parts, part(tool(sess, "msg_1", "prt_0", "task",
+			[]string{"running", "completed", "error"}[rng.Intn(3)], "input", `{"description":"t`+child+`"}`,
+			"metadata", `{"sessionId":"`+child+`","background":true}`)))
+	}
+	h = append(h, reply)
+	if rng.Intn(2) == 0 {
+		h = append(h, wire.MessageWithParts{Info: info(userMsg(sess, "msg_2", 4)),
+			Parts: []wire.Part{part(notice(sess, "msg_2", "prt_1", child, "completed"))}})
+	}
+	return h
 }

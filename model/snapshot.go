@@ -99,7 +99,7 @@ func (s *State) ApplyMessages(history map[string][]wire.MessageWithParts) {
 	for id := range history {
 		if ss := s.sessions[id]; ss != nil {
 			s.changed(ss, s.version)
-			s.touchFollowers(ss)
+			s.touchFollowers(ss, s.version)
 		}
 	}
 }

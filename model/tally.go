@@ -24,22 +24,22 @@ func (s *State) changed(ss *Session, rev uint64) {
 
 // queue puts ss on the rollups' and the counts' queues, once each.
 func (s *State) queue(ss *Session) {
-	if ss.dq&qDerive == 0 && !s.deriveFull {
-		if len(s.deriveQ) > len(s.list)/4+64 {
-			s.deriveFull = true
-		} else {
-			ss.dq |= qDerive
-			s.deriveQ = append(s.deriveQ, ss)
-		}
+	s.deriveQ = s.enqueue(ss, qDerive, s.deriveQ, &s.deriveFull)
+	s.tallyQ = s.enqueue(ss, qTally, s.tallyQ, &s.tallyFull)
+}
+
+// enqueue appends ss to q unless it waits there already (bit) or a full
+// pass is asked; a queue grown past a quarter of the tree asks for one.
+func (s *State) enqueue(ss *Session, bit uint8, q []*Session, full *bool) []*Session {
+	switch {
+	case ss.dq&bit != 0 || *full:
+	case len(q) > len(s.list)/4+64:
+		*full = true
+	default:
+		ss.dq |= bit
+		q = append(q, ss)
 	}
-	if ss.dq&qTally == 0 && !s.tallyFull {
-		if len(s.tallyQ) > len(s.list)/4+64 {
-			s.tallyFull = true
-		} else {
-			ss.dq |= qTally
-			s.tallyQ = append(s.tallyQ, ss)
-		}
-	}
+	return q
 }
 
 // changedAll says any session may have changed: the next reads recount.
@@ -93,6 +93,20 @@ func (s *State) Tally() Counts {
 
 // count adds ss to the tally as it is now.
 func (s *State) count(ss *Session) {
+	c, k := classify(ss)
+	ss.tcls = c | tCounted
+	s.tally.add(c, 1)
+	if k == KindRunning {
+		if s.busy == nil {
+			s.busy = map[*Session]struct{}{}
+		}
+		s.busy[ss] = struct{}{}
+	}
+}
+
+// classify is the tally class ss is counted in (with tUnread), and its
+// state's kind.
+func classify(ss *Session) (uint8, Kind) {
 	c := tOther
 	k := StateOf(ss).Kind
 	switch {
@@ -103,23 +117,23 @@ func (s *State) count(ss *Session) {
 	case k.Bad():
 		c = tFailed
 	}
-	if ss.Known && !ss.historyRead {
+	if ss != nil && ss.Known && !ss.historyRead {
 		c |= tUnread
 	}
-	ss.tcls = c | tCounted
-	s.tallyAdd(ss.tcls, 1)
-	if k == KindRunning {
-		if s.busy == nil {
-			s.busy = map[*Session]struct{}{}
-		}
-		s.busy[ss] = struct{}{}
-	}
+	return c, k
+}
+
+// CountIn adds session id to c as Tally counts every session: for counts
+// over some of them (a filter's matches).
+func (s *State) CountIn(c *Counts, id string) {
+	cls, _ := classify(s.sessions[id])
+	c.add(cls, 1)
 }
 
 // uncount takes ss out of the tally, as it was counted.
 func (s *State) uncount(ss *Session) {
 	if ss.tcls&tCounted != 0 {
-		s.tallyAdd(ss.tcls, -1)
+		s.tally.add(ss.tcls, -1)
 		delete(s.busy, ss)
 	}
 	ss.tcls = 0
@@ -142,8 +156,8 @@ func (s *State) Busiest() string {
 	return best.ID
 }
 
-func (s *State) tallyAdd(c uint8, d int) {
-	t := &s.tally
+// add adds d sessions of tally class c to the counts.
+func (t *Counts) add(c uint8, d int) {
 	t.Sessions += d
 	switch c & tClass {
 	case tRunning:

@@ -1,65 +1,16 @@
 package history
 
 import (
-	"context"
-	"errors"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/room"
 )
-
-// flaky is a server whose reads of some sessions fail a number of times
-// before they succeed.
-type flaky struct {
-	task.Server
-	mu    sync.Mutex
-	fails map[string]int
-	reads map[string]int
-}
-
-func (f *flaky) History(_ context.Context, id, _ string) ([]wire.MessageWithParts, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.reads[id]++
-	if f.fails[id] > 0 {
-		f.fails[id]--
-		return nil, errors.New("HTTP 500")
-	}
-	return []wire.MessageWithParts{{Info: wire.Message{ID: "msg_1", SessionID: id, Role: "user", Time: wire.MessageTime{Created: 1}}}}, nil
-}
-
-// run runs cmd and the commands the replies lead to, as the root does:
-// each reply goes through Done, its messages into the state, then Next.
-func run(t *testing.T, h *Reader, st *model.State, srv *flaky, cmd tea.Cmd) {
-	t.Helper()
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		case Msg:
-			msgs, ok := h.Done(msg)
-			if !ok {
-				continue
-			}
-			st.ApplyMessages(msgs)
-			queue = append(queue, h.Next(st, srv))
-		}
-	}
-}
 
 // TestFailedReadsAreRetried: a read that fails is tried again after a
 // wait that doubles each time it fails again; meanwhile the session
@@ -77,10 +28,10 @@ func TestFailedReadsAreRetried(t *testing.T) {
 		sessions = append(sessions, wire.Session{ID: id, Time: wire.SessionTime{Created: 1, Updated: 1}})
 	}
 	st.ApplySnapshot(model.Snapshot{Sessions: sessions, Complete: true})
-	srv := &flaky{fails: map[string]int{"ses_b": 3}, reads: map[string]int{}}
+	srv := newFake(map[string]int{"ses_b": 3})
 
 	h := &Reader{}
-	run(t, h, st, srv, h.Start(st, srv, 0))
+	pump(t, h, st, srv, h.Start(st, srv, 0))
 	if h.Left(st) != 0 || !st.HasHistory("ses_b") {
 		t.Fatalf("after the retries %d sessions are left to read (ses_b read: %v), want 0", h.Left(st), st.HasHistory("ses_b"))
 	}
@@ -103,20 +54,20 @@ func TestLoadingCountsWhatFailed(t *testing.T) {
 	t.Cleanup(func() { after = room.After })
 	st := model.New()
 	st.ApplySnapshot(model.Snapshot{Sessions: []wire.Session{{ID: "ses_a"}, {ID: "ses_b"}}, Complete: true})
-	srv := &flaky{fails: map[string]int{"ses_b": 2}, reads: map[string]int{}}
+	srv := newFake(map[string]int{"ses_b": 2})
 	h := &Reader{}
-	run(t, h, st, srv, h.Start(st, srv, 0))
+	pump(t, h, st, srv, h.Start(st, srv, 0))
 	if h.Left(st) != 1 || len(held) != 1 {
 		t.Fatalf("after a failed read: %d left, %d retries waiting; want 1 and 1", h.Left(st), len(held))
 	}
-	run(t, h, st, srv, h.Start(st, srv, 0)) // fails again: a wait of its own
+	pump(t, h, st, srv, h.Start(st, srv, 0)) // fails again: a wait of its own
 	if h.Left(st) != 1 || len(held) != 2 {
 		t.Fatalf("the new round: %d left, %d retries waiting; want 1 and 2", h.Left(st), len(held))
 	}
 	if _, ok := h.Done(held[0]().(Msg)); ok {
 		t.Error("the wait of an older round was taken")
 	}
-	run(t, h, st, srv, held[1])
+	pump(t, h, st, srv, held[1])
 	if h.Left(st) != 0 || !st.HasHistory("ses_b") || srv.reads["ses_b"] != 3 {
 		t.Errorf("after the retry: %d left, ses_b read %d times; want 0 left, 3 reads", h.Left(st), srv.reads["ses_b"])
 	}

@@ -1,15 +1,10 @@
 package history
 
 import (
-	"context"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-
-	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 )
@@ -29,44 +24,6 @@ func lazyState(n int, nowMS int64) *model.State {
 	return st
 }
 
-// counter is a server that counts its reads.
-type counter struct {
-	task.Server
-	mu         sync.Mutex
-	reads      map[string]int
-	readsInAll int
-}
-
-func (c *counter) History(_ context.Context, id, _ string) ([]wire.MessageWithParts, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.reads[id]++
-	c.readsInAll++
-	return []wire.MessageWithParts{{Info: wire.Message{ID: "msg_1", SessionID: id, Role: "user", Time: wire.MessageTime{Created: 1}}}}, nil
-}
-
-// pump runs the reads the way the root does, Cmds one after the other.
-func pump(t *testing.T, h *Reader, st *model.State, srv *counter, cmd tea.Cmd) {
-	t.Helper()
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		case Msg:
-			if msgs, ok := h.Done(msg); ok {
-				st.ApplyMessages(msgs)
-				queue = append(queue, h.Next(st, srv))
-			}
-		}
-	}
-}
-
 // TestLazyPolicy: past the threshold, only the sessions updated within
 // the window are read without being asked; an old one is read when it is
 // wanted (in view, selected), and all of them once a sort or filter needs
@@ -76,7 +33,7 @@ func TestLazyPolicy(t *testing.T) {
 	p := Policy{LazyAfter: 500, Window: 7 * 24 * time.Hour}
 
 	st := lazyState(1000, now)
-	srv := &counter{reads: map[string]int{}}
+	srv := newFake(nil)
 	h := New(p)
 	pump(t, &h, st, srv, h.Start(st, srv, now))
 	if got := len(srv.reads); got != 169 { // 0h … 168h back
@@ -91,12 +48,12 @@ func TestLazyPolicy(t *testing.T) {
 		t.Fatalf("a wanted old session read %d times (history %v), a read one again %d times", srv.reads[old], st.HasHistory(old), srv.reads["ses_00001"])
 	}
 	pump(t, &h, st, srv, h.Want(st, srv, "", nil, true))
-	if len(srv.reads) != 1000 || st.Tally().Unread != 0 || srv.readsInAll != 1000 {
-		t.Fatalf("with every history needed: %d sessions read, %d reads, %d unread", len(srv.reads), srv.readsInAll, st.Tally().Unread)
+	if len(srv.reads) != 1000 || st.Tally().Unread != 0 || srv.total() != 1000 {
+		t.Fatalf("with every history needed: %d sessions read, %d reads, %d unread", len(srv.reads), srv.total(), st.Tally().Unread)
 	}
 
 	small := lazyState(400, now)
-	srv = &counter{reads: map[string]int{}}
+	srv = newFake(nil)
 	h = New(p)
 	pump(t, &h, small, srv, h.Start(small, srv, now))
 	if len(srv.reads) != 400 {
@@ -110,7 +67,7 @@ func TestLazyPolicy(t *testing.T) {
 func TestWantedFirst(t *testing.T) {
 	now := int64(1_800_000_000_000)
 	st := lazyState(100, now)
-	srv := &counter{reads: map[string]int{}}
+	srv := newFake(nil)
 	h := New(Policy{})
 	h.Start(st, srv, now) // the Cmds are not run: every slot stays taken
 	if h.reads != Parallel-1 || h.bg != Parallel-1 {
@@ -127,24 +84,4 @@ func TestWantedFirst(t *testing.T) {
 	if len(got.ids) != 2 || got.ids[0] != "ses_00099" || got.bg {
 		t.Fatalf("the wanted read took %v (unasked %v)", got.ids, got.bg)
 	}
-}
-
-// msgsOf runs cmd, a read or a batch of them, and returns the reads' Msgs.
-func msgsOf(cmd tea.Cmd) []Msg {
-	var out []Msg
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch m := c().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, m...)
-		case Msg:
-			out = append(out, m)
-		}
-	}
-	return out
 }

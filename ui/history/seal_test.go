@@ -16,7 +16,7 @@ import (
 func TestSortReadsSealed(t *testing.T) {
 	now := int64(1_800_000_000_000)
 	st := lazyState(1000, now)
-	srv := &counter{reads: map[string]int{}}
+	srv := newFake(nil)
 	h := New(Policy{LazyAfter: 500, Window: 7 * 24 * time.Hour})
 	pump(t, &h, st, srv, h.Start(st, srv, now))
 	view := []string{"ses_00950", "ses_00951"}

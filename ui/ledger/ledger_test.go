@@ -11,7 +11,9 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/octop-dev/octop/internal/colourtest"
+	"github.com/octop-dev/octop/internal/opencodetest"
 	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/internal/termtest"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/styles"
@@ -121,5 +123,21 @@ func TestLedgerRoom(t *testing.T) {
 	}
 	if d, _ := d.Update(tea.KeyPressMsg{Code: tea.KeyEscape}); d != nil {
 		t.Error("esc did not close")
+	}
+}
+
+// TestLedgerUntitled: a session with no title is named by its id, which
+// the server wrote too: cleaned like any of its text.
+func TestLedgerUntitled(t *testing.T) {
+	id := "ses_x" + opencodetest.Payload
+	s := model.New()
+	s.Apply(wire.SessionCreated{Info: wire.Session{ID: id, Time: wire.SessionTime{Created: base, Updated: base}}})
+	d, _ := Open(styles.New(true, true), s, id, "")
+	v := d.View(120, 16)
+	if bad := termtest.Screen(v); bad != "" {
+		t.Errorf("the room holds %s", bad)
+	}
+	if !strings.Contains(v, "ses_x␛]0;pwned") {
+		t.Errorf("the head does not name the session by its id, cleaned:\n%s", v)
 	}
 }

@@ -19,7 +19,7 @@ func (r *Room) View(w, h int) string {
 	ink := r.st.Ink
 	title := format.OneLine(r.title)
 	if title == "" {
-		title = r.id
+		title = format.OneLine(r.id)
 	}
 	lines := []string{ink.App.Render("$ spend") + "  " + ink.Title.Render(title) + "  " +
 		ink.Dim.Render("by "+string(r.l.By)+" (b: "+string(spend.Bys[(r.by+1)%len(spend.Bys)])+")"), ""}

@@ -12,20 +12,8 @@ func (m Model) Tally() model.Counts {
 	}
 	var t model.Counts
 	for _, r := range m.rows {
-		if !r.Match {
-			continue
-		}
-		t.Sessions++
-		switch k := m.state.StateOf(r.ID).Kind; {
-		case k == model.KindRunning, k == model.KindRetrying, k == model.KindBackground:
-			t.Running++
-		case k == model.KindWaiting:
-			t.Waiting++
-		case k.Bad():
-			t.Failed++
-		}
-		if s := m.state.Session(r.ID); s != nil && s.Known && !m.state.HasHistory(r.ID) {
-			t.Unread++
+		if r.Match {
+			m.state.CountIn(&t, r.ID)
 		}
 	}
 	return t
