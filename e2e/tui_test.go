@@ -55,15 +55,15 @@ func tuiOctopBinary(t *testing.T) string {
 	return tuiBin.path
 }
 
-// tuiRequireTmux fails under make test (OCTOP_E2E=1), which installs tmux,
-// and skips elsewhere.
+// tuiRequireTmux fails when harness.Required (make test, which installs
+// tmux), and skips elsewhere.
 func tuiRequireTmux(t *testing.T) string {
 	t.Helper()
 	p, err := exec.LookPath("tmux")
 	if err == nil {
 		return p
 	}
-	if os.Getenv("OCTOP_E2E") != "" {
+	if harness.Required() {
 		t.Fatalf("tmux is not installed; `make test` installs it (apt-get install tmux)")
 	}
 	t.Skip("tmux is not installed; run `make test`, which installs it")
