@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/octop-dev/octop/internal/testwait"
 )
 
 // TestStartRestart starts each version, checks the fake-model config took
@@ -17,7 +19,7 @@ func TestStartRestart(t *testing.T) {
 	for _, v := range Versions() {
 		t.Run(v, func(t *testing.T) {
 			s := Start(t, Config{Version: v})
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(60*time.Second))
 			defer cancel()
 
 			var agents []struct{ Name, Mode string }
@@ -56,7 +58,7 @@ func TestStartRestart(t *testing.T) {
 
 func TestPasswordProtected(t *testing.T) {
 	s := Start(t, Config{Password: "sekrit"})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(30*time.Second))
 	defer cancel()
 	if err := s.JSON(ctx, http.MethodGet, "/session", nil, nil); err != nil {
 		t.Fatalf("with the password: %v", err)
