@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/octop-dev/octop/internal/harness"
 	"github.com/octop-dev/octop/internal/task/live"
+	"github.com/octop-dev/octop/internal/testwait"
 )
 
 // slowStart stands between octop and a real server and makes the server
@@ -32,6 +34,7 @@ type slowStart struct {
 	srv    *httptest.Server
 	proxy  *httputil.ReverseProxy
 	polls  int
+	starts sync.WaitGroup // the held runs being started, which report to t
 
 	mu    sync.Mutex
 	held  map[string][]byte // session id → the prompt's body, with its message id, not started yet
@@ -49,7 +52,10 @@ func newSlowStart(t *testing.T, target string, polls int) *slowStart {
 	p := &slowStart{t: t, target: u, proxy: httputil.NewSingleHostReverseProxy(u), polls: polls,
 		held: map[string][]byte{}, seen: map[string]int{}}
 	p.srv = httptest.NewServer(http.HandlerFunc(p.serve))
-	t.Cleanup(p.srv.Close)
+	t.Cleanup(func() {
+		p.srv.Close()   // no request left to start another run
+		p.starts.Wait() // nor a start left to report to t after the test
+	})
 	return p
 }
 
@@ -66,7 +72,7 @@ func (p *slowStart) serve(w http.ResponseWriter, r *http.Request) {
 			p.waits++
 			if p.seen[m[1]] >= p.polls {
 				delete(p.held, m[1])
-				go p.start(m[1], r.URL.RawQuery, body)
+				p.starts.Go(func() { p.start(m[1], r.URL.RawQuery, body) })
 			}
 		}
 		p.mu.Unlock()
@@ -113,7 +119,14 @@ func (p *slowStart) post(path, query string, body any, out any) error {
 	raw, _ := json.Marshal(body)
 	u := *p.target
 	u.Path, u.RawQuery = path, query
-	resp, err := http.Post(u.String(), "application/json", bytes.NewReader(raw))
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(30*time.Second))
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(raw))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return err
 	}

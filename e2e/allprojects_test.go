@@ -21,50 +21,46 @@ import (
 // drops or stalls every other project's sessions until their next event.
 func TestAllProjectsSnapshot(t *testing.T) {
 	parallel(t)
-	for _, v := range harness.Versions() {
-		t.Run(v, func(t *testing.T) {
-			t.Parallel() // each version on a server of its own
-			s := harness.Start(t, harness.Config{Version: v})
-			other := gitRepo(t, "second project")
+	actForVersions(t, func(t *testing.T, s *harness.Server) {
+		other := gitRepo(t, "second project")
 
-			own := newClient(t, s)
-			elsewhere := own.WithDirectory(other)
-			ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(60*time.Second))
-			defer cancel()
+		own := newClient(t, s)
+		elsewhere := own.WithDirectory(other)
+		ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(60*time.Second))
+		defer cancel()
 
-			home, err := own.CreateSession(ctx, client.CreateSessionRequest{Title: "in the server's project"})
+		home, err := own.CreateSession(ctx, client.CreateSessionRequest{Title: "in the server's project"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		away := prompt(t, elsewhere, "in the second project", "RUNAWAY")
+		defer func() { _ = elsewhere.Abort(context.Background(), away.ID) }()
+
+		global := newClientWith(t, client.Options{BaseURL: s.URL, Global: true})
+		var snapIDs map[string]bool
+		waitREST(t, 45*time.Second, "a snapshot listing both projects with the runaway busy", func(ctx context.Context) (bool, error) {
+			snap, err := live.New(global).Snapshot(ctx)
 			if err != nil {
-				t.Fatal(err)
+				return false, err
 			}
-			away := prompt(t, elsewhere, "in the second project", "RUNAWAY")
-			defer func() { _ = elsewhere.Abort(context.Background(), away.ID) }()
-
-			global := newClientWith(t, client.Options{BaseURL: s.URL, Global: true})
-			var snapIDs map[string]bool
-			waitREST(t, 45*time.Second, "a snapshot listing both projects with the runaway busy", func(ctx context.Context) (bool, error) {
-				snap, err := live.New(global).Snapshot(ctx)
-				if err != nil {
-					return false, err
-				}
-				snapIDs = map[string]bool{}
-				for _, se := range snap.Sessions {
-					snapIDs[se.ID] = true
-				}
-				return snapIDs[home.ID] && snapIDs[away.ID] && snap.Status[away.ID].Type == wire.StatusBusy, nil
-			})
-
-			// The one-project view still lists only its own project.
-			snap, err := live.New(own).Snapshot(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
+			snapIDs = map[string]bool{}
 			for _, se := range snap.Sessions {
-				if se.ID == away.ID {
-					t.Fatalf("the one-project snapshot lists a session of %s", other)
-				}
+				snapIDs[se.ID] = true
 			}
+			return snapIDs[home.ID] && snapIDs[away.ID] && snap.Status[away.ID].Type == wire.StatusBusy, nil
 		})
-	}
+
+		// The one-project view still lists only its own project.
+		snap, err := live.New(own).Snapshot(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, se := range snap.Sessions {
+			if se.ID == away.ID {
+				t.Fatalf("the one-project snapshot lists a session of %s", other)
+			}
+		}
+	})
 }
 
 // gitRepo makes a git repository with one commit whose message makes its

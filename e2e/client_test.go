@@ -162,48 +162,44 @@ func mustScript(t testing.TB, text string) fakellm.Script {
 // events whose parentID is the root, and tool-part updates for each child,
 // within 20 s.
 func TestClientFanoutEvents(t *testing.T) {
-	for _, tg := range harness.Targets() {
-		t.Run(tg.Name, func(t *testing.T) {
-			t.Parallel() // each target on a server of its own
-			s := harness.SharedAt(t, tg)
-			c := newClient(t, s)
-			log := startStream(t, c)
-			log.wait(t, 30*time.Second, "the stream to connect", func(items []any) bool { return count[wire.ResyncNeeded](items) > 0 })
+	forShared(t, harness.Targets(), func(t *testing.T, s *harness.Server) {
+		c := newClient(t, s)
+		log := startStream(t, c)
+		log.wait(t, 30*time.Second, "the stream to connect", func(items []any) bool { return count[wire.ResyncNeeded](items) > 0 })
 
-			start := time.Now()
-			root := prompt(t, c, "client fanout", `FANOUT k=3 agent=general child="LEAF steps=2 sleep=0.3"`)
-			log.wait(t, 20*time.Second, "3 children of the root, each with tool-part updates", func(items []any) bool {
-				kids := childrenOf(items, root.ID)
-				if len(kids) < 3 {
+		start := time.Now()
+		root := prompt(t, c, "client fanout", `FANOUT k=3 agent=general child="LEAF steps=2 sleep=0.3"`)
+		log.wait(t, 20*time.Second, "3 children of the root, each with tool-part updates", func(items []any) bool {
+			kids := childrenOf(items, root.ID)
+			if len(kids) < 3 {
+				return false
+			}
+			for _, k := range kids {
+				if len(toolParts(items, k)) == 0 {
 					return false
 				}
-				for _, k := range kids {
-					if len(toolParts(items, k)) == 0 {
-						return false
-					}
-				}
-				return true
-			})
-			t.Logf("3 children with tool updates after %v", time.Since(start).Round(time.Millisecond))
-			log.mu.Lock()
-			kids := childrenOf(log.items, root.ID)
-			log.mu.Unlock()
-			if len(kids) != 3 {
-				t.Errorf("%d children created, want 3", len(kids))
 			}
-			// Let the run finish so the next test on this server starts quiet.
-			want := fakellm.FinalText(mustScript(t, "FANOUT k=3"))
-			log.wait(t, 60*time.Second, "the root's final text", func(items []any) bool {
-				for _, e := range events[wire.PartUpdated](items) {
-					if e.Part.SessionID == root.ID && e.Part.Type == wire.PartText && e.Part.Text == want {
-						return true
-					}
-				}
-				return false
-			})
-			waitIdle(t, s, 30*time.Second)
+			return true
 		})
-	}
+		t.Logf("3 children with tool updates after %v", time.Since(start).Round(time.Millisecond))
+		log.mu.Lock()
+		kids := childrenOf(log.items, root.ID)
+		log.mu.Unlock()
+		if len(kids) != 3 {
+			t.Errorf("%d children created, want 3", len(kids))
+		}
+		// Let the run finish so the next test on this server starts quiet.
+		want := fakellm.FinalText(mustScript(t, "FANOUT k=3"))
+		log.wait(t, 60*time.Second, "the root's final text", func(items []any) bool {
+			for _, e := range events[wire.PartUpdated](items) {
+				if e.Part.SessionID == root.ID && e.Part.Type == wire.PartText && e.Part.Text == want {
+					return true
+				}
+			}
+			return false
+		})
+		waitIdle(t, s, 30*time.Second)
+	})
 }
 
 // TestClientStreamSurvivesRestart kills the server mid-fan-out and starts

@@ -115,106 +115,102 @@ func treeDiff(m *model.State, snap model.Snapshot, root string) string {
 // ends with what REST says, and that nothing of the aborted tree is shown
 // as running.
 func TestModelLive(t *testing.T) {
-	for _, tg := range harness.Targets() {
-		t.Run(tg.Name, func(t *testing.T) {
-			t.Parallel() // each target on a server of its own
-			srv := harness.SharedAt(t, tg)
-			c := newClient(t, srv)
-			l := startStream(t, c)
-			l.wait(t, 60*time.Second, "the stream to connect", func(items []any) bool { return count[wire.ResyncNeeded](items) > 0 })
+	forShared(t, harness.Targets(), func(t *testing.T, srv *harness.Server) {
+		c := newClient(t, srv)
+		l := startStream(t, c)
+		l.wait(t, 60*time.Second, "the stream to connect", func(items []any) bool { return count[wire.ResyncNeeded](items) > 0 })
 
-			settled := func(root string) {
-				t.Helper()
-				var snap model.Snapshot
-				waitREST(t, 120*time.Second, "the tree to finish", func(ctx context.Context) (bool, error) {
-					var err error
-					snap, err = restTree(ctx, c, root)
-					if err != nil || len(snap.Sessions) < 4 {
-						return false, err
-					}
-					for _, s := range snap.Sessions {
-						if st := snap.Status[s.ID].Type; st == wire.StatusBusy || st == wire.StatusRetry {
-							return false, nil
-						}
-					}
-					return true, nil
-				})
-				// REST is read again on every try: idle is published
-				// before the last writes of a run (an aborted call's
-				// error) land, so the first settled read may be a step
-				// behind the stream, and the model rightly past it.
-				var diff string
-				defer func() {
-					if diff != "" {
-						t.Logf("the model and REST still differ:\n%s", diff)
-					}
-				}()
-				l.wait(t, 60*time.Second, "the model to match REST", func(items []any) bool {
-					if diff = treeDiff(modelFrom(items), snap, root); diff == "" {
-						return true
-					}
-					ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(10*time.Second))
-					defer cancel()
-					if now, err := restTree(ctx, c, root); err == nil {
-						snap = now
-					}
-					return false
-				})
-			}
-
-			fan := prompt(t, c, "model live fanout", `FANOUT k=3 agent=general child="LEAF steps=2 sleep=0.5"`)
-			settled(fan.ID)
-			l.mu.Lock()
-			m := modelFrom(l.items)
-			l.mu.Unlock()
-			if n := m.Counts(fan.ID).Children; n != 3 {
-				t.Fatalf("fan-out root has %d children in the model, want 3", n)
-			}
-			for _, tc := range m.Session(fan.ID).Tools {
-				if tc.Tool == "task" && m.Session(tc.ChildID) == nil {
-					t.Errorf("task call %s links %q, not a known session", tc.PartID, tc.ChildID)
+		settled := func(root string) {
+			t.Helper()
+			var snap model.Snapshot
+			waitREST(t, 120*time.Second, "the tree to finish", func(ctx context.Context) (bool, error) {
+				var err error
+				snap, err = restTree(ctx, c, root)
+				if err != nil || len(snap.Sessions) < 4 {
+					return false, err
 				}
-			}
-
-			runaway := prompt(t, c, "model live abort", `FANOUT k=3 agent=general child="RUNAWAY sleep=1"`)
-			l.wait(t, 90*time.Second, "3 busy children in the model", func(items []any) bool {
-				m := modelFrom(items)
-				return len(m.BusyDescendants(runaway.ID)) == 3
+				for _, s := range snap.Sessions {
+					if st := snap.Status[s.ID].Type; st == wire.StatusBusy || st == wire.StatusRetry {
+						return false, nil
+					}
+				}
+				return true, nil
 			})
-			ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(30*time.Second))
-			defer cancel()
-			if err := c.Abort(ctx, runaway.ID); err != nil {
-				t.Fatal(err)
-			}
-			settled(runaway.ID)
-			// The abort's error on the root's last reply may land after
-			// idle, in REST and the stream alike (1.1.65 once had both
-			// still without it when they first matched): wait for it.
-			var st model.SessionState
-			testwait.Check(t, func() error {
-				l.mu.Lock()
-				m = modelFrom(l.items)
-				l.mu.Unlock()
-				if st = m.StateOf(runaway.ID); st.Kind != model.KindAborted {
-					return fmt.Errorf("it is %v (reason %q, %s)", st.Kind, st.Reason, st.Detail)
+			// REST is read again on every try: idle is published
+			// before the last writes of a run (an aborted call's
+			// error) land, so the first settled read may be a step
+			// behind the stream, and the model rightly past it.
+			var diff string
+			defer func() {
+				if diff != "" {
+					t.Logf("the model and REST still differ:\n%s", diff)
 				}
-				return nil
-			}, 30*time.Second, "the aborted root to show aborted")
-			if st.Reason != "aborted" {
-				t.Errorf("aborted root is %v (reason %q, %s), want aborted", st.Kind, st.Reason, st.Detail)
-			}
-			for _, id := range m.SubtreeIDs(runaway.ID) {
-				ss := m.Session(id)
-				for i := range ss.Tools {
-					if st := ss.ShownToolStatus(i); st == model.ToolRunning || st == model.ToolPending {
-						t.Errorf("%s: tool %s still shown as %d after the abort", id, ss.Tools[i].PartID, st)
-					}
+			}()
+			l.wait(t, 60*time.Second, "the model to match REST", func(items []any) bool {
+				if diff = treeDiff(modelFrom(items), snap, root); diff == "" {
+					return true
 				}
-				if c := m.Counts(id); c.ToolsRunning != 0 || c.RunningBelow != 0 {
-					t.Errorf("%s: counts %+v after the abort", id, c)
+				ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(10*time.Second))
+				defer cancel()
+				if now, err := restTree(ctx, c, root); err == nil {
+					snap = now
 				}
+				return false
+			})
+		}
+
+		fan := prompt(t, c, "model live fanout", `FANOUT k=3 agent=general child="LEAF steps=2 sleep=0.5"`)
+		settled(fan.ID)
+		l.mu.Lock()
+		m := modelFrom(l.items)
+		l.mu.Unlock()
+		if n := m.Counts(fan.ID).Children; n != 3 {
+			t.Fatalf("fan-out root has %d children in the model, want 3", n)
+		}
+		for _, tc := range m.Session(fan.ID).Tools {
+			if tc.Tool == "task" && m.Session(tc.ChildID) == nil {
+				t.Errorf("task call %s links %q, not a known session", tc.PartID, tc.ChildID)
 			}
-			waitIdle(t, srv, 60*time.Second)
+		}
+
+		runaway := prompt(t, c, "model live abort", `FANOUT k=3 agent=general child="RUNAWAY sleep=1"`)
+		l.wait(t, 90*time.Second, "3 busy children in the model", func(items []any) bool {
+			m := modelFrom(items)
+			return len(m.BusyDescendants(runaway.ID)) == 3
 		})
-	}
+		ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(30*time.Second))
+		defer cancel()
+		if err := c.Abort(ctx, runaway.ID); err != nil {
+			t.Fatal(err)
+		}
+		settled(runaway.ID)
+		// The abort's error on the root's last reply may land after
+		// idle, in REST and the stream alike (1.1.65 once had both
+		// still without it when they first matched): wait for it.
+		var st model.SessionState
+		testwait.Check(t, func() error {
+			l.mu.Lock()
+			m = modelFrom(l.items)
+			l.mu.Unlock()
+			if st = m.StateOf(runaway.ID); st.Kind != model.KindAborted {
+				return fmt.Errorf("it is %v (reason %q, %s)", st.Kind, st.Reason, st.Detail)
+			}
+			return nil
+		}, 30*time.Second, "the aborted root to show aborted")
+		if st.Reason != "aborted" {
+			t.Errorf("aborted root is %v (reason %q, %s), want aborted", st.Kind, st.Reason, st.Detail)
+		}
+		for _, id := range m.SubtreeIDs(runaway.ID) {
+			ss := m.Session(id)
+			for i := range ss.Tools {
+				if st := ss.ShownToolStatus(i); st == model.ToolRunning || st == model.ToolPending {
+					t.Errorf("%s: tool %s still shown as %d after the abort", id, ss.Tools[i].PartID, st)
+				}
+			}
+			if c := m.Counts(id); c.ToolsRunning != 0 || c.RunningBelow != 0 {
+				t.Errorf("%s: counts %+v after the abort", id, c)
+			}
+		}
+		waitIdle(t, srv, 60*time.Second)
+	})
 }

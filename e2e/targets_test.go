@@ -21,3 +21,16 @@ func actForTargets(t *testing.T, f func(t *testing.T, s *harness.Server)) {
 		})
 	}
 }
+
+// forShared runs f on the shared server of each of targets
+// (harness.SharedAt), the targets side by side, each on a server of its
+// own. The caller stays serial (see parallel): a shared server has one
+// test at a time.
+func forShared(t *testing.T, targets []harness.Target, f func(t *testing.T, s *harness.Server)) {
+	for _, tg := range targets {
+		t.Run(tg.Name, func(t *testing.T) {
+			t.Parallel() // each target on a server of its own
+			f(t, harness.SharedAt(t, tg))
+		})
+	}
+}

@@ -20,64 +20,60 @@ import (
 // files changed and todos as its REST messages add them up, and the
 // root's subtree the sum over it and its children.
 func TestTreeJSONUsage(t *testing.T) {
-	for _, tg := range harness.Targets() {
-		t.Run(tg.Name, func(t *testing.T) {
-			t.Parallel() // each target on a server of its own
-			s := harness.SharedAt(t, tg)
-			ctx := actCtxFor(t)
-			c := actNewClient(t, s)
-			defer actStopAll(c)
-			root := actStartRoot(t, ctx, c, "octop e2e usage", `FANOUT k=2 child="LEAF steps=1 sleep=0.2"`)
-			usageSettle(t, ctx, c, root.ID, nil)
-			file := "octop-usage-" + root.ID + ".txt"
-			for _, call := range []string{
-				callScript("bash", map[string]any{"command": "printf 'a\\nb\\n' > " + file, "description": "write"}),
-				callScript("todowrite", map[string]any{"todos": []map[string]string{
-					{"id": "1", "content": "fan out", "status": "completed", "priority": "high"},
-					{"id": "2", "content": "report", "status": "pending", "priority": "low"}}}),
-			} {
-				msgs, err := c.Messages(ctx, root.ID, 0)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := c.PromptAsync(ctx, root.ID, client.PromptRequest{Parts: []client.TextPartInput{{Text: call}}}); err != nil {
-					t.Fatal(err)
-				}
-				usageSettle(t, ctx, c, root.ID, msgs)
+	forShared(t, harness.Targets(), func(t *testing.T, s *harness.Server) {
+		ctx := actCtxFor(t)
+		c := actNewClient(t, s)
+		defer actStopAll(c)
+		root := actStartRoot(t, ctx, c, "octop e2e usage", `FANOUT k=2 child="LEAF steps=1 sleep=0.2"`)
+		usageSettle(t, ctx, c, root.ID, nil)
+		file := "octop-usage-" + root.ID + ".txt"
+		for _, call := range []string{
+			callScript("bash", map[string]any{"command": "printf 'a\\nb\\n' > " + file, "description": "write"}),
+			callScript("todowrite", map[string]any{"todos": []map[string]string{
+				{"id": "1", "content": "fan out", "status": "completed", "priority": "high"},
+				{"id": "2", "content": "report", "status": "pending", "priority": "low"}}}),
+		} {
+			msgs, err := c.Messages(ctx, root.ID, 0)
+			if err != nil {
+				t.Fatal(err)
 			}
+			if err := c.PromptAsync(ctx, root.ID, client.PromptRequest{Parts: []client.TextPartInput{{Text: call}}}); err != nil {
+				t.Fatal(err)
+			}
+			usageSettle(t, ctx, c, root.ID, msgs)
+		}
 
-			code, out, _ := actOctop(t, s.URL, "", "tree", "--json")
-			var roots []*live.Node
-			if code != 0 || json.Unmarshal([]byte(out), &roots) != nil {
-				t.Fatalf("tree --json: exit %d, output %q", code, out)
+		code, out, _ := actOctop(t, s.URL, "", "tree", "--json")
+		var roots []*live.Node
+		if code != 0 || json.Unmarshal([]byte(out), &roots) != nil {
+			t.Fatalf("tree --json: exit %d, output %q", code, out)
+		}
+		var got *live.Node
+		for _, r := range roots {
+			if r.ID == root.ID {
+				got = r
 			}
-			var got *live.Node
-			for _, r := range roots {
-				if r.ID == root.ID {
-					got = r
-				}
-			}
-			if got == nil || len(got.Children) != 2 {
-				t.Fatalf("tree --json has no root %s with 2 children: %s", root.ID, out)
-			}
-			var sum restUsage
-			for _, n := range append([]*live.Node{got}, got.Children...) {
-				want := restUsageOf(t, ctx, c, n.ID)
-				checkUsage(t, n.ID, n.Usage, want)
-				sum.add(want)
-			}
-			checkUsage(t, root.ID+" subtree", *got.Subtree, sum)
-			// 1.1.65 often leaves a bash write out of the message's
-			// summary (no patch part: its step snapshots do not differ), so
-			// there files_changed is only checked against REST, above.
-			if (!harness.Is11(tg.Version) && got.FilesChanged < 1) || got.Todos != (live.TodoCounts{Total: 2, Done: 1}) {
-				t.Errorf("root: files_changed %d, todos %+v; want the file it wrote and 1 of 2 todos done", got.FilesChanged, got.Todos)
-			}
-			if got.Tokens.Input == 0 || got.Subtree.Tokens.Input <= got.Tokens.Input {
-				t.Errorf("tokens: root %+v, subtree %+v; want the children's added", got.Tokens, got.Subtree.Tokens)
-			}
-		})
-	}
+		}
+		if got == nil || len(got.Children) != 2 {
+			t.Fatalf("tree --json has no root %s with 2 children: %s", root.ID, out)
+		}
+		var sum restUsage
+		for _, n := range append([]*live.Node{got}, got.Children...) {
+			want := restUsageOf(t, ctx, c, n.ID)
+			checkUsage(t, n.ID, n.Usage, want)
+			sum.add(want)
+		}
+		checkUsage(t, root.ID+" subtree", *got.Subtree, sum)
+		// 1.1.65 often leaves a bash write out of the message's
+		// summary (no patch part: its step snapshots do not differ), so
+		// there files_changed is only checked against REST, above.
+		if (!harness.Is11(s.Version) && got.FilesChanged < 1) || got.Todos != (live.TodoCounts{Total: 2, Done: 1}) {
+			t.Errorf("root: files_changed %d, todos %+v; want the file it wrote and 1 of 2 todos done", got.FilesChanged, got.Todos)
+		}
+		if got.Tokens.Input == 0 || got.Subtree.Tokens.Input <= got.Tokens.Input {
+			t.Errorf("tokens: root %+v, subtree %+v; want the children's added", got.Tokens, got.Subtree.Tokens)
+		}
+	})
 }
 
 // usageSettle waits until the run of a prompt sent after the session had

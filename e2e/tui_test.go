@@ -55,15 +55,15 @@ func tuiOctopBinary(t *testing.T) string {
 	return tuiBin.path
 }
 
-// tuiRequireTmux fails under make test (OCTOP_E2E=1), which installs tmux,
-// and skips elsewhere.
+// tuiRequireTmux fails when harness.Required (make test, which installs
+// tmux), and skips elsewhere.
 func tuiRequireTmux(t *testing.T) string {
 	t.Helper()
 	p, err := exec.LookPath("tmux")
 	if err == nil {
 		return p
 	}
-	if os.Getenv("OCTOP_E2E") != "" {
+	if harness.Required() {
 		t.Fatalf("tmux is not installed; `make test` installs it (apt-get install tmux)")
 	}
 	t.Skip("tmux is not installed; run `make test`, which installs it")
@@ -126,6 +126,20 @@ func (tm *tuiTerm) waitFor(what string, cond func(screen string) bool) string {
 	var s string
 	testwait.Eventually(tm.t, func() bool { s = tm.screen(); return cond(s) }, tuiWait, "%s", what)
 	return s
+}
+
+// restartServer stops s, waits for octop to say the server is gone, and
+// starts s again on its port: octop's next connection is a reconnect.
+func (tm *tuiTerm) restartServer(s *harness.Server) {
+	tm.t.Helper()
+	if err := s.Stop(); err != nil {
+		tm.t.Fatal(err)
+	}
+	gone := regexp.MustCompile(`disconnected \d+s, (retrying in|connecting)`)
+	tm.waitFor("octop to notice the server is gone", gone.MatchString)
+	if err := s.Restart(); err != nil {
+		tm.t.Fatal(err)
+	}
 }
 
 // rowOf is the tree row of the session titled title, or "". The two
@@ -262,15 +276,7 @@ func TestTUIResyncKeepsSelection(t *testing.T) {
 	}
 	tm.waitFor("worker 2 selected", func(sc string) bool { return strings.HasPrefix(selected(sc), "worker 2") })
 
-	if err := s.Stop(); err != nil {
-		t.Fatal(err)
-	}
-	tm.waitFor("octop to notice the server is gone", func(sc string) bool {
-		return regexp.MustCompile(`disconnected \d+s, (retrying in|connecting)`).MatchString(sc)
-	})
-	if err := s.Restart(); err != nil {
-		t.Fatal(err)
-	}
+	tm.restartServer(s)
 	// A session made after the restart shows only through the new stream
 	// and resync: once it is on screen, octop has reconnected.
 	if _, err := c.CreateSession(ctx, client.CreateSessionRequest{Title: "made after the restart"}); err != nil {

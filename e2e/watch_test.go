@@ -111,6 +111,7 @@ func startWatch(t *testing.T, url string, args ...string) *watchProc {
 		case <-w.done:
 		case <-time.After(testwait.Scale(10 * time.Second)):
 			_ = w.cmd.Process.Kill()
+			<-w.done // its readers may still report to t, which must not outlive the test
 		}
 		t.Logf("octop %s\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), strings.Join(w.snapshotRaw(), "\n"), w.errText())
 	})

@@ -140,6 +140,15 @@ func (c conversation) need(s Script, tool string) (reply, bool) {
 	return reply{text: fmt.Sprintf("%s needs the %s tool, which this agent lacks", s.Name, tool)}, false
 }
 
+// step is the bash call of a stepping scenario's turn (LEAF, ERROR's steps):
+// sleep, then say which step it is.
+func (c conversation) step(s Script) reply {
+	n := c.turn + 1
+	return reply{calls: []toolCall{bashCall(
+		fmt.Sprintf("sleep %s; echo step %d", s.String("sleep", "0.5"), n),
+		fmt.Sprintf("step %d", n))}}
+}
+
 // playFanout plays the Fanout scenario.
 func (c conversation) playFanout(s Script, final reply) reply {
 	if r, ok := c.need(s, "task"); !ok {
@@ -194,14 +203,10 @@ func (c conversation) playLeaf(s Script, final reply) reply {
 	if r, ok := c.need(s, "bash"); !ok {
 		return r
 	}
-	steps := s.Int("steps", 2)
-	if c.turn >= steps {
+	if c.turn >= s.Int("steps", 2) {
 		return final
 	}
-	step := c.turn + 1
-	return reply{calls: []toolCall{bashCall(
-		fmt.Sprintf("sleep %s; echo step %d", s.String("sleep", "0.5"), step),
-		fmt.Sprintf("step %d", step))}}
+	return c.step(s)
 }
 
 // playFail plays the Fail scenario.
@@ -250,9 +255,7 @@ func (c conversation) playError(s Script, final reply) reply {
 	if r, ok := c.need(s, "bash"); !ok {
 		return r
 	}
-	return reply{calls: []toolCall{bashCall(
-		fmt.Sprintf("sleep %s; echo step %d", s.String("sleep", "0.5"), c.turn+1),
-		fmt.Sprintf("step %d", c.turn+1))}}
+	return c.step(s)
 }
 
 // playBig plays the Big scenario.
@@ -269,8 +272,7 @@ func (c conversation) playBig(s Script, final reply) reply {
 			return r
 		}
 		return reply{calls: []toolCall{taskCall("big answer", fmt.Sprintf("BIG via=text bytes=%d", n), s.String("agent", "general"))}}
-	}
-	if s.String("via", "write") == "bash" {
+	case "bash":
 		if r, ok := c.need(s, "bash"); !ok {
 			return r
 		}

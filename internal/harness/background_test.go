@@ -18,7 +18,7 @@ import (
 // synthetic user message to the parent, which the fake answers.
 func TestBackgroundFanout(t *testing.T) {
 	s := Start(t, Config{Version: V118, Env: []string{BackgroundEnv}})
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(90*time.Second))
 	defer cancel()
 	var root struct{ ID string }
 	if err := s.JSON(ctx, http.MethodPost, "/session", map[string]any{"title": "bg"}, &root); err != nil {

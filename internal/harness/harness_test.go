@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/octop-dev/octop/internal/testwait"
 )
 
 // TestStartRestart starts each version, checks the fake-model config took
@@ -17,7 +19,7 @@ func TestStartRestart(t *testing.T) {
 	for _, v := range Versions() {
 		t.Run(v, func(t *testing.T) {
 			s := Start(t, Config{Version: v})
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(60*time.Second))
 			defer cancel()
 
 			var agents []struct{ Name, Mode string }
@@ -56,7 +58,7 @@ func TestStartRestart(t *testing.T) {
 
 func TestPasswordProtected(t *testing.T) {
 	s := Start(t, Config{Password: "sekrit"})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(30*time.Second))
 	defer cancel()
 	if err := s.JSON(ctx, http.MethodGet, "/session", nil, nil); err != nil {
 		t.Fatalf("with the password: %v", err)
@@ -101,7 +103,7 @@ func requireBinary(v string) *fakeT {
 }
 
 // TestMissingBinary: without the binary a plain go test skips and says to
-// run make test; under make test (OCTOP_E2E=1) it fails.
+// run make test; with OCTOP_E2E set (make test sets 1) it fails.
 func TestMissingBinary(t *testing.T) {
 	const v = "1.18.999"
 	t.Setenv("OCTOP_OPENCODE_1_18_999", "/nonexistent/opencode")
@@ -122,10 +124,12 @@ func TestMissingBinary(t *testing.T) {
 		t.Errorf("without OCTOP_E2E: skipped %q, fatal %q; want a skip that says to run make test", f.skipped, f.fatal)
 	}
 
-	t.Setenv("OCTOP_E2E", "1")
-	f = requireBinary(v)
-	if f.skipped != "" || !strings.Contains(f.fatal, "not installed") {
-		t.Errorf("with OCTOP_E2E=1: skipped %q, fatal %q; want a failure", f.skipped, f.fatal)
+	for _, set := range []string{"1", "true"} {
+		t.Setenv("OCTOP_E2E", set)
+		f = requireBinary(v)
+		if f.skipped != "" || !strings.Contains(f.fatal, "not installed") {
+			t.Errorf("with OCTOP_E2E=%s: skipped %q, fatal %q; want a failure", set, f.skipped, f.fatal)
+		}
 	}
 }
 

@@ -51,13 +51,13 @@ func JaegerBinary() (string, error) {
 }
 
 // StartJaeger starts Jaeger on free loopback ports and stops it in
-// t.Cleanup. Like Start, it fails the test under OCTOP_E2E=1 (make test)
+// t.Cleanup. Like Start, it fails the test when Required (make test)
 // when the binary is missing or Jaeger cannot start, and skips otherwise.
 func StartJaeger(t T) *Jaeger {
 	t.Helper()
 	bin, err := JaegerBinary()
 	if err != nil {
-		if os.Getenv("OCTOP_E2E") == "1" {
+		if Required() {
 			t.Fatalf("%v", err)
 		}
 		t.Skipf("%v", err)
