@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/alert"
 	"github.com/octop-dev/octop/internal/config"
 	"github.com/octop-dev/octop/internal/discover"
 )
@@ -62,6 +63,9 @@ func runConfig(cmd *command, pos []string, wd watchdogFlags, notify string) int 
 		return cmd.usageError("unexpected argument " + pos[0])
 	}
 	if _, err := wd.config(); err != nil {
+		return cmd.usageError(err.Error())
+	}
+	if _, err := alert.ParseMode(notify); err != nil {
 		return cmd.usageError(err.Error())
 	}
 	w := stdio.out

@@ -67,6 +67,7 @@ func TestSubcommandUsageErrors(t *testing.T) {
 		{[]string{"log", "--follow", "--timeout", "-5m", "ses_1"}, "--timeout: must not be negative"},
 		{[]string{"resume", "ses_1", "--prompt", "p", "--wait", "--timeout=-1h"}, "--timeout: must not be negative"},
 		{[]string{"launch", "--agent", "a", "--description", "d", "--prompt", "p", "--wait", "--timeout", "-1s"}, "--timeout: must not be negative"},
+		{[]string{"config", "--notify", "loud"}, `--notify takes none, bell, osc or all, not "loud"`},
 		{[]string{"result", "--timeout", "10", "ses_1"}, `invalid value "10" for flag --timeout: parse error`},
 	}
 	for _, tt := range tests {
