@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"strings"
 
@@ -11,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/alert"
 	"github.com/octop-dev/octop/internal/config"
 	"github.com/octop-dev/octop/internal/discover"
 )
@@ -60,6 +63,9 @@ func runConfig(cmd *command, pos []string, wd watchdogFlags, notify string) int 
 		return cmd.usageError("unexpected argument " + pos[0])
 	}
 	if _, err := wd.config(); err != nil {
+		return cmd.usageError(err.Error())
+	}
+	if _, err := alert.ParseMode(notify); err != nil {
 		return cmd.usageError(err.Error())
 	}
 	w := stdio.out
@@ -148,6 +154,12 @@ func printConn(w io.Writer, f connFlags) {
 	if f.password != "" {
 		pw = "******** (from --password)"
 	}
+	if u, p, ok := urlLogin(url); ok {
+		user, userFrom = u, "the server URL"
+		if p {
+			pw = "******** (from the server URL)"
+		}
+	}
 	fmt.Fprintf(w, "server         %s (%s)\n", redactURL(url), urlFrom)
 	fmt.Fprintf(w, "username       %s (%s)\n", user, userFrom)
 	fmt.Fprintf(w, "password       %s\n", pw)
@@ -175,8 +187,25 @@ func printServers(w io.Writer, cfg config.File) {
 		if s.ReadOnly {
 			user += "  read-only"
 		}
-		fmt.Fprintf(w, "  %-10s %s%s  password %s\n", name, redactURL(s.URL), user, strings.TrimSpace(s.PasswordSource()))
+		pw := s.PasswordSource()
+		if _, p, _ := urlLogin(s.URL); p {
+			pw = "******** (in its URL)"
+		}
+		fmt.Fprintf(w, "  %-10s %s%s  password %s\n", name, redactURL(s.URL), user, strings.TrimSpace(pw))
 	}
+}
+
+// urlLogin is the login a server URL carries (http://user:pass@host),
+// which client.New signs in with over every other setting: the user (the
+// default one when it names none) and whether it gives a password. ok is
+// false when the URL carries none.
+func urlLogin(raw string) (user string, pass, ok bool) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || u.Host == "" || u.User == nil {
+		return "", false, false
+	}
+	_, pass = u.User.Password()
+	return cmp.Or(u.User.Username(), client.DefaultUsername), pass, true
 }
 
 // redactURL hides a password written into a URL, with or without a

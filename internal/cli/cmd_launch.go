@@ -64,7 +64,7 @@ func (a *app) newLaunch() *cobra.Command {
 			fs.StringVar(&f.req.Description, "description", "", "a short TEXT saying what the task does; it titles the session")
 			fs.StringVar(&f.req.Prompt, "prompt", "", "the task's prompt TEXT; - reads it from stdin")
 			fs.BoolVar(&f.wait, "wait", false, "wait for the task to finish and print its result")
-			fs.DurationVar(&f.timeout, "timeout", 0, "with --wait, give up after this DURATION (e.g. 10m; 0: no limit)")
+			timeoutFlag(fs, &f.timeout, "with --wait, give up after this DURATION (e.g. 10m; 0: no limit)")
 		},
 		run: func(ctx context.Context, cmd *command, base client.Options, pos []string) int {
 			return runLaunch(ctx, cmd, base, pos, f)

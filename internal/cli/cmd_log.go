@@ -51,7 +51,7 @@ func (a *app) newLog() *cobra.Command {
 		flags: func(fs *pflag.FlagSet) {
 			fs.BoolVar(&f.follow, "follow", false, "print new entries until the session stops running")
 			fs.BoolVar(&f.json, "json", false, "print one JSON object per entry (NDJSON)")
-			fs.DurationVar(&f.timeout, "timeout", 0, "with --follow, give up after this DURATION (e.g. 10m; 0: no limit)")
+			timeoutFlag(fs, &f.timeout, "with --follow, give up after this DURATION (e.g. 10m; 0: no limit)")
 		},
 		run: func(ctx context.Context, cmd *command, base client.Options, pos []string) int {
 			return runLog(ctx, cmd, base, pos, f)

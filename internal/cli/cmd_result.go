@@ -39,7 +39,7 @@ func (a *app) newResult() *cobra.Command {
 		ids:     true,
 		flags: func(fs *pflag.FlagSet) {
 			fs.BoolVar(&wait, "wait", false, "wait until the task stops running")
-			fs.DurationVar(&timeout, "timeout", 0, "with --wait, give up after this DURATION (e.g. 10m; 0: no limit)")
+			timeoutFlag(fs, &timeout, "with --wait, give up after this DURATION (e.g. 10m; 0: no limit)")
 		},
 		run: func(ctx context.Context, cmd *command, base client.Options, pos []string) int {
 			return runResult(ctx, cmd, base, pos, wait, timeout)

@@ -52,7 +52,7 @@ func (a *app) newResume() *cobra.Command {
 			fs.StringVar(&f.prompt, "prompt", "", "the new prompt TEXT; - reads it from stdin")
 			fs.StringVar(&f.agent, "agent", "", "run as this agent NAME (default: the session's own)")
 			fs.BoolVar(&f.wait, "wait", false, "wait for the answer and print the result")
-			fs.DurationVar(&f.timeout, "timeout", 0, "with --wait, give up after this DURATION (e.g. 10m; 0: no limit)")
+			timeoutFlag(fs, &f.timeout, "with --wait, give up after this DURATION (e.g. 10m; 0: no limit)")
 		},
 		run: func(ctx context.Context, cmd *command, base client.Options, pos []string) int {
 			return runResume(ctx, cmd, base, pos, f)

@@ -314,11 +314,7 @@ func (w *watcher) hookReport(r hook.Result) {
 	if r.Err == nil {
 		return
 	}
-	msg := fmt.Sprintf("octop watch: --exec for %s %s: %s", r.Event.Name, r.Event.ID, r.Err)
-	if r.Out != "" {
-		msg += ": " + r.Out
-	}
-	w.note(msg)
+	w.note("octop watch: " + hookFailure(r))
 }
 
 // finished says whether --until-done's root has stopped, and the code.

@@ -162,3 +162,36 @@ func TestPasswordHintsNameTheirSource(t *testing.T) {
 		t.Errorf("a wrong password in the URL: exit %d, stderr %q\nwant it to say %q", code, errs, want)
 	}
 }
+
+// TestConfigCommandURLLogin: a server URL's own user:pass, which client.New
+// signs in with over every other setting, is what octop config reports
+// (the password masked), never the default user and "(none)".
+func TestConfigCommandURLLogin(t *testing.T) {
+	withConfig(t, "[[server]]\nname = \"work\"\nurl = \"http://me:file-secret@127.0.0.1:4097\"\n")
+	t.Setenv("OPENCODE_SERVER_PASSWORD", "env-secret")
+	for _, c := range []struct {
+		args  []string
+		wants []string
+	}{
+		{[]string{"config", "--server", "http://ann:url-secret@127.0.0.1:1"},
+			[]string{"server         http://ann:xxxxx@127.0.0.1:1 (--server)", "username       ann (the server URL)",
+				"password       ******** (from the server URL)"}},
+		{[]string{"config", "--server", "work"},
+			[]string{"username       me (the server URL)", "password       ******** (from the server URL)",
+				"work       http://me:xxxxx@127.0.0.1:4097  password ******** (in its URL)"}},
+	} {
+		var out, errb stringsBuilder
+		if code := realMain(c.args, nil, &out, &errb); code != 0 {
+			t.Fatalf("octop %v exited %d: %s", c.args, code, errb.String())
+		}
+		got := out.String()
+		for _, want := range c.wants {
+			if !strings.Contains(got, want) {
+				t.Errorf("octop %v lacks %q:\n%s", c.args, want, got)
+			}
+		}
+		if strings.Contains(got, "secret") {
+			t.Errorf("octop %v printed a password:\n%s", c.args, got)
+		}
+	}
+}

@@ -35,22 +35,50 @@ func runReplay(path string, speed float64, policy history.Policy, stderr io.Writ
 		fmt.Fprintf(stderr, "octop: --replay %s: %v\n", path, err)
 		return 1
 	}
-	rec := replaySource{src: src, label: "replay", source: "replay " + path, truncated: info.Truncated, history: policy}
-	if len(info.Servers) > 1 {
-		return playSeveral(rec, record.Options{Speed: speed}, stderr)
-	}
+	rec := replaySource{src: src, label: "replay", source: "replay " + path, truncated: info.Truncated, history: policy,
+		several: len(info.Servers) > 1}
 	return play(rec, record.Options{Speed: speed}, stderr)
 }
 
 // replaySource is a recording to play and how the screen names it: label
 // for its notices ("replay", "demo"), source for its header ("replay
-// FILE"), and whether it was cut short.
+// FILE"), whether it was cut short, and whether it holds several servers
+// (a screen of several plays it).
 type replaySource struct {
 	src       record.Source
 	label     string
 	source    string
 	truncated bool
+	several   bool
 	history   history.Policy // what the live screen read by, reading the recorded histories
+}
+
+// header is what the screen's header names the recording: source, with
+// "(cut short)" when it was.
+func (rec replaySource) header() string {
+	if rec.truncated {
+		return rec.source + " (cut short)"
+	}
+	return rec.source
+}
+
+// playback is a recording's screen and what plays the recording into it:
+// oneReplay for one server, severalReplay for several.
+type playback interface {
+	model() tea.Model
+	run(ctx context.Context, send func(tea.Msg))
+}
+
+// open builds rec's playback.
+func (rec replaySource) open(opts record.Options) (playback, error) {
+	if rec.several {
+		return newSeveralReplay(rec, opts)
+	}
+	r, err := newReplay(rec, opts)
+	if err != nil {
+		return nil, err // not a nil *oneReplay in the interface
+	}
+	return r, nil
 }
 
 // runDemo replays the embedded recording on a loop.
@@ -86,11 +114,8 @@ func newReplay(rec replaySource, opts record.Options) (*oneReplay, error) {
 		return nil, err
 	}
 	r.player = p
-	label, source := rec.label, rec.source
-	if rec.truncated {
-		source += " (cut short)"
-	}
-	root := ui.New(ui.Options{Demo: true, ReadOnly: label + ": read-only", Source: source, RecordedHistory: p.HasHistories(), History: rec.history,
+	label := rec.label
+	root := ui.New(ui.Options{Demo: true, ReadOnly: label + ": read-only", Source: rec.header(), RecordedHistory: p.HasHistories(), History: rec.history,
 		Server: record.ReadOnly(p.Backend(), r.seen, label), Clock: p.Clock, NoColor: noColor(),
 		MoreKeys: shell.DefaultReplayKeyMap().ShortHelp()})
 	r.screen = shell.NewScreen(root, p, label).WithHint(replayHint(label, rec.truncated))
@@ -114,14 +139,17 @@ func (r *oneReplay) run(ctx context.Context, send func(tea.Msg)) {
 	go sayEnded(ctx, r.player, r.b.Send)
 }
 
-// play shows rec in the screen, read-only, through a record.Player.
+func (r *oneReplay) model() tea.Model { return r.screen }
+
+// play shows rec in the screen, read-only: one server's through a
+// record.Player, several servers' through a record.Group.
 func play(rec replaySource, opts record.Options, stderr io.Writer) int {
-	r, err := newReplay(rec, opts)
+	r, err := rec.open(opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "octop: --%s: %v\n", rec.label, err)
 		return 2
 	}
-	prog := newProgram(r.screen, screenOptions())
+	prog := newProgram(r.model(), screenOptions())
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	r.run(ctx, prog.Send)

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
-	"io"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -31,10 +29,7 @@ func newSeveralReplay(rec replaySource, opts record.Options) (severalReplay, err
 		return severalReplay{}, err
 	}
 	r := severalReplay{players: g, seen: make([]*record.Recorded, len(g))}
-	label, source := rec.label, rec.source
-	if rec.truncated {
-		source += " (cut short)"
-	}
+	label, source := rec.label, rec.header()
 	screens := make([]ui.Model, len(g))
 	for i, s := range g.Servers() {
 		p := g[i]
@@ -58,20 +53,4 @@ func (r severalReplay) run(ctx context.Context, send func(tea.Msg)) {
 	}
 }
 
-// playSeveral shows a recording of several servers, read-only.
-func playSeveral(rec replaySource, opts record.Options, stderr io.Writer) int {
-	r, err := newSeveralReplay(rec, opts)
-	if err != nil {
-		fmt.Fprintf(stderr, "octop: --%s: %v\n", rec.label, err)
-		return 2
-	}
-	prog := newProgram(r.screen, screenOptions())
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	r.run(ctx, prog.Send)
-	if _, err := prog.Run(); err != nil {
-		fmt.Fprintln(stderr, "octop:", err)
-		return 1
-	}
-	return 0
-}
+func (r severalReplay) model() tea.Model { return r.screen }

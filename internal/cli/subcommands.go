@@ -169,6 +169,36 @@ func (c *command) readPrompt(p string) (string, error) {
 	return string(b), nil
 }
 
+// timeoutFlag adds --timeout to fs, bound to d: how long a wait may take,
+// 0 for no limit. A negative one is refused as a bad value (it would
+// otherwise mean no limit too).
+func timeoutFlag(fs *pflag.FlagSet, d *time.Duration, usage string) {
+	fs.Var((*waitTimeout)(d), "timeout", usage)
+}
+
+// waitTimeout is --timeout's value.
+type waitTimeout time.Duration
+
+// errNegativeTimeout is why a negative --timeout is refused.
+var errNegativeTimeout = errors.New("must not be negative (0: no limit)")
+
+func (t *waitTimeout) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	if d < 0 {
+		return errNegativeTimeout
+	}
+	*t = waitTimeout(d)
+	return nil
+}
+
+func (t *waitTimeout) String() string { return time.Duration(*t).String() }
+
+// Type is what pflag calls the value's kind, as it does a time.Duration.
+func (*waitTimeout) Type() string { return "duration" }
+
 // waitContext bounds a wait by --timeout (zero: only by ctx, e.g. ctrl+c).
 func waitContext(ctx context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
 	if timeout > 0 {

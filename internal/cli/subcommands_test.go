@@ -63,6 +63,12 @@ func TestSubcommandUsageErrors(t *testing.T) {
 		{[]string{"log", "ses_1", "ses_2"}, "expected one session id"},
 		{[]string{"log", "--follow=maybe", "ses_1"}, "invalid boolean value"},
 		{[]string{"tree", "--server", "ftp://x"}, "invalid server URL"},
+		{[]string{"result", "--wait", "--timeout", "-1s", "ses_1"}, `invalid value "-1s" for flag --timeout: must not be negative (0: no limit)`},
+		{[]string{"log", "--follow", "--timeout", "-5m", "ses_1"}, "--timeout: must not be negative"},
+		{[]string{"resume", "ses_1", "--prompt", "p", "--wait", "--timeout=-1h"}, "--timeout: must not be negative"},
+		{[]string{"launch", "--agent", "a", "--description", "d", "--prompt", "p", "--wait", "--timeout", "-1s"}, "--timeout: must not be negative"},
+		{[]string{"config", "--notify", "loud"}, `--notify takes none, bell, osc or all, not "loud"`},
+		{[]string{"result", "--timeout", "10", "ses_1"}, `invalid value "10" for flag --timeout: parse error`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

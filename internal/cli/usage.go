@@ -59,6 +59,8 @@ func flagMessage(err error) string {
 func valueProblem(f *pflag.Flag, err error) string {
 	var num *strconv.NumError
 	switch {
+	case errors.Is(err, errNegativeTimeout):
+		return err.Error()
 	case errors.As(err, &num) && errors.Is(num.Err, strconv.ErrRange):
 		return "value out of range"
 	case errors.As(err, &num) || f.Value.Type() == "duration":

@@ -97,12 +97,5 @@ func (w *watcher) flushTraces() {
 		return
 	}
 	w.traces.close()
-	for {
-		select {
-		case line := <-w.notes:
-			fmt.Fprintln(w.cmd.stdio.err, line)
-		default:
-			return
-		}
-	}
+	w.drainNotes()
 }

@@ -66,28 +66,7 @@ func Line(s string) string {
 	if clean(s, false) {
 		return s
 	}
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	for i, w := 0, 0; i < len(s); i += w {
-		r := rune(s[i])
-		w = 1
-		if r >= utf8.RuneSelf {
-			r, w = utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && w == 1 {
-				b.WriteRune(Replacement)
-				continue
-			}
-		}
-		switch {
-		case r == '\n' || r == '\r' || r == '\t':
-			b.WriteByte(' ')
-		case Bad(r):
-			b.WriteRune(Picture(r))
-		default:
-			b.WriteString(s[i : i+w])
-		}
-	}
-	return b.String()
+	return rewrite(s, false)
 }
 
 // Text makes s printable text that keeps its line breaks and tabs: CRLF
@@ -98,6 +77,11 @@ func Text(s string) string {
 	if clean(s, true) {
 		return s
 	}
+	return rewrite(s, true)
+}
+
+// rewrite is Text of s when keep is set, else Line of s.
+func rewrite(s string, keep bool) string {
 	var b strings.Builder
 	b.Grow(len(s) + 8)
 	for i, w := 0, 0; i < len(s); i += w {
@@ -111,10 +95,12 @@ func Text(s string) string {
 			}
 		}
 		switch {
-		case r == '\n' || r == '\t':
+		case keep && (r == '\n' || r == '\t'):
 			b.WriteByte(byte(r))
-		case r == '\r' && i+1 < len(s) && s[i+1] == '\n':
+		case keep && r == '\r' && i+1 < len(s) && s[i+1] == '\n':
 			// the newline comes next
+		case !keep && (r == '\n' || r == '\r' || r == '\t'):
+			b.WriteByte(' ')
 		case Bad(r):
 			b.WriteRune(Picture(r))
 		default:
