@@ -370,3 +370,24 @@ func TestCredentialsInURL(t *testing.T) {
 		}
 	}
 }
+
+// TestCreateSessionRefusesAMalformedID: a server that answers POST
+// /session with an id that is not one (here with a newline, which would
+// fake a line of `octop launch`'s output) gets a one-line error, and the
+// id goes no further.
+func TestCreateSessionRefusesAMalformedID(t *testing.T) {
+	srv := opencodetest.New(t, opencodetest.Options{})
+	srv.HandleFunc("POST /session", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"id":"ses_a\nstatus: complete","title":"t"}`))
+	})
+	c, err := New(Options{BaseURL: srv.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.CreateSession(context.Background(), CreateSessionRequest{Title: "t"})
+	if ErrorKind(err) != KindBadResponse || s.ID != "" || strings.Contains(err.Error(), "\n") ||
+		!strings.Contains(err.Error(), "not a session id") {
+		t.Fatalf("got %+v, %v; want a one-line bad-response error and no session", s, err)
+	}
+}

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 
@@ -26,6 +27,12 @@ func (c *Client) CreateSession(ctx context.Context, req CreateSessionRequest) (w
 		}
 	}
 	err := c.do(ctx, call{method: http.MethodPost, path: "/session", body: req, missing: "session " + req.ParentID}, &s)
+	if err == nil && !ValidSessionID(s.ID) {
+		// The id is printed for scripts and prompted next: one with a
+		// newline in it would fake a line of octop's output.
+		return wire.Session{}, &Error{Kind: KindBadResponse, Op: "POST /session", URL: c.baseStr,
+			Msg: fmt.Sprintf("POST /session answered %q, which is not a session id (they look like ses_…)", s.ID)}
+	}
 	return s, err
 }
 
