@@ -22,7 +22,7 @@ export OCTOP_OPENCODE_1_18_34 := $(call OPENCODE_BIN,1.18.34)
 export OCTOP_E2E_TARGETS ?= 1.18.33,1.18.33+flags,1.18.34,1.1.65
 
 # OCTOP_TEST_SLOW (a factor, default 1) scales every deadline a test waits
-# on (internal/testwait), and with it go test's time limits below: on a
+# on (internal/testkit/testwait), and with it go test's time limits below: on a
 # slow or loaded machine, OCTOP_TEST_SLOW=3 make test. A deadline only says
 # when to give up, so a factor never changes what passes on a quiet one.
 OCTOP_TEST_SLOW ?= 1

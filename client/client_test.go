@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/octop-dev/octop/internal/opencodetest"
+	"github.com/octop-dev/octop/internal/testkit/opencodetest"
 	"github.com/octop-dev/octop/internal/wire"
 )
 

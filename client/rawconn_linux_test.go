@@ -13,7 +13,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/octop-dev/octop/internal/testwait"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 )
 
 // TestRawConnReadsWhatWasSent: 4 MB written in random pieces with

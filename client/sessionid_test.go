@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/octop-dev/octop/internal/opencodetest"
+	"github.com/octop-dev/octop/internal/testkit/opencodetest"
 )
 
 func TestValidSessionID(t *testing.T) {

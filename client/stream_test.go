@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/octop-dev/octop/internal/opencodetest"
-	"github.com/octop-dev/octop/internal/testwait"
+	"github.com/octop-dev/octop/internal/testkit/opencodetest"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 )
 

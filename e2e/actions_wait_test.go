@@ -16,9 +16,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/octop-dev/octop/internal/harness"
+	"github.com/octop-dev/octop/internal/testkit/harness"
 	"github.com/octop-dev/octop/internal/task/live"
-	"github.com/octop-dev/octop/internal/testwait"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 )
 
 // slowStart stands between octop and a real server and makes the server

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/internal/harness"
-	"github.com/octop-dev/octop/internal/testwait"
+	"github.com/octop-dev/octop/internal/testkit/harness"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 )
 

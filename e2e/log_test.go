@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/octop-dev/octop/internal/harness"
+	"github.com/octop-dev/octop/internal/testkit/harness"
 	"github.com/octop-dev/octop/internal/transcript"
 	"github.com/octop-dev/octop/internal/wire"
 )

@@ -9,7 +9,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/octop-dev/octop/internal/harness"
+	"github.com/octop-dev/octop/internal/testkit/harness"
 )
 
 // TestMain stops the servers harness.Shared started for the package.

@@ -3,7 +3,7 @@ package e2e
 import (
 	"testing"
 
-	"github.com/octop-dev/octop/internal/harness"
+	"github.com/octop-dev/octop/internal/testkit/harness"
 )
 
 // The core tests loop over harness.Targets() (OCTOP_E2E_TARGETS: by

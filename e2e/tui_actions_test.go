@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/octop-dev/octop/internal/harness"
+	"github.com/octop-dev/octop/internal/testkit/harness"
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/wire"

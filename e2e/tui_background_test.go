@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/octop-dev/octop/internal/harness"
+	"github.com/octop-dev/octop/internal/testkit/harness"
 )
 
 // TestTUIBackground: on the screen, a root idle while its 2 background

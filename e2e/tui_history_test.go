@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/octop-dev/octop/internal/harness"
+	"github.com/octop-dev/octop/internal/testkit/harness"
 	"github.com/octop-dev/octop/internal/task/live"
-	"github.com/octop-dev/octop/internal/testwait"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 )
 
 // TestTUIOldSessions: octop starts on a server that already holds 30+

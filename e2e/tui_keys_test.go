@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/octop-dev/octop/internal/harness"
-	"github.com/octop-dev/octop/internal/testwait"
+	"github.com/octop-dev/octop/internal/testkit/harness"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/octop-dev/octop/internal/colourtest"
+	"github.com/octop-dev/octop/internal/testkit/colourtest"
 )
 
 // TestTUINoColorDemo runs the real binary under NO_COLOR in a real

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/octop-dev/octop/internal/harness"
-	"github.com/octop-dev/octop/internal/testwait"
+	"github.com/octop-dev/octop/internal/testkit/harness"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 )
 
 // keyAnswer is how soon the screen must answer a key while the server

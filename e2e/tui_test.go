@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/internal/harness"
-	"github.com/octop-dev/octop/internal/testwait"
+	"github.com/octop-dev/octop/internal/testkit/harness"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 )
 
 // The TUI test runs the real octop binary in a real terminal (tmux) against

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/octop-dev/octop/internal/harness"
+	"github.com/octop-dev/octop/internal/testkit/harness"
 	"github.com/octop-dev/octop/internal/wire"
 )
 

@@ -25,7 +25,7 @@ import (
 	"github.com/octop-dev/octop/ui/room"
 	"github.com/octop-dev/octop/ui/styles"
 	"github.com/octop-dev/octop/ui/tree"
-	"github.com/octop-dev/octop/ui/watch"
+	"github.com/octop-dev/octop/ui/notices"
 )
 
 // EventsMsg is a batch of stream events, in arrival order (see feed).
@@ -175,7 +175,7 @@ type Model struct {
 	// wd is the watchdog (nil when off); runawayN how many sessions it
 	// marks; notice the last notification, shown in the header until the
 	// next key press (seen).
-	wd       *watch.Watch
+	wd       *notices.Watch
 	runawayN int
 	notice   string
 
@@ -218,7 +218,7 @@ func New(opts Options) Model {
 	if m.opts.Getenv == nil {
 		m.opts.Getenv = func(string) string { return "" }
 	}
-	m.wd = watch.New(opts.Watchdog, watch.Options{Notify: opts.Notify, Getenv: m.opts.Getenv, OnEvent: opts.OnEvent, Server: opts.Server})
+	m.wd = notices.New(opts.Watchdog, notices.Options{Notify: opts.Notify, Getenv: m.opts.Getenv, OnEvent: opts.OnEvent, Server: opts.Server})
 	if m.wd != nil {
 		m.tree.SetRunaway(m.wd.Runaway)
 		m.detail.SetRunaway(m.wd.Evidence)

@@ -19,7 +19,7 @@
 //	ui/transcript every message of one session, live (t)
 //	ui/diff       the files a session changed and their diffs (d)
 //	ui/timeline   the selected subtree as a Gantt chart (T)
-//	ui/ledger     what the selected subtree spent ($)
+//	ui/usage      what the selected subtree used ($)
 //	ui/markdown   an agent's markdown for a terminal width
 //
 // And what the rooms and the root share:
@@ -29,12 +29,13 @@
 //	ui/inflight   the requests under way: each one's cancel and its
 //	              tagged reply; the root's own reads (snapshot, health)
 //	ui/history    the background reads of sessions' messages: in view first
-//	ui/watch      the watchdog as the screen runs it: marks for the tree
+//	ui/notices    the watchdog as the screen runs it: marks for the tree
 //	              and detail, the header's notice, notifications, the
 //	              --exec hook (a func the command line passes in) and
 //	              --abort-on's aborts, as commands
 //	ui/format     pure string helpers; ui/styles the one style set
-//	(What wraps the root, several servers and a replay's keys: internal/shell.)
+//	ui/servers    what wraps the root: several servers under one bar,
+//	              and a replay's keys
 //
 // # Rules of the house
 //

@@ -1,6 +1,6 @@
 package ui
 
-// This file drives the screen in tests through internal/drive: a
+// This file drives the screen in tests through internal/testkit/drive: a
 // deterministic stand-in for the Bubble Tea program. newTestModel puts the
 // screen's timers on a test clock; do (one message, the old helper) and
 // driver (the fluent one) run every command that follows to completion,
@@ -20,10 +20,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/octop-dev/octop/internal/drive"
+	"github.com/octop-dev/octop/internal/testkit/drive"
 )
 
-// do sends msg through the test driver (internal/drive): every command
+// do sends msg through the test driver (internal/testkit/drive): every command
 // that follows (the dialogs' server calls, selections, notices) runs to
 // completion and its reply goes back through Update, in a fixed order;
 // the timers (notice expiry, result refresh, the tick) wait on the model's

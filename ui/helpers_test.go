@@ -12,7 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/internal/drive"
+	"github.com/octop-dev/octop/internal/testkit/drive"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ui/inflight"
 )
@@ -27,7 +27,7 @@ func fixedClock() time.Time { return now }
 
 // newTestModel is the screen at a size, connected to a server of a known
 // version, with no colour, a fixed clock, and its timers on a test clock
-// (internal/drive) that only a driver's Advance moves (see do, driver).
+// (internal/testkit/drive) that only a driver's Advance moves (see do, driver).
 func newTestModel(t testing.TB, w, h int, opts ...func(*Options)) Model {
 	t.Helper()
 	o := Options{ServerURL: "http://127.0.0.1:4096", Clock: fixedClock, NoColor: true, Timer: drive.NewClock(t, now)}

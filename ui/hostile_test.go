@@ -9,8 +9,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/octop-dev/octop/internal/opencodetest"
-	"github.com/octop-dev/octop/internal/termtest"
+	"github.com/octop-dev/octop/internal/testkit/opencodetest"
+	"github.com/octop-dev/octop/internal/testkit/termtest"
 	"github.com/octop-dev/octop/internal/wire"
 )
 

@@ -3,7 +3,7 @@ package ui
 import (
 	"testing"
 
-	"github.com/octop-dev/octop/internal/colourtest"
+	"github.com/octop-dev/octop/internal/testkit/colourtest"
 	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/wire"
 )

@@ -13,7 +13,7 @@ import (
 	"github.com/octop-dev/octop/ui/dialog"
 	uidiff "github.com/octop-dev/octop/ui/diff"
 	"github.com/octop-dev/octop/ui/inbox"
-	uiledger "github.com/octop-dev/octop/ui/ledger"
+	uiusage "github.com/octop-dev/octop/ui/usage"
 	"github.com/octop-dev/octop/ui/markdown"
 	"github.com/octop-dev/octop/ui/result"
 	"github.com/octop-dev/octop/ui/room"
@@ -149,7 +149,7 @@ func (m Model) room(a Action) (room.Dialog, tea.Cmd) {
 	case ActionTimeline:
 		return uitimeline.Open(st, m.state, sel, m.now.UnixMilli()), nil
 	case ActionLedger:
-		return uiledger.Open(st, m.state, sel, title)
+		return uiusage.Open(st, m.state, sel, title)
 	}
 	return nil, room.Flash(a.String()+": not available yet", false)
 }

@@ -9,18 +9,18 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/internal/drive"
-	"github.com/octop-dev/octop/internal/opencodetest"
+	"github.com/octop-dev/octop/internal/testkit/drive"
+	"github.com/octop-dev/octop/internal/testkit/opencodetest"
 	"github.com/octop-dev/octop/internal/record"
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/task/live"
-	"github.com/octop-dev/octop/internal/termtest"
-	"github.com/octop-dev/octop/internal/testwait"
+	"github.com/octop-dev/octop/internal/testkit/termtest"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
 // showcaseScreen is the screen over the fake showing its showcase (AddShowcase),
-// run by the test driver (internal/drive) on its clock.
+// run by the test driver (internal/testkit/drive) on its clock.
 type showcaseScreen struct {
 	t   *testing.T
 	m   Model

@@ -217,7 +217,7 @@ func (m *Model) applyPendingSelect() {
 }
 
 // watched feeds msg, which next has already applied, to the watchdog (see
-// ui/watch), and takes its marks' count, notice and commands.
+// ui/notices), and takes its marks' count, notice and commands.
 func watched(msg tea.Msg, next tea.Model, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	m, ok := next.(Model)
 	if !ok || m.wd == nil {

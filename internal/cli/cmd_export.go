@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/internal/ledger"
+	"github.com/octop-dev/octop/internal/usage"
 	"github.com/octop-dev/octop/internal/otlp"
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/task/live"
@@ -157,15 +157,15 @@ func newExporter(ctx context.Context, c *client.Client, url string) (*otlp.Expor
 func exportLine(root string, st *model.State, s otlp.Summary) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s  trace %s  %d spans, %s, %s", serverText(root), s.TraceID, s.Spans,
-		ledger.Plural(s.Sessions, "session"), ledger.Plural(s.Replies, "reply"))
+		usage.Plural(s.Sessions, "session"), usage.Plural(s.Replies, "reply"))
 	if ss := st.Session(root); ss != nil && ss.Title != "" {
 		fmt.Fprintf(&b, "  %q", serverText(ss.Title))
 	}
 	if s.Unpriced > 0 {
-		fmt.Fprintf(&b, "; cost not reported for %d of %s (no opencode.cost_usd on them)", s.Unpriced, ledger.Plural(s.Replies, "reply"))
+		fmt.Fprintf(&b, "; cost not reported for %d of %s (no opencode.cost_usd on them)", s.Unpriced, usage.Plural(s.Replies, "reply"))
 	}
 	if len(s.Running) > 0 {
-		fmt.Fprintf(&b, "; %s still running: sent as far as it got", ledger.Plural(len(s.Running), "session"))
+		fmt.Fprintf(&b, "; %s still running: sent as far as it got", usage.Plural(len(s.Running), "session"))
 	}
 	return b.String()
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/internal/ledger"
+	"github.com/octop-dev/octop/internal/usage"
 	"github.com/octop-dev/octop/internal/task/live"
 )
 
@@ -57,7 +57,7 @@ func (a *app) newUsage() *cobra.Command {
 		summary: "print tokens and cost by agent, model, root, day or how sessions ended",
 		help:    usageHelp,
 		flags: func(fs *pflag.FlagSet) {
-			fs.StringVar(&f.by, "by", string(ledger.ByAgent), "group by GROUPING: agent, model, root, day or end")
+			fs.StringVar(&f.by, "by", string(usage.ByAgent), "group by GROUPING: agent, model, root, day or end")
 			fs.StringVar(&f.since, "since", "", "count only replies from this DURATION back from now (24h, 7d, 2w)")
 			fs.BoolVar(&f.json, "json", false, "print JSON instead of text")
 		},
@@ -72,7 +72,7 @@ func runUsage(ctx context.Context, cmd *command, base client.Options, pos []stri
 	if len(pos) > 0 {
 		return cmd.usageError("unexpected argument " + pos[0])
 	}
-	by, err := ledger.ParseBy(byFlag)
+	by, err := usage.ParseBy(byFlag)
 	if err != nil {
 		return cmd.usageError(err.Error())
 	}
@@ -92,7 +92,7 @@ func runUsage(ctx context.Context, cmd *command, base client.Options, pos []stri
 	if len(errs) == len(cs) {
 		return code
 	}
-	l := ledger.Build(sessions, by, ledger.Options{Since: cutoff, Loc: time.Local})
+	l := usage.Build(sessions, by, usage.Options{Since: cutoff, Loc: time.Local})
 	if asJSON {
 		if err := printJSON(cmd.stdio.out, usageJSON{Ledger: l, Since: cutoff, EndedBadly: l.Bad()}); err != nil {
 			return cmd.fail(err)
@@ -105,16 +105,16 @@ func runUsage(ctx context.Context, cmd *command, base client.Options, pos []stri
 
 // usageJSON is what --json prints.
 type usageJSON struct {
-	ledger.Ledger
+	usage.Ledger
 	Since      int64          `json:"since"`
-	EndedBadly ledger.Figures `json:"ended_badly"`
+	EndedBadly usage.Figures `json:"ended_badly"`
 }
 
 // readLedgers reads every server's sessions with the messages of the
 // roots active since cutoff, at once; a server that cannot be read is an
 // error naming it (when there are several), the others still count.
-func readLedgers(ctx context.Context, cs []*client.Client, cutoff int64) ([]ledger.Session, []error) {
-	out := make([][]ledger.Session, len(cs))
+func readLedgers(ctx context.Context, cs []*client.Client, cutoff int64) ([]usage.Session, []error) {
+	out := make([][]usage.Session, len(cs))
 	errs := make([]error, len(cs))
 	var wg sync.WaitGroup
 	for i, c := range cs {
@@ -126,7 +126,7 @@ func readLedgers(ctx context.Context, cs []*client.Client, cutoff int64) ([]ledg
 				// A session with a malformed id is left out, as tree warns.
 				st, history, _, lerr := live.LoadTrees(ctx, c, roots)
 				if err = lerr; err == nil {
-					out[i] = ledger.FromState(st, roots, history)
+					out[i] = usage.FromState(st, roots, history)
 				}
 			}
 			if err != nil && len(cs) > 1 {
@@ -136,7 +136,7 @@ func readLedgers(ctx context.Context, cs []*client.Client, cutoff int64) ([]ledg
 		}()
 	}
 	wg.Wait()
-	var all []ledger.Session
+	var all []usage.Session
 	var failed []error
 	for i := range cs {
 		all = append(all, out[i]...)
@@ -149,17 +149,17 @@ func readLedgers(ctx context.Context, cs []*client.Client, cutoff int64) ([]ledg
 
 // printLedger prints the table, its total, what ended badly, and what had
 // no cost.
-func printLedger(w io.Writer, l ledger.Ledger) {
-	head := append([]string{strings.ToUpper(string(l.By))}, upper(ledger.Columns)...)
+func printLedger(w io.Writer, l usage.Ledger) {
+	head := append([]string{strings.ToUpper(string(l.By))}, upper(usage.Columns)...)
 	rows := [][]string{head}
 	for _, r := range l.Rows {
 		name := serverText(r.Key)
 		if r.Label != "" {
 			name += " " + ansi.Truncate(serverText(r.Label), 40, "…")
 		}
-		rows = append(rows, append([]string{name}, ledger.Cells(r.Figures, wholeTokens)...))
+		rows = append(rows, append([]string{name}, usage.Cells(r.Figures, wholeTokens)...))
 	}
-	rows = append(rows, append([]string{"total"}, ledger.Cells(l.Total, wholeTokens)...))
+	rows = append(rows, append([]string{"total"}, usage.Cells(l.Total, wholeTokens)...))
 	widths := make([]int, len(head))
 	for _, r := range rows {
 		for i, c := range r {

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/internal/ledger"
-	"github.com/octop-dev/octop/internal/opencodetest"
+	"github.com/octop-dev/octop/internal/usage"
+	"github.com/octop-dev/octop/internal/testkit/opencodetest"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
@@ -44,7 +44,7 @@ func TestUsageAddsUpTheReplies(t *testing.T) {
 	a, b := spendServer(t, "a", now), spendServer(t, "b", now)
 	base := client.Options{}
 	servers := a.BaseURL + "," + b.BaseURL
-	for _, by := range ledger.Bys {
+	for _, by := range usage.Bys {
 		code, out, errs := run(t, base, "", "usage", "--server", servers, "--by", string(by), "--json")
 		if code != codeOK || errs != "" {
 			t.Fatalf("usage --by %s: exit %d, stderr %q", by, code, errs)
@@ -53,12 +53,12 @@ func TestUsageAddsUpTheReplies(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &got); err != nil {
 			t.Fatalf("usage --json: %v\n%s", err, out)
 		}
-		var rows ledger.Figures
+		var rows usage.Figures
 		for _, r := range got.Rows {
 			rows.Plus(r.Figures)
 		}
 		// Per server: 3 replies, input 1500, cost 0.75 priced, 1 unpriced.
-		want := ledger.Tokens{Input: 3000, Output: 60, Reasoning: 6, CacheRead: 30, CacheWrite: 12}
+		want := usage.Tokens{Input: 3000, Output: 60, Reasoning: 6, CacheRead: 30, CacheWrite: 12}
 		if got.Total.Replies != 6 || got.Total.Tokens != want || got.Total.Unpriced != 2 || !near(got.Total.Cost, 1.5) ||
 			rows.Tokens != want || rows.Replies != 6 || !near(rows.Cost, 1.5) {
 			t.Errorf("by %s: total %+v, rows add up to %+v", by, got.Total, rows)

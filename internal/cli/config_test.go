@@ -8,7 +8,7 @@ import (
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/config"
-	"github.com/octop-dev/octop/internal/opencodetest"
+	"github.com/octop-dev/octop/internal/testkit/opencodetest"
 )
 
 // withConfig points octop at a config file holding text.

@@ -12,7 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/octop-dev/octop/internal/feed"
 	"github.com/octop-dev/octop/internal/renderer"
-	"github.com/octop-dev/octop/internal/testwait"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ui"
 )

@@ -17,7 +17,7 @@ import (
 	"github.com/octop-dev/octop/internal/config"
 	"github.com/octop-dev/octop/internal/record"
 	"github.com/octop-dev/octop/internal/renderer"
-	"github.com/octop-dev/octop/internal/testwait"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 )
 
 // TestRecordSeveralThenReplay: octop --server A --server B --record F

@@ -12,7 +12,7 @@ import (
 
 	"github.com/octop-dev/octop/internal/feed"
 	"github.com/octop-dev/octop/internal/record"
-	"github.com/octop-dev/octop/internal/shell"
+	"github.com/octop-dev/octop/ui/servers"
 	"github.com/octop-dev/octop/ui"
 	"github.com/octop-dev/octop/ui/history"
 )
@@ -94,7 +94,7 @@ func runDemo(stderr io.Writer) int {
 
 // oneReplay is the screen of a recording of one server, and its player.
 type oneReplay struct {
-	screen shell.Screen
+	screen servers.Screen
 	player *record.Player
 	seen   *record.Recorded
 	b      *feed.Batcher
@@ -117,8 +117,8 @@ func newReplay(rec replaySource, opts record.Options) (*oneReplay, error) {
 	label := rec.label
 	root := ui.New(ui.Options{Demo: true, ReadOnly: label + ": read-only", Source: rec.header(), RecordedHistory: p.HasHistories(), History: rec.history,
 		Server: record.ReadOnly(p.Backend(), r.seen, label), Clock: p.Clock, NoColor: noColor(),
-		MoreKeys: shell.DefaultReplayKeyMap().ShortHelp()})
-	r.screen = shell.NewScreen(root, p, label).WithHint(replayHint(label, rec.truncated))
+		MoreKeys: servers.DefaultReplayKeyMap().ShortHelp()})
+	r.screen = servers.NewScreen(root, p, label).WithHint(replayHint(label, rec.truncated))
 	return r, nil
 }
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/octop-dev/octop/internal/feed"
 	"github.com/octop-dev/octop/internal/record"
-	"github.com/octop-dev/octop/internal/shell"
+	"github.com/octop-dev/octop/ui/servers"
 	"github.com/octop-dev/octop/ui"
 )
 
@@ -15,7 +15,7 @@ import (
 // several --server) in the screen of several servers: a Player and a
 // read-only screen per server, driven together by the replay's keys.
 type severalReplay struct {
-	screen  shell.Screen
+	screen  servers.Screen
 	players record.Group
 	seen    []*record.Recorded
 }
@@ -36,9 +36,9 @@ func newSeveralReplay(rec replaySource, opts record.Options) (severalReplay, err
 		r.seen[i] = record.NewRecorded()
 		screens[i] = ui.New(ui.Options{Demo: true, ReadOnly: label + ": read-only", Source: source, RecordedHistory: p.HasHistories(), History: rec.history,
 			Server: record.ReadOnly(p.Backend(), r.seen[i], label), Clock: p.Clock, ServerURL: s, NoColor: noColor(),
-			MoreKeys: append(shell.DefaultKeyMap().ShortHelp(), shell.DefaultReplayKeyMap().ShortHelp()...)})
+			MoreKeys: append(servers.DefaultKeyMap().ShortHelp(), servers.DefaultReplayKeyMap().ShortHelp()...)})
 	}
-	r.screen = shell.NewScreen(shell.New(screens, noColor()), g, label).WithHint(replayHint(label, rec.truncated))
+	r.screen = servers.NewScreen(servers.New(screens, noColor()), g, label).WithHint(replayHint(label, rec.truncated))
 	return r, nil
 }
 
@@ -46,7 +46,7 @@ func newSeveralReplay(rec replaySource, opts record.Options) (severalReplay, err
 // through send (a program's Send).
 func (r severalReplay) run(ctx context.Context, send func(tea.Msg)) {
 	for i, p := range r.players {
-		b := feed.NewBatcher(func(v tea.Msg) { send(shell.Msg{Server: i, Msg: v}) }, feed.FrameInterval)
+		b := feed.NewBatcher(func(v tea.Msg) { send(servers.Msg{Server: i, Msg: v}) }, feed.FrameInterval)
 		seen := r.seen[i]
 		go p.Run(ctx, func(msg any) { seen.Observe(msg); b.Send(msg) })
 		go sayEnded(ctx, p, b.Send) // this server's part is over

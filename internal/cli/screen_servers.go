@@ -14,7 +14,7 @@ import (
 	"github.com/octop-dev/octop/internal/feed"
 	"github.com/octop-dev/octop/internal/hook"
 	"github.com/octop-dev/octop/internal/renderer"
-	"github.com/octop-dev/octop/internal/shell"
+	"github.com/octop-dev/octop/ui/servers"
 	"github.com/octop-dev/octop/internal/watchdog"
 	"github.com/octop-dev/octop/ui"
 )
@@ -56,7 +56,7 @@ func (s *several) run(stderr io.Writer, o renderer.Options) int {
 			h.Stop() // quitting kills a hook still running
 		}
 	}()
-	s.p = newProgram(shell.New(w.screens, noColor()), o)
+	s.p = newProgram(servers.New(w.screens, noColor()), o)
 	if s.started != nil {
 		s.started(s.p)
 	}
@@ -131,11 +131,11 @@ func (s *several) screen(i int, c *client.Client, rec *recorder) ui.Model {
 	wd := s.wd
 	policy, _ := s.g.history.policy() // checked by runScreen
 	o := screenOn(c, rec, ui.Options{ServerURL: c.BaseURL(), History: policy, AllProjects: s.g.AllProjects, NoColor: noColor(),
-		Getenv: os.Getenv, Watchdog: &wd, Notify: s.notify, MoreKeys: shell.DefaultKeyMap().ShortHelp()})
+		Getenv: os.Getenv, Watchdog: &wd, Notify: s.notify, MoreKeys: servers.DefaultKeyMap().ShortHelp()})
 	if s.g.wd.exec != "" {
 		h := hook.New(s.g.wd.exec, c.BaseURL(), s.g.wd.hookTimeout, func(r hook.Result) {
 			if r.Err != nil {
-				s.p.Send(shell.Msg{Server: i, Msg: ui.FlashMsg{Text: hookFailure(r), Error: true}})
+				s.p.Send(servers.Msg{Server: i, Msg: ui.FlashMsg{Text: hookFailure(r), Error: true}})
 			}
 		})
 		s.hooks = append(s.hooks, h)
@@ -148,7 +148,7 @@ func (s *several) screen(i int, c *client.Client, rec *recorder) ui.Model {
 // ends, through its recorder. Each server has its own stream and
 // batcher: one slow or down holds up no other.
 func streamTo(ctx context.Context, send func(tea.Msg), i int, c *client.Client, rec *recorder) {
-	b := feed.NewBatcher(func(v tea.Msg) { send(shell.Msg{Server: i, Msg: v}) }, 0) // paced: CaughtUp flushes
+	b := feed.NewBatcher(func(v tea.Msg) { send(servers.Msg{Server: i, Msg: v}) }, 0) // paced: CaughtUp flushes
 	go func() { _ = c.Stream(ctx, rec.send(b.Send)) }()
 }
 
@@ -171,7 +171,7 @@ func (s *several) discover(ctx context.Context, known []*client.Client) {
 		}
 		shown[c.BaseURL()] = true
 		rec.announce()
-		s.p.Send(shell.Added{Screen: s.screen(next, c, rec)})
+		s.p.Send(servers.Added{Screen: s.screen(next, c, rec)})
 		streamTo(ctx, s.p.Send, next, c, rec)
 		next++
 	}

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/octop-dev/octop/internal/opencodetest"
-	"github.com/octop-dev/octop/internal/shell"
+	"github.com/octop-dev/octop/internal/testkit/opencodetest"
+	"github.com/octop-dev/octop/ui/servers"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
@@ -21,7 +21,7 @@ func watch(t *testing.T, cond func(string) bool, args ...string) {
 	if code != 0 {
 		t.Fatalf("connect: exit %d, %s", code, stderr.String())
 	}
-	pump(t, shell.New(w.screens, true), w.stream, cond)
+	pump(t, servers.New(w.screens, true), w.stream, cond)
 }
 
 // TestAllProjectsPerServer: with --all-projects every server is read

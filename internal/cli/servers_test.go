@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/internal/opencodetest"
+	"github.com/octop-dev/octop/internal/testkit/opencodetest"
 	"github.com/octop-dev/octop/internal/wire"
 )
 

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/internal/testwait"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 )
 
 // syncBuffer is a buffer written by a command while a test reads it.

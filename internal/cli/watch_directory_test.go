@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/octop-dev/octop/internal/opencodetest"
+	"github.com/octop-dev/octop/internal/testkit/opencodetest"
 )
 
 // TestWatchRefusesAnUnknownDirectory: `octop watch --directory` naming no

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/internal/opencodetest"
-	"github.com/octop-dev/octop/internal/testwait"
+	"github.com/octop-dev/octop/internal/testkit/opencodetest"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 )
 

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/octop-dev/octop/internal/testwait"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 )
 
 // groupGone says the process group pgid (the shell's pid, as the command

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/mdns"
-	"github.com/octop-dev/octop/internal/testwait"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 )
 
 func TestURLOf(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/octop-dev/octop/internal/testwait"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/watchdog"
 )
 

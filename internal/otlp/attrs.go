@@ -8,7 +8,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 
-	"github.com/octop-dev/octop/internal/ledger"
+	"github.com/octop-dev/octop/internal/usage"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
@@ -27,7 +27,7 @@ func modelAttrs(provider, modelID string) []attribute.KeyValue {
 // usageAttrs are the token counts as the conventions count them: input
 // includes the cached tokens (read and written) and output the reasoning
 // ones, which OpenCode counts apart; the parts are given too.
-func usageAttrs(t ledger.Tokens) []attribute.KeyValue {
+func usageAttrs(t usage.Tokens) []attribute.KeyValue {
 	return []attribute.KeyValue{
 		semconv.GenAIUsageInputTokens(whole(t.Input + t.CacheRead + t.CacheWrite)),
 		semconv.GenAIUsageOutputTokens(whole(t.Output + t.Reasoning)),
@@ -40,7 +40,7 @@ func usageAttrs(t ledger.Tokens) []attribute.KeyValue {
 // costAttrs is key with the cost of the priced replies, when there is
 // one, and how many replies had no cost. A cost the server did not report
 // is left out, never sent as 0.
-func costAttrs(key attribute.Key, f ledger.Figures) []attribute.KeyValue {
+func costAttrs(key attribute.Key, f usage.Figures) []attribute.KeyValue {
 	var out []attribute.KeyValue
 	if f.Replies > f.Unpriced {
 		out = append(out, key.Float64(f.Cost))
@@ -52,13 +52,13 @@ func costAttrs(key attribute.Key, f ledger.Figures) []attribute.KeyValue {
 }
 
 // subtreeCosts is every session's figures over itself and its descendants.
-func subtreeCosts(t Tree) map[string]ledger.Figures {
-	out := make(map[string]ledger.Figures, len(t.Sessions))
+func subtreeCosts(t Tree) map[string]usage.Figures {
+	out := make(map[string]usage.Figures, len(t.Sessions))
 	for i := len(t.Sessions) - 1; i >= 0; i-- { // children come after parents
 		s := &t.Sessions[i]
 		f := out[s.ID]
 		for j := range s.Msgs {
-			if r, ok := ledger.ReplyOf(&s.Msgs[j]); ok {
+			if r, ok := usage.ReplyOf(&s.Msgs[j]); ok {
 				f.Add(r)
 			}
 		}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/octop-dev/octop/internal/opencodetest"
+	"github.com/octop-dev/octop/internal/testkit/opencodetest"
 )
 
 // TestExportSendsTheHeadersOfTheEnvironment: OTEL_EXPORTER_OTLP_HEADERS

@@ -26,7 +26,7 @@ import (
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/octop-dev/octop/internal/ledger"
+	"github.com/octop-dev/octop/internal/usage"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 )
@@ -126,8 +126,8 @@ func (m *mapper) spanContext(id trace.SpanID) trace.SpanContext {
 
 // session adds a session's invoke_agent span: its own replies' usage, and
 // the subtree's cost.
-func (m *mapper) session(s *Session, parent trace.SpanID, subCost ledger.Figures) {
-	var own ledger.Figures
+func (m *mapper) session(s *Session, parent trace.SpanID, subCost usage.Figures) {
+	var own usage.Figures
 	var provider, modelID string
 	start, end := s.Created, s.Created
 	for i := range s.Msgs {
@@ -136,7 +136,7 @@ func (m *mapper) session(s *Session, parent trace.SpanID, subCost ledger.Figures
 			start = msg.Info.Time.Created
 		}
 		end = max(end, lastTime(msg))
-		if r, ok := ledger.ReplyOf(msg); ok {
+		if r, ok := usage.ReplyOf(msg); ok {
 			own.Add(r)
 			provider, modelID = msg.Info.ProviderID, msg.Info.ModelID
 		}
@@ -147,7 +147,7 @@ func (m *mapper) session(s *Session, parent trace.SpanID, subCost ledger.Figures
 	}
 	sp := m.stub(name, trace.SpanKindInternal, SpanIDFor(KindSession, s.ID), parent, start, end)
 	sp.Attributes = []attribute.KeyValue{semconv.GenAIOperationNameInvokeAgent, semconv.GenAIAgentID(s.ID),
-		semconv.GenAIConversationID(s.ID), AttrState.String(ledger.EndOf(s.State.Kind))}
+		semconv.GenAIConversationID(s.ID), AttrState.String(usage.EndOf(s.State.Kind))}
 	if s.Agent != "" {
 		sp.Attributes = append(sp.Attributes, semconv.GenAIAgentName(s.Agent))
 	}
@@ -160,7 +160,7 @@ func (m *mapper) session(s *Session, parent trace.SpanID, subCost ledger.Figures
 	sp.Attributes = append(sp.Attributes, costAttrs(AttrSubtreeCost, subCost)...)
 	switch s.State.Kind {
 	case model.KindFailed, model.KindAborted, model.KindInterrupted, model.KindDenied:
-		sp.Attributes = append(sp.Attributes, errorType(s.State.Reason, ledger.EndOf(s.State.Kind)))
+		sp.Attributes = append(sp.Attributes, errorType(s.State.Reason, usage.EndOf(s.State.Kind)))
 		sp.Status = sdktrace.Status{Code: codes.Error, Description: bounded(s.State.Detail)}
 	}
 	if s.State.Kind.Live() {
@@ -172,8 +172,8 @@ func (m *mapper) session(s *Session, parent trace.SpanID, subCost ledger.Figures
 // reply adds an assistant message's chat span and its tool calls' spans.
 func (m *mapper) reply(s *Session, msg *wire.MessageWithParts) {
 	info := &msg.Info
-	r, _ := ledger.ReplyOf(msg)
-	var f ledger.Figures
+	r, _ := usage.ReplyOf(msg)
+	var f usage.Figures
 	f.Add(r)
 	m.sum.Replies++
 	m.sum.Unpriced += f.Unpriced

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/octop-dev/octop/internal/testwait"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 )

@@ -10,7 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/octop-dev/octop/internal/testwait"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 )
 
 // writes records each write the screen makes, safe for its drawer.

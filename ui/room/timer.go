@@ -8,7 +8,7 @@ import (
 
 // Timer starts the screen's timers. Every wait of the root or a room (the
 // clock's tick, a notice's expiry, a view's refresh) is a Cmd from a Timer,
-// so that a test can run the screen on a fake clock (internal/drive) whose
+// so that a test can run the screen on a fake clock (internal/testkit/drive) whose
 // timers fire only when the test moves it: a slow machine then cannot
 // change what a test sees.
 type Timer interface {

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/exp/golden"
-	"github.com/octop-dev/octop/internal/colourtest"
+	"github.com/octop-dev/octop/internal/testkit/colourtest"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/styles"

@@ -12,7 +12,7 @@ import (
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/dev/tmux"
-	"github.com/octop-dev/octop/internal/harness"
+	"github.com/octop-dev/octop/internal/testkit/harness"
 	"github.com/octop-dev/octop/internal/wire"
 )
 

@@ -1,5 +1,5 @@
 // Command fakellm serves the scripted fake model of package
-// github.com/octop-dev/octop/internal/fakellm on a TCP address, for running
+// github.com/octop-dev/octop/internal/testkit/fakellm on a TCP address, for running
 // `opencode serve` by hand against it:
 //
 //	go run ./internal/dev/fakellm -addr 127.0.0.1:4599
@@ -18,7 +18,7 @@ import (
 	"os/signal"
 	"time"
 
-	"github.com/octop-dev/octop/internal/fakellm"
+	"github.com/octop-dev/octop/internal/testkit/fakellm"
 )
 
 func main() {

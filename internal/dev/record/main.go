@@ -42,7 +42,7 @@ import (
 	sse "github.com/tmaxmax/go-sse"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/internal/harness"
+	"github.com/octop-dev/octop/internal/testkit/harness"
 	"github.com/octop-dev/octop/internal/wire"
 )
 

@@ -18,7 +18,7 @@ func TestShapes(t *testing.T) {
 	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC).UnixMilli()
 	d := newDataset(50000, 9, 1, 1, now, "/home/dev/project", 10)
 	// The handler is called directly: no server listens (the one fake
-	// for unit tests is internal/opencodetest; this tests the fake itself).
+	// for unit tests is internal/testkit/opencodetest; this tests the fake itself).
 	h := (&server{d: d, stats: newStats()}).handler()
 	get := func(path string, v any) int {
 		t.Helper()

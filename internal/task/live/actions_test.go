@@ -10,7 +10,7 @@ import (
 	"github.com/octop-dev/octop/internal/task"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/internal/opencodetest"
+	"github.com/octop-dev/octop/internal/testkit/opencodetest"
 	"github.com/octop-dev/octop/internal/wire"
 )
 

@@ -1,7 +1,7 @@
 package live
 
 import (
-	"github.com/octop-dev/octop/internal/ledger"
+	"github.com/octop-dev/octop/internal/usage"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
@@ -31,7 +31,7 @@ type Usage struct {
 
 // TokenCounts splits tokens the way the server counts them (the ledger's
 // split, so `octop tree` and `octop usage` count alike).
-type TokenCounts = ledger.Tokens
+type TokenCounts = usage.Tokens
 
 // TodoCounts counts a todo list: all items, and those completed.
 type TodoCounts struct {
@@ -79,7 +79,7 @@ func (u *Usage) addMessage(m *wire.MessageWithParts) {
 	} else {
 		u.Ended = max(u.Ended, info.Time.Completed)
 	}
-	if r, ok := ledger.ReplyOf(m); ok {
+	if r, ok := usage.ReplyOf(m); ok {
 		u.Tokens.Add(r.Tokens)
 		u.Cost += r.Cost
 	}

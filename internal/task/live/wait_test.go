@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/internal/task"
-	"github.com/octop-dev/octop/internal/testwait"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
