@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/internal/testkit/harness"
 	"github.com/octop-dev/octop/internal/task/live"
+	"github.com/octop-dev/octop/internal/testkit/harness"
 	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/octop-dev/octop/internal/testkit/harness"
 	"github.com/octop-dev/octop/internal/otlp"
+	"github.com/octop-dev/octop/internal/testkit/harness"
 	"github.com/octop-dev/octop/internal/wire"
 )
 

@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/otlp"
 	"github.com/octop-dev/octop/internal/testkit/fakellm"
 	"github.com/octop-dev/octop/internal/testkit/harness"
-	"github.com/octop-dev/octop/internal/otlp"
 	"github.com/octop-dev/octop/internal/wire"
 )
 

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/octop-dev/octop/internal/testkit/harness"
 	"github.com/octop-dev/octop/internal/task/live"
+	"github.com/octop-dev/octop/internal/testkit/harness"
 )
 
 // TestTUIRestartReplaysNoOldNews: with sessions that ended before octop

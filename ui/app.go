@@ -22,10 +22,10 @@ import (
 	"github.com/octop-dev/octop/ui/header"
 	"github.com/octop-dev/octop/ui/history"
 	"github.com/octop-dev/octop/ui/inflight"
+	"github.com/octop-dev/octop/ui/notices"
 	"github.com/octop-dev/octop/ui/room"
 	"github.com/octop-dev/octop/ui/styles"
 	"github.com/octop-dev/octop/ui/tree"
-	"github.com/octop-dev/octop/ui/notices"
 )
 
 // EventsMsg is a batch of stream events, in arrival order (see feed).

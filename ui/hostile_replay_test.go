@@ -8,9 +8,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/octop-dev/octop/internal/testkit/drive"
 	"github.com/octop-dev/octop/internal/record"
 	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/internal/testkit/drive"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 )

@@ -8,8 +8,8 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/internal/testkit/opencodetest"
 	"github.com/octop-dev/octop/internal/task/live"
+	"github.com/octop-dev/octop/internal/testkit/opencodetest"
 	"github.com/octop-dev/octop/internal/wire"
 )
 

@@ -3,8 +3,8 @@ package ui
 import (
 	"testing"
 
-	"github.com/octop-dev/octop/internal/testkit/colourtest"
 	"github.com/octop-dev/octop/internal/task/live"
+	"github.com/octop-dev/octop/internal/testkit/colourtest"
 	"github.com/octop-dev/octop/internal/wire"
 )
 

@@ -13,12 +13,12 @@ import (
 	"github.com/octop-dev/octop/ui/dialog"
 	uidiff "github.com/octop-dev/octop/ui/diff"
 	"github.com/octop-dev/octop/ui/inbox"
-	uiusage "github.com/octop-dev/octop/ui/usage"
 	"github.com/octop-dev/octop/ui/markdown"
 	"github.com/octop-dev/octop/ui/result"
 	"github.com/octop-dev/octop/ui/room"
 	uitimeline "github.com/octop-dev/octop/ui/timeline"
 	uitranscript "github.com/octop-dev/octop/ui/transcript"
+	uiusage "github.com/octop-dev/octop/ui/usage"
 
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/ui/inflight"

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/octop-dev/octop/internal/testkit/drive"
 	"github.com/octop-dev/octop/internal/task/live"
+	"github.com/octop-dev/octop/internal/testkit/drive"
 	"github.com/octop-dev/octop/internal/wire"
 	uidiff "github.com/octop-dev/octop/ui/diff"
 )

@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/internal/usage"
 	"github.com/octop-dev/octop/internal/otlp"
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/task/live"
+	"github.com/octop-dev/octop/internal/usage"
 	"github.com/octop-dev/octop/model"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"

@@ -14,8 +14,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/internal/usage"
 	"github.com/octop-dev/octop/internal/task/live"
+	"github.com/octop-dev/octop/internal/usage"
 )
 
 const usageHelp = `
@@ -106,7 +106,7 @@ func runUsage(ctx context.Context, cmd *command, base client.Options, pos []stri
 // usageJSON is what --json prints.
 type usageJSON struct {
 	usage.Ledger
-	Since      int64          `json:"since"`
+	Since      int64         `json:"since"`
 	EndedBadly usage.Figures `json:"ended_badly"`
 }
 

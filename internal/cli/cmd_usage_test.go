@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/internal/usage"
 	"github.com/octop-dev/octop/internal/testkit/opencodetest"
+	"github.com/octop-dev/octop/internal/usage"
 	"github.com/octop-dev/octop/internal/wire"
 )
 

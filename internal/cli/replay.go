@@ -12,9 +12,9 @@ import (
 
 	"github.com/octop-dev/octop/internal/feed"
 	"github.com/octop-dev/octop/internal/record"
-	"github.com/octop-dev/octop/ui/servers"
 	"github.com/octop-dev/octop/ui"
 	"github.com/octop-dev/octop/ui/history"
+	"github.com/octop-dev/octop/ui/servers"
 )
 
 // demoLoopPause is how long the demo's last state stays on screen before

@@ -7,8 +7,8 @@ import (
 
 	"github.com/octop-dev/octop/internal/feed"
 	"github.com/octop-dev/octop/internal/record"
-	"github.com/octop-dev/octop/ui/servers"
 	"github.com/octop-dev/octop/ui"
+	"github.com/octop-dev/octop/ui/servers"
 )
 
 // severalReplay plays a recording of several servers (--record with

@@ -14,9 +14,9 @@ import (
 	"github.com/octop-dev/octop/internal/feed"
 	"github.com/octop-dev/octop/internal/hook"
 	"github.com/octop-dev/octop/internal/renderer"
-	"github.com/octop-dev/octop/ui/servers"
 	"github.com/octop-dev/octop/internal/watchdog"
 	"github.com/octop-dev/octop/ui"
+	"github.com/octop-dev/octop/ui/servers"
 )
 
 // several is the wiring of a screen of several servers (internal/servers): a

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/octop-dev/octop/internal/testkit/opencodetest"
-	"github.com/octop-dev/octop/ui/servers"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/ui/servers"
 )
 
 // watch connects a screen of several servers as octop --server … does,

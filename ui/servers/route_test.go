@@ -8,8 +8,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/octop-dev/octop/internal/testkit/drive"
 	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/internal/testkit/drive"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ui"
 )

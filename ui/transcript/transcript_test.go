@@ -10,8 +10,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
-	"github.com/octop-dev/octop/internal/testkit/colourtest"
 	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/internal/testkit/colourtest"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ui/markdown"
 	"github.com/octop-dev/octop/ui/styles"

@@ -10,9 +10,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/testkit/colourtest"
 	"github.com/octop-dev/octop/internal/testkit/opencodetest"
-	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/testkit/termtest"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
