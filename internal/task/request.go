@@ -3,9 +3,17 @@ package task
 import "github.com/octop-dev/octop/internal/wire"
 
 // Request is what a room or a subcommand asks the server to do. The
-// screen's root runs it through Do, in a tea.Cmd with a context it can
-// cancel, and hands the Reply back to the room that asked.
-type Request interface{ request() }
+// screen's root hands it to its Server's Do, in a tea.Cmd with a context
+// it can cancel, and the Reply back to the room that asked.
+type Request interface {
+	// Changes says carrying the request out changes the server (a
+	// launch, a resume, an abort, an answer): a read-only server refuses
+	// it and sends nothing.
+	Changes() bool
+	// Refused is the request's reply when it is not carried out, err
+	// saying why.
+	Refused(err error) Reply
+}
 
 // Reply answers a Request; each carries the call's error.
 type Reply interface{ reply() }
@@ -53,6 +61,12 @@ type MessagesRequest struct {
 	Limit int
 }
 
+// Answer is r's reply carrying msgs and whether the session ran when they
+// were read: Partial when r's Limit may have left older ones out.
+func (r MessagesRequest) Answer(msgs []wire.MessageWithParts, running bool) MessagesReply {
+	return MessagesReply{ID: r.ID, Msgs: msgs, Running: running, Partial: r.Limit > 0 && len(msgs) >= r.Limit}
+}
+
 // HistoriesRequest reads every message of each session of IDs (the $
 // ledger room, for a subtree): Dirs[i] is the project directory IDs[i]
 // lives in ("" for the screen's own).
@@ -60,7 +74,11 @@ type HistoriesRequest struct {
 	IDs, Dirs []string
 }
 
-func (HistoriesRequest) request() {}
+// Changes: reading histories changes nothing.
+func (HistoriesRequest) Changes() bool { return false }
+
+// Refused is a HistoriesReply carrying err.
+func (HistoriesRequest) Refused(err error) Reply { return HistoriesReply{Err: err} }
 
 // AnswerPermissionRequest replies to a permission ask with ReplyOnce,
 // ReplyAlways or ReplyReject. Done and Failed are the notices for each
@@ -91,17 +109,43 @@ const (
 	ReplyReject = "reject"
 )
 
-func (AgentsRequest) request()           {}
-func (LaunchRequest) request()           {}
-func (ResumeRequest) request()           {}
-func (WaitRequest) request()             {}
-func (FindRequest) request()             {}
-func (AbortRequest) request()            {}
-func (ResultRequest) request()           {}
-func (MessagesRequest) request()         {}
-func (AnswerPermissionRequest) request() {}
-func (AnswerQuestionRequest) request()   {}
-func (RejectQuestionRequest) request()   {}
+// Changes: a launch, a resume, an abort and an answer change the server;
+// the rest only read.
+func (AgentsRequest) Changes() bool           { return false }
+func (LaunchRequest) Changes() bool           { return true }
+func (ResumeRequest) Changes() bool           { return true }
+func (WaitRequest) Changes() bool             { return false }
+func (FindRequest) Changes() bool             { return false }
+func (AbortRequest) Changes() bool            { return true }
+func (ResultRequest) Changes() bool           { return false }
+func (MessagesRequest) Changes() bool         { return false }
+func (AnswerPermissionRequest) Changes() bool { return true }
+func (AnswerQuestionRequest) Changes() bool   { return true }
+func (RejectQuestionRequest) Changes() bool   { return true }
+
+// Refused: each request's reply carrying err, and what the room that
+// asked needs to place it.
+func (AgentsRequest) Refused(err error) Reply     { return AgentsReply{Err: err} }
+func (r LaunchRequest) Refused(err error) Reply   { return LaunchReply{Req: r, Err: err} }
+func (r ResumeRequest) Refused(err error) Reply   { return ResumeReply{ID: r.ID, Err: err} }
+func (WaitRequest) Refused(err error) Reply       { return WaitReply{Err: err} }
+func (FindRequest) Refused(err error) Reply       { return FindReply{Err: err} }
+func (AbortRequest) Refused(err error) Reply      { return AbortReply{Err: err} }
+func (ResultRequest) Refused(err error) Reply     { return ResultReply{Err: err} }
+func (r MessagesRequest) Refused(err error) Reply { return MessagesReply{ID: r.ID, Err: err} }
+func (r AnswerPermissionRequest) Refused(err error) Reply {
+	return answerRefused(r.RequestID, r.Done, r.Failed, err)
+}
+func (r AnswerQuestionRequest) Refused(err error) Reply {
+	return answerRefused(r.RequestID, r.Done, r.Failed, err)
+}
+func (r RejectQuestionRequest) Refused(err error) Reply {
+	return answerRefused(r.RequestID, r.Done, r.Failed, err)
+}
+
+func answerRefused(id, done, failed string, err error) Reply {
+	return AnswerReply{RequestID: id, Done: done, Failed: failed, Err: err}
+}
 
 // Detached: the inbox's answers stand once given.
 func (AnswerPermissionRequest) Detached() bool { return true }
