@@ -16,7 +16,7 @@ import (
 // context is cancelled, and says so on cancelled. Agents answers at once
 // when agents is set, so a form can get as far as its submit.
 type blockingOps struct {
-	task.Server // the reads are not called here
+	task.Server // nil: no other call is made here
 	agents      []wire.Agent
 	cancelled   chan string
 }
@@ -29,19 +29,19 @@ func (b *blockingOps) block(ctx context.Context, name string) error {
 	return ctx.Err()
 }
 
-func (b *blockingOps) Agents(ctx context.Context) ([]wire.Agent, error) {
-	if b.agents != nil {
-		return b.agents, nil
+func (b *blockingOps) Do(ctx context.Context, r task.Request) task.Reply {
+	switch r.(type) {
+	case task.AgentsRequest:
+		if b.agents != nil {
+			return task.AgentsReply{Agents: b.agents}
+		}
+		return r.Refused(b.block(ctx, "agents"))
+	case task.LaunchRequest:
+		return r.Refused(b.block(ctx, "launch"))
+	case task.ResultRequest:
+		return r.Refused(b.block(ctx, "result"))
 	}
-	return nil, b.block(ctx, "agents")
-}
-
-func (b *blockingOps) Launch(ctx context.Context, _ task.LaunchRequest) (wire.Session, error) {
-	return wire.Session{}, b.block(ctx, "launch")
-}
-
-func (b *blockingOps) Result(ctx context.Context, _ string) (task.Result, error) {
-	return task.Result{}, b.block(ctx, "result")
+	return b.Server.Do(ctx, r)
 }
 
 // intents runs cmd, a key's, and the batches it yields through m's driver,

@@ -27,42 +27,9 @@ func (hangingOps) Snapshot(ctx context.Context) (model.Snapshot, error) {
 	return hang[model.Snapshot](ctx)
 }
 func (hangingOps) Health(ctx context.Context) (wire.Health, error) { return hang[wire.Health](ctx) }
-func (hangingOps) Agents(ctx context.Context) ([]wire.Agent, error) {
-	return hang[[]wire.Agent](ctx)
-}
-func (hangingOps) Launch(ctx context.Context, _ task.LaunchRequest) (wire.Session, error) {
-	return hang[wire.Session](ctx)
-}
-func (hangingOps) Resume(ctx context.Context, _, _, _ string) (string, error) {
-	return hang[string](ctx)
-}
-func (hangingOps) Wait(ctx context.Context, _ string) error { _, err := hang[int](ctx); return err }
-func (hangingOps) Find(ctx context.Context, _ string) (wire.Session, bool, error) {
-	s, err := hang[wire.Session](ctx)
-	return s, false, err
-}
-func (hangingOps) Abort(ctx context.Context, _ string) error { _, err := hang[int](ctx); return err }
-func (hangingOps) AbortSessions(ctx context.Context, _ []string) ([]string, error) {
-	return hang[[]string](ctx)
-}
-func (hangingOps) Result(ctx context.Context, _ string) (task.Result, error) {
-	return hang[task.Result](ctx)
-}
-func (hangingOps) ReplyPermission(ctx context.Context, _, _ string) error {
-	_, err := hang[int](ctx)
-	return err
-}
-func (hangingOps) ReplyQuestion(ctx context.Context, _ string, _ [][]string) error {
-	_, err := hang[int](ctx)
-	return err
-}
-func (hangingOps) RejectQuestion(ctx context.Context, _ string) error {
-	_, err := hang[int](ctx)
-	return err
-}
-func (hangingOps) Messages(ctx context.Context, _ string, _ int) ([]wire.MessageWithParts, bool, error) {
-	msgs, err := hang[[]wire.MessageWithParts](ctx)
-	return msgs, false, err
+func (hangingOps) Do(ctx context.Context, r task.Request) task.Reply {
+	<-ctx.Done()
+	return r.Refused(ctx.Err())
 }
 func (hangingOps) History(ctx context.Context, _, _ string) ([]wire.MessageWithParts, error) {
 	return hang[[]wire.MessageWithParts](ctx)

@@ -287,11 +287,15 @@ type aborter struct {
 	asks [][]string
 }
 
-func (a *aborter) AbortSessions(_ context.Context, ids []string) ([]string, error) {
+func (a *aborter) Do(ctx context.Context, r task.Request) task.Reply {
+	ab, ok := r.(task.AbortRequest)
+	if !ok || !ab.Tree {
+		return a.Server.Do(ctx, r)
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.asks = append(a.asks, ids)
-	return ids, nil
+	a.asks = append(a.asks, ab.IDs)
+	return task.AbortReply{IDs: ab.IDs}
 }
 
 // runCmds runs the commands and feeds what they reply back to the screen.

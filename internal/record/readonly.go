@@ -57,8 +57,8 @@ func (o Server) Health(ctx context.Context) (wire.Health, error) {
 	return o.r.Health(ctx)
 }
 
-// Result is the session's outcome as the recording shows it so far.
-func (o Server) Result(_ context.Context, id string) (task.Result, error) {
+// result is the session's outcome as the recording shows it so far.
+func (o Server) result(id string) (task.Result, error) {
 	s, st, msgs, ok := o.rec.session(id)
 	if !ok {
 		return task.Result{}, task.NewError(task.ErrNoSession, "the recording shows nothing of "+id, nil)
@@ -74,9 +74,9 @@ func (o Server) Result(_ context.Context, id string) (task.Result, error) {
 	return task.DeriveResultIn(s, st, msgs, fam), nil
 }
 
-// Messages is the session's messages as the recording shows them so far
-// (the newest limit of them when limit > 0).
-func (o Server) Messages(_ context.Context, id string, limit int) ([]wire.MessageWithParts, bool, error) {
+// messages is the session's messages as the recording shows them so far
+// (the newest limit of them when limit > 0), and whether it runs.
+func (o Server) messages(id string, limit int) ([]wire.MessageWithParts, bool, error) {
 	_, st, msgs, ok := o.rec.session(id)
 	if !ok {
 		return nil, false, task.NewError(task.ErrNoSession, "the recording shows nothing of "+id, nil)
@@ -87,43 +87,26 @@ func (o Server) Messages(_ context.Context, id string, limit int) ([]wire.Messag
 	return msgs, st.Type == wire.StatusBusy || st.Type == wire.StatusRetry, nil
 }
 
-// Agents answers "<label>: read-only": only a launch or resume asks.
-func (o Server) Agents(context.Context) ([]wire.Agent, error) { return nil, o.readOnly }
-
-// Launch answers "<label>: read-only".
-func (o Server) Launch(context.Context, task.LaunchRequest) (wire.Session, error) {
-	return wire.Session{}, o.readOnly
+// Do answers the reads a recording can (a result, messages, histories)
+// from what it has shown so far, and every other request, anything that
+// would change a server or comes only before a launch or resume (agents,
+// wait, find), with "<label>: read-only".
+func (o Server) Do(ctx context.Context, r task.Request) task.Reply {
+	switch r := r.(type) {
+	case task.ResultRequest:
+		res, err := o.result(r.ID)
+		return task.ResultReply{Result: res, Err: err}
+	case task.MessagesRequest:
+		msgs, running, err := o.messages(r.ID, r.Limit)
+		if err != nil {
+			return r.Refused(err)
+		}
+		return r.Answer(msgs, running)
+	case task.HistoriesRequest:
+		return task.Histories(ctx, o, r)
+	}
+	return r.Refused(o.readOnly)
 }
-
-// Resume answers "<label>: read-only".
-func (o Server) Resume(context.Context, string, string, string) (string, error) {
-	return "", o.readOnly
-}
-
-// Wait answers "<label>: read-only": it only comes before a resume.
-func (o Server) Wait(context.Context, string) error { return o.readOnly }
-
-// Find answers "<label>: read-only": it only comes before a resume.
-func (o Server) Find(context.Context, string) (wire.Session, bool, error) {
-	return wire.Session{}, false, o.readOnly
-}
-
-// Abort answers "<label>: read-only".
-func (o Server) Abort(context.Context, string) error { return o.readOnly }
-
-// AbortSessions answers "<label>: read-only".
-func (o Server) AbortSessions(context.Context, []string) ([]string, error) {
-	return nil, o.readOnly
-}
-
-// ReplyPermission answers "<label>: read-only".
-func (o Server) ReplyPermission(context.Context, string, string) error { return o.readOnly }
-
-// ReplyQuestion answers "<label>: read-only".
-func (o Server) ReplyQuestion(context.Context, string, [][]string) error { return o.readOnly }
-
-// RejectQuestion answers "<label>: read-only".
-func (o Server) RejectQuestion(context.Context, string) error { return o.readOnly }
 
 // History is the session's messages as the live screen read them, when
 // the recording holds that read (--record writes them), else as the
@@ -131,7 +114,7 @@ func (o Server) RejectQuestion(context.Context, string) error { return o.readOnl
 // of (one that had finished before recording began, whose history was
 // read but not recorded) is an error, not an empty history: that would
 // draw a finished run as "✓ 0s, no tools"; the row stays "…" instead.
-func (o Server) History(ctx context.Context, id, _ string) ([]wire.MessageWithParts, error) {
+func (o Server) History(_ context.Context, id, _ string) ([]wire.MessageWithParts, error) {
 	if h, ok := o.r.(interface {
 		History(id string) ([]wire.MessageWithParts, bool)
 	}); ok {
@@ -142,6 +125,6 @@ func (o Server) History(ctx context.Context, id, _ string) ([]wire.MessageWithPa
 	if !o.rec.hasMessages(id) {
 		return nil, fmt.Errorf("the recording holds no messages of %s", id)
 	}
-	msgs, _, err := o.Messages(ctx, id, 0)
+	msgs, _, err := o.messages(id, 0)
 	return msgs, err
 }

@@ -43,24 +43,39 @@ func TestReadOnlyAnswersFromTheRecording(t *testing.T) {
 	rec.Observe(wire.Envelope{Event: wire.PartUpdated{Part: wire.Part{ID: "prt_2", SessionID: "ses_a", MessageID: "msg_2", Type: "text", Text: "do"}}})
 	rec.Observe(wire.Envelope{Event: wire.PartDelta{SessionID: "ses_a", MessageID: "msg_2", PartID: "prt_2", Field: "text", Delta: "ne"}})
 
-	msgs, running, err := o.Messages(ctx, "ses_a", 0)
-	if err != nil || running || len(msgs) != 2 || msgs[1].Parts[0].Text != "done" {
-		t.Fatalf("Messages = %+v, running %v, %v; want the prompt and the streamed reply", msgs, running, err)
+	m := o.Do(ctx, task.MessagesRequest{ID: "ses_a"}).(task.MessagesReply)
+	if m.Err != nil || m.Running || len(m.Msgs) != 2 || m.Msgs[1].Parts[0].Text != "done" {
+		t.Fatalf("messages = %+v; want the prompt and the streamed reply", m)
 	}
-	res, err := o.Result(ctx, "ses_a")
-	if err != nil || res.State != task.StateComplete || res.Text != "done" || res.Agent != "general" {
-		t.Fatalf("Result = %+v, %v; want complete with the reply's text", res, err)
+	res := o.Do(ctx, task.ResultRequest{ID: "ses_a"}).(task.ResultReply)
+	if res.Err != nil || res.Result.State != task.StateComplete || res.Result.Text != "done" || res.Result.Agent != "general" {
+		t.Fatalf("result = %+v; want complete with the reply's text", res)
 	}
-	if _, err := o.Launch(ctx, task.LaunchRequest{}); !errors.Is(err, task.ErrReadOnly) || err.Error() != "replay: read-only" {
-		t.Errorf("Launch: %v, want replay: read-only", err)
-	}
-	if err := o.ReplyPermission(ctx, "per_1", "once"); !errors.Is(err, task.ErrReadOnly) || err.Error() != "replay: read-only" {
-		t.Errorf("ReplyPermission: %v, want replay: read-only", err)
+	for _, r := range []task.Request{task.LaunchRequest{}, task.AnswerPermissionRequest{RequestID: "per_1", Reply: "once"},
+		task.AgentsRequest{}, task.FindRequest{ID: "ses_a"}} {
+		if err := replyErr(o.Do(ctx, r)); !errors.Is(err, task.ErrReadOnly) || err.Error() != "replay: read-only" {
+			t.Errorf("%T: %v, want replay: read-only", r, err)
+		}
 	}
 	rec.Reset()
-	if _, err := o.Result(ctx, "ses_a"); !errors.Is(err, task.ErrNoSession) {
-		t.Errorf("after Reset, Result: %v; want no such session", err)
+	if res := o.Do(ctx, task.ResultRequest{ID: "ses_a"}).(task.ResultReply); !errors.Is(res.Err, task.ErrNoSession) {
+		t.Errorf("after Reset, result: %v; want no such session", res.Err)
 	}
+}
+
+// replyErr is the error a reply carries.
+func replyErr(r task.Reply) error {
+	switch r := r.(type) {
+	case task.LaunchReply:
+		return r.Err
+	case task.AnswerReply:
+		return r.Err
+	case task.AgentsReply:
+		return r.Err
+	case task.FindReply:
+		return r.Err
+	}
+	return nil
 }
 
 // TestReplayHistoryOfAnUnrecordedSession: a session the recording lists

@@ -40,7 +40,7 @@ func (h *historyServer) History(_ context.Context, id, dir string) ([]wire.Messa
 func TestHistoriesRequest(t *testing.T) {
 	one := []wire.MessageWithParts{{Info: wire.Message{ID: "msg_1"}}}
 	h := &historyServer{msgs: map[string][]wire.MessageWithParts{"ses_a": one, "ses_b": nil}, dirs: map[string]string{}}
-	r := Do(context.Background(), h, HistoriesRequest{IDs: []string{"ses_a", "ses_b", "ses_gone"}, Dirs: []string{"/p", "", "/q"}})
+	r := Histories(context.Background(), h, HistoriesRequest{IDs: []string{"ses_a", "ses_b", "ses_gone"}, Dirs: []string{"/p", "", "/q"}})
 	got, ok := r.(HistoriesReply)
 	if !ok || got.Err != nil || len(got.Msgs) != 2 || !reflect.DeepEqual(got.Msgs["ses_a"], one) {
 		t.Fatalf("reply %#v", r)
@@ -48,7 +48,7 @@ func TestHistoriesRequest(t *testing.T) {
 	if h.dirs["ses_a"] != "/p" || h.dirs["ses_gone"] != "/q" {
 		t.Errorf("directories asked: %v", h.dirs)
 	}
-	r = Do(context.Background(), h, HistoriesRequest{IDs: []string{"ses_a", "ses_broken"}})
+	r = Histories(context.Background(), h, HistoriesRequest{IDs: []string{"ses_a", "ses_broken"}})
 	if got := r.(HistoriesReply); got.Err == nil || got.Msgs != nil {
 		t.Errorf("with a server error: %#v", got)
 	}

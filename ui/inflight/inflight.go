@@ -49,7 +49,7 @@ func (f List) Start(s task.Server, r task.Request, detached bool) (List, tea.Cmd
 	f.calls[tag] = entry{cancel: cancel, detached: detached}
 	return f, func() tea.Msg {
 		defer cancel()
-		return Reply{tag: tag, Reply: task.Do(ctx, s, r)}
+		return Reply{tag: tag, Reply: s.Do(ctx, r)}
 	}
 }
 

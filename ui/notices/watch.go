@@ -199,10 +199,10 @@ func abort(ops task.Server, a watchdog.Abort, ids []string) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), task.RequestTimeout)
 		defer cancel()
-		done, err := ops.AbortSessions(ctx, ids)
-		if err != nil {
-			return room.FlashMsg{Text: fmt.Sprintf("could not abort %s (%s): %s", a.ID, a.Kind, err), Error: true}
+		r, _ := ops.Do(ctx, task.AbortRequest{IDs: ids, Tree: true}).(task.AbortReply)
+		if r.Err != nil {
+			return room.FlashMsg{Text: fmt.Sprintf("could not abort %s (%s): %s", a.ID, a.Kind, r.Err), Error: true}
 		}
-		return room.FlashMsg{Text: fmt.Sprintf("%s: stopped %s", a.Reason, format.Plural(len(done), "session", "sessions"))}
+		return room.FlashMsg{Text: fmt.Sprintf("%s: stopped %s", a.Reason, format.Plural(len(r.IDs), "session", "sessions"))}
 	}
 }

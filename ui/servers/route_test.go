@@ -28,23 +28,29 @@ type abortOps struct {
 	log  *abortLog
 }
 
-func (o abortOps) Abort(_ context.Context, id string) error {
-	o.log.mu.Lock()
-	defer o.log.mu.Unlock()
-	o.log.got = append(o.log.got, o.name+":"+id)
-	return nil
+func (o abortOps) Do(ctx context.Context, r task.Request) task.Reply {
+	switch r := r.(type) {
+	case task.AbortRequest:
+		if r.Tree {
+			break
+		}
+		o.record(r.IDs[0])
+		return task.AbortReply{IDs: r.IDs[:1]}
+	case task.AgentsRequest:
+		return task.AgentsReply{Agents: []wire.Agent{{Name: "general", Mode: "subagent", Description: "General-purpose agent"}}}
+	case task.LaunchRequest:
+		// "server:launch:parent:description"
+		o.record("launch:" + r.Parent + ":" + r.Description)
+		return task.LaunchReply{Session: wire.Session{ID: "ses_new"}, Req: r}
+	}
+	return o.Server.Do(ctx, r)
 }
 
-func (o abortOps) Agents(context.Context) ([]wire.Agent, error) {
-	return []wire.Agent{{Name: "general", Mode: "subagent", Description: "General-purpose agent"}}, nil
-}
-
-// Launch records "server:launch:parent:description".
-func (o abortOps) Launch(_ context.Context, r task.LaunchRequest) (wire.Session, error) {
+// record logs "server:what".
+func (o abortOps) record(what string) {
 	o.log.mu.Lock()
 	defer o.log.mu.Unlock()
-	o.log.got = append(o.log.got, o.name+":launch:"+r.Parent+":"+r.Description)
-	return wire.Session{ID: "ses_new"}, nil
+	o.log.got = append(o.log.got, o.name+":"+what)
 }
 
 // screens are two servers' screens, a and b, on the fake servers ops

@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/task"
@@ -10,7 +11,7 @@ import (
 
 // Server is task.Server over a *client.Client: what the screen asks of a
 // running server, through the same functions the subcommands run. Every
-// method takes the context the screen's root made for the request, so esc
+// call takes the context the screen's root made for the request, so esc
 // can cancel it.
 type Server struct{ c *client.Client }
 
@@ -20,65 +21,79 @@ func New(c *client.Client) *Server { return &Server{c: c} }
 // Health asks the server for its version.
 func (s *Server) Health(ctx context.Context) (wire.Health, error) { return s.c.Health(ctx) }
 
-// Agents lists the server's agents.
-func (s *Server) Agents(ctx context.Context) ([]wire.Agent, error) { return s.c.Agents(ctx) }
-
-// Launch starts an async task (see Launch).
-func (s *Server) Launch(ctx context.Context, r task.LaunchRequest) (wire.Session, error) {
-	ses, err := Launch(ctx, s.c, r)
-	return ses, kind(err)
+// Do carries r out through this package's operations and answers with
+// its reply.
+func (s *Server) Do(ctx context.Context, r task.Request) task.Reply {
+	switch r := r.(type) {
+	case task.AgentsRequest:
+		a, err := s.c.Agents(ctx)
+		return task.AgentsReply{Agents: a, Err: err}
+	case task.LaunchRequest:
+		ses, err := Launch(ctx, s.c, r)
+		return task.LaunchReply{Session: ses, Req: r, Err: kind(err)}
+	case task.ResumeRequest:
+		res, err := Resume(ctx, s.c, r.ID, r.Prompt, r.Agent)
+		return task.ResumeReply{ID: r.ID, Agent: res.Agent, Err: kind(err)}
+	case task.WaitRequest:
+		_, err := Wait(ctx, s.c, r.ID)
+		return task.WaitReply{Err: kind(err)}
+	case task.FindRequest:
+		f, err := Find(ctx, s.c, r.ID)
+		return task.FindReply{Session: f.Session, Running: f.Running(), Err: kind(err)}
+	case task.AbortRequest:
+		return s.abort(ctx, r)
+	}
+	return s.read(ctx, r)
 }
 
-// Resume prompts a finished task again and says which agent got it.
-func (s *Server) Resume(ctx context.Context, id, prompt, agent string) (string, error) {
-	r, err := Resume(ctx, s.c, id, prompt, agent)
-	return r.Agent, kind(err)
+// read carries out the requests that only read, or answer an ask.
+func (s *Server) read(ctx context.Context, r task.Request) task.Reply {
+	switch r := r.(type) {
+	case task.ResultRequest:
+		res, err := Result(ctx, s.c, r.ID)
+		return task.ResultReply{Result: res, Err: kind(err)}
+	case task.MessagesRequest:
+		return s.messages(ctx, r)
+	case task.HistoriesRequest:
+		return task.Histories(ctx, s, r)
+	case task.AnswerPermissionRequest:
+		return task.AnswerReply{RequestID: r.RequestID, Done: r.Done, Failed: r.Failed,
+			Err: s.c.ReplyPermission(ctx, r.RequestID, r.Reply, "")}
+	case task.AnswerQuestionRequest:
+		return task.AnswerReply{RequestID: r.RequestID, Done: r.Done, Failed: r.Failed,
+			Err: s.c.ReplyQuestion(ctx, r.RequestID, r.Answers)}
+	case task.RejectQuestionRequest:
+		return task.AnswerReply{RequestID: r.RequestID, Done: r.Done, Failed: r.Failed,
+			Err: s.c.RejectQuestion(ctx, r.RequestID)}
+	}
+	return r.Refused(fmt.Errorf("octop has no call for %T", r))
 }
 
-// Wait returns once session id has stopped running.
-func (s *Server) Wait(ctx context.Context, id string) error {
-	_, err := Wait(ctx, s.c, id)
-	return kind(err)
+// abort stops one session (checked to still run) or exactly a subtree's.
+func (s *Server) abort(ctx context.Context, r task.AbortRequest) task.Reply {
+	if !r.Tree {
+		if _, err := Abort(ctx, s.c, r.IDs[0]); err != nil {
+			return task.AbortReply{Err: kind(err)}
+		}
+		return task.AbortReply{IDs: r.IDs[:1]}
+	}
+	ids, err := AbortSessions(ctx, s.c, r.IDs)
+	return task.AbortReply{IDs: ids, Err: kind(err)}
 }
 
-// Find looks a typed task_id up and says whether it runs.
-func (s *Server) Find(ctx context.Context, id string) (wire.Session, bool, error) {
-	f, err := Find(ctx, s.c, id)
-	return f.Session, f.Running(), kind(err)
-}
-
-// Abort stops one session, refusing with task.ErrNotRunning if it no
-// longer runs.
-func (s *Server) Abort(ctx context.Context, id string) error {
-	_, err := Abort(ctx, s.c, id)
-	return kind(err)
-}
-
-// AbortSessions stops exactly ids, in order, and says which it stopped.
-func (s *Server) AbortSessions(ctx context.Context, ids []string) ([]string, error) {
-	done, err := AbortSessions(ctx, s.c, ids)
-	return done, kind(err)
-}
-
-// Result reads a session's outcome.
-func (s *Server) Result(ctx context.Context, id string) (task.Result, error) {
-	r, err := Result(ctx, s.c, id)
-	return r, kind(err)
-}
-
-// Messages reads a session's messages (the newest limit when limit > 0)
-// and whether it runs (status read first: when it says idle, the messages
+// messages reads a session's messages (the newest r.Limit when set) and
+// whether it runs (status read first: when it says idle, the messages
 // hold the whole run).
-func (s *Server) Messages(ctx context.Context, id string, limit int) ([]wire.MessageWithParts, bool, error) {
+func (s *Server) messages(ctx context.Context, r task.MessagesRequest) task.Reply {
 	st, err := s.c.Status(ctx)
 	if err != nil {
-		return nil, false, err
+		return r.Refused(err)
 	}
-	msgs, err := s.c.Messages(ctx, id, limit)
+	msgs, err := s.c.Messages(ctx, r.ID, r.Limit)
 	if err != nil {
-		return nil, false, kind(err)
+		return r.Refused(kind(err))
 	}
-	return msgs, running(st[id]), nil
+	return r.Answer(msgs, running(st[r.ID]))
 }
 
 // History reads every message of session id, asking its own project
@@ -90,21 +105,6 @@ func (s *Server) History(ctx context.Context, id, dir string) ([]wire.MessageWit
 	}
 	msgs, err := c.Messages(ctx, id, 0)
 	return msgs, kind(err)
-}
-
-// ReplyPermission answers a permission ask.
-func (s *Server) ReplyPermission(ctx context.Context, id, reply string) error {
-	return s.c.ReplyPermission(ctx, id, reply, "")
-}
-
-// ReplyQuestion answers a question ask.
-func (s *Server) ReplyQuestion(ctx context.Context, id string, answers [][]string) error {
-	return s.c.ReplyQuestion(ctx, id, answers)
-}
-
-// RejectQuestion dismisses a question ask.
-func (s *Server) RejectQuestion(ctx context.Context, id string) error {
-	return s.c.RejectQuestion(ctx, id)
 }
 
 // kind gives a client's 404 the kind task.ErrNoSession, keeping its text
