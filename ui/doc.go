@@ -69,10 +69,10 @@
 //     close, and View(w, h int) string; draw it in dialog.Frame if it is
 //     an overlay.
 //  2. If it needs the server, add a request and its reply to
-//     internal/task (request.go), a method to task.Server and a case to
-//     task.Do, and the method to internal/task/live's Server and
-//     internal/record's read-only Server. The room returns
-//     room.Send(task.YourRequest{…}) and handles task.YourReply in Update.
+//     internal/task (request.go) and a case to internal/task/live's
+//     Server.Do (and to internal/record's Server.Do if a recording can
+//     answer it). The room returns room.Send(task.YourRequest{…}) and
+//     handles task.YourReply in Update.
 //  3. Give it a key in keys.go and an Action, and build it in Model.room
 //     (rooms.go).
 //

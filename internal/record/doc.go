@@ -60,6 +60,6 @@
 // when they came relative to the others', and the keys drive them all.
 //
 // ReadOnly is the task.Server of a recording: the screen's reads are
-// answered from it, and every request that would change a server answers
-// "replay: read-only" (task.ErrReadOnly).
+// answered from it, and every other request (each that would change a
+// server among them) answers "replay: read-only" (task.ErrReadOnly).
 package record

@@ -4,8 +4,11 @@
 // answered by a Reply carrying its error; the errors are the values below,
 // tested with errors.Is by both sides; a task's outcome is a Result.
 //
-// Server is what carries requests out: package live over a running
-// server, package record over a recording (read-only), tests over a fake.
-// Do maps a request onto its Server call and its reply. Nothing here does
-// I/O or imports network code, so any room of the ui may use it.
+// Server is what carries requests out, over a running server, a recording
+// or, in tests, a fake: its Do answers each request with its reply. Each
+// request says whether it Changes the server and builds its own Refused
+// reply, so ReadOnly, written once, refuses every change before it is
+// sent, and a new call is a request, its reply and a case in the Do of
+// each Server that can answer it. Nothing here does I/O or imports
+// network code, so any room of the ui may use it.
 package task
