@@ -153,6 +153,7 @@ func (l *Live) Entries() []Entry {
 		}
 		l.flat = append(l.flat, l.entries[i]...)
 	}
+	l.flat = markQueued(l.flat, l.msgs)
 	l.flatV = l.version
 	return l.flat
 }

@@ -10,7 +10,8 @@ import (
 	"github.com/octop-dev/octop/internal/sanitize"
 )
 
-// Plain is an entry as `octop log` prints it: a prompt after "» ", text as
+// Plain is an entry as `octop log` prints it: a prompt after "» " (and
+// under it "(queued: …)" while the model has yet to see it), text as
 // it is, reasoning after "~ ", a tool call as "⟩ tool: input" and then its
 // output indented by four spaces, an error after "✗ ", a background
 // task's end notice as "◂ background task completed: worker 0 → ses_…"
@@ -20,6 +21,9 @@ func Plain(e Entry) string {
 	switch e.Kind {
 	case KindPrompt:
 		prefixLines(&b, "» ", "  ", e.Text)
+		if e.Queued {
+			b.WriteString("  (" + QueuedNote + ")\n")
+		}
 	case KindReasoning:
 		prefixLines(&b, "~ ", "~ ", e.Text)
 	case KindError:
@@ -42,6 +46,9 @@ func Plain(e Entry) string {
 	}
 	return b.String()
 }
+
+// QueuedNote is what a queued prompt (Entry.Queued) says of itself.
+const QueuedNote = "queued: the model sees it at its next step"
 
 // ToolLine is a call's head line: "⟩ tool: input", with "→ child" for a
 // task call that names its child and the state of one not yet completed.

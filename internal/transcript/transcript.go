@@ -54,6 +54,11 @@ type Entry struct {
 	// Start and End are Unix ms, where the server gave them.
 	Start int64 `json:"start,omitempty"`
 	End   int64 `json:"end,omitempty"`
+	// Queued marks a prompt sent while the model was in the middle of a
+	// step (octop say): it is in the conversation already, and the model
+	// sees it at its next step. Only while the session runs: Stopped
+	// clears it.
+	Queued bool `json:"queued,omitempty"`
 
 	// done: the entry will not change any more (its part or message ended).
 	done bool
@@ -67,7 +72,54 @@ func Build(msgs []wire.MessageWithParts) []Entry {
 	for i := range msgs {
 		out = appendMessage(out, &msgs[i])
 	}
+	return markQueued(out, msgs)
+}
+
+// markQueued marks the prompts the model has yet to see although its run
+// goes on: the user messages after the last reply that came while that
+// reply was still being made (it had not ended, or ended after they came).
+// The server keeps them in id order, after that reply, and the model gets
+// them with its next step, which replies to them. A reply that ended in an
+// error (an abort) ended the run: what came during it waits for the next
+// prompt, and is not marked. A queued prompt is not settled: `log
+// --follow` prints it once the model has seen it, where the model saw it.
+func markQueued(out []Entry, msgs []wire.MessageWithParts) []Entry {
+	j := len(msgs) - 1
+	for j >= 0 && msgs[j].Info.Role != "assistant" {
+		j--
+	}
+	if j < 0 || j == len(msgs)-1 || msgs[j].Info.Error != nil {
+		return out
+	}
+	reply := &msgs[j].Info
+	for k := len(out) - 1; k >= 0 && out[k].MessageID > reply.ID; k-- {
+		e := &out[k]
+		if e.Kind != KindPrompt {
+			continue
+		}
+		for i := j + 1; i < len(msgs); i++ {
+			if m := &msgs[i].Info; m.ID == e.MessageID && (reply.Time.Completed == 0 || m.Time.Created < reply.Time.Completed) {
+				e.Queued, e.done = true, false
+			}
+		}
+	}
 	return out
+}
+
+// Stopped is entries as a session that no longer runs shows them: nothing
+// is queued any more (what the model never saw waits for the next prompt).
+// entries is left as it is; a copy comes back when something changed.
+func Stopped(entries []Entry) []Entry {
+	for i := range entries {
+		if entries[i].Queued {
+			out := append([]Entry(nil), entries...)
+			for k := i; k < len(out); k++ {
+				out[k].Queued = false
+			}
+			return out
+		}
+	}
+	return entries
 }
 
 func appendMessage(out []Entry, m *wire.MessageWithParts) []Entry {

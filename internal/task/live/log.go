@@ -13,9 +13,15 @@ import (
 	"github.com/octop-dev/octop/internal/wire"
 )
 
-// Log reads a session's transcript as it is now.
+// Log reads a session's transcript as it is now. A prompt is marked
+// queued only while the session runs (its status is read first, so the
+// messages read after an idle one hold the whole run).
 func Log(ctx context.Context, c *client.Client, id string) ([]transcript.Entry, error) {
 	s, err := lookup(ctx, c, id)
+	if err != nil {
+		return nil, err
+	}
+	st, err := statusOf(ctx, c, s.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -23,7 +29,11 @@ func Log(ctx context.Context, c *client.Client, id string) ([]transcript.Entry, 
 	if err != nil {
 		return nil, err
 	}
-	return transcript.Build(msgs), nil
+	entries := transcript.Build(msgs)
+	if !running(st) {
+		entries = transcript.Stopped(entries)
+	}
+	return entries, nil
 }
 
 // FollowLog hands emit each entry of a session's transcript once it is
@@ -64,7 +74,11 @@ func FollowLog(ctx context.Context, c *client.Client, id string, emit func([]tra
 		} else {
 			unsettled = 0
 		}
-		if err := emit(f.Next(transcript.Build(msgs), done)); err != nil {
+		entries := transcript.Build(msgs)
+		if done {
+			entries = transcript.Stopped(entries)
+		}
+		if err := emit(f.Next(entries, done)); err != nil {
 			return r, err
 		}
 		if done {
