@@ -27,9 +27,11 @@ type Detached interface{ Detached() bool }
 type AgentsRequest struct{}
 
 // LaunchRequest starts an async task: a new child of Parent ("" for a new
-// root) running Agent on Prompt, titled by Description.
+// root) running Agent on Prompt, titled by Description. RetryOf, when set,
+// is the session the task retries: its title says so (model.RetryMark).
 type LaunchRequest struct {
 	Parent, Agent, Description, Prompt string
+	RetryOf                            string
 }
 
 // ResumeRequest sends Prompt to the finished session ID, as Agent (""

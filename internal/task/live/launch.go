@@ -10,6 +10,7 @@ import (
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // Launch starts an async task: it creates a child session of req.Parent
@@ -33,6 +34,8 @@ func Launch(ctx context.Context, c *client.Client, req task.LaunchRequest) (wire
 		return wire.Session{}, task.NewError(task.ErrInvalid, "the description is empty; give a few words saying what the task does", nil)
 	case strings.TrimSpace(req.Prompt) == "":
 		return wire.Session{}, task.NewError(task.ErrInvalid, "the prompt is empty", nil)
+	case req.RetryOf != "" && !client.ValidSessionID(req.RetryOf):
+		return wire.Session{}, task.NewError(task.ErrInvalid, fmt.Sprintf("%q is not a session id (they look like ses_…)", req.RetryOf), nil)
 	}
 	if req.Parent != "" {
 		if _, err := lookup(ctx, c, req.Parent); err != nil {
@@ -47,11 +50,15 @@ func Launch(ctx context.Context, c *client.Client, req task.LaunchRequest) (wire
 	if err != nil {
 		return wire.Session{}, err
 	}
-	title, denied := TaskTitle(req.Description, req.Agent), TaskDeniedTools(agent)
+	desc := req.Description
+	if req.RetryOf != "" {
+		desc += model.RetryMark(req.RetryOf) // the link to the session it retries lives in the title
+	}
+	title, denied := TaskTitle(desc, req.Agent), TaskDeniedTools(agent)
 	if root {
 		denied = rootDeniedTools
 		if agent.Mode == "primary" {
-			title = req.Description
+			title = desc
 		}
 	}
 
