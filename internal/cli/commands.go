@@ -55,7 +55,7 @@ type subcommand struct {
 // subcommands are the script entry points, in the order help lists them.
 func (a *app) subcommands() []*cobra.Command {
 	return []*cobra.Command{
-		a.newLaunch(), a.newResume(), a.newAbort(), a.newResult(),
+		a.newLaunch(), a.newResume(), a.newSay(), a.newRetry(), a.newAbort(), a.newResult(),
 		a.newTree(), a.newWatch(), a.newLog(), a.newExport(), a.newUsage(), a.newConfig(),
 	}
 }

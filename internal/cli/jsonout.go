@@ -30,6 +30,17 @@ func printJSON(w io.Writer, v any) error {
 	return err
 }
 
+// printJSONLine writes v as one line of compact JSON (NDJSON) with every
+// control character in its strings escaped (sanitize.JSON).
+func printJSONLine(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(sanitize.JSON(b), '\n'))
+	return err
+}
+
 // jsonArray writes a JSON array one element at a time, each as printJSON
 // would write it inside the whole array (the same bytes), so a list too
 // large to hold encoded at once (octop tree's 50,000 sessions) is never

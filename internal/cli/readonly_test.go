@@ -26,6 +26,10 @@ func TestReadOnlySendsNothing(t *testing.T) {
 		{"launch", "--agent", "build", "--description", "d", "--prompt", "p"},
 		{"resume", sc.Done, "--prompt", "again"},
 		{"resume", sc.Done, "--prompt", "again", "--wait"},
+		{"say", sc.Worker, "only the parser"},
+		{"say", sc.Done, "again"},
+		{"retry", sc.Failed},
+		{"retry", sc.Done, "--prompt", "again", "--wait", "--json"},
 		{"abort", sc.Worker},
 		{"abort", "--tree", sc.Root},
 	}

@@ -61,7 +61,7 @@ func (f *connFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.password, "password", "", "the PASSWORD for basic auth (env OPENCODE_SERVER_PASSWORD)")
 	fs.StringVar(&f.username, "username", "", "the USER for basic auth (env OPENCODE_SERVER_USERNAME, default "+client.DefaultUsername+")")
 	fs.StringVar(&f.directory, "directory", "", "the project DIR on the server (default: the server's own)")
-	fs.BoolVar(&f.readOnly, "read-only", false, "change nothing on the server: launch, resume, abort and answers are refused, and nothing but reads is sent")
+	fs.BoolVar(&f.readOnly, "read-only", false, "change nothing on the server: launch, resume, say, retry, abort and answers are refused, and nothing but reads is sent")
 }
 
 // options lays the flags over base (the environment's options).
