@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/testkit/opencodetest"
 	"github.com/octop-dev/octop/internal/wire"
 )
@@ -123,6 +124,21 @@ func TestRetryChild(t *testing.T) {
 	}
 	if ps := f.promptsTo(t, s.ID); len(ps) != 1 || ps[0].Agent != "explore" || ps[0].Parts[0].Text != "List every caller of client.New" {
 		t.Errorf("the retry was prompted %+v", ps)
+	}
+	// tree --json links it, from the title alone.
+	code, out, errs = octopMain(t, "tree", "--json")
+	var roots []*live.Node
+	if code != 0 || json.Unmarshal([]byte(out), &roots) != nil {
+		t.Fatalf("tree --json: exit %d, stderr %q", code, errs)
+	}
+	links := map[string]string{}
+	for _, r := range roots {
+		for _, n := range r.Children {
+			links[n.ID] = n.RetryOf
+		}
+	}
+	if links[s.ID] != f.aborted || links[f.aborted] != "" {
+		t.Errorf("tree --json retryOf: %v, want %s → %s only", links, s.ID, f.aborted)
 	}
 }
 

@@ -51,6 +51,9 @@ type Node struct {
 	ParentID string `json:"parentID,omitempty"`
 	Title    string `json:"title"`
 	Agent    string `json:"agent,omitempty"`
+	// RetryOf is the session this one retries (octop retry), as its title
+	// says (model.State.RetryOf).
+	RetryOf string `json:"retryOf,omitempty"`
 	// Status is running, complete or error, as in a task.Result, except
 	// that a session with no messages is "idle".
 	Status string `json:"status"`
@@ -140,7 +143,8 @@ func linkTree(ids []string, visit func(id string) (children []string, n *Node)) 
 func nodeOf(st *model.State, ss *model.Session) *Node {
 	state := model.StateOf(ss)
 	n := &Node{ID: ss.ID, ParentID: ss.ParentID, Title: ss.Title, Agent: ss.Agent,
-		Status: state.Kind.Status(), Run: runWord(ss.Run()), Created: ss.Created, Children: []*Node{}}
+		Status: state.Kind.Status(), Run: runWord(ss.Run()), Created: ss.Created, Children: []*Node{},
+		RetryOf: st.RetryOf(ss.ID)}
 	switch {
 	case n.Status == "error":
 		n.Reason, n.Error = state.Reason, state.Detail

@@ -158,6 +158,16 @@
 //	other scenarios do not cover, e.g. question). Then: "call finished:
 //	<tool>".
 //
+// STEER steps=30 sleep=0.5
+//
+//	Turns 0…steps-1: one bash call each, as LEAF, until a user message
+//	without a keyword follows the script (octop say to a running
+//	session): then the answer HeardText(it), "heard: <its words>", with
+//	no call, so the run ends there. 1.1.65 frames such a message in a
+//	<system-reminder> the first time it shows it; the fake reads through
+//	it. Never told anything: "steer finished after <steps> steps, heard
+//	nothing".
+//
 // FinalText(ParseScript(prompt)) gives each scenario's last answer.
 //
 // # Wire format

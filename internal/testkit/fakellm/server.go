@@ -94,6 +94,9 @@ type conversation struct {
 	// 0 on the first call, 1 after the first round of tool results, …
 	turn        int
 	toolResults []string
+	// later are the user messages after the scripted one (a person's
+	// word to a running session), oldest first; notices are not.
+	later []string
 	// notice is set when the conversation's last message is a user message
 	// holding a background task's end notice (see ParseNotice).
 	notice *Notice
@@ -136,6 +139,10 @@ func readConversation(req chatRequest) conversation {
 			c.turn++
 		case "tool":
 			c.toolResults = append(c.toolResults, m.text())
+		case "user":
+			if text := m.text(); at >= 0 && !isNotice(text) {
+				c.later = append(c.later, strings.TrimSpace(unwrapReminder(text)))
+			}
 		}
 	}
 	return c
