@@ -2,7 +2,7 @@
 // help, shell completion, a man page): the screen's flags and wiring
 // (flags → client → ui → renderer, with the event stream running in a
 // goroutine that feeds the program) and every subcommand for scripts
-// (launch, resume, abort, result, tree, watch, log, config), with their
+// (launch, resume, say, retry, abort, result, tree, watch, log, config), with their
 // flags, output and exit codes.
 //
 // Extending it: a subcommand lives in cmd_NAME.go, where a.newNAME makes
