@@ -191,6 +191,14 @@ func (m Model) header(s *model.Session) []string {
 		}
 		lines = append(lines, label(st, "parent")+parent)
 	}
+	if of := m.state.RetryOf(s.ID); of != "" {
+		retried := format.OneLine(of)
+		if o := m.state.Session(of); o != nil {
+			mark, ink := format.StateMark(model.StateOf(o).Kind, "", st)
+			retried += " " + ink.Render(mark)
+		}
+		lines = append(lines, label(st, "retries")+retried)
+	}
 	lines = append(lines, label(st, "tokens")+fmt.Sprintf("%s · %s", format.Tokens(s.Tokens), format.Cost(s.Cost)))
 	switch {
 	case state.Kind == model.KindRetrying && s.Retry().Message != "":

@@ -177,3 +177,21 @@ func TestChildrenWaitingAreNotRunning(t *testing.T) {
 		t.Errorf("the status line does not say the children wait:\n%s", got)
 	}
 }
+
+// A retry's detail names the session it retries, with how that one ended.
+func TestRetryDetail(t *testing.T) {
+	st := model.New()
+	st.Apply(wire.SessionCreated{Info: wire.Session{ID: "p", Title: "fan"}})
+	st.Apply(wire.SessionCreated{Info: wire.Session{ID: "ses_a", ParentID: "p", Title: "dig (@general subagent)"}})
+	st.Apply(wire.MessageUpdated{Info: wire.Message{ID: "m1", SessionID: "ses_a", Role: "assistant",
+		Time: wire.MessageTime{Created: 1, Completed: 2}, Error: &wire.ErrorInfo{Name: "APIError"}}})
+	st.Apply(wire.SessionStatusChanged{SessionID: "ses_a", Status: wire.SessionStatus{Type: wire.StatusIdle}})
+	st.Apply(wire.SessionCreated{Info: wire.Session{ID: "ses_b", ParentID: "p", Title: "dig" + model.RetryMark("ses_a") + " (@general subagent)"}})
+	m := New(styles.New(true, true))
+	m.SetState(st)
+	m.SetSession("ses_b")
+	m.SetSize(70, 12)
+	if out := strings.Join(view(m), "\n"); !strings.Contains(out, "retries ses_a ✗") {
+		t.Errorf("detail lacks the retried session:\n%s", out)
+	}
+}

@@ -39,7 +39,7 @@ func renderRow(st *model.State, r model.Row, o rowOpts) string {
 	c := st.Counts(r.ID)
 	l := line{o: o}
 	l.shape(r)
-	l.name(s, r, kind)
+	l.name(s, r, kind, st.RetryOf(r.ID))
 	if r.HasChildren && !r.Expanded && c.RunningBelow > 0 {
 		more := fmt.Sprintf("[+%d running]", c.RunningBelow)
 		l.put(styles.Ink{}, " ", 1)
@@ -95,14 +95,18 @@ func (l *line) shape(r model.Row) {
 	}
 }
 
-// name writes the state mark, the title, the agent and, on a root of a
-// grouped tree, its project.
-func (l *line) name(s *model.Session, r model.Row, kind model.Kind) {
+// name writes the state mark, the title, the agent, the session it
+// retries (retryOf, whose mark the title holds: shown once, after the
+// agent) and, on a root of a grouped tree, its project.
+func (l *line) name(s *model.Session, r model.Row, kind model.Kind, retryOf string) {
 	k := l.o.inks
 	mark, markInk := k.mark(kind, l.o.spin)
 	l.put(markInk, mark, ansi.StringWidth(mark))
 	l.put(styles.Ink{}, " ", 1)
 	title, agent := format.SplitTitle(s.Title)
+	if retryOf != "" {
+		title, _ = model.SplitRetry(title)
+	}
 	if title == "" {
 		title = s.ID
 	}
@@ -115,6 +119,11 @@ func (l *line) name(s *model.Session, r model.Row, kind model.Kind) {
 	if agent != "" {
 		l.put(styles.Ink{}, " ", 1)
 		l.put(k.badge, "@"+agent, 1+ansi.StringWidth(agent))
+	}
+	if retryOf != "" {
+		of := "↺ retry of " + format.OneLine(retryOf)
+		l.put(styles.Ink{}, " ", 1)
+		l.put(k.dim, of, ansi.StringWidth(of))
 	}
 	if l.o.runaway != "" {
 		flag := "⚠ " + l.o.runaway
