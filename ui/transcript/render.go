@@ -54,7 +54,7 @@ func entryKey(e *transcript.Entry) string {
 
 // fingerprint changes when anything the drawing shows changes.
 func fingerprint(e *transcript.Entry) string {
-	return fmt.Sprintf("%s|%s|%d|%d|%d|%s|%s", e.Kind, e.Status, len(e.Text), len(e.Output), len(e.Error), e.ChildID, e.Input)
+	return fmt.Sprintf("%s|%s|%d|%d|%d|%s|%s|%t", e.Kind, e.Status, len(e.Text), len(e.Output), len(e.Error), e.ChildID, e.Input, e.Queued)
 }
 
 // lines is the entry drawn for width cells, a blank line after it, the
@@ -86,7 +86,11 @@ func (r *renderer) body(e *transcript.Entry, w int, expanded bool) []string {
 	ink := r.st.Ink
 	switch e.Kind {
 	case transcript.KindPrompt:
-		return prefixed(wrap(e.Text, w-2), ink.Badge.Render("» "), "  ", ink.Title)
+		lines := prefixed(wrap(e.Text, w-2), ink.Badge.Render("» "), "  ", ink.Title)
+		if e.Queued {
+			lines = append(lines, prefixed(wrap("("+transcript.QueuedNote+")", w-2), "  ", "  ", ink.Busy)...)
+		}
+		return lines
 	case transcript.KindReasoning:
 		lines := wrap(e.Text, w-2)
 		if !expanded && len(lines) > 1 {

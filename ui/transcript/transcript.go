@@ -73,8 +73,26 @@ func (m Model) Searching() bool { return m.searching }
 // SetSize sets the room's size in cells.
 func (m *Model) SetSize(w, h int) { m.width, m.height = w, h }
 
-// SetRunning says whether the session still runs (the header says "live").
-func (m *Model) SetRunning(r bool) { m.running = r }
+// SetRunning says whether the session still runs (the header says "live";
+// only then is a prompt the model has yet to see marked queued).
+func (m *Model) SetRunning(r bool) {
+	if m.running != r {
+		m.running = r
+		m.refresh()
+	}
+}
+
+// refresh takes the entries from the live transcript: a stopped session
+// has nothing queued.
+func (m *Model) refresh() {
+	if m.live == nil {
+		return
+	}
+	m.entries = m.live.Entries()
+	if !m.running {
+		m.entries = transcript.Stopped(m.entries)
+	}
+}
 
 // ApplyEvents folds the stream's events about this session in.
 func (m *Model) ApplyEvents(evs []wire.Event) {
@@ -86,7 +104,7 @@ func (m *Model) ApplyEvents(evs []wire.Event) {
 		changed = m.live.Apply(ev) || changed
 	}
 	if changed {
-		m.entries = m.live.Entries()
+		m.refresh()
 		m.clamp()
 		m.tailCursor()
 	}
@@ -111,7 +129,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if msg.Err == nil {
 			top, cur := m.keyAt(m.top), m.keyAt(m.cursor)
 			m.live = transcript.NewLive(m.id, msg.Msgs)
-			m.entries = m.live.Entries()
+			m.refresh()
 			if !m.follow { // a reload (the whole session after its end): stay put
 				m.top, m.cursor = m.indexOf(top, m.top), m.indexOf(cur, m.cursor)
 			}
