@@ -12,9 +12,10 @@ import (
 	"github.com/octop-dev/octop/ui/styles"
 )
 
-// Busy is what `r` opens on a running session: a second prompt now would
-// race the first, so it offers to wait for the run to end (or to cancel)
-// instead of ever sending two at once. Closing it stops the wait: the
+// Busy is what `r` opens on a running session: a second run now would
+// race the first, so it offers to wait for the run to end, to tell the
+// running session something instead (m, the steer dialog), or to cancel,
+// never starting two at once. Closing it stops the wait: the
 // root cancels the request.
 type Busy struct {
 	st      *styles.Styles
@@ -51,6 +52,9 @@ func (d Busy) Update(msg tea.Msg) (room.Dialog, tea.Cmd) {
 		case key.Matches(msg, d.keys.Wait) && !d.waiting:
 			d.waiting, d.err = true, ""
 			return d, room.Send(task.WaitRequest{ID: d.id})
+		case key.Matches(msg, d.keys.Steer) && !d.waiting:
+			// Not a second run: a word the model sees at its next step.
+			return NewSay(d.st, d.id, d.title, true, d.draft, d.w, d.h)
 		}
 	}
 	return d, nil

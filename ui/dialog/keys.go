@@ -56,6 +56,7 @@ func (k ConfirmKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.Sho
 // BusyKeyMap is the choices of the dialog r opens on a running session.
 type BusyKeyMap struct {
 	Wait   key.Binding
+	Steer  key.Binding
 	Cancel key.Binding
 }
 
@@ -63,14 +64,15 @@ type BusyKeyMap struct {
 func DefaultBusyKeyMap() BusyKeyMap {
 	return BusyKeyMap{
 		Wait:   key.NewBinding(key.WithKeys("w", "enter"), key.WithHelp("w/enter", "wait for it, then write the prompt")),
+		Steer:  key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "tell it now instead")),
 		Cancel: key.NewBinding(key.WithKeys("esc", "n"), key.WithHelp("esc", "cancel")),
 	}
 }
 
 // ShortHelp is the busy dialog's hint.
-func (k BusyKeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Wait, k.Cancel} }
+func (k BusyKeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Wait, k.Steer, k.Cancel} }
 
-// FullHelp is the same two keys.
+// FullHelp is the same keys.
 func (k BusyKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
 
 // Hint renders bindings as "key action · key action", a dialog's last line.

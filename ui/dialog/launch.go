@@ -25,12 +25,18 @@ const (
 )
 
 // Launch is the `n` / `N` dialog: pick an agent, describe the task, write
-// the prompt, and launch it as an async task.
+// the prompt, and launch it as an async task. Opened by NewRetry (`a`), it
+// is the retry form: the same, prefilled with a session's original task,
+// launching beside it.
 type Launch struct {
 	st     *styles.Styles
 	keys   FormKeyMap
 	parent string // "" launches a new root
 	title  string // the parent's title
+
+	retryOf   string // the session retried, or ""
+	sourcing  bool   // the original task is still being read
+	preferred string // the agent to pick once the agents come
 
 	agents picker
 	desc   textinput.Model
@@ -76,15 +82,42 @@ func NewLaunch(st *styles.Styles, parent, parentTitle string, w, h int) (Launch,
 	f.prompt.SetHeight(max(min(8, h-22), 3))
 	f.prompt.SetVirtualCursor(true)
 	f.prompt.SetStyles(AreaStyles(st))
+	f.preferred = "general"
 	return f, room.Send(task.AgentsRequest{})
+}
+
+// NewRetry opens the launch form to retry session id (titled title; a
+// child of parent, "" for a root) on a screen w×h: it reads the original
+// task and fills the form with it, to edit before launching.
+func NewRetry(st *styles.Styles, id, title, parent string, w, h int) (Launch, tea.Cmd) {
+	f, cmd := NewLaunch(st, parent, "", w, h)
+	f.retryOf, f.title, f.sourcing = id, title, true
+	return f, tea.Batch(cmd, room.Send(task.RetrySourceRequest{ID: id}))
+}
+
+// sourced fills the retry form with the original task.
+func (f Launch) sourced(msg task.RetrySourceReply) Launch {
+	f.sourcing = false
+	if msg.Err != nil {
+		f.err = ErrText(msg.Err)
+		return f
+	}
+	r := msg.Req
+	f.parent, f.preferred = r.Parent, r.Agent
+	f.desc.SetValue(r.Description)
+	f.prompt.SetValue(r.Prompt)
+	f.agents = f.agents.choose(r.Agent)
+	return f
 }
 
 // Update handles the replies to the form's requests and its keys.
 func (f Launch) Update(msg tea.Msg) (room.Dialog, tea.Cmd) {
 	switch msg := msg.(type) {
 	case task.AgentsReply:
-		f.agents = f.agents.set(msg, "general", f.height-20)
+		f.agents = f.agents.set(msg, f.preferred, f.height-20)
 		return f, nil
+	case task.RetrySourceReply:
+		return f.sourced(msg), nil
 	case task.LaunchReply:
 		f.launching = false
 		if msg.Err != nil {
@@ -92,6 +125,9 @@ func (f Launch) Update(msg tea.Msg) (room.Dialog, tea.Cmd) {
 			return f, nil
 		}
 		notice := fmt.Sprintf("launched task_id %s  @%s: %s", msg.Session.ID, msg.Req.Agent, msg.Req.Description)
+		if msg.Req.RetryOf != "" {
+			notice += " (retry of " + msg.Req.RetryOf + ")"
+		}
 		return nil, tea.Batch(room.Select(msg.Session.ID), room.Flash(notice, false))
 	case tea.KeyPressMsg:
 		if key.Matches(msg, f.keys.Cancel) {
@@ -144,6 +180,8 @@ func (f Launch) setFocus(i int) (room.Dialog, tea.Cmd) {
 func (f Launch) submit() (room.Dialog, tea.Cmd) {
 	agent, _ := f.agents.selected()
 	switch {
+	case f.sourcing:
+		return f, nil // the form says it is still reading the original
 	case agent == "":
 		f.err = "no agent to run the task; " + firstNonEmpty(f.agents.err, "the agent list is still loading")
 		return f.setFocus(fieldAgent)
@@ -159,6 +197,7 @@ func (f Launch) submit() (room.Dialog, tea.Cmd) {
 	return f, room.Send(task.LaunchRequest{
 		Parent: f.parent, Agent: agent, Prompt: f.prompt.Value(),
 		Description: strings.Join(strings.Fields(f.desc.Value()), " "),
+		RetryOf:     f.retryOf,
 	})
 }
 
@@ -176,7 +215,10 @@ func (f Launch) View(w, h int) string {
 	width := Width(w, 84)
 	inner := width - 4
 	title := "Launch a task under " + f.title
-	if f.parent == "" {
+	switch {
+	case f.retryOf != "":
+		title = "Retry " + f.title
+	case f.parent == "":
 		title = "Launch a task as a new root session"
 	}
 	label := func(i int, s string) string {
@@ -186,7 +228,13 @@ func (f Launch) View(w, h int) string {
 		return f.st.Label.Render("  " + s)
 	}
 	var b strings.Builder
-	if f.parent != "" {
+	if f.retryOf != "" {
+		where := "beside it, as a new root"
+		if f.parent != "" {
+			where = "beside it, under " + f.parent
+		}
+		b.WriteString(f.st.Dim.Render(ansi.Truncate(format.OneLine("retries "+f.retryOf+" · "+where), inner, "…")) + "\n\n")
+	} else if f.parent != "" {
 		b.WriteString(f.st.Dim.Render(ansi.Truncate("parent "+format.OneLine(f.parent), inner, "…")) + "\n\n")
 	}
 	b.WriteString(label(fieldAgent, "Agent") + "\n")
@@ -195,7 +243,9 @@ func (f Launch) View(w, h int) string {
 	b.WriteString(f.desc.View())
 	b.WriteString("\n\n" + label(fieldPrompt, "Prompt") + "\n")
 	b.WriteString(f.prompt.View())
-	if f.launching {
+	if f.sourcing {
+		b.WriteString("\n\n" + f.st.Busy.Render("reading the original task…"))
+	} else if f.launching {
 		b.WriteString("\n\n" + f.st.Busy.Render("launching…"))
 	} else if f.err != "" {
 		b.WriteString("\n\n" + ErrorLine(f.st, inner, f.err))

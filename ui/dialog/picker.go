@@ -97,6 +97,16 @@ func (p picker) set(msg task.AgentsReply, prefer string, room int) picker {
 	return p
 }
 
+// choose selects the agent called name, when the list offers it.
+func (p picker) choose(name string) picker {
+	for i, it := range p.list.Items() {
+		if a, ok := it.(agentItem); ok && a.a.Name == name {
+			p.list.Select(i)
+		}
+	}
+	return p
+}
+
 // selected is the chosen agent's name ("" for the session's own) and
 // whether one is chosen at all.
 func (p picker) selected() (string, bool) {

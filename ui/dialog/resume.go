@@ -43,14 +43,7 @@ func NewResume(st *styles.Styles, id, title string, root bool, w, h int) (Resume
 // refused because the session had started running again.
 func newResumeDraft(st *styles.Styles, id, title string, root bool, draft string, w, h int) (Resume, tea.Cmd) {
 	f := Resume{st: st, keys: DefaultFormKeyMap(), id: id, title: title, root: root, w: w, h: h}
-	f.prompt = textarea.New()
-	f.prompt.Placeholder = "what the task should do next (enter for a new line, paste works)"
-	f.prompt.ShowLineNumbers = false
-	f.prompt.SetWidth(Width(w, 84) - 4)
-	f.prompt.SetHeight(max(min(8, h-14), 3))
-	f.prompt.SetVirtualCursor(true)
-	f.prompt.SetStyles(AreaStyles(st))
-	f.prompt.SetValue(draft)
+	f.prompt = promptArea(st, "what the task should do next (enter for a new line, paste works)", draft, w, h)
 	accepts := TaskAgent
 	if root {
 		accepts = RootAgent

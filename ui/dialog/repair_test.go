@@ -1,0 +1,144 @@
+package dialog
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/internal/testkit/colourtest"
+	"github.com/octop-dev/octop/ui/room"
+	"github.com/octop-dev/octop/ui/styles"
+)
+
+// original is what the retry form reads of a failed child.
+var original = task.RetrySourceReply{Req: task.LaunchRequest{Parent: "ses_root", Agent: "explore",
+	Description: "find callers", Prompt: "List every caller of Parse", RetryOf: "ses_a"}}
+
+func newRetry(st *styles.Styles) Launch {
+	f, _ := NewRetry(st, "ses_a", "find callers (@explore subagent)", "ses_root", screenW, screenH)
+	return f
+}
+
+// repairScenes are the steer and retry dialogs in the states a person
+// sees.
+func repairScenes(st *styles.Styles) []struct {
+	name string
+	d    func(t *testing.T) room.Dialog
+} {
+	say := func(t *testing.T, running bool, msgs ...tea.Msg) room.Dialog {
+		d, _ := NewSay(st, "ses_b", "run the unit tests (@general subagent)", running, "", screenW, screenH)
+		return step(t, d, msgs...)
+	}
+	return []struct {
+		name string
+		d    func(t *testing.T) room.Dialog
+	}{
+		{"say-running", func(t *testing.T) room.Dialog { return say(t, true, keys("only the parser")...) }},
+		{"say-idle", func(t *testing.T) room.Dialog { return say(t, false) }},
+		{"say-sending", func(t *testing.T) room.Dialog { return say(t, true, append(keys("stop"), ctrlS)...) }},
+		{"say-failed", func(t *testing.T) room.Dialog {
+			return say(t, true, append(keys("stop"), ctrlS, task.SayReply{ID: "ses_b", Err: errors.New("no session ses_b on this server")})...)
+		}},
+		{"retry-reading", func(t *testing.T) room.Dialog { return step(t, newRetry(st), agents) }},
+		{"retry-filled", func(t *testing.T) room.Dialog { return step(t, newRetry(st), agents, original) }},
+		{"retry-refused", func(t *testing.T) room.Dialog {
+			return step(t, newRetry(st), agents, task.RetrySourceReply{Err: errors.New("ses_a is still running; abort it first")})
+		}},
+	}
+}
+
+// TestRepairDialogGolden pins the steer and retry dialogs, in colour and
+// in NO_COLOR.
+func TestRepairDialogGolden(t *testing.T) {
+	for _, noColor := range []bool{false, true} {
+		st := styles.New(true, noColor)
+		for _, sc := range repairScenes(st) {
+			t.Run(map[bool]string{false: "color", true: "nocolor"}[noColor]+"/"+sc.name, func(t *testing.T) {
+				out := sc.d(t).View(screenW, screenH)
+				if e := colourtest.Escape(out); noColor && e != "" {
+					t.Fatalf("a colour escape %s under NO_COLOR:\n%s", e, out)
+				}
+				golden.RequireEqual(t, []byte(out))
+			})
+		}
+	}
+}
+
+// sent is the request cmd asks the root to carry out.
+func sent(t *testing.T, cmd tea.Cmd) task.Request {
+	t.Helper()
+	if cmd == nil {
+		t.Fatal("no command")
+	}
+	r, ok := cmd().(task.Request)
+	if !ok {
+		t.Fatalf("the command sends %T, not a request", cmd())
+	}
+	return r
+}
+
+// The steer dialog sends what was typed, once, and closes on the reply
+// with a notice that says whether the model has it queued.
+func TestSaySends(t *testing.T) {
+	st := styles.New(true, true)
+	d, _ := NewSay(st, "ses_b", "tests", true, "", screenW, screenH)
+	dlg := step(t, d, keys("only the parser")...)
+	dlg, cmd := dlg.Update(ctrlS)
+	if r := sent(t, cmd); r != (task.SayRequest{ID: "ses_b", Text: "only the parser"}) {
+		t.Errorf("sent %+v", r)
+	}
+	if _, again := dlg.Update(ctrlS); again != nil {
+		t.Error("a second ctrl+s sent a second message")
+	}
+	closed, cmd := dlg.Update(task.SayReply{ID: "ses_b", Agent: "general", Queued: true})
+	if closed != nil || cmd == nil {
+		t.Fatal("the reply did not close the dialog with a notice")
+	}
+	if f, ok := cmd().(room.FlashMsg); !ok || !strings.Contains(f.Text, "queued, the model sees it at its next step") {
+		t.Errorf("notice %+v", cmd())
+	}
+	empty, _ := NewSay(st, "ses_b", "tests", true, "", screenW, screenH)
+	if dlg, cmd := empty.Update(ctrlS); cmd != nil || !strings.Contains(ansi.Strip(dlg.View(screenW, screenH)), "the message is empty") {
+		t.Error("an empty message was sent")
+	}
+}
+
+// m in the busy dialog turns to the steer dialog, keeping the draft.
+func TestBusySteers(t *testing.T) {
+	st := styles.New(true, true)
+	b := NewBusy(st, "ses_b", "tests", false, screenW, screenH)
+	b.draft = "half a prompt"
+	d, _ := b.Update(keys("m")[0])
+	s, ok := d.(Say)
+	if !ok || s.text.Value() != "half a prompt" || !s.running {
+		t.Fatalf("m gave %T %+v", d, d)
+	}
+}
+
+// The retry form fills in whichever order the agents and the original
+// come, picks the original's agent, refuses to launch before it has read
+// it, and launches with the link.
+func TestRetryForm(t *testing.T) {
+	st := styles.New(true, true)
+	for name, order := range map[string][]tea.Msg{"agents first": {agents, original}, "original first": {original, agents}} {
+		t.Run(name, func(t *testing.T) {
+			f := newRetry(st)
+			early, cmd := f.Update(ctrlS)
+			if cmd != nil || !strings.Contains(ansi.Strip(early.View(screenW, screenH)), "reading the original task…") {
+				t.Error("the form launched before the original was read")
+			}
+			d := step(t, f, order...)
+			_, cmd = d.Update(ctrlS)
+			want := task.LaunchRequest{Parent: "ses_root", Agent: "explore", Description: "find callers",
+				Prompt: "List every caller of Parse", RetryOf: "ses_a"}
+			if r := sent(t, cmd); r != want {
+				t.Errorf("launched %+v, want %+v", r, want)
+			}
+		})
+	}
+}
