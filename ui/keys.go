@@ -18,6 +18,8 @@ type KeyMap struct {
 
 	// Reserved for actions; they all go through Model.startAction.
 	Launch, LaunchRoot, Resume, ResumeByID, Abort, AbortTree, Open, CopyID, Inbox key.Binding
+	// Repair: tell a running session something (steer), start one again.
+	Steer, Retry key.Binding
 	// The rooms that look inside a session: transcript, files changed,
 	// timeline and spend ledger of the subtree.
 	Transcript, Diff, Timeline, Ledger key.Binding
@@ -49,6 +51,8 @@ func DefaultKeyMap() KeyMap {
 		Open:       b("o", "o", "open result"),
 		CopyID:     b("y", "y", "copy task_id"),
 		Inbox:      b("i", "i", "inbox"),
+		Steer:      b("m", "m", "tell (steer)"),
+		Retry:      b("a", "a", "retry"),
 		Transcript: b("t", "t", "transcript"),
 		Diff:       b("d", "d", "files changed"),
 		Timeline:   b("T", "T", "timeline"),
@@ -68,7 +72,7 @@ func (k KeyMap) actionFor() []struct {
 	}{
 		{k.Launch, ActionLaunch}, {k.LaunchRoot, ActionLaunchRoot}, {k.Resume, ActionResume}, {k.ResumeByID, ActionResumeByID},
 		{k.Abort, ActionAbort}, {k.AbortTree, ActionAbortTree}, {k.Open, ActionOpen},
-		{k.CopyID, ActionCopyID}, {k.Inbox, ActionInbox},
+		{k.CopyID, ActionCopyID}, {k.Inbox, ActionInbox}, {k.Steer, ActionSteer}, {k.Retry, ActionRetry},
 		{k.Transcript, ActionTranscript}, {k.Diff, ActionDiff}, {k.Timeline, ActionTimeline}, {k.Ledger, ActionLedger},
 	}
 }
@@ -83,7 +87,7 @@ func (m Model) helpKeys() footer.Keys {
 		Short:     []key.Binding{r.Tab, r.Filter},
 		View:      append([]key.Binding{r.Tab, r.Filter, r.ClearFilter, r.Follow, r.Sort, r.Help, r.Quit}, m.opts.MoreKeys...),
 		Actions: []key.Binding{r.Transcript, r.Diff, r.Timeline, r.Ledger, r.Launch, r.LaunchRoot, r.Resume,
-			r.ResumeByID, r.Abort, r.AbortTree, r.Open, r.CopyID, r.Inbox},
+			r.ResumeByID, r.Steer, r.Retry, r.Abort, r.AbortTree, r.Open, r.CopyID, r.Inbox},
 	}
 	if m.focus == paneDetail {
 		k.PaneShort, k.PaneFull = m.detail.KeyMap().ShortHelp(), m.detail.KeyMap().FullHelp()

@@ -42,9 +42,11 @@ const (
 	ActionDiff                     // d: the files the selected session changed
 	ActionTimeline                 // T: the selected subtree's timeline
 	ActionLedger                   // $: what the selected subtree spent
+	ActionSteer                    // m: tell the selected session something while it runs
+	ActionRetry                    // a: start the selected session's task again beside it
 )
 
-var actionNames = [...]string{"launch", "resume", "resume by id", "abort", "abort subtree", "open", "copy task_id", "inbox", "launch root", "transcript", "files changed", "timeline", "spend"}
+var actionNames = [...]string{"launch", "resume", "resume by id", "abort", "abort subtree", "open", "copy task_id", "inbox", "launch root", "transcript", "files changed", "timeline", "spend", "tell", "retry"}
 
 // String names the action, e.g. "abort subtree".
 func (a Action) String() string {
@@ -110,7 +112,8 @@ func (m Model) room(a Action) (room.Dialog, tea.Cmd) {
 		}
 		return nil, room.Flash("select a session to "+map[Action]string{ActionResume: "resume",
 			ActionAbort: "abort", ActionAbortTree: "abort", ActionOpen: "open", ActionCopyID: "copy",
-			ActionTranscript: "read", ActionDiff: "see the changes of", ActionTimeline: "chart", ActionLedger: "add up"}[a]+" first", true)
+			ActionTranscript: "read", ActionDiff: "see the changes of", ActionTimeline: "chart", ActionLedger: "add up",
+			ActionSteer: "tell something", ActionRetry: "retry"}[a]+" first", true)
 	}
 	switch a {
 	case ActionLaunch:
@@ -125,6 +128,17 @@ func (m Model) room(a Action) (room.Dialog, tea.Cmd) {
 		return dialog.NewResume(st, sel, title, root, w, h)
 	case ActionResumeByID:
 		return dialog.NewFind(st, w, h)
+	case ActionSteer:
+		return dialog.NewSay(st, sel, title, ss != nil && ss.Running(), "", w, h)
+	case ActionRetry:
+		if ss != nil && ss.Running() {
+			return nil, room.Flash(fmt.Sprintf("%s is still running: abort it first (x), or tell it something (m)", sel), true)
+		}
+		parent := ""
+		if ss != nil {
+			parent = ss.ParentID
+		}
+		return dialog.NewRetry(st, sel, title, parent, w, h)
 	case ActionAbort:
 		if ss == nil || !ss.Running() {
 			return nil, room.Flash(fmt.Sprintf("%s is idle; nothing to abort", sel), false)
