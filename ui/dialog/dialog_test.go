@@ -66,12 +66,15 @@ var (
 	ctrlS = tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}
 )
 
-// scenes are every dialog, in the states a person sees: as it opens,
-// filled in, a field focused, waiting on its request, with an error.
-func scenes(st *styles.Styles) []struct {
+// scene is a dialog in one state, named for its golden file.
+type scene = struct {
 	name string
 	d    func(t *testing.T) room.Dialog
-} {
+}
+
+// scenes are every dialog, in the states a person sees: as it opens,
+// filled in, a field focused, waiting on its request, with an error.
+func scenes(st *styles.Styles) []scene {
 	launch := func(t *testing.T, parent, title string, msgs ...tea.Msg) room.Dialog {
 		d, _ := NewLaunch(st, parent, title, screenW, screenH)
 		return step(t, d, append([]tea.Msg{agents}, msgs...)...)
@@ -81,10 +84,7 @@ func scenes(st *styles.Styles) []struct {
 		return step(t, d, append([]tea.Msg{agents}, msgs...)...)
 	}
 	state := tree()
-	return []struct {
-		name string
-		d    func(t *testing.T) room.Dialog
-	}{
+	return []scene{
 		{"launch-loading", func(t *testing.T) room.Dialog {
 			d, _ := NewLaunch(st, "ses_root", "refactor the parser", screenW, screenH)
 			return d
@@ -144,7 +144,10 @@ func scenes(st *styles.Styles) []struct {
 // TestDialogGolden pins every dialog, in colour and in NO_COLOR; the
 // NO_COLOR one has no colour escape. Run with -update after an intended
 // change and read the diff.
-func TestDialogGolden(t *testing.T) {
+func TestDialogGolden(t *testing.T) { checkGoldens(t, scenes) }
+
+// checkGoldens pins each scene of the dialogs, in colour and in NO_COLOR.
+func checkGoldens(t *testing.T, scenes func(st *styles.Styles) []scene) {
 	for _, noColor := range []bool{false, true} {
 		st := styles.New(true, noColor)
 		for _, sc := range scenes(st) {

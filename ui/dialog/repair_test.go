@@ -7,10 +7,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/octop-dev/octop/internal/task"
-	"github.com/octop-dev/octop/internal/testkit/colourtest"
 	"github.com/octop-dev/octop/ui/room"
 	"github.com/octop-dev/octop/ui/styles"
 )
@@ -26,18 +24,12 @@ func newRetry(st *styles.Styles) Launch {
 
 // repairScenes are the steer and retry dialogs in the states a person
 // sees.
-func repairScenes(st *styles.Styles) []struct {
-	name string
-	d    func(t *testing.T) room.Dialog
-} {
+func repairScenes(st *styles.Styles) []scene {
 	say := func(t *testing.T, running bool, msgs ...tea.Msg) room.Dialog {
 		d, _ := NewSay(st, "ses_b", "run the unit tests (@general subagent)", running, "", screenW, screenH)
 		return step(t, d, msgs...)
 	}
-	return []struct {
-		name string
-		d    func(t *testing.T) room.Dialog
-	}{
+	return []scene{
 		{"say-running", func(t *testing.T) room.Dialog { return say(t, true, keys("only the parser")...) }},
 		{"say-idle", func(t *testing.T) room.Dialog { return say(t, false) }},
 		{"say-sending", func(t *testing.T) room.Dialog { return say(t, true, append(keys("stop"), ctrlS)...) }},
@@ -54,20 +46,7 @@ func repairScenes(st *styles.Styles) []struct {
 
 // TestRepairDialogGolden pins the steer and retry dialogs, in colour and
 // in NO_COLOR.
-func TestRepairDialogGolden(t *testing.T) {
-	for _, noColor := range []bool{false, true} {
-		st := styles.New(true, noColor)
-		for _, sc := range repairScenes(st) {
-			t.Run(map[bool]string{false: "color", true: "nocolor"}[noColor]+"/"+sc.name, func(t *testing.T) {
-				out := sc.d(t).View(screenW, screenH)
-				if e := colourtest.Escape(out); noColor && e != "" {
-					t.Fatalf("a colour escape %s under NO_COLOR:\n%s", e, out)
-				}
-				golden.RequireEqual(t, []byte(out))
-			})
-		}
-	}
-}
+func TestRepairDialogGolden(t *testing.T) { checkGoldens(t, repairScenes) }
 
 // sent is the request cmd asks the root to carry out.
 func sent(t *testing.T, cmd tea.Cmd) task.Request {
