@@ -34,6 +34,12 @@ func (s *Server) Do(ctx context.Context, r task.Request) task.Reply {
 	case task.ResumeRequest:
 		res, err := Resume(ctx, s.c, r.ID, r.Prompt, r.Agent)
 		return task.ResumeReply{ID: r.ID, Agent: res.Agent, Err: kind(err)}
+	case task.SayRequest:
+		res, err := Say(ctx, s.c, r.ID, r.Text)
+		return task.SayReply{ID: r.ID, Agent: res.Agent, Queued: res.Queued, Err: kind(err)}
+	case task.RetrySourceRequest:
+		req, err := RetrySource(ctx, s.c, r.ID)
+		return task.RetrySourceReply{Req: req, Err: kind(err)}
 	case task.WaitRequest:
 		_, err := Wait(ctx, s.c, r.ID)
 		return task.WaitReply{Err: kind(err)}
