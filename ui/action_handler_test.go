@@ -311,7 +311,7 @@ func TestActionKeysDoNoIOInUpdate(t *testing.T) {
 	f, c := newFakeOpenCode(t)
 	m := actionModel(t, f, c, created("ses_root", "", "root", 1), created("ses_kid", "ses_root", "kid", 2), busy("ses_kid"))
 	m = send(t, m, SelectMsg{ID: "ses_kid"})
-	for _, k := range []string{"n", "N", "r", "R", "x", "X", "o", "y"} {
+	for _, k := range []string{"n", "N", "r", "R", "m", "a", "x", "X", "o", "y"} {
 		nm, _ := m.Update(keyMsgs(k)[0])
 		if got := len(f.Calls()); got != 0 {
 			t.Fatalf("key %s called the server from Update: %v", k, f.Calls())

@@ -81,7 +81,7 @@ func TestDemoReadOnlyKeysWork(t *testing.T) {
 // answer given in the inbox.
 func TestDemoMutatingKeysSayReadOnly(t *testing.T) {
 	for _, label := range []string{"demo", "replay"} {
-		for _, k := range []string{"n", "N", "r", "R", "x", "X"} {
+		for _, k := range []string{"n", "N", "r", "R", "m", "a", "x", "X"} {
 			m := demoModel(t, label, fanOut())
 			m = press(t, m, k)
 			if m.dialog != nil {

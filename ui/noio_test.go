@@ -44,7 +44,7 @@ func TestUpdateMakesNoServerCalls(t *testing.T) {
 	step(wire.ResyncNeeded{})
 	step(fanOut())
 	for _, k := range []string{"j", "j", "l", "h", "enter", "tab", "j", "tab", "f", "/", "lint", "enter", "esc", "?", "?",
-		"n", "r", "R", "x", "X", "o", "y", "i", "G", "g"} {
+		"n", "r", "R", "m", "a", "x", "X", "o", "y", "i", "G", "g"} {
 		for _, msg := range keyMsgs(k) {
 			step(msg)
 		}

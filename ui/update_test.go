@@ -181,7 +181,7 @@ func TestQuit(t *testing.T) {
 }
 
 func TestReservedKeysWithoutActions(t *testing.T) {
-	for _, k := range []string{"n", "r", "R", "x", "X", "o", "y", "i"} {
+	for _, k := range []string{"n", "r", "R", "m", "a", "x", "X", "o", "y", "i"} {
 		m := press(t, send(t, newTestModel(t, 80, 24), fanOut()), k)
 		if !strings.Contains(screen(m), "not available yet") {
 			t.Errorf("%s: footer lacks \"not available yet\":\n%s", k, screen(m))

@@ -96,7 +96,8 @@ func (d Say) View(w, h int) string {
 		what = "not running: this starts a new run, as resume does"
 	}
 	var b strings.Builder
-	b.WriteString(d.st.Dim.Render(ansi.Truncate("task_id "+format.OneLine(d.id)+" · "+what, inner, "…")))
+	b.WriteString(d.st.Dim.Render(ansi.Truncate("task_id "+format.OneLine(d.id), inner, "…")) + "\n")
+	b.WriteString(d.st.Dim.Render(format.Wrap(what, inner)))
 	b.WriteString("\n\n" + d.st.Focused.Render("▸ Message") + "\n")
 	b.WriteString(d.text.View())
 	switch {
