@@ -12,8 +12,9 @@
 //	ui/header     the two header lines (connection, counts, selection)
 //	ui/footer     the last lines: the filter typed, a notice, or the help
 //	ui/dialog     the forms and confirmations: launch (n N), resume (r),
-//	              wait for a busy session, resume by task_id (R), abort
-//	              (x X); frame.go is the box every overlay is drawn in
+//	              wait for a busy session, resume by task_id (R), steer (m),
+//	              retry (a: the launch form, filled), abort (x X);
+//	              frame.go is the box every overlay is drawn in
 //	ui/inbox      the pending permissions and questions (i)
 //	ui/result     one session's outcome (o), markdown rendered
 //	ui/transcript every message of one session, live (t)
