@@ -1,0 +1,104 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/octop-dev/octop/internal/testkit/opencodetest"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
+	"github.com/octop-dev/octop/internal/wire"
+)
+
+// heavyCase is a session whose content once blocked the screen, the key
+// that drew it, and what shows once it is drawn.
+type heavyCase struct {
+	name, word, key, drawn string
+}
+
+// addHeavy puts on srv the sessions of issue 26's third and fourth
+// items: times that reach the year 9999 (the timeline built 35 million
+// ticks a frame), an answer of ">" 10,000 times and one of 3,000 lines
+// nesting ever deeper (markdown froze the screen for seconds, then
+// minutes), and a 50 MB title (the screen at full CPU a frame).
+func addHeavy(srv *opencodetest.Server) []heavyCase {
+	at := time.Now().Add(-time.Minute).UnixMilli()
+	const year9999 = 253402300799000
+	var growing strings.Builder
+	for i := 1; i <= 3000; i++ {
+		growing.WriteString(strings.Repeat(">", i) + " x\n")
+	}
+	add := func(id, title, answer string, end int64) {
+		srv.AddSession(wire.Session{ID: id, Title: title, Agent: "build", Time: wire.SessionTime{Created: at, Updated: at + 1000}})
+		srv.SetMessages(id, []wire.MessageWithParts{
+			{Info: wire.Message{ID: "msg_" + id + "1", SessionID: id, Role: "user", Time: wire.MessageTime{Created: at}},
+				Parts: []wire.Part{{ID: "prt_" + id + "1", SessionID: id, MessageID: "msg_" + id + "1", Type: wire.PartText, Text: "go"}}},
+			{Info: wire.Message{ID: "msg_" + id + "2", SessionID: id, Role: "assistant", Finish: "stop",
+				Time: wire.MessageTime{Created: at + 100, Completed: end}},
+				Parts: []wire.Part{{ID: "prt_" + id + "2", SessionID: id, MessageID: "msg_" + id + "2", Type: wire.PartText,
+					Text: answer, Time: &wire.PartTime{Start: at + 200, End: end}}}},
+		})
+	}
+	add("ses_heavyplain", "heavyplain a plain answer", "# Done\n\nall **three** callers fixed", at+900)
+	add("ses_heavyfar", "heavyfar times to the year 9999", "done", year9999)
+	add("ses_heavyquote", "heavyquote nested quotes", strings.Repeat(">", 10_000), at+900)
+	add("ses_heavygrow", "heavygrow growing nesting", growing.String(), at+900)
+	add("ses_heavytitle", "heavytitle "+strings.Repeat("a huge title ", 50<<20/13), "done", at+900)
+	return []heavyCase{
+		{"the result of a plain answer, to compare", "heavyplain", "o", "Result of"},
+		{"the timeline to the year 9999", "heavyfar", "T", "critical path"},
+		{"the result of nested quotes", "heavyquote", "o", "Result of"},
+		{"the transcript of nested quotes", "heavyquote", "t", "transcript"},
+		{"the result of growing nesting", "heavygrow", "o", "Result of"},
+		{"the transcript of growing nesting", "heavygrow", "t", "transcript"},
+		{"the timeline of a 50 MB title", "heavytitle", "T", "timeline  heavytitle"},
+		{"the result of a 50 MB title", "heavytitle", "o", "Result of"},
+	}
+}
+
+// TestTUIHeavyContentKeysAnswer: over each heavy session, the room that
+// draws it opens, esc closes it, and ctrl+c quits octop from inside it,
+// each within keysAnswer (the deadline says when to give up, not how
+// fast is fast: the time each took is logged, for a person to read).
+func TestTUIHeavyContentKeysAnswer(t *testing.T) {
+	parallel(t)
+	tuiRequireTmux(t)
+	srv := opencodetest.New(t, opencodetest.Options{})
+	for _, c := range addHeavy(srv) {
+		t.Run(c.name, func(t *testing.T) {
+			tm := tuiStart(t, 120, 36, "--server", srv.URL())
+			tm.waitFor("the session in the tree", func(sc string) bool { return rowOf(sc, c.word) != "" })
+			tm.actSend("/")
+			tm.actType(c.word)
+			tm.actSend("Enter")
+			tm.waitFor("the session selected", func(sc string) bool { return strings.Contains(actHeader(sc), c.word) })
+			tm.actSend(c.key)
+			tm.waitFor(c.name+" drawn", func(sc string) bool { return strings.Contains(sc, c.drawn) })
+			t.Logf("esc closed it in %v", tm.timeKey("Escape", func(sc string) bool { return !strings.Contains(sc, c.drawn) }))
+			tm.actSend(c.key)
+			tm.waitFor(c.name+" drawn again", func(sc string) bool { return strings.Contains(sc, c.drawn) })
+			t.Logf("ctrl+c quit in %v", tm.timeKey("C-c", func(string) bool { return tm.gone() }))
+		})
+	}
+}
+
+// timeKey sends key and polls the screen without pause until cond holds,
+// within keysAnswer, and returns how long that took: the time from the
+// key to the screen that answers it, give or take one capture of the
+// pane (a few milliseconds).
+func (tm *tuiTerm) timeKey(key string, cond func(screen string) bool) time.Duration {
+	tm.t.Helper()
+	start := time.Now()
+	tm.actSend(key)
+	for time.Since(start) < testwait.Scale(keysAnswer) {
+		sc := ""
+		if !tm.gone() {
+			sc, _ = tm.run("capture-pane", "-p", "-t", "octop")
+		}
+		if cond(sc) {
+			return time.Since(start).Round(time.Millisecond)
+		}
+	}
+	tm.t.Fatalf("octop did not answer %s within %v:\n%s", key, testwait.Scale(keysAnswer), tm.last)
+	return 0
+}
