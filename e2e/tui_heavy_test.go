@@ -11,49 +11,58 @@ import (
 )
 
 // heavyCase is a session whose content once blocked the screen, the key
-// that drew it, and what shows once it is drawn.
+// that draws it, and what shows once it is drawn.
 type heavyCase struct {
 	name, word, key, drawn string
+	title, answer          string
+	end                    int64 // when its answer ended; 0: a second after it began
 }
 
-// addHeavy puts on srv the sessions of issue 26's third and fourth
-// items: times that reach the year 9999 (the timeline built 35 million
-// ticks a frame), an answer of ">" 10,000 times and one of 3,000 lines
-// nesting ever deeper (markdown froze the screen for seconds, then
-// minutes), and a 50 MB title (the screen at full CPU a frame).
-func addHeavy(srv *opencodetest.Server) []heavyCase {
-	at := time.Now().Add(-time.Minute).UnixMilli()
+// heavyCases are issue 26's third and fourth items: times that reach the
+// year 9999 (the timeline built 35 million ticks a frame), an answer of
+// ">" 10,000 times and one of 3,000 lines nesting ever deeper (markdown
+// froze the screen for seconds, then minutes), and a 50 MB title (the
+// screen at full CPU a frame); and a plain answer to compare with.
+func heavyCases() []heavyCase {
 	const year9999 = 253402300799000
 	var growing strings.Builder
 	for i := 1; i <= 3000; i++ {
 		growing.WriteString(strings.Repeat(">", i) + " x\n")
 	}
-	add := func(id, title, answer string, end int64) {
-		srv.AddSession(wire.Session{ID: id, Title: title, Agent: "build", Time: wire.SessionTime{Created: at, Updated: at + 1000}})
-		srv.SetMessages(id, []wire.MessageWithParts{
-			{Info: wire.Message{ID: "msg_" + id + "1", SessionID: id, Role: "user", Time: wire.MessageTime{Created: at}},
-				Parts: []wire.Part{{ID: "prt_" + id + "1", SessionID: id, MessageID: "msg_" + id + "1", Type: wire.PartText, Text: "go"}}},
-			{Info: wire.Message{ID: "msg_" + id + "2", SessionID: id, Role: "assistant", Finish: "stop",
-				Time: wire.MessageTime{Created: at + 100, Completed: end}},
-				Parts: []wire.Part{{ID: "prt_" + id + "2", SessionID: id, MessageID: "msg_" + id + "2", Type: wire.PartText,
-					Text: answer, Time: &wire.PartTime{Start: at + 200, End: end}}}},
-		})
-	}
-	add("ses_heavyplain", "heavyplain a plain answer", "# Done\n\nall **three** callers fixed", at+900)
-	add("ses_heavyfar", "heavyfar times to the year 9999", "done", year9999)
-	add("ses_heavyquote", "heavyquote nested quotes", strings.Repeat(">", 10_000), at+900)
-	add("ses_heavygrow", "heavygrow growing nesting", growing.String(), at+900)
-	add("ses_heavytitle", "heavytitle "+strings.Repeat("a huge title ", 50<<20/13), "done", at+900)
+	quotes := strings.Repeat(">", 10_000)
+	huge := "heavytitle " + strings.Repeat("a huge title ", 50<<20/13)
 	return []heavyCase{
-		{"the result of a plain answer, to compare", "heavyplain", "o", "Result of"},
-		{"the timeline to the year 9999", "heavyfar", "T", "critical path"},
-		{"the result of nested quotes", "heavyquote", "o", "Result of"},
-		{"the transcript of nested quotes", "heavyquote", "t", "transcript"},
-		{"the result of growing nesting", "heavygrow", "o", "Result of"},
-		{"the transcript of growing nesting", "heavygrow", "t", "transcript"},
-		{"the timeline of a 50 MB title", "heavytitle", "T", "timeline  heavytitle"},
-		{"the result of a 50 MB title", "heavytitle", "o", "Result of"},
+		{"the result of a plain answer, to compare", "heavyplain", "o", "Result of", "heavyplain answer", "# Done\n\nall **three** fixed", 0},
+		{"the timeline to the year 9999", "heavyfar", "T", "critical path", "heavyfar to the year 9999", "done", year9999},
+		{"the result of nested quotes", "heavyquote", "o", "Result of", "heavyquote nested quotes", quotes, 0},
+		{"the transcript of nested quotes", "heavyquote", "t", "transcript", "heavyquote nested quotes", quotes, 0},
+		{"the result of growing nesting", "heavygrow", "o", "Result of", "heavygrow growing nesting", growing.String(), 0},
+		{"the transcript of growing nesting", "heavygrow", "t", "transcript", "heavygrow growing nesting", growing.String(), 0},
+		{"the timeline of a 50 MB title", "heavytitle", "T", "timeline  heavytitle", huge, "done", 0},
+		{"the result of a 50 MB title", "heavytitle", "o", "Result of", huge, "done", 0},
 	}
+}
+
+// serve puts c's session on a fake of its own: one finished run whose
+// answer is c.answer.
+func (c heavyCase) serve(t *testing.T) *opencodetest.Server {
+	srv := opencodetest.New(t, opencodetest.Options{})
+	at := time.Now().Add(-time.Minute).UnixMilli()
+	end := c.end
+	if end == 0 {
+		end = at + 1000
+	}
+	id := "ses_" + c.word
+	srv.AddSession(wire.Session{ID: id, Title: c.title, Agent: "build", Time: wire.SessionTime{Created: at, Updated: at + 1000}})
+	srv.SetMessages(id, []wire.MessageWithParts{
+		{Info: wire.Message{ID: "msg_" + c.word + "1", SessionID: id, Role: "user", Time: wire.MessageTime{Created: at}},
+			Parts: []wire.Part{{ID: "prt_" + c.word + "1", SessionID: id, MessageID: "msg_" + c.word + "1", Type: wire.PartText, Text: "go"}}},
+		{Info: wire.Message{ID: "msg_" + c.word + "2", SessionID: id, Role: "assistant", Finish: "stop",
+			Time: wire.MessageTime{Created: at + 100, Completed: end}},
+			Parts: []wire.Part{{ID: "prt_" + c.word + "2", SessionID: id, MessageID: "msg_" + c.word + "2", Type: wire.PartText,
+				Text: c.answer, Time: &wire.PartTime{Start: at + 200, End: end}}}},
+	})
+	return srv
 }
 
 // TestTUIHeavyContentKeysAnswer: over each heavy session, the room that
@@ -63,14 +72,9 @@ func addHeavy(srv *opencodetest.Server) []heavyCase {
 func TestTUIHeavyContentKeysAnswer(t *testing.T) {
 	parallel(t)
 	tuiRequireTmux(t)
-	srv := opencodetest.New(t, opencodetest.Options{})
-	for _, c := range addHeavy(srv) {
+	for _, c := range heavyCases() {
 		t.Run(c.name, func(t *testing.T) {
-			tm := tuiStart(t, 120, 36, "--server", srv.URL())
-			tm.waitFor("the session in the tree", func(sc string) bool { return rowOf(sc, c.word) != "" })
-			tm.actSend("/")
-			tm.actType(c.word)
-			tm.actSend("Enter")
+			tm := tuiStart(t, 120, 36, "--server", c.serve(t).URL())
 			tm.waitFor("the session selected", func(sc string) bool { return strings.Contains(actHeader(sc), c.word) })
 			tm.actSend(c.key)
 			tm.waitFor(c.name+" drawn", func(sc string) bool { return strings.Contains(sc, c.drawn) })
