@@ -47,8 +47,9 @@ func growing(n int, unit string) string {
 // the screen for seconds; each level drew every line below it again),
 // lines nesting ever deeper, a list opening 5,000 lists on one line: each
 // is cut at MaxDepth, the rest shown as plain text under the note, and
-// allocates no more per byte than ten times what plain prose does (a
-// long quote, in markdown to the end, the most: each line gets its bar).
+// allocates no more per byte drawn (MaxText at most: 50 MB of prose is
+// cut) than ten times what plain prose does (a long quote, in markdown to
+// the end, the most: each line gets its bar).
 func TestRenderWorkFollowsSize(t *testing.T) {
 	perByte := func(s string) uint64 {
 		r := New(true, false)
@@ -56,18 +57,20 @@ func TestRenderWorkFollowsSize(t *testing.T) {
 		runtime.ReadMemStats(&m0)
 		out := r.Render(s, 80)
 		runtime.ReadMemStats(&m1)
-		if s != prose && !strings.Contains(ansi.Strip(out), "… markdown cut at") {
-			t.Errorf("no note says markdown was cut: %.200q", out)
+		if s != prose && !strings.Contains(ansi.Strip(out), "… markdown cut at") && !strings.Contains(ansi.Strip(out), "… cut at") {
+			t.Errorf("no note says the text was cut: %.200q", out)
 		}
-		return (m1.TotalAlloc - m0.TotalAlloc) / uint64(len(s))
+		return (m1.TotalAlloc - m0.TotalAlloc) / uint64(min(len(s), MaxText))
 	}
 	base := perByte(prose)
 	for name, in := range map[string]string{
 		"quotes on one line":   strings.Repeat(">", 10_000),
+		"quotes and spaces":    strings.Repeat("> ", 5_000) + "x",
 		"quotes ever deeper":   growing(3_000, ">"),
 		"lists ever deeper":    growing(300, "- "),
 		"lists on one line":    strings.Repeat("- ", 5_000) + "x",
 		"quotes past the size": strings.Repeat("> a\n", 10_000),
+		"50 MB of prose":       strings.Repeat(prose, 50<<20/len(prose)),
 	} {
 		if got := perByte(in); got > 10*base {
 			t.Errorf("%s (%d bytes): %d bytes allocated per byte of text, plain prose %d", name, len(in), got, base)
@@ -86,5 +89,18 @@ func TestRenderShowsTheRest(t *testing.T) {
 	want := fmt.Sprintf("# Title\n\n… markdown cut at depth %d: the rest as\nplain text\n%s deep &#x1b; ␛[2J\nlast line", MaxDepth, strings.Repeat(">", 20))
 	if got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestRenderCutsAtMaxText: past MaxText nothing more is drawn, and the
+// last line says how much there was.
+func TestRenderCutsAtMaxText(t *testing.T) {
+	in := strings.Repeat("日本語のテキスト\n\n", 200<<10/26)
+	lines := strings.Split(ansi.Strip(New(true, true).Render(in, 80)), "\n")
+	if got, want := lines[len(lines)-1], fmt.Sprintf("… cut at 128 KB of %d KB", (len(in)+1023)>>10); got != want {
+		t.Errorf("last line %q, want %q", got, want)
+	}
+	if n := strings.Count(strings.Join(lines, "\n"), "日本語のテキスト"); n*26 > MaxText+26 || n*26 < MaxText-26*2 {
+		t.Errorf("%d lines of text drawn, %d bytes", n, n*26)
 	}
 }

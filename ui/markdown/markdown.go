@@ -64,23 +64,33 @@ func New(isDark, noColor bool) *Renderer {
 // fail, it returns the text wrapped as it is.
 //
 // Past MaxBytes, or from a line nested deeper than MaxDepth, the text is
-// shown as it is, wrapped, under a note saying where markdown stopped.
+// shown as it is, wrapped, under a note saying where markdown stopped;
+// past MaxText it is cut, and a note says so.
 func (r *Renderer) Render(text string, width int) string {
 	width = max(width, 1)
 	if r.last.out != "" && text == r.last.text && width == r.last.width {
 		return r.last.out
 	}
-	md, rest, note := limit(lineEnds(text))
+	shown, cutNote := cut(text)
+	md, rest, note := limit(lineEnds(shown))
 	out, err := r.render(strings.TrimSpace(md), width)
 	if err != nil {
 		out = format.Wrap(md, width)
 	}
 	if note != "" {
-		out += "\n\n" + strings.Join(wrap(r.pal.paint(note, lookDim), width), "\n") + "\n" + format.Wrap(rest, width)
+		out += "\n\n" + r.note(note, width) + "\n" + format.Wrap(rest, width)
+	}
+	if cutNote != "" {
+		out += "\n\n" + r.note(cutNote, width)
 	}
 	out = finish(out, width)
 	r.last.text, r.last.width, r.last.out = text, width, out
 	return out
+}
+
+// note is one of the renderer's own notes, dim, wrapped to width.
+func (r *Renderer) note(s string, width int) string {
+	return strings.Join(wrap(r.pal.paint(s, lookDim), width), "\n")
 }
 
 func (r *Renderer) render(s string, width int) (out string, err error) {
