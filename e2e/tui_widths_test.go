@@ -86,6 +86,7 @@ func tree(row string) string {
 type cellMeter struct {
 	t  *testing.T
 	tm *tuiTerm
+	n  int // measurements made: each ends in a mark of its own
 }
 
 func newCellMeter(t *testing.T, tm *tuiTerm) *cellMeter {
@@ -93,17 +94,23 @@ func newCellMeter(t *testing.T, tm *tuiTerm) *cellMeter {
 	if out, err := tm.run("new-session", "-d", "-s", "meter", "-x", "400", "-y", "3", "stty raw -echo; exec cat"); err != nil {
 		t.Fatalf("tmux new-session: %v\n%s", err, out)
 	}
+	// Keys sent before stty has run would be echoed in cooked mode, an
+	// escape as ^[: the pane is ready once cat runs.
+	testwait.Eventually(t, func() bool {
+		out, _ := tm.run("display-message", "-p", "-t", "meter", "#{pane_current_command}")
+		return strings.TrimSpace(out) == "cat"
+	}, tuiWait, "the meter's cat to run")
 	return &cellMeter{t: t, tm: tm}
 }
 
-// cells is how many cells s takes in tmux.
+// cells is how many cells s takes in tmux: sent after a carriage return
+// and an erase of the line, followed by a mark no earlier measurement
+// wrote, the cursor's column once the mark shows, less the mark's.
 func (m *cellMeter) cells(s string) int {
 	m.t.Helper()
-	const end = "#END#"
-	if out, err := m.tm.run("send-keys", "-t", "meter", "-R"); err != nil {
-		m.t.Fatalf("tmux send-keys -R: %v\n%s", err, out)
-	}
-	if out, err := m.tm.run("send-keys", "-t", "meter", "-l", s+end); err != nil {
+	m.n++
+	end := fmt.Sprintf("#%d#", m.n)
+	if out, err := m.tm.run("send-keys", "-t", "meter", "-l", "\r\x1b[2K"+s+end); err != nil {
 		m.t.Fatalf("tmux send-keys: %v\n%s", err, out)
 	}
 	var x int
