@@ -3,40 +3,24 @@ package markdown
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 )
 
-// Limits on what is drawn. goldmark's work grows with the square of a
-// line's nesting ("> " five thousand times on one line) and of some runs
-// of brackets within a paragraph, and this package's with the nesting of
-// what it draws; within these limits an answer renders in a bounded time,
-// however it is written. Past MaxBytes or MaxDepth, the rest of the text
-// is shown as it is, wrapped, under a note that says where markdown
-// stopped; past MaxText, nothing more is drawn, and a note says how much
-// there was. A rendering runs in the screen's event loop: its cost is a
-// delay on every key.
+// Limits on what is parsed as markdown. goldmark's work grows with the
+// square of a line's nesting ("> " five thousand times on one line) and
+// of some runs of brackets within a paragraph, and this package's with
+// the nesting of what it draws; within these limits an answer renders in
+// a bounded time, however it is written. Past either, the rest of the
+// text is shown as it is, wrapped, under a note that says where markdown
+// stopped; past format.MaxText nothing more is drawn, and a note says how
+// much there was. A rendering runs in the screen's event loop: its cost
+// is a delay on every key.
 const (
 	// MaxBytes is how much of an answer is parsed as markdown.
 	MaxBytes = 16 << 10
 	// MaxDepth is how many quotes and list items a line may open, one
 	// inside the other.
 	MaxDepth = 16
-	// MaxText is how much of an answer is drawn at all.
-	MaxText = 128 << 10
 )
-
-// cut is s whole when it holds at most MaxText bytes, else its first
-// MaxText bytes (at a rune's start) and a note saying how much there was.
-func cut(s string) (string, string) {
-	if len(s) <= MaxText {
-		return s, ""
-	}
-	n := MaxText
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n], fmt.Sprintf("… cut at %d KB of %d KB", MaxText>>10, (len(s)+1023)>>10)
-}
 
 // limit splits s into the markdown to parse and the rest to show as
 // plain text: the rest begins at the first line past MaxBytes or nested

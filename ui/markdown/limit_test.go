@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/octop-dev/octop/ui/format"
 )
 
 // TestLimit: markdown stops at the first line nested deeper than
@@ -43,13 +45,13 @@ func growing(n int, unit string) string {
 }
 
 // TestRenderWorkFollowsSize: what a rendering allocates follows the
-// text's length, not how it nests. Nested quotes (">" 10,000 times froze
+// text's length, not how it nests. Nested quotes ("> " 5,000 times froze
 // the screen for seconds; each level drew every line below it again),
 // lines nesting ever deeper, a list opening 5,000 lists on one line: each
 // is cut at MaxDepth, the rest shown as plain text under the note, and
-// allocates no more per byte drawn (MaxText at most: 50 MB of prose is
-// cut) than ten times what plain prose does (a long quote, in markdown to
-// the end, the most: each line gets its bar).
+// allocates no more per byte drawn (format.MaxText at most: 50 MB of
+// prose is cut) than ten times what plain prose does (a long quote, in
+// markdown to the end, the most: each line gets its bar).
 func TestRenderWorkFollowsSize(t *testing.T) {
 	perByte := func(s string) uint64 {
 		r := New(true, false)
@@ -60,7 +62,7 @@ func TestRenderWorkFollowsSize(t *testing.T) {
 		if s != prose && !strings.Contains(ansi.Strip(out), "… markdown cut at") && !strings.Contains(ansi.Strip(out), "… cut at") {
 			t.Errorf("no note says the text was cut: %.200q", out)
 		}
-		return (m1.TotalAlloc - m0.TotalAlloc) / uint64(min(len(s), MaxText))
+		return (m1.TotalAlloc - m0.TotalAlloc) / uint64(min(len(s), format.MaxText))
 	}
 	base := perByte(prose)
 	for name, in := range map[string]string{
@@ -92,15 +94,15 @@ func TestRenderShowsTheRest(t *testing.T) {
 	}
 }
 
-// TestRenderCutsAtMaxText: past MaxText nothing more is drawn, and the
-// last line says how much there was.
+// TestRenderCutsAtMaxText: past format.MaxText nothing more is drawn,
+// and the last line says how much there was.
 func TestRenderCutsAtMaxText(t *testing.T) {
 	in := strings.Repeat("日本語のテキスト\n\n", 200<<10/26)
 	lines := strings.Split(ansi.Strip(New(true, true).Render(in, 80)), "\n")
 	if got, want := lines[len(lines)-1], fmt.Sprintf("… cut at 128 KB of %d KB", (len(in)+1023)>>10); got != want {
 		t.Errorf("last line %q, want %q", got, want)
 	}
-	if n := strings.Count(strings.Join(lines, "\n"), "日本語のテキスト"); n*26 > MaxText+26 || n*26 < MaxText-26*2 {
+	if n := strings.Count(strings.Join(lines, "\n"), "日本語のテキスト"); n*26 > format.MaxText+26 || n*26 < format.MaxText-26*2 {
 		t.Errorf("%d lines of text drawn, %d bytes", n, n*26)
 	}
 }

@@ -65,13 +65,13 @@ func New(isDark, noColor bool) *Renderer {
 //
 // Past MaxBytes, or from a line nested deeper than MaxDepth, the text is
 // shown as it is, wrapped, under a note saying where markdown stopped;
-// past MaxText it is cut, and a note says so.
+// past format.MaxText it is cut, and a note says so.
 func (r *Renderer) Render(text string, width int) string {
 	width = max(width, 1)
 	if r.last.out != "" && text == r.last.text && width == r.last.width {
 		return r.last.out
 	}
-	shown, cutNote := cut(text)
+	shown, cutNote := format.Bounded(text)
 	md, rest, note := limit(lineEnds(shown))
 	out, err := r.render(strings.TrimSpace(md), width)
 	if err != nil {

@@ -7,12 +7,13 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/octop-dev/octop/internal/transcript"
+	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
 // TestEntriesDrawBoundedText: a 50 MB prompt, reasoning or call output
-// is drawn up to maxText, with a line saying how much there was; what a
-// drawing allocates follows maxText, not the text.
+// is drawn up to format.MaxText, with a line saying how much there was;
+// what a drawing allocates follows format.MaxText, not the text.
 func TestEntriesDrawBoundedText(t *testing.T) {
 	huge := strings.Repeat("a line of output\n", 50<<20/17)
 	r := newRenderer(styles.New(true, true), nil)
@@ -22,7 +23,7 @@ func TestEntriesDrawBoundedText(t *testing.T) {
 		runtime.ReadMemStats(&m0)
 		lines := r.lines(e, 80, true, false)
 		runtime.ReadMemStats(&m1)
-		if got := m1.TotalAlloc - m0.TotalAlloc; got > 64*maxText {
+		if got := m1.TotalAlloc - m0.TotalAlloc; got > 64*format.MaxText {
 			t.Errorf("%s: %d KB allocated to draw it", kind, got>>10)
 		}
 		if last := ansi.Strip(lines[len(lines)-2]); !strings.Contains(last, "… cut at 128 KB of 51200 KB") {

@@ -3,7 +3,6 @@ package transcript
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -177,27 +176,18 @@ func (r *renderer) notice(e *transcript.Entry, w int, expanded bool) []string {
 }
 
 // wrap splits text into lines of at most w cells, cleaned (format.Wrap),
-// and at most maxText bytes of it (bounded).
+// and at most format.MaxText bytes of it (bounded).
 func wrap(text string, w int) []string {
 	return strings.Split(format.Wrap(strings.TrimRight(bounded(text), " \t\n"), w), "\n")
 }
 
-// maxText is how much of a prompt, a reply's reasoning, a call's output
-// or an error an entry draws, as the markdown renderer does an answer
-// (markdown.MaxText): an entry is drawn in the screen's event loop.
-const maxText = 128 << 10
-
-// bounded is text whole up to maxText bytes, else its first maxText
-// bytes (at a rune's start) and a line saying how much there was.
+// bounded is text drawn up to format.MaxText, a line saying how much
+// there was after what was cut.
 func bounded(text string) string {
-	if len(text) <= maxText {
-		return text
+	if shown, note := format.Bounded(text); note != "" {
+		return shown + "\n" + note
 	}
-	n := maxText
-	for n > 0 && !utf8.RuneStart(text[n]) {
-		n--
-	}
-	return text[:n] + fmt.Sprintf("\n… cut at %d KB of %d KB", maxText>>10, (len(text)+1023)>>10)
+	return text
 }
 
 func prefixed(lines []string, first, rest string, ink styles.Ink) []string {
