@@ -7,9 +7,11 @@ import (
 
 // Limits on what is parsed as markdown. goldmark's work grows with the
 // square of a line's nesting ("> " five thousand times on one line) and
-// of some runs of brackets within a paragraph, and this package's with
-// the nesting of what it draws; within these limits an answer renders in
-// a bounded time, however it is written. Past either, the rest of the
+// with the number of brackets times the length of the text they open
+// (each "[" may start a link whose end is looked for to the end of its
+// paragraph or line), and this package's with the nesting of what it
+// draws; within these limits an answer renders in a bounded time,
+// however it is written. Past any of them, the rest of the
 // text is shown as it is, wrapped, under a note that says where markdown
 // stopped; past format.MaxText nothing more is drawn, and a note says how
 // much there was. A rendering runs in the screen's event loop: its cost
@@ -20,14 +22,18 @@ const (
 	// MaxDepth is how many quotes and list items a line may open, one
 	// inside the other.
 	MaxDepth = 16
+	// MaxBrackets is how many opening brackets ([) the markdown may hold.
+	MaxBrackets = 256
 )
 
 // limit splits s into the markdown to parse and the rest to show as
-// plain text: the rest begins at the first line past MaxBytes or nested
-// deeper than MaxDepth; note says which, "" when s is whole. Lines in
+// plain text: the rest begins at the first line past MaxBytes or
+// MaxBrackets, or nested deeper than MaxDepth; note says which, "" when s
+// is whole. Lines in
 // code blocks count too: a block opened inside a quote ends where a line
 // leaves the quote, which only a parser can tell.
 func limit(s string) (md, rest, note string) {
+	brackets := 0
 	for at := 0; at < len(s); {
 		end := strings.IndexByte(s[at:], '\n')
 		if end < 0 {
@@ -40,6 +46,9 @@ func limit(s string) (md, rest, note string) {
 		}
 		if nesting(s[at:end]) > MaxDepth {
 			return s[:at], s[at:], fmt.Sprintf("… markdown cut at depth %d: the rest as plain text", MaxDepth)
+		}
+		if brackets += strings.Count(s[at:end], "["); brackets > MaxBrackets {
+			return s[:at], s[at:], fmt.Sprintf("… markdown cut at %d brackets: the rest as plain text", MaxBrackets)
 		}
 		at = end
 	}

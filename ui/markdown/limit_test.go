@@ -23,6 +23,8 @@ func TestLimit(t *testing.T) {
 		{"at depth", deep, deep[:strings.Index(deep, ">>")], "… markdown cut at depth 16: the rest as plain text"},
 		{"lists count", strings.Repeat("- ", 17) + "x", "", "… markdown cut at depth 16: the rest as plain text"},
 		{"ordered and quotes", strings.Repeat("1. > ", 8) + "x", strings.Repeat("1. > ", 8) + "x", ""},
+		{"brackets", strings.Repeat("[a](b)\n", MaxBrackets) + "[c", strings.Repeat("[a](b)\n", MaxBrackets),
+			"… markdown cut at 256 brackets: the rest as plain text"},
 		{"at size", long, long[:MaxBytes-MaxBytes%15], "… markdown cut at 16 KB: the rest as plain text"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -47,11 +49,12 @@ func growing(n int, unit string) string {
 // TestRenderWorkFollowsSize: what a rendering allocates follows the
 // text's length, not how it nests. Nested quotes ("> " 5,000 times froze
 // the screen for seconds; each level drew every line below it again),
-// lines nesting ever deeper, a list opening 5,000 lists on one line: each
-// is cut at MaxDepth, the rest shown as plain text under the note, and
-// allocates no more per byte drawn (format.MaxText at most: 50 MB of
-// prose is cut) than ten times what plain prose does (a long quote, in
-// markdown to the end, the most: each line gets its bar).
+// lines nesting ever deeper, a list opening 5,000 lists on one line (each
+// cut at MaxDepth), 8,000 brackets nested (cut at MaxBrackets): the rest
+// is shown as plain text under the note, and each allocates no more per
+// byte drawn (format.MaxText at most: 50 MB of prose is cut) than ten
+// times what plain prose does (a long quote, in markdown to the end, the
+// most: each line gets its bar).
 func TestRenderWorkFollowsSize(t *testing.T) {
 	perByte := func(s string) uint64 {
 		r := New(true, false)
@@ -73,6 +76,8 @@ func TestRenderWorkFollowsSize(t *testing.T) {
 		"lists on one line":    strings.Repeat("- ", 5_000) + "x",
 		"quotes past the size": strings.Repeat("> a\n", 10_000),
 		"50 MB of prose":       strings.Repeat(prose, 50<<20/len(prose)),
+		"nested brackets":      strings.Repeat("[", 8000) + "a" + strings.Repeat("]", 8000),
+		"links never closed":   strings.Repeat("[a](", 4000),
 	} {
 		if got := perByte(in); got > 10*base {
 			t.Errorf("%s (%d bytes): %d bytes allocated per byte of text, plain prose %d", name, len(in), got, base)
