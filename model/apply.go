@@ -154,7 +154,7 @@ func (s *State) upsertInfo(info wire.Session) {
 	fresh := !ss.Known || info.Time.Updated >= ss.Updated
 	ss.Known = true
 	if fresh || ss.Title == "" {
-		ss.Title = info.Title
+		ss.Title = boundTitle(info.Title)
 	}
 	if info.Agent != "" && ss.rd().agentMsg == "" && (fresh || ss.Agent == "") {
 		ss.Agent = s.internStr(info.Agent)

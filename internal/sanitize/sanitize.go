@@ -7,11 +7,18 @@
 // (but newline and tab where the layout has room for them), DEL, every C1
 // control (U+0080–U+009F) and the bidirectional embeddings, overrides and
 // isolates (U+202A–U+202E, U+2066–U+2069), which reorder what is drawn
-// after them. Nothing is dropped silently: a C0 control or DEL becomes its
-// Unicode control picture (ESC is ␛, BEL ␇, NUL ␀), anything else the
-// replacement character �, as does a byte that is not UTF-8. A person sees
-// that something was there, and the terminal receives only printable text.
-// An escape sequence thus shows as its text: ESC[2J is "␛[2J".
+// after them. None of these is dropped silently: a C0 control or DEL
+// becomes its Unicode control picture (ESC is ␛, BEL ␇, NUL ␀), anything
+// else the replacement character �, as does a byte that is not UTF-8. A
+// person sees that something was there, and the terminal receives only
+// printable text. An escape sequence thus shows as its text: ESC[2J is
+// "␛[2J".
+//
+// What is drawn as nothing and takes a different number of cells in
+// different terminals goes without a mark (Invisible: a soft hyphen, a
+// zero-width joiner, a variation selector, a skin-tone modifier), so that
+// a row keeps its columns in tmux and the xterm family as well as in the
+// width tables octop lays out with.
 //
 // Line is for one line of a layout, Text for text whose line breaks and
 // tabs are kept, Writer for a stream of output, and JSON for JSON text.
@@ -61,7 +68,8 @@ func Picture(r rune) rune {
 
 // Line makes s one line of printable text: newlines, carriage returns and
 // tabs become spaces, every other control its picture (see the package
-// doc), bytes that are not UTF-8 the replacement character.
+// doc), bytes that are not UTF-8 the replacement character; invisible
+// characters go.
 func Line(s string) string {
 	if clean(s, false) {
 		return s
@@ -72,7 +80,8 @@ func Line(s string) string {
 // Text makes s printable text that keeps its line breaks and tabs: CRLF
 // becomes a newline, a lone carriage return (which would send the cursor
 // back over the line) its picture ␍, every other control its picture,
-// bytes that are not UTF-8 the replacement character.
+// bytes that are not UTF-8 the replacement character; invisible
+// characters go.
 func Text(s string) string {
 	if clean(s, true) {
 		return s
@@ -103,6 +112,8 @@ func rewrite(s string, keep bool) string {
 			b.WriteByte(' ')
 		case Bad(r):
 			b.WriteRune(Picture(r))
+		case Invisible(r):
+			// drawn as nothing
 		default:
 			b.WriteString(s[i : i+w])
 		}
@@ -111,11 +122,11 @@ func rewrite(s string, keep bool) string {
 }
 
 // IsClean reports whether s is valid UTF-8 with no character Line would
-// change.
+// change or drop.
 func IsClean(s string) bool { return clean(s, false) }
 
-// clean reports whether s needs no change: valid UTF-8 and no bad
-// character, newlines and tabs allowed when keep is set. It allocates
+// clean reports whether s needs no change: valid UTF-8, no bad and no
+// invisible character, newlines and tabs allowed when keep is set. It allocates
 // nothing, so the common case (clean text) costs one pass.
 func clean(s string, keep bool) bool {
 	for i := 0; i < len(s); {
@@ -128,7 +139,7 @@ func clean(s string, keep bool) bool {
 			continue
 		}
 		r, w := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && w == 1) || Bad(r) {
+		if (r == utf8.RuneError && w == 1) || Bad(r) || Invisible(r) {
 			return false
 		}
 		i += w

@@ -24,7 +24,12 @@ func TestLine(t *testing.T) {
 		"nul\x00 del\x7f bs\b": "nul␀ del␡ bs␈",
 		"bad \xff byte":        "bad \uFFFD byte",
 		"日本語 ok":               "日本語 ok",
-		"\u200f rlm stays":     "\u200f rlm stays",
+		"\u200f rlm goes":      " rlm goes",
+		"soft\u00adhyphen":     "softhyphen",
+		"love ❤\ufe0f":         "love ❤",
+		"ok 👍🏽":                "ok 👍",
+		"👨\u200d👩\u200d👧":      "👨👩👧",
+		"tag\U000e0041":        "tag",
 	} {
 		if got := Line(in); got != want {
 			t.Errorf("Line(%q) = %q, want %q", in, got, want)
@@ -108,6 +113,33 @@ func TestJSON(t *testing.T) {
 	}
 }
 
+// invisible counts the characters of s that Line and Text drop.
+func invisible(s string) int {
+	n := 0
+	for _, r := range s {
+		if Invisible(r) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestInvisible: the default-ignorable code points and the skin-tone
+// modifiers are invisible; the bidi controls are Bad instead, and what
+// a person reads is neither.
+func TestInvisible(t *testing.T) {
+	for _, r := range []rune{0xad, 0x200b, 0x200d, 0x2060, 0xfe0f, 0xfeff, 0x1f3fd, 0xe0041, 0x115f} {
+		if !Invisible(r) || Bad(r) {
+			t.Errorf("%U: Invisible %v, Bad %v; want invisible only", r, Invisible(r), Bad(r))
+		}
+	}
+	for _, r := range []rune{'a', ' ', 0xe9, 0x2764, 0x1f44d, 0x202e, 0x2066, 0x301, '\n'} {
+		if Invisible(r) {
+			t.Errorf("%U is not invisible", r)
+		}
+	}
+}
+
 // firstBad is the first rune a terminal would act on in s (newline and
 // tab allowed with text), or -1.
 func firstBad(s string, text bool) rune {
@@ -153,10 +185,10 @@ func FuzzSanitize(f *testing.F) {
 				t.Fatalf("%s is not idempotent on %q: %q then %q", name, s, got, again)
 			}
 		}
-		if utf8.RuneCountInString(line) != utf8.RuneCountInString(s) {
+		if utf8.RuneCountInString(line) != utf8.RuneCountInString(s)-invisible(s) {
 			t.Fatalf("Line(%q) = %q: not one character for each", s, line)
 		}
-		if want := utf8.RuneCountInString(s) - strings.Count(s, "\r\n"); utf8.RuneCountInString(text) != want {
+		if want := utf8.RuneCountInString(s) - invisible(s) - strings.Count(s, "\r\n"); utf8.RuneCountInString(text) != want {
 			t.Fatalf("Text(%q) = %q: not one character for each", s, text)
 		}
 		if IsClean(s) && line != s {

@@ -53,7 +53,7 @@ func cleanBytes(p []byte) bool {
 			continue
 		}
 		r, n := utf8.DecodeRune(p[i:])
-		if (r == utf8.RuneError && n == 1) || Bad(r) {
+		if (r == utf8.RuneError && n == 1) || Bad(r) || Invisible(r) {
 			return false
 		}
 		i += n

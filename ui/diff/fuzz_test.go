@@ -5,14 +5,16 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/octop-dev/octop/internal/testkit/termtest"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
 // FuzzView: a patch holds whatever the changed files held. The room must
 // draw exactly its height in lines, none wider than its width, and pass
-// no control character of the files' own to the terminal (a carriage
-// return or a bell in a file would move the cursor or ring).
+// nothing of the files' own a terminal acts on (termtest.Screen: a
+// carriage return or a bell in a file would move the cursor or ring, an
+// escape restyle the screen, a bidi control reorder the line).
 func FuzzView(f *testing.F) {
 	f.Add("main.go", "a\nb\n", "a\nB\n", "", uint8(80), uint8(12))
 	f.Add("x.go", "", "", "@@ -1 +1 @@\n-old\r\n+new\x07 \x1b[2J\n", uint8(20), uint8(6))
@@ -31,8 +33,8 @@ func FuzzView(f *testing.F) {
 			if got := ansi.StringWidth(l); got > width {
 				t.Fatalf("line %d is %d wide, want <= %d: %q", i, got, width, l)
 			}
-			if c := strings.IndexFunc(ansi.Strip(l), func(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }); c >= 0 {
-				t.Fatalf("line %d passes a control character on: %q", i, l)
+			if bad := termtest.Screen(l); bad != "" {
+				t.Fatalf("line %d passes on %s", i, bad)
 			}
 		}
 	})

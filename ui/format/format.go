@@ -103,13 +103,31 @@ func SplitTitle(title string) (desc, agent string) {
 // UTF-8 becomes U+FFFD. Marks and joiners at its start go, and prepended
 // signs at its end: with no letter beside them, they would join the space
 // a row puts around the text and make the row a cell short.
+//
+// Only the first MaxLine bytes are read, an ellipsis after them: no row
+// shows more, and the work a frame does for a string from a server then
+// follows the screen's size, not the string's.
 func OneLine(s string) string {
+	if len(s) > MaxLine {
+		s = headOf(s, MaxLine) + "…"
+	}
 	s = trimJoiners(s)
 	if plain(s) {
 		return s
 	}
 	// A picture may leave a mark first no longer: trim again.
 	return trimJoiners(strings.Join(strings.Fields(sanitize.Line(s)), " "))
+}
+
+// MaxLine is how many bytes of a string OneLine reads.
+const MaxLine = 4 << 10
+
+// headOf is at most n bytes of the start of s, cut on a rune boundary.
+func headOf(s string, n int) string {
+	for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:min(n, len(s))]
 }
 
 // trimJoiners trims spaces, the marks and joiners s starts with and the

@@ -1,6 +1,7 @@
 package format
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -70,4 +71,19 @@ func Text(s string) string {
 func Wrap(s string, width int) string {
 	width = max(width, 1)
 	return ansi.Hardwrap(ansi.Wrap(Text(s), width, " "), width, true)
+}
+
+// MaxText is how much of a long text from a server (an answer, a prompt,
+// reasoning, a call's output) a room draws: drawing runs in the screen's
+// event loop, and its cost is a delay on every key.
+const MaxText = 128 << 10
+
+// Bounded is text whole when it holds at most MaxText bytes; else its
+// first MaxText bytes (at a rune's start) and a note saying how much
+// there was ("… cut at 128 KB of 51200 KB"), "" when nothing was cut.
+func Bounded(text string) (shown, note string) {
+	if len(text) <= MaxText {
+		return text, ""
+	}
+	return headOf(text, MaxText), fmt.Sprintf("… cut at %d KB of %d KB", MaxText>>10, (len(text)+1023)>>10)
 }

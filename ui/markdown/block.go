@@ -48,7 +48,7 @@ func (r *Renderer) block(n ast.Node, width int) []string {
 		if n.HasClosure() {
 			lines = append(lines, strings.TrimRight(string(n.ClosureLine.Value(r.src)), "\n"))
 		}
-		return wrap(strings.Join(lines, "\n"), width)
+		return wrap(p.paint(strings.Join(lines, "\n"), 0), width)
 	case *ast.Blockquote:
 		bar := p.paint("│", lookDim)
 		lines := r.blocks(n, max(width-2, 1), false)
@@ -64,10 +64,11 @@ func (r *Renderer) block(n ast.Node, width int) []string {
 	if n.FirstChild() != nil {
 		return r.blocks(n, width, false)
 	}
-	return wrap(strings.Join(r.source(n), "\n"), width)
+	return wrap(p.paint(strings.Join(r.source(n), "\n"), 0), width)
 }
 
-// source is n's own lines of markdown, verbatim.
+// source is n's own lines of markdown, verbatim and not yet cleaned:
+// they are drawn through paint.
 func (r *Renderer) source(n ast.Node) []string {
 	lines := n.Lines()
 	out := make([]string, 0, lines.Len())
@@ -91,8 +92,7 @@ func (r *Renderer) codeBlock(n ast.Node, width int) []string {
 		indent = ""
 	}
 	for i, l := range lines {
-		l = ansi.Truncate(l, width-len(indent), "…")
-		lines[i] = indent + r.pal.paint(l, lookCode)
+		lines[i] = indent + ansi.Truncate(r.pal.paint(l, lookCode), width-len(indent), "…")
 	}
 	return lines
 }

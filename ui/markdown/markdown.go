@@ -6,6 +6,14 @@
 // address. Colours follow the terminal's background; under NO_COLOR only
 // bold, italic and underline mark anything. It needs no syntax
 // highlighter, which keeps octop's memory small.
+//
+// The text is cleaned (ui/format, package sanitize) where it leaves the
+// renderer, after everything goldmark decodes: character references
+// (&#x1b; is an escape once resolved), backslash escapes, link
+// destinations, raw HTML. Every piece of the answer enters a rendering
+// through the palette's paint, which cleans it; the renderer's own colour
+// codes are the only escapes that come out. How much is parsed as
+// markdown is bounded (limit.go).
 package markdown
 
 import (
@@ -54,19 +62,35 @@ func New(isDark, noColor bool) *Renderer {
 // Render returns text rendered for width cells: no line wider than width,
 // none ending in spaces, no blank line first or last. Should rendering
 // fail, it returns the text wrapped as it is.
+//
+// Past MaxBytes, or from a line nested deeper than MaxDepth, the text is
+// shown as it is, wrapped, under a note saying where markdown stopped;
+// past format.MaxText it is cut, and a note says so.
 func (r *Renderer) Render(text string, width int) string {
-	text = clean(text)
 	width = max(width, 1)
 	if r.last.out != "" && text == r.last.text && width == r.last.width {
 		return r.last.out
 	}
-	out, err := r.render(text, width)
+	shown, cutNote := format.Bounded(text)
+	md, rest, note := limit(lineEnds(shown))
+	out, err := r.render(strings.TrimSpace(md), width)
 	if err != nil {
-		out = ansi.Wrap(text, width, "")
+		out = format.Wrap(md, width)
+	}
+	if note != "" {
+		out += "\n\n" + r.note(note, width) + "\n" + format.Wrap(rest, width)
+	}
+	if cutNote != "" {
+		out += "\n\n" + r.note(cutNote, width)
 	}
 	out = finish(out, width)
 	r.last.text, r.last.width, r.last.out = text, width, out
 	return out
+}
+
+// note is one of the renderer's own notes, dim, wrapped to width.
+func (r *Renderer) note(s string, width int) string {
+	return strings.Join(wrap(r.pal.paint(s, lookDim), width), "\n")
 }
 
 func (r *Renderer) render(s string, width int) (out string, err error) {
@@ -81,12 +105,15 @@ func (r *Renderer) render(s string, width int) (out string, err error) {
 	return strings.Join(r.blocks(doc, width, false), "\n"), nil
 }
 
-// clean makes an agent's text safe to draw (format.Text): tabs become
-// four spaces (a terminal would draw them as up to eight cells that
-// widths do not count) and every other control character, escapes among
-// them, is shown as its picture, so the text cannot move the cursor or
-// change colours, and a person sees that something was there.
-func clean(s string) string { return strings.TrimSpace(format.Text(s)) }
+// lineEnds makes every CRLF a newline, the one line end goldmark's
+// segments leave out of a line's text; a lone carriage return is left for
+// the cleaning to show.
+func lineEnds(s string) string {
+	if !strings.Contains(s, "\r\n") {
+		return s
+	}
+	return strings.ReplaceAll(s, "\r\n", "\n")
+}
 
 // finish holds out to Render's promise: each line cut to width and
 // without trailing spaces, blank lines at either end dropped.

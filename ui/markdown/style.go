@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
+	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
@@ -76,8 +77,13 @@ func (p *palette) ink(l look) styles.Ink {
 	return k
 }
 
-// paint draws s as l.
+// paint draws s as l, cleaned (format.Text): it is the one way a piece
+// of the answer enters a rendering, so it runs after goldmark has decoded
+// whatever it decodes. Controls show as their pictures, tabs become four
+// spaces (a terminal would draw them as up to eight cells that widths do
+// not count), invisible characters go.
 func (p *palette) paint(s string, l look) string {
+	s = format.Text(s)
 	if s == "" || l == 0 {
 		return s
 	}

@@ -37,7 +37,7 @@ func (r *Renderer) table(n *east.Table, width int) []string {
 		total += w
 	}
 	if total > width || len(rows) == 0 {
-		return wrap(strings.Join(r.tableSource(n), "\n"), width)
+		return wrap(r.pal.paint(strings.Join(r.tableSource(n), "\n"), 0), width)
 	}
 	sep := r.pal.paint(" │ ", lookDim)
 	var out []string

@@ -167,52 +167,76 @@ type Chart struct {
 	Width      int
 }
 
-// steps are the round scale steps, in ms.
-var steps = []int64{1e3, 2e3, 5e3, 10e3, 15e3, 30e3, 60e3, 120e3, 300e3, 600e3, 900e3, 1800e3, 3600e3, 7200e3}
+// steps are the round scale steps, in ms; past the last, a step is the
+// last times a power of ten (see stepFor).
+var steps = []int64{1e3, 2e3, 5e3, 10e3, 15e3, 30e3, 60e3, 120e3, 300e3, 600e3, 900e3, 1800e3, 3600e3, 7200e3,
+	6 * 3600e3, 12 * 3600e3, 86400e3, 2 * 86400e3, 7 * 86400e3, 30 * 86400e3, 365 * 86400e3}
+
+// maxTime bounds the times a chart is laid out on (about the year
+// 10,900): a server's times are its own, and past this the arithmetic
+// on columns would overflow.
+const maxTime = int64(1) << 48
 
 // Layout places spans on width columns, running ones up to nowMS, and
-// picks the smallest round step that leaves at least 8 columns per tick.
+// picks the smallest round step that leaves at least 8 columns per tick:
+// there are at most width/8+1 ticks, whatever the times.
 func Layout(spans []Span, nowMS int64, width int) Chart {
 	width = max(width, 1)
+	nowMS = clampTime(nowMS)
 	c := Chart{Width: width}
+	endOf := func(s Span) int64 {
+		if s.End == 0 {
+			return nowMS
+		}
+		return clampTime(s.End)
+	}
 	for _, s := range spans {
 		if s.Start == 0 {
 			continue
 		}
-		end := s.End
-		if end == 0 {
-			end = nowMS
+		if start := clampTime(s.Start); c.Start == 0 || start < c.Start {
+			c.Start = start
 		}
-		if c.Start == 0 || s.Start < c.Start {
-			c.Start = s.Start
-		}
-		c.End = max(c.End, end)
+		c.End = max(c.End, endOf(s))
 	}
 	total := max(c.End-c.Start, 1)
-	col := func(t int64) int { return int((t - c.Start) * int64(width) / total) }
+	col := func(t int64) int { return int(float64(t-c.Start) * float64(width) / float64(total)) }
 	for _, s := range spans {
 		b := Bar{Span: s}
 		if s.Start != 0 {
-			end := s.End
-			if end == 0 {
-				end = nowMS
-			}
-			b.From = min(col(s.Start), width-1)
-			b.To = max(min(col(end), width), b.From+1)
+			b.From = min(max(col(clampTime(s.Start)), 0), width-1)
+			b.To = max(min(col(endOf(s)), width), b.From+1)
 		}
 		c.Bars = append(c.Bars, b)
 	}
-	step := steps[len(steps)-1]
-	for _, st := range steps {
-		if st*int64(width)/total >= 8 {
-			step = st
-			break
-		}
-	}
-	for t := int64(0); t <= total; t += step {
+	step := stepFor(total, width)
+	for t := int64(0); t <= total && len(c.Ticks) <= width/8; t += step {
 		c.Ticks = append(c.Ticks, Tick{Col: col(c.Start + t), Label: label(t)})
 	}
 	return c
+}
+
+// clampTime is t within [1, maxTime]: 0 stays 0, "never".
+func clampTime(t int64) int64 {
+	if t == 0 {
+		return 0
+	}
+	return min(max(t, 1), maxTime)
+}
+
+// stepFor is the smallest round step that leaves at least 8 of width
+// columns between two ticks over total ms.
+func stepFor(total int64, width int) int64 {
+	for _, st := range steps {
+		if st*int64(width)/total >= 8 {
+			return st
+		}
+	}
+	st := steps[len(steps)-1]
+	for st*int64(width)/total < 8 {
+		st *= 10
+	}
+	return st
 }
 
 // label is a scale mark: "45s", "2m", "2m30s", "1h", "1h30m".
@@ -221,6 +245,8 @@ func label(ms int64) string {
 	switch {
 	case s < 60:
 		return fmt.Sprintf("%ds", s)
+	case s%86400 == 0:
+		return fmt.Sprintf("%dd", s/86400)
 	case s%3600 == 0:
 		return fmt.Sprintf("%dh", s/3600)
 	case s >= 3600 && s%60 == 0:

@@ -2,11 +2,13 @@ package timeline
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ui/styles"
 )
 
 func build(evs ...wire.Event) *model.State {
@@ -171,5 +173,43 @@ func TestCutShortRunSpansItsActivity(t *testing.T) {
 	c := Layout(Spans(build(evs...), "r"), base+100_000, 20)
 	if r := c.Bars[0]; r.End != base+44_614 || r.To-r.From < 19 {
 		t.Errorf("the cut-short root: %+v, want it to end at its child's last call and span the chart", r)
+	}
+}
+
+// TestTicksFollowTheWidth: the scale has at most width/8+1 ticks
+// whatever the times (a session whose times reached the year 9999 built
+// 35 million a frame), and bars stay on the chart for any time a server
+// sends, negative or past the year 9999.
+func TestTicksFollowTheWidth(t *testing.T) {
+	const year9999 = 253402300799000
+	cases := map[string][]Span{
+		"to the year 9999":   {{ID: "r", Start: base, End: year9999}, {ID: "a", Start: base + 1000, End: base + 2000}},
+		"running since 1970": {{ID: "r", Start: 1, End: 0}},
+		"extremes": {{ID: "r", Start: math.MinInt64, End: math.MaxInt64}, {ID: "a", Start: math.MaxInt64, End: 0},
+			{ID: "b", Start: -5, End: math.MinInt64 + 1}},
+	}
+	for name, spans := range cases {
+		for _, width := range []int{1, 9, 40, 200} {
+			c := Layout(spans, base+60_000, width)
+			if len(c.Ticks) > width/8+1 {
+				t.Errorf("%s at width %d: %d ticks", name, width, len(c.Ticks))
+			}
+			for _, b := range c.Bars {
+				if b.From < 0 || b.To > width || b.From >= b.To {
+					t.Errorf("%s at width %d: bar %s at [%d, %d)", name, width, b.ID, b.From, b.To)
+				}
+			}
+			for _, tk := range c.Ticks {
+				if tk.Col < 0 || tk.Col > width {
+					t.Errorf("%s at width %d: a tick at column %d", name, width, tk.Col)
+				}
+			}
+			m := New("r", styles.New(true, true))
+			m.SetSize(width+14, 6)
+			m.SetData(spans, base+60_000)
+			if lines := strings.Split(m.View(), "\n"); len(lines) != 6 {
+				t.Errorf("%s at width %d: %d lines drawn", name, width, len(lines))
+			}
+		}
 	}
 }

@@ -141,7 +141,7 @@ func scale(c Chart, cw int) string {
 	line := []rune(strings.Repeat(" ", cw+8))
 	last := -1
 	for _, t := range c.Ticks {
-		if t.Col <= last {
+		if t.Col <= last || t.Col >= cw {
 			continue
 		}
 		copy(line[t.Col:], []rune("|"+t.Label))

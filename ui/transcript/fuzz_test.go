@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/octop-dev/octop/internal/testkit/termtest"
 	"github.com/octop-dev/octop/internal/transcript"
 	"github.com/octop-dev/octop/ui/styles"
 )
@@ -13,7 +14,8 @@ import (
 // prompt, reasoning, a tool's title, input, output and error, an error
 // message). Each kind of entry, folded or open, selected or not, must draw
 // as one-line strings none wider than the pane, or than the 10 cells the
-// renderer keeps as its floor (Text's markdown is fuzzed in ui/markdown:
+// renderer keeps as its floor, and holding nothing a terminal acts on but
+// the renderer's own colours (termtest.Screen) (Text's markdown is fuzzed in ui/markdown:
 // here a plain wrap stands in).
 func FuzzEntryLines(f *testing.F) {
 	f.Add("fix the parser\nsecond line", "go test ./...", "ok\n\tline two\r\n\x1b[31mred\x1b[0m", "exit status 1", uint8(60))
@@ -34,6 +36,9 @@ func FuzzEntryLines(f *testing.F) {
 						}
 						if got := ansi.StringWidth(l); got > max(width, 10) {
 							t.Fatalf("%s entry at width %d: line %d is %d wide: %q", kind, width, i, got, l)
+						}
+						if bad := termtest.Screen(l); bad != "" {
+							t.Fatalf("%s entry, line %d holds %s", kind, i, bad)
 						}
 					}
 				}

@@ -132,7 +132,7 @@ func (r *renderer) tool(e *transcript.Entry, w int, expanded bool) []string {
 	if e.Output == "" {
 		return out
 	}
-	lines := strings.Split(strings.TrimRight(e.Output, "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(bounded(e.Output), "\n"), "\n")
 	shown := lines
 	if !expanded && len(lines) > foldedOutput {
 		shown = lines[:foldedOutput]
@@ -179,9 +179,19 @@ func (r *renderer) notice(e *transcript.Entry, w int, expanded bool) []string {
 	return out
 }
 
-// wrap splits text into lines of at most w cells, cleaned (format.Wrap).
+// wrap splits text into lines of at most w cells, cleaned (format.Wrap),
+// and at most format.MaxText bytes of it (bounded).
 func wrap(text string, w int) []string {
-	return strings.Split(format.Wrap(strings.TrimRight(text, " \t\n"), w), "\n")
+	return strings.Split(format.Wrap(strings.TrimRight(bounded(text), " \t\n"), w), "\n")
+}
+
+// bounded is text drawn up to format.MaxText, a line saying how much
+// there was after what was cut.
+func bounded(text string) string {
+	if shown, note := format.Bounded(text); note != "" {
+		return shown + "\n" + note
+	}
+	return text
 }
 
 func prefixed(lines []string, first, rest string, ink styles.Ink) []string {

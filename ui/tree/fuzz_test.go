@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/octop-dev/octop/internal/testkit/termtest"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/styles"
@@ -15,7 +16,8 @@ import (
 // name) in whatever bytes it sent. Each row, for every kind of session
 // and every selection, must stay one line exactly the pane's width: a
 // newline, a tab, an escape or a wide character in a title must not break
-// the tree's columns.
+// the tree's columns, and nothing a terminal acts on may leave it but the
+// row's own colours (termtest.Screen).
 func FuzzRenderRow(f *testing.F) {
 	f.Add("fix the parser (@general subagent)", "/home/me/proj", "go test ./...", `{"command":"ls"}`, "bash", uint8(80))
 	f.Add("日本語\tタイトル\n2行目", "", "", "", "", uint8(3))
@@ -37,6 +39,9 @@ func FuzzRenderRow(f *testing.F) {
 				}
 				if got := ansi.StringWidth(line); got != width {
 					t.Fatalf("row %s (selected %v) is %d cells, want %d: %q", r.ID, sel, got, width, line)
+				}
+				if bad := termtest.Screen(line); bad != "" {
+					t.Fatalf("row %s (selected %v) holds %s", r.ID, sel, bad)
 				}
 			}
 		}
