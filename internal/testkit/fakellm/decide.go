@@ -59,6 +59,8 @@ func FinalText(s Script) string {
 		return s.String("msg", DefaultErrorMsg)
 	case Question:
 		return "question finished"
+	case Edit:
+		return editFinal(s)
 	}
 	return NoScenarioText
 }
@@ -127,6 +129,8 @@ func scenario(name string) func(c conversation, s Script, final reply) reply {
 		return conversation.playQuestion
 	case Call:
 		return conversation.playCall
+	case Edit:
+		return conversation.playEdit
 	}
 	return nil
 }
