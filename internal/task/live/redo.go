@@ -103,13 +103,17 @@ func (p *RedoPlan) fillFiles(w world, h map[string][]spanMsg, root string) {
 	for f := range byPath {
 		files[f] = true
 	}
-	for _, st := range gather(h, root, p.Since, nil).steps {
+	seen := gather(h, root, p.Since, nil)
+	for _, st := range seen.steps {
 		for _, f := range st.files {
 			files[f] = true
 		}
 	}
+	for _, c := range seen.claims {
+		files[c.file] = true
+	}
 	changes := attribute(gather(h, root, p.Since, files), files, p.mine, func(string) bool { return false })
-	seen := map[string]bool{}
+	named := map[string]bool{}
 	for path, cs := range changes {
 		if byPath[path] == nil {
 			byPath[path] = &UndoFile{Path: path}
@@ -121,8 +125,8 @@ func (p *RedoPlan) fillFiles(w world, h map[string][]spanMsg, root string) {
 	}
 	for _, f := range sortedFiles(byPath) {
 		for _, ch := range f.AlsoChangedBy {
-			if !seen[ch.SessionID] {
-				seen[ch.SessionID] = true
+			if !named[ch.SessionID] {
+				named[ch.SessionID] = true
 				p.Others = append(p.Others, w.sessions[ch.SessionID])
 			}
 		}
