@@ -28,6 +28,8 @@ func TestReadOnlySendsNothing(t *testing.T) {
 		{"resume", sc.Done, "--prompt", "again", "--wait"},
 		{"abort", sc.Worker},
 		{"abort", "--tree", sc.Root},
+		{"undo", sc.Worker, "--yes", "--force"},
+		{"redo", sc.Worker},
 	}
 	check := func(how string, prefix []string) {
 		t.Helper()

@@ -144,7 +144,9 @@ func revertError(what, id string, err error) error {
 	case client.IsBusy(err):
 		return task.NewError(task.ErrBusy, fmt.Sprintf("%s %s: the session is running; stop it first (octop abort %s)", what, id, id), err)
 	case client.IsNotFound(err):
-		return task.NewError(task.ErrNoSession, msg, err)
+		// The session was there a moment ago: the server lacks the call.
+		return task.NewError(task.ErrNoSession, fmt.Sprintf("%s %s: this server has no %s endpoint (or the session was just deleted)",
+			what, id, map[string]string{"undo": "revert", "redo": "unrevert"}[what]), err)
 	}
 	return fmt.Errorf("%s", msg)
 }
