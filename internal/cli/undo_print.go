@@ -15,8 +15,9 @@ type fileJSON struct {
 	Status    string `json:"status,omitempty"`
 	Additions int    `json:"additions"`
 	Deletions int    `json:"deletions"`
-	// Counted is false when the server's diffs did not count the file's
-	// lines (then additions and deletions are 0).
+	// Counted says additions and deletions are exactly what the undo
+	// takes back; false: the runs' diffs count them from an earlier
+	// snapshot than the one the server restores from (or not at all).
 	Counted bool `json:"counted"`
 	// AlsoChangedBy are the other sessions whose changes to the file go
 	// too; Changes says what each did.
@@ -50,8 +51,11 @@ func printFiles(w io.Writer, files []live.UndoFile) {
 	fmt.Fprintf(w, "files (%d):\n", len(files))
 	for _, f := range files {
 		lines := "lines not counted"
-		if f.Counted {
+		switch {
+		case f.Counted:
 			lines = fmt.Sprintf("+%d -%d", f.Additions, f.Deletions)
+		case f.Additions+f.Deletions > 0:
+			lines = fmt.Sprintf("~+%d -%d (the run's diff; the server's records of the first steps are missing, it may restore less)", f.Additions, f.Deletions)
 		}
 		fmt.Fprintf(w, "  %s  %s\n", f.Path, lines)
 		for _, ch := range f.AlsoChangedBy {

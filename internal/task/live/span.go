@@ -36,6 +36,8 @@ type spanPart struct {
 	Type  string   `json:"type"`
 	Tool  string   `json:"tool,omitempty"`
 	Hash  string   `json:"hash,omitempty"`
+	// Snapshot is a step-start part's: the worktree when the step began.
+	Snapshot string `json:"snapshot,omitempty"`
 	Files []string `json:"files,omitempty"`
 	State *struct {
 		Input    json.RawMessage `json:"input,omitempty"`

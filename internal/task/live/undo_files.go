@@ -14,19 +14,23 @@ func (p *UndoPlan) fillFiles(w world, h map[string][]spanMsg, root string) {
 	wt := worktree{root: root}
 	byPath := map[string]*UndoFile{}
 	for _, st := range p.Steps {
+		// The server restores each file from the first patch naming it.
+		restoreAt := map[string]string{}
 		for _, m := range from(h[st.Session.ID], st.To) {
 			for _, part := range m.Parts {
 				if part.Type != "patch" {
 					continue
 				}
 				for _, f := range part.Files {
-					addBy(byPath, wt.rel(f, m.Info.Path.Cwd), st.Session.ID)
+					f = wt.rel(f, m.Info.Path.Cwd)
+					addBy(byPath, f, st.Session.ID)
+					if _, ok := restoreAt[f]; !ok {
+						restoreAt[f] = part.Hash
+					}
 				}
 			}
 		}
-	}
-	for _, st := range p.Steps {
-		count(byPath, runs(h[st.Session.ID], st.To))
+		count(byPath, runs(h[st.Session.ID], st.To), restoreAt)
 	}
 	files := map[string]bool{}
 	for f := range byPath {
@@ -75,10 +79,17 @@ func from(msgs []spanMsg, to string) []spanMsg {
 	return nil
 }
 
-// runs are the user messages whose runs the undo takes back: the one to
-// is or falls in, and every later one.
-func runs(msgs []spanMsg, to string) []spanMsg {
-	start := -1
+// run is a user message and the snapshot its run began from (its
+// first step's).
+type run struct {
+	user  spanMsg
+	start string
+}
+
+// runs are the runs the undo takes back: the one to is or falls in, and
+// every later one.
+func runs(msgs []spanMsg, to string) []run {
+	start := 0
 	for i, m := range msgs {
 		if m.Info.Role == "user" {
 			start = i
@@ -87,31 +98,43 @@ func runs(msgs []spanMsg, to string) []spanMsg {
 			break
 		}
 	}
-	var out []spanMsg
-	for _, m := range msgs[max(start, 0):] {
+	var out []run
+	for _, m := range msgs[start:] {
 		if m.Info.Role == "user" {
-			out = append(out, m)
+			out = append(out, run{user: m})
+			continue
+		}
+		for _, p := range m.Parts {
+			if n := len(out); n > 0 && out[n-1].start == "" && p.Type == "step-start" {
+				out[n-1].start = p.Snapshot
+			}
 		}
 	}
 	return out
 }
 
 // count takes a session's runs' diffs for the files the undo restores.
-// Snapshots cover the whole worktree, so a parent's run and its child's
-// both count a file the child wrote: each file keeps the largest count
-// one session gives it rather than their sum.
-func count(byPath map[string]*UndoFile, users []spanMsg) {
+// A run's diff counts from the snapshot the run began with; the server
+// restores a file from the first patch naming it, so the count is exact
+// (Counted) only where the two are the same snapshot: 1.1.65 leaves some
+// steps without a patch, and restores less. Snapshots cover the whole
+// worktree, so a parent's run and its child's both count a file the
+// child wrote: each file keeps the largest count one session gives it
+// rather than their sum.
+func count(byPath map[string]*UndoFile, runs []run, restoreAt map[string]string) {
 	sum := map[string]*wire.FileDiff{}
 	patch := map[string]string{}
-	for _, u := range users {
-		if u.Info.Summary == nil {
+	exact := map[string]bool{}
+	for _, r := range runs {
+		if r.user.Info.Summary == nil {
 			continue
 		}
-		for _, d := range u.Info.Summary.Diffs {
+		for _, d := range r.user.Info.Summary.Diffs {
 			s := sum[d.File]
 			if s == nil {
 				s = &wire.FileDiff{File: d.File}
 				sum[d.File] = s
+				exact[d.File] = r.start != "" && r.start == restoreAt[d.File]
 			}
 			s.Additions += d.Additions
 			s.Deletions += d.Deletions
@@ -123,10 +146,10 @@ func count(byPath map[string]*UndoFile, users []spanMsg) {
 	}
 	for path, s := range sum {
 		f := byPath[path]
-		if f == nil || (f.Counted && f.Additions+f.Deletions >= int(s.Additions+s.Deletions)) {
+		if f == nil || f.Additions+f.Deletions >= int(s.Additions+s.Deletions) && f.Status != "" {
 			continue
 		}
-		f.Additions, f.Deletions, f.Status, f.Patch, f.Counted = int(s.Additions), int(s.Deletions), s.Status, patch[path], true
+		f.Additions, f.Deletions, f.Status, f.Patch, f.Counted = int(s.Additions), int(s.Deletions), s.Status, patch[path], exact[path]
 	}
 }
 

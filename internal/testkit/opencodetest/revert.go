@@ -21,7 +21,8 @@ type Patch struct {
 
 // AddPatch appends a patch part to a stored message of session id (set
 // the messages first): GET /session/{id}/message lists it after the
-// message's own parts, and a revert restores its files.
+// message's own parts, with a step-start part of the same snapshot before
+// them, and a revert restores its files.
 func (s *Server) AddPatch(id string, p Patch) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -56,6 +57,12 @@ func (st *state) messagesWithPatches(id string) any {
 	out := make([]message, len(msgs))
 	for i, m := range msgs {
 		out[i] = message{Info: m.Info, Parts: []any{}}
+		for n, p := range st.patches[id] {
+			if p.MessageID == m.Info.ID { // the step began from the patch's snapshot
+				out[i].Parts = append(out[i].Parts, map[string]any{"id": fmt.Sprintf("prt_start%d", n), "sessionID": id,
+					"messageID": p.MessageID, "type": "step-start", "snapshot": p.Hash})
+			}
+		}
 		for _, p := range m.Parts {
 			out[i].Parts = append(out[i].Parts, p)
 		}
