@@ -32,14 +32,14 @@ type spanMsg struct {
 // files of the worktree that changed during the step, whoever changed
 // them) or a tool call.
 type spanPart struct {
-	ID    string   `json:"id"`
-	Type  string   `json:"type"`
-	Tool  string   `json:"tool,omitempty"`
-	Hash  string   `json:"hash,omitempty"`
+	ID   string `json:"id"`
+	Type string `json:"type"`
+	Tool string `json:"tool,omitempty"`
+	Hash string `json:"hash,omitempty"`
 	// Snapshot is a step-start part's: the worktree when the step began.
-	Snapshot string `json:"snapshot,omitempty"`
-	Files []string `json:"files,omitempty"`
-	State *struct {
+	Snapshot string   `json:"snapshot,omitempty"`
+	Files    []string `json:"files,omitempty"`
+	State    *struct {
 		Input    json.RawMessage `json:"input,omitempty"`
 		Metadata json.RawMessage `json:"metadata,omitempty"`
 		Time     wire.ToolTime   `json:"time"`
