@@ -183,7 +183,7 @@ func checkUndo(files []UndoFile, restored []wire.DiffStat, unreadable bool) Chec
 	for _, f := range files {
 		s, ok := got[f.Path]
 		switch {
-		case !ok && !(f.Counted && f.Additions+f.Deletions == 0):
+		case !ok && (!f.Counted || f.Additions+f.Deletions != 0):
 			c.Missing = append(c.Missing, f.Path)
 		case ok && f.Counted && (s.Deletions != f.Additions || s.Additions != f.Deletions):
 			c.Counts = append(c.Counts, fmt.Sprintf("%s: -%d +%d, previewed -%d +%d", f.Path, s.Deletions, s.Additions, f.Additions, f.Deletions))
