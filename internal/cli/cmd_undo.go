@@ -130,7 +130,7 @@ func runUndo(ctx context.Context, cmd *command, base client.Options, pos []strin
 // confirmUndo refuses an undo that would take other sessions' work
 // without --force, or that nobody confirmed: --yes, or a yes on the
 // terminal.
-func (c *command) confirmUndo(plan live.UndoPlan, f undoFlags) (int, bool) {
+func (c *command) confirmUndo(plan task.UndoPlan, f undoFlags) (int, bool) {
 	if len(plan.Busy) > 0 {
 		return c.fail(task.NewError(task.ErrBusy, fmt.Sprintf("%s still running: stop it first (octop abort --tree %s); nothing was changed",
 			sessionList(plan.Busy), plan.Session.ID), nil)), false
@@ -158,7 +158,7 @@ func (c *command) confirmUndo(plan live.UndoPlan, f undoFlags) (int, bool) {
 
 // offerAbort asks whether to stop the running sessions of the undo, and
 // if so stops the session's subtree and reads the plan again.
-func (c *command) offerAbort(ctx context.Context, cl *client.Client, plan live.UndoPlan) (live.UndoPlan, error) {
+func (c *command) offerAbort(ctx context.Context, cl *client.Client, plan task.UndoPlan) (task.UndoPlan, error) {
 	if !c.ask(fmt.Sprintf("%s still running. Abort %s and its subtree first?", sessionList(plan.Busy), plan.Session.ID)) {
 		return plan, nil
 	}
@@ -177,7 +177,7 @@ func (c *command) offerAbort(ctx context.Context, cl *client.Client, plan live.U
 }
 
 // printUndoPlan writes the preview.
-func printUndoPlan(w interface{ Write([]byte) (int, error) }, p live.UndoPlan) {
+func printUndoPlan(w interface{ Write([]byte) (int, error) }, p task.UndoPlan) {
 	fmt.Fprintf(w, "undo %s to %s\n", sessionLine(p.Session), p.To)
 	for _, st := range p.Steps {
 		role := "this session"
@@ -200,7 +200,7 @@ func printUndoPlan(w interface{ Write([]byte) (int, error) }, p live.UndoPlan) {
 }
 
 // printUndone says what was undone and what the server says it restored.
-func printUndone(w interface{ Write([]byte) (int, error) }, r live.UndoResult) {
+func printUndone(w interface{ Write([]byte) (int, error) }, r task.UndoResult) {
 	for _, s := range r.Reverted {
 		fmt.Fprintf(w, "undone: %s (redo: octop redo %s)\n", sessionLine(s), r.Plan.Session.ID)
 	}

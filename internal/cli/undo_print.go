@@ -1,11 +1,12 @@
 package cli
 
 import (
+	"github.com/octop-dev/octop/internal/task"
+
 	"fmt"
 	"io"
 	"strings"
 
-	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
@@ -22,13 +23,13 @@ type fileJSON struct {
 	// AlsoChangedBy are the other sessions whose changes to the file go
 	// too; Changes says what each did.
 	AlsoChangedBy []string      `json:"also_changed_by"`
-	Changes       []live.Change `json:"changes,omitempty"`
+	Changes       []task.Change `json:"changes,omitempty"`
 	By            []string      `json:"by"`
 	Patch         string        `json:"patch,omitempty"`
 }
 
 // filesJSON is files as JSON.
-func filesJSON(files []live.UndoFile) []fileJSON {
+func filesJSON(files []task.UndoFile) []fileJSON {
 	out := make([]fileJSON, 0, len(files))
 	for _, f := range files {
 		j := fileJSON{Path: f.Path, Status: f.Status, Additions: f.Additions, Deletions: f.Deletions, Counted: f.Counted,
@@ -43,7 +44,7 @@ func filesJSON(files []live.UndoFile) []fileJSON {
 
 // printFiles lists files, one a line: the path, the lines, and who else
 // changed it.
-func printFiles(w io.Writer, files []live.UndoFile) {
+func printFiles(w io.Writer, files []task.UndoFile) {
 	if len(files) == 0 {
 		fmt.Fprintln(w, "files: none (the steps undone changed no file)")
 		return
@@ -65,7 +66,7 @@ func printFiles(w io.Writer, files []live.UndoFile) {
 }
 
 // changeWords says how sure octop is that a session changed a file.
-func changeWords(ch live.Change) string {
+func changeWords(ch task.Change) string {
 	if ch.Sure {
 		return "its " + ch.How + " call wrote it"
 	}
@@ -111,7 +112,7 @@ type undoSessionJSON struct {
 }
 
 // undoJSONOf is the plan, and the result when there is one.
-func undoJSONOf(p live.UndoPlan, r *live.UndoResult) undoJSON {
+func undoJSONOf(p task.UndoPlan, r *task.UndoResult) undoJSON {
 	j := undoJSON{Session: p.Session.ID, Title: p.Session.Title, To: p.To, Files: filesJSON(p.Files),
 		Others: nonNilIDs(p.OtherIDs()), Busy: []string{}}
 	for _, st := range p.Steps {

@@ -1,23 +1,12 @@
 package live
 
 import (
+	"github.com/octop-dev/octop/internal/task"
+
 	"math"
 	"sort"
 	"strings"
 )
-
-// Change is another session's change to a file that an undo or a redo
-// would write over, as far as the sessions' messages tell.
-type Change struct {
-	SessionID string `json:"session"`
-	Title     string `json:"title,omitempty"`
-	// Sure says a file tool of that session (write, edit, patch) named
-	// the file. Otherwise it may have changed it: it ran a command that
-	// names the file, or one of its steps saw the file change while no
-	// session's call explains it.
-	Sure bool   `json:"sure"`
-	How  string `json:"how"`
-}
 
 // The ways a session is found to have changed a file, weakest first.
 const (
@@ -113,7 +102,7 @@ func (w worktree) claims(id string, p spanPart, cwd string, watch map[string]boo
 // A session's step that saw a file change counts against it only when no
 // call of any session (the ones being undone included) explains the
 // change: a sibling's step lists the files its sibling wrote meanwhile.
-func attribute(ev evidence, files map[string]bool, mine, noSteps func(id string) bool) map[string][]Change {
+func attribute(ev evidence, files map[string]bool, mine, noSteps func(id string) bool) map[string][]task.Change {
 	best := map[[2]string]claim{}
 	keep := func(c claim) {
 		k := [2]string{c.file, c.session}
@@ -136,9 +125,9 @@ func attribute(ev evidence, files map[string]bool, mine, noSteps func(id string)
 			}
 		}
 	}
-	out := map[string][]Change{}
+	out := map[string][]task.Change{}
 	for k, c := range best {
-		out[k[0]] = append(out[k[0]], Change{SessionID: c.session, Sure: c.strength == byTool, How: c.how})
+		out[k[0]] = append(out[k[0]], task.Change{SessionID: c.session, Sure: c.strength == byTool, How: c.how})
 	}
 	for _, cs := range out {
 		sort.Slice(cs, func(i, j int) bool { return cs[i].SessionID < cs[j].SessionID })

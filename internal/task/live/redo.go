@@ -10,34 +10,8 @@ import (
 	"github.com/octop-dev/octop/internal/wire"
 )
 
-// RedoPlan is what redoing a session would do: the unreverts to send and
-// what they bring back, with nothing changed.
-//
-// An unrevert writes the whole worktree snapshot taken at its revert back
-// over whatever changed since, so reverts made one after another are
-// undone in the reverse order (the latest first: the server moves a
-// session's time.updated when it reverts it), and the last one writes
-// back the worktree as it was before the undo. Whatever another session
-// changed since the undo would go: those files are listed too.
-type RedoPlan struct {
-	Session wire.Session
-	// Steps are the sessions to unrevert, in order: the session and its
-	// undone descendants.
-	Steps []wire.Session
-	// Since is when the earliest of them was undone.
-	Since int64
-	// Files: for each, Additions are the lines the redo brings back and
-	// Deletions those it takes out again (from the undo's own diff);
-	// AlsoChangedBy the other sessions whose changes since would go.
-	Files        []UndoFile
-	Others, Busy []wire.Session
-}
-
-// OtherIDs are the ids of Others.
-func (p RedoPlan) OtherIDs() []string { return sessionIDs(p.Others) }
-
-// mine says whether id is one of the plan's sessions.
-func (p RedoPlan) mine(id string) bool {
+// redoMine says whether id is one of the plan's sessions.
+func redoMine(p task.RedoPlan, id string) bool {
 	for _, s := range p.Steps {
 		if s.ID == id {
 			return true
@@ -49,20 +23,20 @@ func (p RedoPlan) mine(id string) bool {
 // PlanRedo reads what redoing session id would bring back: its undone
 // messages and those of its undone descendants. It fails with
 // task.ErrNotReverted when the session has nothing undone.
-func PlanRedo(ctx context.Context, c *client.Client, id string) (RedoPlan, error) {
+func PlanRedo(ctx context.Context, c *client.Client, id string) (task.RedoPlan, error) {
 	s, err := lookup(ctx, c, id)
 	if err != nil {
-		return RedoPlan{}, err
+		return task.RedoPlan{}, err
 	}
 	if s.Revert == nil {
-		return RedoPlan{}, task.NewError(task.ErrNotReverted, fmt.Sprintf(
+		return task.RedoPlan{}, task.NewError(task.ErrNotReverted, fmt.Sprintf(
 			"%s has nothing undone to redo (a new prompt makes an undo final)", s.ID), nil)
 	}
 	w, err := readWorld(ctx, c, s)
 	if err != nil {
-		return RedoPlan{}, err
+		return task.RedoPlan{}, err
 	}
-	p := RedoPlan{Session: s, Steps: []wire.Session{s}, Since: s.Time.Updated}
+	p := task.RedoPlan{Session: s, Steps: []wire.Session{s}, Since: s.Time.Updated}
 	for _, d := range w.descendants(s.ID) {
 		if d.Revert != nil {
 			p.Steps = append(p.Steps, d)
@@ -79,16 +53,16 @@ func PlanRedo(ctx context.Context, c *client.Client, id string) (RedoPlan, error
 	}
 	h, err := readHistories(ctx, c, w.touchedSince(p.Since, s.Directory, ""))
 	if err != nil {
-		return RedoPlan{}, err
+		return task.RedoPlan{}, err
 	}
-	p.fillFiles(w, h, rootOf(h, s.Directory))
+	fillRedoFiles(&p, w, h, rootOf(h, s.Directory))
 	return p, nil
 }
 
 // fillFiles lists what the undo's diffs say comes back, and every file
 // another session changed since the undo, which the redo writes over.
-func (p *RedoPlan) fillFiles(w world, h map[string][]spanMsg, root string) {
-	byPath := map[string]*UndoFile{}
+func fillRedoFiles(p *task.RedoPlan, w world, h map[string][]spanMsg, root string) {
+	byPath := map[string]*task.UndoFile{}
 	for _, st := range p.Steps {
 		stats, _ := wire.DiffStats(st.Revert.Diff)
 		for _, d := range stats {
@@ -112,11 +86,11 @@ func (p *RedoPlan) fillFiles(w world, h map[string][]spanMsg, root string) {
 	for _, c := range seen.claims {
 		files[c.file] = true
 	}
-	changes := attribute(gather(h, root, p.Since, files), files, p.mine, func(string) bool { return false })
+	changes := attribute(gather(h, root, p.Since, files), files, func(id string) bool { return redoMine(*p, id) }, func(string) bool { return false })
 	named := map[string]bool{}
 	for path, cs := range changes {
 		if byPath[path] == nil {
-			byPath[path] = &UndoFile{Path: path}
+			byPath[path] = &task.UndoFile{Path: path}
 		}
 		for i, ch := range cs {
 			cs[i].Title = w.sessions[ch.SessionID].Title
@@ -134,26 +108,20 @@ func (p *RedoPlan) fillFiles(w world, h map[string][]spanMsg, root string) {
 	}
 }
 
-// RedoResult is what a redo did: the sessions unreverted, in order.
-type RedoResult struct {
-	Plan       RedoPlan
-	Unreverted []wire.Session
-}
-
 // Redo carries out what plan previewed: it reads the plan again, sends
 // nothing if one of its sessions runs (task.ErrBusy) or if the changes of
 // a session not named in consent would go (task.ErrOthersWork), then
 // unreverts each session in order and checks that the server says each
 // is no longer undone. If one fails it stops there.
-func Redo(ctx context.Context, c *client.Client, plan RedoPlan, consent []string) (RedoResult, error) {
+func Redo(ctx context.Context, c *client.Client, plan task.RedoPlan, consent []string) (task.RedoResult, error) {
 	now, err := PlanRedo(ctx, c, plan.Session.ID)
 	if err != nil {
-		return RedoResult{}, err
+		return task.RedoResult{}, err
 	}
 	if err := stillAgreed(now.Busy, now.Others, consent); err != nil {
-		return RedoResult{}, err
+		return task.RedoResult{}, err
 	}
-	res := RedoResult{Plan: now}
+	res := task.RedoResult{Plan: now}
 	for _, st := range now.Steps {
 		s, err := c.Unrevert(ctx, st.ID)
 		if err != nil {

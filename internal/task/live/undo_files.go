@@ -1,6 +1,8 @@
 package live
 
 import (
+	"github.com/octop-dev/octop/internal/task"
+
 	"sort"
 
 	"github.com/octop-dev/octop/internal/wire"
@@ -10,9 +12,9 @@ import (
 // of each session from its point on, as the server's revert collects
 // them), counts them from the runs' own diffs, and names the other
 // sessions that changed them since the span began.
-func (p *UndoPlan) fillFiles(w world, h map[string][]spanMsg, root string) {
+func fillUndoFiles(p *task.UndoPlan, w world, h map[string][]spanMsg, root string) {
 	wt := worktree{root: root}
-	byPath := map[string]*UndoFile{}
+	byPath := map[string]*task.UndoFile{}
 	for _, st := range p.Steps {
 		// The server restores each file from the first patch naming it.
 		restoreAt := map[string]string{}
@@ -55,10 +57,10 @@ func (p *UndoPlan) fillFiles(w world, h map[string][]spanMsg, root string) {
 }
 
 // addBy notes that session id's steps saw file change.
-func addBy(byPath map[string]*UndoFile, file, id string) {
+func addBy(byPath map[string]*task.UndoFile, file, id string) {
 	f := byPath[file]
 	if f == nil {
-		f = &UndoFile{Path: file}
+		f = &task.UndoFile{Path: file}
 		byPath[file] = f
 	}
 	for _, b := range f.By {
@@ -121,7 +123,7 @@ func runs(msgs []spanMsg, to string) []run {
 // worktree, so a parent's run and its child's both count a file the
 // child wrote: each file keeps the largest count one session gives it
 // rather than their sum.
-func count(byPath map[string]*UndoFile, runs []run, restoreAt map[string]string) {
+func count(byPath map[string]*task.UndoFile, runs []run, restoreAt map[string]string) {
 	sum := map[string]*wire.FileDiff{}
 	patch := map[string]string{}
 	exact := map[string]bool{}
@@ -154,8 +156,8 @@ func count(byPath map[string]*UndoFile, runs []run, restoreAt map[string]string)
 }
 
 // sortedFiles are the files by path.
-func sortedFiles(byPath map[string]*UndoFile) []*UndoFile {
-	out := make([]*UndoFile, 0, len(byPath))
+func sortedFiles(byPath map[string]*task.UndoFile) []*task.UndoFile {
+	out := make([]*task.UndoFile, 0, len(byPath))
 	for _, f := range byPath {
 		out = append(out, f)
 	}

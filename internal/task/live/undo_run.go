@@ -10,51 +10,6 @@ import (
 	"github.com/octop-dev/octop/internal/wire"
 )
 
-// UndoResult is what an undo did: the sessions it reverted, in order, and
-// what the server says the reverts changed, checked against the preview.
-type UndoResult struct {
-	Plan     UndoPlan
-	Reverted []wire.Session
-	// Restored is the server's own account, file by file: the lines the
-	// reverts added back and took out.
-	Restored []wire.DiffStat
-	Check    Check
-}
-
-// Check is how the server's account of a revert or an unrevert compares
-// with the preview. All empty (OK) means they agree.
-type Check struct {
-	// Missing are previewed files the server did not report changing;
-	// Extra are files it reported that the preview did not list; Counts
-	// are files whose lines differ from the preview's ("path: …").
-	Missing, Extra, Counts []string
-	// Unreadable says part of the server's diff could not be read.
-	Unreadable bool
-}
-
-// OK says the server's account agrees with the preview.
-func (c Check) OK() bool {
-	return len(c.Missing)+len(c.Extra)+len(c.Counts) == 0 && !c.Unreadable
-}
-
-// String says in one line how they differ ("" when they agree).
-func (c Check) String() string {
-	var parts []string
-	if len(c.Missing) > 0 {
-		parts = append(parts, "not restored: "+strings.Join(c.Missing, ", "))
-	}
-	if len(c.Extra) > 0 {
-		parts = append(parts, "also changed, not in the preview: "+strings.Join(c.Extra, ", "))
-	}
-	if len(c.Counts) > 0 {
-		parts = append(parts, "other lines than previewed: "+strings.Join(c.Counts, ", "))
-	}
-	if c.Unreadable {
-		parts = append(parts, "part of the server's diff could not be read")
-	}
-	return strings.Join(parts, "; ")
-}
-
 // Undo carries out what plan previewed. It reads the plan again first,
 // and sends nothing if a session of the undo now runs (task.ErrBusy), if
 // the work of a session not named in consent would go (task.ErrOthersWork:
@@ -63,19 +18,19 @@ func (c Check) String() string {
 // reverts each session in the plan's order and checks the server's
 // account against the preview. If a revert fails it stops there: the
 // result holds the reverts made.
-func Undo(ctx context.Context, c *client.Client, plan UndoPlan, consent []string) (UndoResult, error) {
+func Undo(ctx context.Context, c *client.Client, plan task.UndoPlan, consent []string) (task.UndoResult, error) {
 	now, err := PlanUndo(ctx, c, plan.Session.ID, plan.To)
 	if err != nil {
-		return UndoResult{}, err
+		return task.UndoResult{}, err
 	}
 	if err := stillAgreed(now.Busy, now.Others, consent); err != nil {
-		return UndoResult{}, err
+		return task.UndoResult{}, err
 	}
 	if extra := newFiles(plan.Files, now.Files); len(extra) > 0 {
-		return UndoResult{}, task.NewError(task.ErrOthersWork, fmt.Sprintf(
+		return task.UndoResult{}, task.NewError(task.ErrOthersWork, fmt.Sprintf(
 			"the undo of %s would now also restore %s, which the preview did not show; nothing was changed: look again", plan.Session.ID, strings.Join(extra, ", ")), nil)
 	}
-	res := UndoResult{Plan: now}
+	res := task.UndoResult{Plan: now}
 	var stats [][]wire.DiffStat
 	for _, st := range now.Steps {
 		if st.Done {
@@ -122,7 +77,7 @@ func stillAgreed(busy, others []wire.Session, consent []string) error {
 }
 
 // newFiles are the paths of now that were not in then.
-func newFiles(then, now []UndoFile) []string {
+func newFiles(then, now []task.UndoFile) []string {
 	had := map[string]bool{}
 	for _, f := range then {
 		had[f.Path] = true
@@ -174,8 +129,8 @@ func mergeStats(all [][]wire.DiffStat) []wire.DiffStat {
 // checkUndo compares the server's account of the reverts with the
 // preview: a revert takes out the lines the work added, and puts back
 // those it removed.
-func checkUndo(files []UndoFile, restored []wire.DiffStat, unreadable bool) Check {
-	c := Check{Unreadable: unreadable}
+func checkUndo(files []task.UndoFile, restored []wire.DiffStat, unreadable bool) task.Check {
+	c := task.Check{Unreadable: unreadable}
 	got := map[string]wire.DiffStat{}
 	for _, s := range restored {
 		got[s.Path] = s

@@ -77,7 +77,7 @@ func tool(name, input string, at int64) wire.Part {
 		Input: json.RawMessage(input), Time: wire.ToolTime{Start: at, End: at + 1}}}
 }
 
-func changedBy(f UndoFile) map[string]bool {
+func changedBy(f task.UndoFile) map[string]bool {
 	out := map[string]bool{}
 	for _, c := range f.AlsoChangedBy {
 		out[c.SessionID] = c.Sure
