@@ -91,15 +91,6 @@ func rootOf(h map[string][]spanMsg, dir string) string {
 	return dir
 }
 
-// sessionIDs are the sessions' ids.
-func sessionIDs(ss []wire.Session) []string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = s.ID
-	}
-	return out
-}
-
 // shortList names sessions for a one-line message: id and title.
 func shortList(ss []wire.Session) string {
 	parts := make([]string, len(ss))
