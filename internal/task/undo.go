@@ -183,3 +183,64 @@ func (p RedoPlan) Mine(id string) bool {
 	}
 	return false
 }
+
+// UndoPlanRequest reads what undoing session ID to message To ("": its
+// first) would do: the preview the u key shows.
+type UndoPlanRequest struct{ ID, To string }
+
+// UndoPlanReply answers UndoPlanRequest.
+type UndoPlanReply struct {
+	Plan UndoPlan
+	Err  error
+}
+
+// UndoRequest carries Plan out; Consent names the other sessions the
+// person agreed may lose their work.
+type UndoRequest struct {
+	Plan    UndoPlan
+	Consent []string
+}
+
+// UndoReply answers UndoRequest.
+type UndoReply struct {
+	Result UndoResult
+	Err    error
+}
+
+// RedoPlanRequest reads what redoing session ID would do.
+type RedoPlanRequest struct{ ID string }
+
+// RedoPlanReply answers RedoPlanRequest.
+type RedoPlanReply struct {
+	Plan RedoPlan
+	Err  error
+}
+
+// RedoRequest carries Plan out; Consent as UndoRequest's.
+type RedoRequest struct {
+	Plan    RedoPlan
+	Consent []string
+}
+
+// RedoReply answers RedoRequest.
+type RedoReply struct {
+	Result RedoResult
+	Err    error
+}
+
+// Changes: a plan only reads; an undo and a redo change the worktree.
+func (UndoPlanRequest) Changes() bool { return false }
+func (UndoRequest) Changes() bool     { return true }
+func (RedoPlanRequest) Changes() bool { return false }
+func (RedoRequest) Changes() bool     { return true }
+
+// Refused: each request's reply carrying err.
+func (UndoPlanRequest) Refused(err error) Reply { return UndoPlanReply{Err: err} }
+func (UndoRequest) Refused(err error) Reply     { return UndoReply{Err: err} }
+func (RedoPlanRequest) Refused(err error) Reply { return RedoPlanReply{Err: err} }
+func (RedoRequest) Refused(err error) Reply     { return RedoReply{Err: err} }
+
+func (UndoPlanReply) reply() {}
+func (UndoReply) reply()     {}
+func (RedoPlanReply) reply() {}
+func (RedoReply) reply()     {}
