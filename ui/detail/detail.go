@@ -206,6 +206,9 @@ func (m Model) header(s *model.Session) []string {
 			lines = append(lines, label(st, "runaway")+st.Ink.Failed.Render("⚠ "+format.OneLine(r)))
 		}
 	}
+	if r := s.Reverted(); r != nil {
+		lines = append(lines, label(st, "undone")+st.Ink.Retry.Render(format.OneLine(undoneLine(s.ID, r))))
+	}
 	for _, p := range m.state.Permissions(s.ID) {
 		lines = append(lines, label(st, "waiting")+st.Ink.Waiting.Render("permission "+format.OneLine(p.Permission+" "+strings.Join(p.Patterns, " "))))
 	}
@@ -362,4 +365,13 @@ func fit(s string, width int) string {
 		w = ansi.StringWidth(s)
 	}
 	return s + strings.Repeat(" ", max(width-w, 0))
+}
+
+// undoneLine says what is undone in a session and how to bring it back.
+func undoneLine(id string, r *model.Reverted) string {
+	files := format.Plural(len(r.Files), "file", "files")
+	if len(r.Files) == 1 {
+		files = r.Files[0].Path
+	}
+	return fmt.Sprintf("%s %s from %s · U or octop redo %s brings it back", format.MarkUndone, files, r.MessageID, id)
 }

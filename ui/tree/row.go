@@ -116,6 +116,10 @@ func (l *line) name(s *model.Session, r model.Row, kind model.Kind) {
 		l.put(styles.Ink{}, " ", 1)
 		l.put(k.badge, "@"+agent, 1+ansi.StringWidth(agent))
 	}
+	if s.Reverted() != nil {
+		l.put(styles.Ink{}, " ", 1)
+		l.put(k.retry, format.MarkUndone+" undone", 8)
+	}
 	if l.o.runaway != "" {
 		flag := "⚠ " + l.o.runaway
 		l.put(styles.Ink{}, " ", 1)
