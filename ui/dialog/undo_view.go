@@ -33,7 +33,9 @@ func DefaultUndoKeyMap() UndoKeyMap {
 func (k UndoKeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Yes, k.Diff, k.Down, k.No} }
 
 // FullHelp is every key.
-func (k UndoKeyMap) FullHelp() [][]key.Binding { return [][]key.Binding{{k.Yes, k.No, k.Diff, k.Up, k.Down}} }
+func (k UndoKeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Yes, k.No, k.Diff, k.Up, k.Down}}
+}
 
 // verb is "undo" or "redo".
 func (d Undo) verb() string {
