@@ -59,7 +59,7 @@ func TestUndoKey(t *testing.T) {
 	d.ExpectNot("↶ undone") // the screen waits for the server's word
 	s, _ := f.Session("ses_w0")
 	s.Time.Updated = ms(10) // the fake's clock is not the screen's
-	d.Send(events(wire.SessionUpdated{Info: s})).Expect("↶ undone", "undone  ↶ 2 files from msg_w0u · U or octop redo")
+	d.Send(events(wire.SessionUpdated{Info: s})).Expect("↶ undone", "undone  ↶ 2 files · from msg_w0u on", "U or octop redo ses_w0")
 	d.Press("U").Expect("Redo worker 0?", "brings back").Press("y").Expect("redone ses_w0")
 	if got := f.Mutations(); !slices.Equal(got, []string{"POST /session/ses_w0/revert", "POST /session/ses_w0/unrevert"}) {
 		t.Fatalf("sent %v", got)

@@ -133,7 +133,8 @@ func (d Undo) fileLine(i int, f task.UndoFile, inner int) []string {
 		if c.Sure {
 			how = "its " + c.How + " call wrote it"
 		}
-		out = append(out, d.st.Ink.Failed.Render(trim("    ! also changed by "+format.OneLine(c.SessionID+" "+c.Title)+": "+format.OneLine(how), inner)))
+		out = append(out, d.st.Ink.Failed.Render(trim("    ! also changed by "+format.OneLine(c.SessionID+" "+c.Title), inner)),
+			d.st.Ink.Failed.Render(trim("      "+format.OneLine(how), inner)))
 	}
 	return out
 }
