@@ -106,20 +106,25 @@ func revertError(what, id string, err error) error {
 	return fmt.Errorf("%s", msg)
 }
 
-// mergeStats joins several diffs' accounts: a file named by more than one
-// keeps the largest.
+// mergeStats joins the diffs of reverts made one after another: a file
+// several of them changed (a child's revert took some of its lines, the
+// parent's the rest, when the server kept no record of the child's first
+// step) adds up their lines, and is deleted if one of them deleted it.
 func mergeStats(all [][]wire.DiffStat) []wire.DiffStat {
 	var out []wire.DiffStat
 	at := map[string]int{}
 	for _, stats := range all {
 		for _, s := range stats {
 			i, ok := at[s.Path]
-			switch {
-			case !ok:
+			if !ok {
 				at[s.Path] = len(out)
 				out = append(out, s)
-			case s.Additions+s.Deletions > out[i].Additions+out[i].Deletions:
-				out[i] = s
+				continue
+			}
+			out[i].Additions += s.Additions
+			out[i].Deletions += s.Deletions
+			if s.Status == "deleted" {
+				out[i].Status = s.Status
 			}
 		}
 	}

@@ -254,3 +254,14 @@ func TestUndoPointChecked(t *testing.T) {
 		t.Errorf("from msg_a2: %+v %v", p.Files, err)
 	}
 }
+
+// TestMergeStats: reverts one after another add up their lines on a file.
+func TestMergeStats(t *testing.T) {
+	got := mergeStats([][]wire.DiffStat{
+		{{Path: "a", Deletions: 2, Status: "modified"}, {Path: "b", Additions: 1, Status: "modified"}},
+		{{Path: "a", Deletions: 1, Status: "deleted"}}, {}})
+	want := []wire.DiffStat{{Path: "a", Deletions: 3, Status: "deleted"}, {Path: "b", Additions: 1, Status: "modified"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("mergeStats = %+v, want %+v", got, want)
+	}
+}
