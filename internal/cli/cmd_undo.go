@@ -205,6 +205,10 @@ func printUndone(w interface{ Write([]byte) (int, error) }, r task.UndoResult) {
 		fmt.Fprintf(w, "undone: %s (redo: octop redo %s)\n", sessionLine(s), r.Plan.Session.ID)
 	}
 	for _, s := range r.Restored {
+		if n := r.Touched[s.Path]; n > 1 {
+			fmt.Fprintf(w, "restored: %s  (%s, by %d reverts one after another)\n", s.Path, restoredWord(s), n)
+			continue
+		}
 		fmt.Fprintf(w, "restored: %s  -%d +%d (%s)\n", s.Path, s.Deletions, s.Additions, restoredWord(s))
 	}
 }

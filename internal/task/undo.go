@@ -96,6 +96,11 @@ type UndoResult struct {
 	// Restored is the server's own account, file by file: the lines the
 	// reverts added back and took out.
 	Restored []wire.DiffStat
+	// Touched says how many of the reverts changed each file: their
+	// lines add up in Restored, and where several did, the sum is not
+	// the file's net change (one may have put back lines the next took
+	// out), so the check compares only which files changed.
+	Touched map[string]int
 	Check    Check
 }
 

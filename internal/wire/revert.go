@@ -22,9 +22,10 @@ type Revert struct {
 // DiffStat is one file of a git diff: its path, the lines the diff adds
 // and removes, and whether it creates or deletes the file.
 type DiffStat struct {
-	Path                 string
-	Additions, Deletions int
-	Status               string // added, deleted, modified
+	Path      string `json:"path"`
+	Additions int    `json:"additions"`
+	Deletions int    `json:"deletions"`
+	Status    string `json:"status"` // added, deleted, modified
 }
 
 // DiffStats reads a git diff (a Revert's Diff) file by file. What cannot

@@ -48,8 +48,8 @@ func Undo(ctx context.Context, c *client.Client, plan task.UndoPlan, consent []s
 		res.Check.Unreadable = res.Check.Unreadable || !ok
 		stats = append(stats, d)
 	}
-	res.Restored = mergeStats(stats)
-	res.Check = checkUndo(now.Files, res.Restored, res.Check.Unreadable)
+	res.Restored, res.Touched = mergeStats(stats)
+	res.Check = checkUndo(now.Files, res.Restored, res.Touched, res.Check.Unreadable)
 	return res, nil
 }
 
@@ -110,11 +110,13 @@ func revertError(what, id string, err error) error {
 // several of them changed (a child's revert took some of its lines, the
 // parent's the rest, when the server kept no record of the child's first
 // step) adds up their lines, and is deleted if one of them deleted it.
-func mergeStats(all [][]wire.DiffStat) []wire.DiffStat {
+func mergeStats(all [][]wire.DiffStat) ([]wire.DiffStat, map[string]int) {
 	var out []wire.DiffStat
 	at := map[string]int{}
+	touched := map[string]int{}
 	for _, stats := range all {
 		for _, s := range stats {
+			touched[s.Path]++
 			i, ok := at[s.Path]
 			if !ok {
 				at[s.Path] = len(out)
@@ -128,13 +130,14 @@ func mergeStats(all [][]wire.DiffStat) []wire.DiffStat {
 			}
 		}
 	}
-	return out
+	return out, touched
 }
 
 // checkUndo compares the server's account of the reverts with the
-// preview: a revert takes out the lines the work added, and puts back
+// preview: the files must be the same; where one revert alone changed a
+// file, it must have taken out the lines the work added and put back
 // those it removed.
-func checkUndo(files []task.UndoFile, restored []wire.DiffStat, unreadable bool) task.Check {
+func checkUndo(files []task.UndoFile, restored []wire.DiffStat, touched map[string]int, unreadable bool) task.Check {
 	c := task.Check{Unreadable: unreadable}
 	got := map[string]wire.DiffStat{}
 	for _, s := range restored {
@@ -145,7 +148,7 @@ func checkUndo(files []task.UndoFile, restored []wire.DiffStat, unreadable bool)
 		switch {
 		case !ok && (!f.Counted || f.Additions+f.Deletions != 0):
 			c.Missing = append(c.Missing, f.Path)
-		case ok && f.Counted && (s.Deletions != f.Additions || s.Additions != f.Deletions):
+		case ok && f.Counted && touched[f.Path] == 1 && (s.Deletions != f.Additions || s.Additions != f.Deletions):
 			c.Counts = append(c.Counts, fmt.Sprintf("%s: -%d +%d, previewed -%d +%d", f.Path, s.Deletions, s.Additions, f.Additions, f.Deletions))
 		}
 		delete(got, f.Path)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -257,11 +258,15 @@ func TestUndoPointChecked(t *testing.T) {
 
 // TestMergeStats: reverts one after another add up their lines on a file.
 func TestMergeStats(t *testing.T) {
-	got := mergeStats([][]wire.DiffStat{
+	got, touched := mergeStats([][]wire.DiffStat{
 		{{Path: "a", Deletions: 2, Status: "modified"}, {Path: "b", Additions: 1, Status: "modified"}},
 		{{Path: "a", Deletions: 1, Status: "deleted"}}, {}})
 	want := []wire.DiffStat{{Path: "a", Deletions: 3, Status: "deleted"}, {Path: "b", Additions: 1, Status: "modified"}}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("mergeStats = %+v, want %+v", got, want)
+	if !reflect.DeepEqual(got, want) || touched["a"] != 2 || touched["b"] != 1 {
+		t.Errorf("mergeStats = %+v %v, want %+v", got, touched, want)
+	}
+	files := []task.UndoFile{{Path: "a", Additions: 9, Counted: true}, {Path: "b", Deletions: 2, Counted: true}}
+	if c := checkUndo(files, got, touched, false); len(c.Counts) != 1 || !strings.HasPrefix(c.Counts[0], "b:") {
+		t.Errorf("check %+v: want only b's lines compared", c)
 	}
 }
