@@ -162,12 +162,16 @@ func TestUndoChildOfFanout(t *testing.T) {
 			if code, _, errs := actOctop(t, s.URL, "", "undo", w0.ID, "--yes", "--force"); code != 0 {
 				t.Fatalf("second undo: exit %d %s", code, errs)
 			}
-			if code, _, errs := actOctop(t, s.URL, "", "resume", w0.ID, "--prompt", "EDIT steps=1 sleep=0.1 path=u-w0b.txt", "--wait"); code != 0 {
+			if code, _, errs := actOctop(t, s.URL, "", "resume", w0.ID, "--prompt", "EDIT steps=1 sleep=0.1 path=u-w0b.txt"); code != 0 {
 				t.Fatalf("resume: exit %d %s", code, errs)
 			}
-			if revertedIn(t, s.URL, w0.ID) {
-				t.Error("the mark stayed after the next prompt made the undo final")
-			}
+			actWaitFor(t, "the next prompt to make the undo final", func() (bool, error) {
+				return !revertedIn(t, s.URL, w0.ID), nil
+			})
+			actWaitFor(t, "the resumed run to write its file", func() (bool, error) {
+				_, there := fileLines(t, s, "u-w0b.txt")
+				return there, nil
+			})
 			if code, _, errs := actOctop(t, s.URL, "", "redo", w0.ID); code != 0 || !strings.Contains(errs, "nothing undone") {
 				t.Errorf("redo after the prompt: exit %d %q", code, errs)
 			}
