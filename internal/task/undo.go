@@ -101,7 +101,7 @@ type UndoResult struct {
 	// the file's net change (one may have put back lines the next took
 	// out), so the check compares only which files changed.
 	Touched map[string]int
-	Check    Check
+	Check   Check
 }
 
 // Check is how the server's account of a revert or an unrevert compares
