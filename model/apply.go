@@ -173,6 +173,9 @@ func (s *State) upsertInfo(info wire.Session) {
 	if fresh && !ss.sealed() { // sealed: the same info, its totals kept
 		ss.setInfoTotals(info.Tokens.Sum(), info.Cost)
 	}
+	if fresh {
+		s.setRevert(ss, info.Revert)
+	}
 	// A rename or a share moves time.updated too: the session was touched,
 	// but its run did nothing then (see touch).
 	ss.LastActive = max(ss.LastActive, info.Time.Updated)

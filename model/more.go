@@ -27,6 +27,10 @@ type more struct {
 	// the messages' sum. A session with no more spent exactly that.
 	infoTokens, infoCost float64
 	textDone             bool // that part has ended: late deltas no longer apply
+	// revert is what the server says is undone (see Reverted), and the
+	// diff it was read from.
+	revert     *Reverted
+	revertDiff string
 	// frozen is a sealed session's state (see State.Seal); a sealed
 	// more is shared, never written.
 	frozen *SessionState

@@ -11,8 +11,8 @@ package model
 // opened again first: see reopen.
 func (s *State) Seal(id string) (ok bool) {
 	ss := s.sessions[id]
-	if ss == nil || ss.nBg > 0 {
-		return false
+	if ss == nil || ss.nBg > 0 || ss.rd().revert != nil {
+		return false // a revert is kept whole: it is shown
 	}
 	if ss.sealed() {
 		return true

@@ -97,10 +97,10 @@ func TestHostileRecordingOnReplay(t *testing.T) {
 		hs.check("the replay's tree and detail of "+id, true)
 	}
 	for _, r := range []struct{ session, key string }{{hs.sc.Done, "o"}, {hs.sc.Failed, "t"}, {hs.sc.Root, "d"},
-		{hs.sc.Root, "T"}, {hs.sc.Root, "i"}, {hs.sc.Root, "x"}} {
+		{hs.sc.Root, "T"}, {hs.sc.Root, "i"}, {hs.sc.Root, "x"}, {hs.sc.Root, "u"}, {hs.sc.Root, "U"}} {
 		hs.selectSession(r.session)
 		hs.keys(r.key)
-		hs.check("the replay's "+r.key+" on "+r.session, r.key != "x")
+		hs.check("the replay's "+r.key+" on "+r.session, r.key != "x" && r.key != "u" && r.key != "U")
 		hs.keys("esc")
 		if hs.m.dialog != nil {
 			hs.keys("esc")

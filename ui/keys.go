@@ -20,6 +20,8 @@ type KeyMap struct {
 	Launch, LaunchRoot, Resume, ResumeByID, Abort, AbortTree, Open, CopyID, Inbox key.Binding
 	// Repair: tell a running session something (steer), start one again.
 	Steer, Retry key.Binding
+	// Undo and Redo take back what a session changed, and bring it back.
+	Undo, Redo key.Binding
 	// The rooms that look inside a session: transcript, files changed,
 	// timeline and spend ledger of the subtree.
 	Transcript, Diff, Timeline, Ledger key.Binding
@@ -53,6 +55,8 @@ func DefaultKeyMap() KeyMap {
 		Inbox:      b("i", "i", "inbox"),
 		Steer:      b("m", "m", "tell (steer)"),
 		Retry:      b("a", "a", "retry"),
+		Undo:       b("u", "u", "undo changes"),
+		Redo:       b("U", "U", "redo changes"),
 		Transcript: b("t", "t", "transcript"),
 		Diff:       b("d", "d", "files changed"),
 		Timeline:   b("T", "T", "timeline"),
@@ -73,6 +77,7 @@ func (k KeyMap) actionFor() []struct {
 		{k.Launch, ActionLaunch}, {k.LaunchRoot, ActionLaunchRoot}, {k.Resume, ActionResume}, {k.ResumeByID, ActionResumeByID},
 		{k.Abort, ActionAbort}, {k.AbortTree, ActionAbortTree}, {k.Open, ActionOpen},
 		{k.CopyID, ActionCopyID}, {k.Inbox, ActionInbox}, {k.Steer, ActionSteer}, {k.Retry, ActionRetry},
+		{k.Undo, ActionUndo}, {k.Redo, ActionRedo},
 		{k.Transcript, ActionTranscript}, {k.Diff, ActionDiff}, {k.Timeline, ActionTimeline}, {k.Ledger, ActionLedger},
 	}
 }
@@ -87,7 +92,7 @@ func (m Model) helpKeys() footer.Keys {
 		Short:     []key.Binding{r.Tab, r.Filter},
 		View:      append([]key.Binding{r.Tab, r.Filter, r.ClearFilter, r.Follow, r.Sort, r.Help, r.Quit}, m.opts.MoreKeys...),
 		Actions: []key.Binding{r.Transcript, r.Diff, r.Timeline, r.Ledger, r.Launch, r.LaunchRoot, r.Resume,
-			r.ResumeByID, r.Steer, r.Retry, r.Abort, r.AbortTree, r.Open, r.CopyID, r.Inbox},
+			r.ResumeByID, r.Steer, r.Retry, r.Abort, r.AbortTree, r.Undo, r.Redo, r.Open, r.CopyID, r.Inbox},
 	}
 	if m.focus == paneDetail {
 		k.PaneShort, k.PaneFull = m.detail.KeyMap().ShortHelp(), m.detail.KeyMap().FullHelp()

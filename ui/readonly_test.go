@@ -16,7 +16,8 @@ func TestReadOnlyScreenSendsNothing(t *testing.T) {
 		t.Errorf("the header does not say read-only:\n%s", screen(hs.m))
 	}
 	for _, k := range []struct{ session, key string }{{hs.sc.Root, "n"}, {"", "N"}, {hs.sc.Done, "r"},
-		{hs.sc.Root, "r"}, {"", "R"}, {hs.sc.Root, "x"}, {hs.sc.Root, "X"}, {hs.sc.Worker, "m"}, {hs.sc.Failed, "a"}} {
+		{hs.sc.Root, "r"}, {"", "R"}, {hs.sc.Root, "x"}, {hs.sc.Root, "X"}, {hs.sc.Worker, "m"}, {hs.sc.Failed, "a"},
+		{hs.sc.Done, "u"}, {hs.sc.Done, "U"}} {
 		if k.session != "" {
 			hs.selectSession(k.session)
 		}

@@ -44,9 +44,11 @@ const (
 	ActionLedger                   // $: what the selected subtree spent
 	ActionSteer                    // m: tell the selected session something while it runs
 	ActionRetry                    // a: start the selected session's task again beside it
+	ActionUndo                     // u: undo what the selected session changed
+	ActionRedo                     // U: redo it
 )
 
-var actionNames = [...]string{"launch", "resume", "resume by id", "abort", "abort subtree", "open", "copy task_id", "inbox", "launch root", "transcript", "files changed", "timeline", "spend", "tell", "retry"}
+var actionNames = [...]string{"launch", "resume", "resume by id", "abort", "abort subtree", "open", "copy task_id", "inbox", "launch root", "transcript", "files changed", "timeline", "spend", "tell", "retry", "undo", "redo"}
 
 // String names the action, e.g. "abort subtree".
 func (a Action) String() string {
@@ -113,7 +115,7 @@ func (m Model) room(a Action) (room.Dialog, tea.Cmd) {
 		return nil, room.Flash("select a session to "+map[Action]string{ActionResume: "resume",
 			ActionAbort: "abort", ActionAbortTree: "abort", ActionOpen: "open", ActionCopyID: "copy",
 			ActionTranscript: "read", ActionDiff: "see the changes of", ActionTimeline: "chart", ActionLedger: "add up",
-			ActionSteer: "tell something", ActionRetry: "retry"}[a]+" first", true)
+			ActionSteer: "tell something", ActionRetry: "retry", ActionUndo: "undo", ActionRedo: "redo"}[a]+" first", true)
 	}
 	switch a {
 	case ActionLaunch:
@@ -164,6 +166,13 @@ func (m Model) room(a Action) (room.Dialog, tea.Cmd) {
 		return uitimeline.Open(st, m.state, sel, m.now.UnixMilli()), nil
 	case ActionLedger:
 		return uiusage.Open(st, m.state, sel, title)
+	case ActionUndo:
+		return dialog.NewUndo(st, sel, title, dialog.AbortPlan(m.state, sel))
+	case ActionRedo:
+		if ss == nil || ss.Reverted() == nil {
+			return nil, room.Flash(sel+" has nothing undone to redo", false)
+		}
+		return dialog.NewRedo(st, sel, title, dialog.AbortPlan(m.state, sel))
 	}
 	return nil, room.Flash(a.String()+": not available yet", false)
 }

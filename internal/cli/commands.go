@@ -56,6 +56,7 @@ type subcommand struct {
 func (a *app) subcommands() []*cobra.Command {
 	return []*cobra.Command{
 		a.newLaunch(), a.newResume(), a.newSay(), a.newRetry(), a.newAbort(), a.newResult(),
+		a.newUndo(), a.newRedo(),
 		a.newTree(), a.newWatch(), a.newLog(), a.newExport(), a.newUsage(), a.newConfig(),
 	}
 }
@@ -65,7 +66,8 @@ const exitCodesHelp = `
 
 Exit codes: 0 done, 1 server or request error, 2 bad usage (or refused: read-only), 3 no such session,
 4 the task ended in an error (result, --wait, log --follow, watch --until-done),
-5 --wait --timeout ran out while the task still ran.`
+5 --wait --timeout ran out while the task still ran, 6 nothing undone or redone: another
+session's work was at stake and --force was not given, or the undo was not confirmed.`
 
 // newSubcommand makes s's cobra command. Flags and positional arguments
 // may mix (`octop resume ID --prompt …`); a lone "--" ends the flags.

@@ -32,6 +32,8 @@ func TestReadOnlySendsNothing(t *testing.T) {
 		{"retry", sc.Done, "--prompt", "again", "--wait", "--json"},
 		{"abort", sc.Worker},
 		{"abort", "--tree", sc.Root},
+		{"undo", sc.Worker, "--yes", "--force"},
+		{"redo", sc.Worker},
 	}
 	check := func(how string, prefix []string) {
 		t.Helper()

@@ -24,6 +24,7 @@ const (
 	codeNoSession = 3 // no such session on the server
 	codeTaskError = 4 // result, --wait, log --follow, watch --until-done: the task ended in an error
 	codeTimeout   = 5 // --wait --timeout: the time ran out while the task still ran
+	codeRefused   = 6 // undo, redo: nothing changed, another session's work was at stake (no --force), or not confirmed
 )
 
 // cmdIO is where a subcommand reads and writes; tests pass buffers.
@@ -109,6 +110,8 @@ func (c *command) fail(err error) int {
 		code = codeNoSession
 	case errors.Is(err, task.ErrGaveUp):
 		code = codeTimeout
+	case errors.Is(err, task.ErrOthersWork):
+		code = codeRefused
 	}
 	msg := err.Error()
 	if errors.Is(err, context.Canceled) {

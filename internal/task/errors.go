@@ -22,6 +22,13 @@ var (
 	ErrPromptFailed = errors.New("prompt failed")
 	// ErrGaveUp means a wait reached its deadline while the task still ran.
 	ErrGaveUp = errors.New("gave up waiting")
+	// ErrOthersWork means an undo or a redo would also undo the work of
+	// sessions the person did not agree to lose; nothing was changed.
+	// The error's text names them.
+	ErrOthersWork = errors.New("other sessions' work at stake")
+	// ErrNotReverted means there is nothing to redo: the session has no
+	// undone messages (or its next prompt made the undo final).
+	ErrNotReverted = errors.New("nothing to redo")
 	// ErrReadOnly means there is no server to change: a replay, the demo,
 	// or --read-only. The error's text names which ("demo: read-only").
 	ErrReadOnly = errors.New("read-only")

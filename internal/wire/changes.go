@@ -3,6 +3,9 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
+
+	udiff "github.com/aymanbagabas/go-udiff"
 )
 
 // Todo is one item of a session's todo list (GET /session/{id}/todo,
@@ -33,6 +36,21 @@ type FileDiff struct {
 	Additions float64 `json:"additions"`
 	Deletions float64 `json:"deletions"`
 	Status    string  `json:"status,omitempty"` // added, deleted, modified
+}
+
+// Unified is the file's patch: the server's, or one made from the file
+// before and after. The name goes into the made patch's header on one
+// line: a line break in it would start a line the patch does not hold.
+func (d FileDiff) Unified() string {
+	p := d.Patch
+	if p == "" && (d.Before != "" || d.After != "") {
+		name := strings.NewReplacer("\r", " ", "\n", " ").Replace(d.File)
+		p = udiff.Unified("a/"+name, "b/"+name, d.Before, d.After)
+	}
+	if p != "" && !strings.HasSuffix(p, "\n") {
+		p += "\n"
+	}
+	return p
 }
 
 // MessageSummary is a user message's summary: the files its run changed.

@@ -175,6 +175,7 @@ type wireInfo struct {
 	Cost       float64          `json:"cost"`
 	Tokens     Tokens           `json:"tokens"`
 	Permission []PermissionRule `json:"permission"`
+	Revert     *Revert          `json:"revert"`
 	Time       struct {
 		Created   int64 `json:"created"`
 		Updated   int64 `json:"updated"`
@@ -194,7 +195,7 @@ func (w *wireInfo) session() Session {
 	return Session{
 		ID: w.ID, Slug: w.Slug, Version: w.Version, ProjectID: w.ProjectID,
 		Directory: w.Directory, ParentID: w.ParentID, Title: w.Title, Agent: w.Agent,
-		Cost: w.Cost, Tokens: w.Tokens, Permission: w.Permission,
+		Cost: w.Cost, Tokens: w.Tokens, Permission: w.Permission, Revert: w.Revert,
 		Time: SessionTime{Created: w.Time.Created, Updated: w.Time.Updated},
 	}
 }

@@ -17,6 +17,9 @@ type Session struct {
 	Tokens     Tokens           `json:"tokens"`
 	Permission []PermissionRule `json:"permission,omitempty"`
 	Time       SessionTime      `json:"time"`
+	// Revert is set while the session's last messages are undone (see
+	// Revert); absent otherwise.
+	Revert *Revert `json:"revert,omitempty"`
 }
 
 // SessionTime holds a session's timestamps in Unix milliseconds.

@@ -214,6 +214,10 @@ func (m Model) header(s *model.Session) []string {
 			lines = append(lines, label(st, "runaway")+st.Ink.Failed.Render("⚠ "+format.OneLine(r)))
 		}
 	}
+	if r := s.Reverted(); r != nil {
+		what, how := undoneLines(s.ID, r)
+		lines = append(lines, label(st, "undone")+st.Ink.Retry.Render(what), label(st, "")+st.Ink.Retry.Render(how))
+	}
 	for _, p := range m.state.Permissions(s.ID) {
 		lines = append(lines, label(st, "waiting")+st.Ink.Waiting.Render("permission "+format.OneLine(p.Permission+" "+strings.Join(p.Patterns, " "))))
 	}
@@ -370,4 +374,18 @@ func fit(s string, width int) string {
 		w = ansi.StringWidth(s)
 	}
 	return s + strings.Repeat(" ", max(width-w, 0))
+}
+
+// undoneLines say what is undone in a session (the files of the
+// server's diff, and from which message) and how to bring it back.
+func undoneLines(id string, r *model.Reverted) (what, how string) {
+	files := format.Plural(len(r.Files), "file", "files")
+	switch len(r.Files) {
+	case 0:
+		files = "no file of its own" // its descendants' undos restored them first
+	case 1:
+		files = format.OneLine(r.Files[0].Path)
+	}
+	return fmt.Sprintf("%s %s · from %s on", format.MarkUndone, files, format.OneLine(r.MessageID)),
+		"U or octop redo " + id + " brings it back"
 }

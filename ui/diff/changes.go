@@ -12,8 +12,6 @@ import (
 	"sort"
 	"strings"
 
-	udiff "github.com/aymanbagabas/go-udiff"
-
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ui/format"
 )
@@ -47,7 +45,7 @@ func Files(msgs []wire.MessageWithParts) []File {
 			}
 			f.Additions += int(d.Additions)
 			f.Deletions += int(d.Deletions)
-			f.Patch += patchOf(d)
+			f.Patch += d.Unified()
 		}
 	}
 	out := make([]File, 0, len(byPath))
@@ -65,21 +63,6 @@ func Totals(files []File) (additions, deletions int) {
 		deletions += f.Deletions
 	}
 	return additions, deletions
-}
-
-// patchOf is the file's patch: the server's, or one made from the file
-// before and after. The name goes into the made patch's header on one
-// line: a line break in it would start a line the patch does not hold.
-func patchOf(d wire.FileDiff) string {
-	p := d.Patch
-	if p == "" && (d.Before != "" || d.After != "") {
-		name := strings.NewReplacer("\r", " ", "\n", " ").Replace(d.File)
-		p = udiff.Unified("a/"+name, "b/"+name, d.Before, d.After)
-	}
-	if p != "" && !strings.HasSuffix(p, "\n") {
-		p += "\n"
-	}
-	return p
 }
 
 // LineKind says how to colour a diff line.

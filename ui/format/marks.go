@@ -19,6 +19,9 @@ const (
 	MarkInterrupted = "⊘" // stopped without finishing; also a call left open
 	MarkDenied      = "⊖" // ended on a rejected permission or question
 	MarkBackground  = "◔" // idle, waiting on background tasks it launched
+	// MarkUndone follows the title of a session whose changes are undone
+	// (its revert field): until a redo or its next prompt.
+	MarkUndone = "↶"
 	// MarkStale replaces the spinner while the server is unreachable: the
 	// session was running when last heard of.
 	MarkStale = "⋯"

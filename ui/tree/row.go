@@ -125,6 +125,10 @@ func (l *line) name(s *model.Session, r model.Row, kind model.Kind, retryOf stri
 		l.put(styles.Ink{}, " ", 1)
 		l.put(k.dim, of, ansi.StringWidth(of))
 	}
+	if s.Reverted() != nil {
+		l.put(styles.Ink{}, " ", 1)
+		l.put(k.retry, format.MarkUndone+" undone", 8)
+	}
 	if l.o.runaway != "" {
 		flag := "⚠ " + l.o.runaway
 		l.put(styles.Ink{}, " ", 1)

@@ -48,6 +48,8 @@ func (s *Server) Do(ctx context.Context, r task.Request) task.Reply {
 		return task.FindReply{Session: f.Session, Running: f.Running(), Err: kind(err)}
 	case task.AbortRequest:
 		return s.abort(ctx, r)
+	case task.UndoPlanRequest, task.UndoRequest, task.RedoPlanRequest, task.RedoRequest:
+		return s.repair(ctx, r)
 	}
 	return s.read(ctx, r)
 }

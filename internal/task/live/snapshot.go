@@ -104,7 +104,7 @@ func listSessions(ctx context.Context, c *client.Client, keep func(*wire.Session
 	var out []wire.Session
 	err := client.EachSessionOf(ctx, c, func(l *listedSession) error {
 		s := wire.Session{ID: l.ID, ParentID: l.ParentID, Title: l.Title, Agent: l.Agent, Directory: l.Directory,
-			Cost: l.Cost, Tokens: l.Tokens, Time: l.Time}
+			Cost: l.Cost, Tokens: l.Tokens, Time: l.Time, Revert: l.Revert}
 		if keep == nil || keep(&s) {
 			out = append(out, s)
 		}
@@ -123,6 +123,8 @@ type listedSession struct {
 	Cost      float64          `json:"cost"`
 	Tokens    wire.Tokens      `json:"tokens"`
 	Time      wire.SessionTime `json:"time"`
+	// Revert is kept whole: the screen marks what is undone.
+	Revert *wire.Revert `json:"revert,omitempty"`
 }
 
 // listed is what the model reads of a listed session. The rest stays

@@ -71,8 +71,32 @@ type Node struct {
 	// Usage (tokens, cost, times, files changed, todos) is inlined; Subtree
 	// is the same over the node and all its descendants.
 	Usage
-	Subtree  *Usage  `json:"subtree,omitempty"`
-	Children []*Node `json:"children"`
+	Subtree *Usage `json:"subtree,omitempty"`
+	// Reverted is set while the session's changes from a message on are
+	// undone (octop undo), until a redo or its next prompt.
+	Reverted *RevertedNode `json:"reverted,omitempty"`
+	Children []*Node       `json:"children"`
+}
+
+// RevertedNode is what is undone in a session: from which message, the
+// files the undo changed (the server's diff), and how to bring it back.
+type RevertedNode struct {
+	MessageID string   `json:"messageID"`
+	Files     []string `json:"files"`
+	Redo      string   `json:"redo"`
+}
+
+// revertedNode is the model's revert mark as a node's.
+func revertedNode(ss *model.Session) *RevertedNode {
+	r := ss.Reverted()
+	if r == nil {
+		return nil
+	}
+	n := &RevertedNode{MessageID: r.MessageID, Files: []string{}, Redo: "octop redo " + ss.ID}
+	for _, f := range r.Files {
+		n.Files = append(n.Files, f.Path)
+	}
+	return n
 }
 
 // ToolCounts counts a session's tool calls over its whole history. A call
@@ -144,7 +168,7 @@ func nodeOf(st *model.State, ss *model.Session) *Node {
 	state := model.StateOf(ss)
 	n := &Node{ID: ss.ID, ParentID: ss.ParentID, Title: ss.Title, Agent: ss.Agent,
 		Status: state.Kind.Status(), Run: runWord(ss.Run()), Created: ss.Created, Children: []*Node{},
-		RetryOf: st.RetryOf(ss.ID)}
+		RetryOf: st.RetryOf(ss.ID), Reverted: revertedNode(ss)}
 	switch {
 	case n.Status == "error":
 		n.Reason, n.Error = state.Reason, state.Detail

@@ -61,6 +61,8 @@ func FinalText(s Script) string {
 		return "question finished"
 	case Steer:
 		return steerFinal(s)
+	case Edit:
+		return editFinal(s)
 	}
 	return NoScenarioText
 }
@@ -131,6 +133,8 @@ func scenario(name string) func(c conversation, s Script, final reply) reply {
 		return conversation.playCall
 	case Steer:
 		return conversation.playSteer
+	case Edit:
+		return conversation.playEdit
 	}
 	return nil
 }

@@ -168,6 +168,20 @@
 //	it. Never told anything: "steer finished after <steps> steps, heard
 //	nothing".
 //
+// EDIT path=octop-edit.txt steps=3 sleep=0.5 via=write tag=<path>
+//
+//	Turns 0…steps-1: first sleep seconds of silence (the step has begun,
+//	so OpenCode's step snapshot is taken before the change), then one
+//	call that makes the file lines 1…turn+1, each "<tag> line <n>":
+//	via=write rewrites the whole file (EditContent); via=edit writes line
+//	1, then an edit call adds each next line after the one before;
+//	via=bash appends the line with `echo "<tag> line <n>" >> "<path>"`.
+//	Then: "edit finished: <path> after <steps> steps". A fan-out of EDIT
+//	children changes files at the same time, as real ones do:
+//	FANOUT k=2 child1="EDIT path=out-w0.txt" child2="EDIT path=out-w1.txt via=bash";
+//	two sessions appending to one file (via=bash, tags apart) touch the
+//	same file.
+//
 // FinalText(ParseScript(prompt)) gives each scenario's last answer.
 //
 // # Wire format

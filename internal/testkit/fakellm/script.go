@@ -26,7 +26,7 @@ const (
 var keywords = map[string]bool{
 	Fanout: true, Leaf: true, Nested: true, Fail: true,
 	Big: true, Runaway: true, Slow: true, Call: true, Question: true,
-	Loop: true, Hang: true, Error: true, Steer: true,
+	Loop: true, Hang: true, Error: true, Steer: true, Edit: true,
 }
 
 // Script is a scenario keyword with its parameters, as parsed from a user

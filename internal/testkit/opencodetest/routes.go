@@ -30,6 +30,8 @@ func (s *Server) routes() *http.ServeMux {
 		w.WriteHeader(http.StatusNoContent)
 	}))
 	m.HandleFunc("POST /session/{id}/abort", s.abort)
+	m.HandleFunc("POST /session/{id}/revert", s.withSession(true, s.revert))
+	m.HandleFunc("POST /session/{id}/unrevert", s.withSession(true, s.unrevert))
 	m.HandleFunc("GET /agent", func(w http.ResponseWriter, r *http.Request) { s.writeLocked(w, func() any { return s.st.agents }) })
 	m.HandleFunc("GET /project", func(w http.ResponseWriter, r *http.Request) { s.writeLocked(w, func() any { return s.st.projects }) })
 	m.HandleFunc("GET /permission", func(w http.ResponseWriter, r *http.Request) {
@@ -173,7 +175,15 @@ func (s *Server) children(w http.ResponseWriter, r *http.Request, parent wire.Se
 func (s *Server) messages(w http.ResponseWriter, r *http.Request, ss wire.Session) {
 	s.mu.Lock()
 	out := nonNil(s.st.messages[ss.ID])
+	var withPatches any
+	if len(s.st.patches[ss.ID]) > 0 {
+		withPatches = s.st.messagesWithPatches(ss.ID)
+	}
 	s.mu.Unlock()
+	if withPatches != nil {
+		s.writeJSON(w, 200, withPatches)
+		return
+	}
 	if n, err := strconv.Atoi(r.URL.Query().Get("limit")); err == nil && n > 0 && n < len(out) {
 		out = out[len(out)-n:]
 	}

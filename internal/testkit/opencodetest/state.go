@@ -26,9 +26,11 @@ type state struct {
 	todos       map[string][]wire.Todo
 	permissions []wire.PermissionRequest
 	questions   []wire.QuestionRequest
-	clock       int64 // Unix ms, advanced by every change
-	seq         int   // numbers new sessions
-	events      int   // numbers events
+	patches     map[string][]Patch // by session id (revert.go)
+	lines       map[string]int     // lines of a file, for a revert's diff
+	clock       int64              // Unix ms, advanced by every change
+	seq         int                // numbers new sessions
+	events      int                // numbers events
 }
 
 // DefaultAgents is what GET /agent lists unless SetAgents says otherwise:
