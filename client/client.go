@@ -251,8 +251,7 @@ func (e *redirectError) Error() string {
 // stops after 10 redirects, as net/http does).
 func sameServer(next func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
-		from, to := via[0].URL, req.URL
-		if to.Scheme != from.Scheme || to.Hostname() != from.Hostname() || portOf(to) != portOf(from) {
+		if to := req.URL; !SameOrigin(via[0].URL, to) {
 			return &redirectError{to: to}
 		}
 		if next != nil {
@@ -263,6 +262,13 @@ func sameServer(next func(*http.Request, []*http.Request) error) func(*http.Requ
 		}
 		return nil
 	}
+}
+
+// SameOrigin says a and b have the same scheme, host and port (a port
+// left out is its scheme's default): where a credential meant for a may
+// go.
+func SameOrigin(a, b *url.URL) bool {
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && portOf(a) == portOf(b)
 }
 
 // portOf is u's port, or its scheme's default.

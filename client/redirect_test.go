@@ -3,6 +3,7 @@ package client_test
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -60,5 +61,55 @@ func TestRedirectWithinTheServerIsFollowed(t *testing.T) {
 	}
 	if ss, err := c.Sessions(context.Background()); err != nil || len(ss) != 1 {
 		t.Fatalf("Sessions = %v, %v", ss, err)
+	}
+}
+
+// TestRedirectOfAPostToAnotherPortIsRefused: a 307 or 308 keeps the
+// method and the body, and net/http keeps the Authorization header when
+// only the port changes; octop refuses it, so the other port sees neither
+// the password nor the request.
+func TestRedirectOfAPostToAnotherPortIsRefused(t *testing.T) {
+	for _, code := range []int{http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
+		t.Run(http.StatusText(code), func(t *testing.T) {
+			srv := opencodetest.New(t, opencodetest.Options{Password: "secret"})
+			other := opencodetest.New(t, opencodetest.Options{})
+			srv.HandleFunc("POST /session/{id}/abort", func(w http.ResponseWriter, r *http.Request) {
+				http.Redirect(w, r, other.URL()+r.URL.Path, code)
+			})
+			c, err := client.New(client.Options{BaseURL: srv.URL(), Password: "secret"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = c.Abort(context.Background(), "ses_a")
+			if err == nil || !strings.Contains(err.Error(), "another server") || strings.Contains(err.Error(), "\n") {
+				t.Errorf("Abort = %v, want one line saying the redirect went to another server", err)
+			}
+			if got := other.Requests(); len(got) != 0 {
+				t.Errorf("the other port was sent %v", got)
+			}
+		})
+	}
+}
+
+// TestSameOrigin: scheme, host and port, a left-out port being its
+// scheme's default.
+func TestSameOrigin(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		same bool
+	}{
+		{"http://h:4096/x", "http://h:4096/y?q", true},
+		{"http://h/x", "http://h:80/x", true},
+		{"https://h/x", "https://H:443/y", true},
+		{"http://h:4096/x", "http://h:4097/x", false},
+		{"http://h/x", "https://h/x", false},
+		{"http://127.0.0.1:1/", "http://localhost:1/", false},
+		{"https://h/x", "https://h.evil/x", false},
+	} {
+		a, _ := url.Parse(c.a)
+		b, _ := url.Parse(c.b)
+		if got := client.SameOrigin(a, b); got != c.same {
+			t.Errorf("SameOrigin(%s, %s) = %v, want %v", c.a, c.b, got, c.same)
+		}
 	}
 }

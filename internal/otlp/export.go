@@ -42,7 +42,8 @@ type Config struct {
 // Exporter sends fan-outs as traces. The OTEL_EXPORTER_OTLP_* variables
 // (headers, timeout, compression, certificates) apply as the SDK reads
 // them; OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES override the
-// resource.
+// resource. It sends nothing to another origin than the endpoint's: a
+// redirect there is refused (onlyTo).
 type Exporter struct {
 	exp      *otlptrace.Exporter
 	res      *resource.Resource
@@ -60,7 +61,11 @@ func New(ctx context.Context, c Config) (*Exporter, error) {
 	if err != nil {
 		return nil, err
 	}
-	exp, err := otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(endpoint), otlptracehttp.WithRetry(retry))
+	guard, err := onlyTo(endpoint)
+	if err != nil {
+		return nil, err
+	}
+	exp, err := otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(endpoint), otlptracehttp.WithRetry(retry), guard)
 	if err != nil {
 		return nil, fmt.Errorf("OTLP exporter for %s: %w", endpoint, err)
 	}
@@ -101,7 +106,7 @@ func (e *Exporter) Export(ctx context.Context, t Tree) (Summary, error) {
 	for len(spans) > 0 {
 		n := min(len(spans), chunk)
 		if err := e.exp.ExportSpans(ctx, spans[:n]); err != nil {
-			return sum, fmt.Errorf("send the trace of %s to %s: %w", t.Root, e.endpoint, err)
+			return sum, fmt.Errorf("send the trace of %s to %s: %w", t.Root, e.endpoint, refused(err))
 		}
 		spans = spans[n:]
 	}
