@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -86,7 +87,7 @@ func Load() (File, error) {
 	if p == "" {
 		return File{}, nil
 	}
-	data, err := os.ReadFile(p)
+	data, err := readFile(p)
 	if errors.Is(err, os.ErrNotExist) && os.Getenv("OCTOP_CONFIG") == "" {
 		return File{}, nil
 	}
@@ -101,9 +102,24 @@ func Load() (File, error) {
 	return f, nil
 }
 
+// readFile reads the file at p, up to one byte past MaxSize: enough for
+// Parse to tell it is too large, whatever its size.
+func readFile(p string) ([]byte, error) {
+	fh, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	return io.ReadAll(io.LimitReader(fh, MaxSize+1))
+}
+
 // Parse reads a config file's text. Its error is one line, with the line
-// number when the text says where.
+// number when the text says where. A text over MaxSize, or nested deeper
+// than MaxNesting, is refused before it is parsed.
 func Parse(data []byte) (File, error) {
+	if err := bounded(data); err != nil {
+		return File{}, err
+	}
 	var f File
 	md, err := toml.Decode(string(data), &f)
 	if err != nil {
