@@ -13,6 +13,7 @@ import (
 	"io"
 	"log"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -32,15 +33,24 @@ const (
 	Wait  = 2 * time.Second
 )
 
+// MaxFound is the most servers Watch reports: each becomes a stream and a
+// screen of its own, and anyone on the network may announce thousands.
+const MaxFound = 32
+
 // Watch asks the local network for OpenCode servers now and every so
-// often (Every, for octop) until ctx ends, calling found with each new server's URL, once. It
-// returns when ctx is done; a failed query (no multicast, say) is tried
-// again next round.
+// often (Every, for octop) until ctx ends, calling found with each new
+// server's URL, once, for the first MaxFound. It returns when ctx is done;
+// a failed query (no multicast, say) is tried again next round.
 func Watch(ctx context.Context, every time.Duration, found func(url string)) {
+	watch(ctx, every, query, found)
+}
+
+// watch is Watch asking ask.
+func watch(ctx context.Context, every time.Duration, ask func(context.Context) []string, found func(url string)) {
 	seen := map[string]bool{}
 	for {
-		for _, u := range query(ctx) {
-			if !seen[u] {
+		for _, u := range ask(ctx) {
+			if !seen[u] && len(seen) < MaxFound {
 				seen[u] = true
 				found(u)
 			}
@@ -67,19 +77,22 @@ func query(ctx context.Context) []string {
 		_ = mdns.Query(p)
 	}()
 	var urls []string
+	keep := func(e *mdns.ServiceEntry) {
+		// Answers repeat: each server is kept once, and no more than
+		// Watch can report.
+		if u, ok := URLOf(e); ok && len(urls) < MaxFound && !slices.Contains(urls, u) {
+			urls = append(urls, u)
+		}
+	}
 	for {
 		select {
 		case e := <-entries:
-			if u, ok := URLOf(e); ok {
-				urls = append(urls, u)
-			}
+			keep(e)
 		case <-done:
 			for {
 				select {
 				case e := <-entries:
-					if u, ok := URLOf(e); ok {
-						urls = append(urls, u)
-					}
+					keep(e)
 				default:
 					return urls
 				}

@@ -72,3 +72,33 @@ func TestWatchFindsAnnounced(t *testing.T) {
 		t.Errorf("reported %d times, want once", count)
 	}
 }
+
+// TestWatchReportsAtMostMaxFound: a network announcing ever more
+// servers (anyone on it may) gets MaxFound of them shown, no more, each
+// once.
+func TestWatchReportsAtMostMaxFound(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	rounds := 0
+	ask := func(context.Context) []string {
+		rounds++
+		if rounds == 5 {
+			cancel()
+		}
+		var urls []string
+		for i := range 100 {
+			urls = append(urls, fmt.Sprintf("http://10.0.0.1:%d", 1000*rounds+i))
+		}
+		return urls
+	}
+	seen := map[string]int{}
+	watch(ctx, time.Millisecond, ask, func(u string) { seen[u]++ })
+	if len(seen) != MaxFound {
+		t.Errorf("%d servers reported over %d rounds of 100, want %d", len(seen), rounds, MaxFound)
+	}
+	for u, n := range seen {
+		if n != 1 {
+			t.Errorf("%s reported %d times", u, n)
+		}
+	}
+}
