@@ -130,11 +130,12 @@ func (w *flattener) emit(ss *Session, depth int, last bool) frame {
 		f.kids = w.s.sorted(ss.kids, w.v.Sort, w.v.NowMS)
 		f.last, open = len(f.kids)-1, true
 	}
-	if cap(w.guides)-len(w.guides) < depth {
-		w.guides = make([]bool, 0, max(4096, 2*depth))
+	from := max(depth-MaxGuides, 0)
+	if cap(w.guides)-len(w.guides) < depth-from {
+		w.guides = make([]bool, 0, 4096)
 	}
 	start := len(w.guides)
-	w.guides = append(w.guides, w.path[:depth]...)
+	w.guides = append(w.guides, w.path[from:depth]...)
 	w.rows = append(w.rows, Row{
 		ID:          ss.ID,
 		Depth:       int32(depth),

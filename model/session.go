@@ -203,12 +203,20 @@ type Counts struct {
 	Sessions, Running, Waiting, Failed, Unread int
 }
 
+// MaxGuides is how many ancestors' guides a Row keeps at most: a row's
+// guides are a copy of its path, so keeping them all would cost a chain of
+// sessions the square of its depth (a hostile server's may be a million
+// deep). No screen is wide enough to draw more.
+const MaxGuides = 64
+
 // Row is one visible line of the flattened tree.
 type Row struct {
 	ID string
-	// Guides[i] says whether the ancestor at depth i still has siblings
-	// below, for drawing tree guides (│ ├ └); Last is true when the row
-	// is the last child of its parent.
+	// Guides says, of the row's nearest ancestors, at most MaxGuides of
+	// them, whether each still has siblings below, for drawing tree
+	// guides (│ ├ └): Guides[i] is the ancestor at depth
+	// Depth-len(Guides)+i. Last is true when the row is the last child
+	// of its parent.
 	Guides      []bool
 	Depth       int32
 	HasChildren bool

@@ -50,10 +50,8 @@ func (s *State) setParent(child *Session, parentID string) {
 		return
 	}
 	p := s.sessions[parentID]
-	for a := p; a != nil; a = a.parent {
-		if a == child {
-			return
-		}
+	if p != nil && below(p, child) {
+		return
 	}
 	s.unlinkFromParent(child)
 	if p != nil {
@@ -69,6 +67,28 @@ func (s *State) setParent(child *Session, parentID string) {
 	} else {
 		s.orphans[parentID] = append(s.orphans[parentID], child.ID)
 	}
+}
+
+// below says p is top or in its subtree. It walks up from p and down from
+// top by turns, and stops with whichever ends first: up alone costs the
+// depth of p for every link, quadratic in a chain a server lists parent
+// first (a hostile one's, a million deep), while such a list links
+// sessions with no children yet, which the walk down ends at once.
+func below(p, top *Session) bool {
+	up := p
+	down := []*Session{top}
+	for up != nil && len(down) > 0 {
+		if up == top {
+			return true
+		}
+		up = up.parent
+		next := down[len(down)-1]
+		if next == p {
+			return true
+		}
+		down = append(down[:len(down)-1], next.kids...)
+	}
+	return false
 }
 
 func (s *State) unlinkFromParent(child *Session) {

@@ -93,7 +93,11 @@ func runTree(ctx context.Context, cmd *command, base client.Options, pos []strin
 			}
 			if err := t.forest.Each(func(r *live.Node) error {
 				r.Server = t.server
-				return out.add(r)
+				b, err := nodeJSON(r)
+				if err != nil {
+					return err
+				}
+				return out.addJSON(b)
 			}); err != nil {
 				return cmd.fail(err)
 			}

@@ -59,6 +59,11 @@ func (a *jsonArray) add(v any) error {
 	if err != nil {
 		return err
 	}
+	return a.addJSON(b)
+}
+
+// addJSON writes the next element, given as compact JSON.
+func (a *jsonArray) addJSON(b []byte) error {
 	a.buf.Reset()
 	if a.n == 0 {
 		a.buf.WriteByte('[')
@@ -68,7 +73,7 @@ func (a *jsonArray) add(v any) error {
 	a.buf.WriteString("\n  ")
 	indentCapped(&a.buf, sanitize.JSON(b), maxIndent, 1)
 	a.n++
-	_, err = a.w.Write(a.buf.Bytes())
+	_, err := a.w.Write(a.buf.Bytes())
 	return err
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -132,5 +133,57 @@ func TestJSONArrayIsPrintJSON(t *testing.T) {
 		if each.String() != whole.String() {
 			t.Errorf("one at a time:\n%s\nwhole:\n%s", each.String(), whole.String())
 		}
+	}
+}
+
+// TestNodeJSONIsMarshal: nodeJSON writes a tree byte for byte as
+// json.Marshal does (so live.Node's children must stay its last field).
+func TestNodeJSONIsMarshal(t *testing.T) {
+	leaf := &live.Node{ID: "ses_c", Title: "c\x1b", Status: "complete", Children: []*live.Node{}}
+	nochildren := &live.Node{ID: "ses_d"}
+	tree := &live.Node{Server: "http://h", ID: "ses_a", Title: "a", Status: "running", Reason: "background",
+		Subtree: &live.Usage{}, Children: []*live.Node{
+			{ID: "ses_b", ParentID: "ses_a", Children: []*live.Node{leaf, nochildren}},
+			{ID: "ses_e", ParentID: "ses_a", Children: []*live.Node{}},
+		}}
+	for _, n := range []*live.Node{tree, leaf, nochildren} {
+		want, err := json.Marshal(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := nodeJSON(n)
+		if err != nil || string(got) != string(want) {
+			t.Errorf("nodeJSON = %s, %v\nwant %s", got, err, want)
+		}
+	}
+}
+
+// TestNodeJSONOfADeepChain: a chain far deeper than the stack could hold
+// a level of json.Marshal per session is written (with the stack held to
+// 8 MiB, json.Marshal of this chain would end the program).
+func TestNodeJSONOfADeepChain(t *testing.T) {
+	const n = 200_000
+	root := &live.Node{ID: "ses_0"}
+	cur := root
+	for range n {
+		next := &live.Node{ID: "ses_x", Children: []*live.Node{}}
+		cur.Children = []*live.Node{next}
+		cur = next
+	}
+	defer debug.SetMaxStack(debug.SetMaxStack(8 << 20))
+	b, err := nodeJSON(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := bytes.Count(b, []byte(`"id":"ses_x"`)); got != n {
+		t.Errorf("%d nodes written, want %d", got, n)
+	}
+	var out bytes.Buffer
+	a := newJSONArray(&out)
+	if err := a.addJSON(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.close(); err != nil || !bytes.HasSuffix(out.Bytes(), []byte("]\n")) {
+		t.Errorf("printing it: %v", err)
 	}
 }

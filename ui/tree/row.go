@@ -82,7 +82,8 @@ func (l *line) put(ink styles.Ink, text string, cells int) {
 // shape writes the tree guides and the fold mark.
 func (l *line) shape(r model.Row) {
 	dim := l.o.inks.dim
-	l.put(dim, guides(r), 2*int(r.Depth))
+	g, cells := guides(r)
+	l.put(dim, g, cells)
 	switch {
 	case r.HasChildren && r.Expanded:
 		l.put(dim, "▾ ", 2)
@@ -210,16 +211,24 @@ func (l *line) finish(st *model.State, s *model.Session, id string, kind model.K
 	return text
 }
 
-// guides draws the tree lines left of a row: a "│ " for every ancestor that
-// still has siblings below it, then the row's own "├─" or "└─". Roots sit
-// at the margin, unconnected.
-func guides(r model.Row) string {
+// guides draws the tree lines left of a row, and says how many cells
+// they take: a "│ " for every ancestor that still has siblings below it,
+// then the row's own "├─" or "└─". Roots sit at the margin, unconnected.
+// A row deeper than the guides it keeps (model.MaxGuides) starts with
+// "… " in place of the levels above them.
+func guides(r model.Row) (string, int) {
 	if r.Depth == 0 {
-		return ""
+		return "", 0
 	}
 	var b strings.Builder
-	for i := 1; i < int(r.Depth); i++ {
-		if i < len(r.Guides) && r.Guides[i] {
+	first := int(r.Depth) - len(r.Guides) // the depth Guides[0] is for
+	from := 1
+	if first > from {
+		b.WriteString("… ")
+		from = first
+	}
+	for i := from; i < int(r.Depth); i++ {
+		if i >= first && r.Guides[i-first] {
 			b.WriteString("│ ")
 		} else {
 			b.WriteString("  ")
@@ -230,5 +239,5 @@ func guides(r model.Row) string {
 	} else {
 		b.WriteString("├─")
 	}
-	return b.String()
+	return b.String(), ansi.StringWidth(b.String())
 }

@@ -206,20 +206,22 @@ func (m Model) rowOf(id string) (int, bool) {
 func (m *Model) Refresh() {
 	m.builtFor, m.builtAt = m.state, m.state.TreeVersion()
 	expanded := map[string]bool{}
-	var walk func(s *model.Session)
-	walk = func(s *model.Session) {
-		if s == nil || len(s.Children()) == 0 {
-			return
-		}
-		if !m.collapsed[s.ID] {
-			expanded[s.ID] = true
-		}
-		for _, c := range s.Children() {
-			walk(c)
-		}
-	}
+	// A walk with a stack of its own: a chain as deep as a hostile
+	// server can send would overflow the Go stack a call per level.
+	var stack []*model.Session
 	for _, id := range m.state.Roots() {
-		walk(m.state.Session(id))
+		stack = append(stack[:0], m.state.Session(id))
+		for len(stack) > 0 {
+			s := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if s == nil || len(s.Children()) == 0 {
+				continue
+			}
+			if !m.collapsed[s.ID] {
+				expanded[s.ID] = true
+			}
+			stack = append(stack, s.Children()...)
+		}
 	}
 	m.rows = model.FlattenView(m.state, model.View{Expanded: expanded, Filter: m.filter, Sort: m.sort, NowMS: m.now})
 	if m.byDirectory {
