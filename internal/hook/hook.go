@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/octop-dev/octop/internal/sanitize"
 	"github.com/octop-dev/octop/internal/watchdog"
@@ -96,8 +97,8 @@ func (h *Hook) runOne(e watchdog.Event) Result {
 	c := exec.CommandContext(ctx, "sh", "-c", h.cmd)
 	c.Env = append(os.Environ(), Env(e, h.server)...)
 	c.WaitDelay = time.Second // a child holding the pipes open cannot hang us
-	var out bytes.Buffer
-	c.Stdout, c.Stderr = &out, &out
+	out := &capped{max: maxOutput}
+	c.Stdout, c.Stderr = out, out
 	err := c.Run()
 	res := Result{Event: e, Out: strings.TrimSpace(firstLine(out.String()))}
 	switch {
@@ -109,10 +110,34 @@ func (h *Hook) runOne(e watchdog.Event) Result {
 	return res
 }
 
+// maxOutput is how much of what a hook prints is kept: only its first
+// line is shown, and a hook printing without end must not grow octop.
+const maxOutput = 4 << 10
+
+// capped keeps the first max bytes written to it and takes the rest
+// without keeping it, so the hook never blocks on a full pipe.
+type capped struct {
+	bytes.Buffer
+	max int
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := c.max - c.Len(); room > 0 {
+		c.Buffer.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+// MaxEnvValue is the most of a value a hook's environment holds: Linux
+// refuses to start a program with a variable over 128 KiB, and a title
+// is whatever a server says.
+const MaxEnvValue = 4 << 10
+
 // Env is the hook's environment for e. Each value is one line cleaned as
 // on the screen (sanitize.Line): a NUL, which no environment can hold,
 // would stop the hook from running at all, and an escape sequence in a
-// title must not reach a terminal the hook writes to.
+// title must not reach a terminal the hook writes to. A value longer
+// than MaxEnvValue is cut there, ending in "…".
 func Env(e watchdog.Event, server string) []string {
 	root := e.Root
 	if root == "" {
@@ -128,7 +153,15 @@ func Env(e watchdog.Event, server string) []string {
 		"OCTOP_REASON=" + e.Reason,
 	}
 	for i, kv := range env {
-		env[i] = sanitize.Line(kv)
+		name, v, _ := strings.Cut(kv, "=")
+		if len(v) > MaxEnvValue {
+			n := MaxEnvValue - len("…")
+			for n > 0 && !utf8.RuneStart(v[n]) {
+				n--
+			}
+			v = v[:n] + "…"
+		}
+		env[i] = name + "=" + sanitize.Line(v)
 	}
 	return env
 }

@@ -3,6 +3,7 @@ package hook
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -165,5 +166,46 @@ func TestHookRunsDespiteNUL(t *testing.T) {
 	}
 	if got, want := string(b), "nul␀ esc␛]0;x␇ end"; got != want {
 		t.Errorf("OCTOP_TITLE = %q, want %q", got, want)
+	}
+}
+
+// TestHookOfAHugeTitle: a title of 50 MB (a server's) reaches the hook cut
+// to MaxEnvValue, so the hook still runs (Linux refuses a variable over
+// 128 KiB); and a hook that prints without end is kept to its first
+// bytes, whatever it prints before its timeout.
+func TestHookOfAHugeTitle(t *testing.T) {
+	title := strings.Repeat("é", 25<<20)
+	env := Env(watchdog.Event{Name: "session.failed", ID: "ses_a", Title: title}, "http://h")
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "OCTOP_TITLE=") {
+			v := strings.TrimPrefix(kv, "OCTOP_TITLE=")
+			if len(v) > MaxEnvValue || !strings.HasSuffix(v, "é…") {
+				t.Errorf("OCTOP_TITLE is %d bytes ending %q, want at most %d ending in a whole é and …", len(v), v[max(len(v)-8, 0):], MaxEnvValue)
+			}
+		}
+	}
+	c := newCollect()
+	h := New(`printf %s "$OCTOP_TITLE" | wc -c; yes`, "http://h", testwait.Scale(2*time.Second), c.report)
+	h.Run(watchdog.Event{Name: "session.failed", ID: "ses_a", Title: title})
+	r := c.wait(t, 1)
+	h.Close()
+	n, _ := strconv.Atoi(strings.TrimSpace(r[0].Out))
+	if r[0].Err == nil || !strings.Contains(r[0].Err.Error(), "timed out") || n < MaxEnvValue-4 || n > MaxEnvValue {
+		t.Errorf("hook = %q, %v; want it to run, see about %d bytes of title, then time out", r[0].Out, r[0].Err, MaxEnvValue)
+	}
+}
+
+// TestCappedKeepsItsFirstBytes: what a hook prints past maxOutput is
+// taken and dropped, never kept or refused.
+func TestCappedKeepsItsFirstBytes(t *testing.T) {
+	c := &capped{max: maxOutput}
+	chunk := []byte(strings.Repeat("y\n", 32<<10))
+	for range 100 {
+		if n, err := c.Write(chunk); n != len(chunk) || err != nil {
+			t.Fatalf("Write = %d, %v", n, err)
+		}
+	}
+	if c.Len() != maxOutput {
+		t.Errorf("kept %d bytes of 6 MB, want %d", c.Len(), maxOutput)
 	}
 }
