@@ -52,12 +52,14 @@ func TestReadLocal(t *testing.T) {
 		t.Errorf("a dead server's file: ok %v err %v", ok, err)
 	}
 	for _, bad := range []string{`{"url":"ftp://x"}`, `{"url":"http://u:SECRET@127.0.0.1:1"}`, `{"url":"u:SECRET@127.0.0.1:1"}`,
-		`{"url":"http://u:SECRET@h:1:x"}`, `{"url":""}`, `not json`} {
+		`{"url":"http://u:SECRET@h:1:x"}`, `{"url":""}`, `not json`,
+		`{"url":"http://127.0.0.1:1","x":` + strings.Repeat("[", 60000) + strings.Repeat("]", 60000) + `}`,
+		`{"url":"http://127.0.0.1:1","x":"` + strings.Repeat("x", 10<<20) + `"}`} {
 		_, ok, err := ReadLocal(write(bad))
 		if ok || err == nil {
-			t.Errorf("%s: ok %v err %v, want a clear error", bad, ok, err)
-		} else if strings.Contains(err.Error(), "SECRET") {
-			t.Errorf("%s: the error shows the password: %v", bad, err)
+			t.Errorf("%.40s: ok %v err %v, want a clear error", bad, ok, err)
+		} else if strings.Contains(err.Error(), "SECRET") || strings.Contains(err.Error(), "\n") || len(err.Error()) > 300 {
+			t.Errorf("%.40s: the error shows the password, or is not one short line: %v", bad, err)
 		}
 	}
 }

@@ -153,6 +153,9 @@ func TestCorrupt(t *testing.T) {
 	notHeader := []byte(`{"kind":"event","at":1,"data":{}}` + "\n")
 	badLine := []byte(`{"kind":"header","format":"octop-recording/1","at":1}` + "\n" + `{"kind":` + "\n" + `{"kind":"resync","at":2}` + "\n")
 	newer := []byte(`{"kind":"header","format":"octop-recording/2","at":1}` + "\n")
+	// A line nested a million levels deep: refused, never a stack overflow.
+	deepLine := []byte(`{"kind":"header","format":"octop-recording/1","at":1}` + "\n" + `{"kind":"event","at":2,"data":` +
+		strings.Repeat("[", 1<<20) + strings.Repeat("]", 1<<20) + "}\n")
 	for name, tc := range map[string]struct {
 		data []byte
 		want string
@@ -164,6 +167,7 @@ func TestCorrupt(t *testing.T) {
 		"bad line":     {badLine, "corrupt at line 2"},
 		"newer format": {newer, "octop-recording/2"},
 		"bad gzip":     {[]byte{0x1f, 0x8b, 0, 0, 0}, "corrupt"},
+		"deep line":    {deepLine, "corrupt at line 2: invalid character '[' exceeded max depth"},
 	} {
 		_, err := Read(bytes.NewReader(tc.data))
 		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
