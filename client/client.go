@@ -210,6 +210,7 @@ func New(opts Options) (*Client, error) {
 // TCP keep-alive probes that give up on a vanished peer within about 30s:
 // 1.1.65 sends no heartbeats, so for its stream they are the only way to
 // notice a server whose host went away without closing the connection.
+// Its connections clean the heads of answers (headerConn).
 // It keeps idleConnsPerHost connections to a server open between calls
 // (net/http keeps 2): the screen and `octop tree` read HistoryParallel
 // histories at once, and with 2 kept the others were closed and opened
@@ -221,7 +222,7 @@ func newTransport() *http.Transport {
 		Timeout:         5 * time.Second,
 		KeepAliveConfig: net.KeepAliveConfig{Enable: true, Idle: 15 * time.Second, Interval: 5 * time.Second, Count: 3},
 	}
-	t.DialContext = rawDial(d)
+	t.DialContext = cleanHeads(rawDial(d))
 	return t
 }
 

@@ -9,7 +9,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/textproto"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -173,6 +175,10 @@ func (c *Client) transportError(parent, tctx context.Context, op string, start t
 			"%s: OpenCode at %s redirected to %s, another server, which octop does not follow (the password is for this one); "+
 				"if OpenCode is there, use that URL", op, c.baseStr, Redact(re.to.String()))}
 	}
+	if head := badHead(err); head != "" {
+		return &Error{Kind: KindBadResponse, Op: op, URL: c.baseStr, Err: err, Msg: fmt.Sprintf(
+			"%s: OpenCode at %s answered with a head octop cannot read (%s)", op, c.baseStr, head)}
+	}
 	if tctx.Err() == context.DeadlineExceeded || errors.Is(err, context.DeadlineExceeded) || isTimeout(err) {
 		after := c.timeout
 		if parent.Err() != nil {
@@ -181,6 +187,21 @@ func (c *Client) transportError(parent, tctx context.Context, op string, start t
 		return &Error{Kind: KindTimeout, Op: op, URL: c.baseStr, After: after, Err: err}
 	}
 	return &Error{Kind: KindUnreachable, Op: op, URL: c.baseStr, Err: err}
+}
+
+// badHead says what is wrong with an answer's head that net/http
+// refused (a malformed header line, a head over its 10 MB), or "" when
+// err is not that: the server answered, so it is not out of reach.
+func badHead(err error) string {
+	var pe textproto.ProtocolError
+	switch {
+	case errors.As(err, &pe):
+		what, _, _ := strings.Cut(string(pe), ":")
+		return what
+	case strings.Contains(err.Error(), "server response headers exceeded"):
+		return "its headers are too large"
+	}
+	return ""
 }
 
 func isTimeout(err error) bool {

@@ -40,8 +40,9 @@ type Options struct {
 	// Hostile puts Payload (escape sequences, C1 and bidi controls,
 	// backspaces, a bell) before and after every string the fake sends,
 	// in its answers, its error bodies and its events, but the
-	// identifiers and enumerations (see poison): the server a hostile
-	// agent writes to.
+	// identifiers and enumerations (see poison), and in the
+	// WWW-Authenticate header of a 401: the server a hostile agent writes
+	// to.
 	Hostile bool
 }
 
@@ -150,7 +151,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	mux := s.mux
 	s.mu.Unlock()
 	if !s.authorized(r) {
-		w.Header().Set("WWW-Authenticate", `Basic realm="Secure Area"`)
+		realm := "Secure Area"
+		if s.opts.Hostile {
+			realm = Payload + realm // net/http's own client refuses such a header, answer and all
+		}
+		w.Header().Set("WWW-Authenticate", `Basic realm="`+realm+`"`)
 		http.Error(w, "Unauthorized", http.StatusUnauthorized)
 		return
 	}
