@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // DefaultURL is where `opencode serve` listens unless told otherwise.
@@ -62,6 +64,12 @@ type Options struct {
 	// when zero); a larger one fails with an error that says so, instead
 	// of being read into memory whole, however large.
 	MaxBodySize int64
+	// Undecodable hears of every record of an answer that did not decode
+	// (a session, a message, a status) while the rest did: it is left
+	// out, or, a listed session whose id could be read, kept and marked
+	// (wire.Session.Undecodable). It may be called from several
+	// goroutines at once. Nil: nobody is told.
+	Undecodable func(wire.Undecodable)
 }
 
 // idleConnsPerHost is how many idle connections to one server are kept:
@@ -135,6 +143,8 @@ type Client struct {
 	stream  StreamOptions
 	maxBody int64
 	ro      bool
+
+	undecodable func(wire.Undecodable) // Options.Undecodable
 }
 
 // New checks opts and returns a Client. It does not contact the server;
@@ -178,6 +188,8 @@ func New(opts Options) (*Client, error) {
 		stream:  opts.Stream.withDefaults(),
 		maxBody: opts.MaxBodySize,
 		ro:      opts.ReadOnly,
+
+		undecodable: opts.Undecodable,
 	}
 	if c.maxBody <= 0 {
 		c.maxBody = DefaultMaxBodySize

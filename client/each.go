@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
 
 	"github.com/octop-dev/octop/internal/wire"
 )
@@ -24,11 +25,25 @@ func (c *Client) EachSession(ctx context.Context, fn func(*wire.Session) error) 
 // EachSessionOf is EachSession decoding each session into a type of the
 // caller's own, for one that needs less of a session than wire.Session
 // holds (the screen and octop tree skip every child's permission rules).
+//
+// A session that does not decode (a title that is a number) costs only
+// itself: Options.Undecodable hears of it, and, when its id could be
+// read, fn gets it with what did decode and its Undecodable field, if T
+// has one, saying why; else it is left out.
 func EachSessionOf[T any](ctx context.Context, c *Client, fn func(*T) error) error {
-	return c.streamList(ctx, call{method: http.MethodGet, path: "/session"}, func(dec *json.Decoder) error {
+	cl := call{method: http.MethodGet, path: "/session", what: whatSession}
+	pos := 0
+	return c.streamList(ctx, cl, func(dec *json.Decoder) error {
+		pos++
 		var s T
 		if err := dec.Decode(&s); err != nil {
-			return err
+			if !recordError(err) {
+				return err
+			}
+			u := wire.Undecodable{What: cl.what, ID: idOf(reflect.ValueOf(&s)), Pos: pos, Reason: reasonOf(err), Op: "GET /session"}
+			if !c.skipped(u, reflect.ValueOf(&s)) {
+				return nil
+			}
 		}
 		return stopWith(fn(&s))
 	})

@@ -54,7 +54,7 @@ func (c *Client) AllSessions(ctx context.Context) (sessions []wire.Session, comp
 	for page := 0; page < allSessionsMaxPages; page++ {
 		var batch []wire.Session
 		var h http.Header
-		err := all.do(ctx, call{method: http.MethodGet, path: "/experimental/session", query: q, header: &h}, &batch)
+		err := all.do(ctx, call{method: http.MethodGet, path: "/experimental/session", query: q, header: &h, what: whatSession}, &batch)
 		if err != nil {
 			// 1.1 has no such route and answers it with a 500 (it forwards
 			// unknown paths to its web app); anything but a dead or

@@ -39,6 +39,10 @@ type call struct {
 	body    any
 	missing string
 	header  *http.Header // if set, receives the response's headers
+	// what names the records the answer is a list or map of
+	// (whatSession…): one that does not decode costs only itself
+	// (salvage). Empty: the answer decodes whole or not at all.
+	what string
 }
 
 func (c *Client) url(path string, q url.Values) string {
@@ -107,6 +111,9 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 		return nil
 	}
 	if err := decode(data, out); err != nil {
+		if cl.what != "" && recordError(err) && c.salvage(op, cl.what, data, out) {
+			return nil
+		}
 		return c.notJSON(op, resp, data, err)
 	}
 	return nil

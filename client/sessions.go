@@ -50,7 +50,8 @@ func (c *Client) Children(ctx context.Context, id string) ([]wire.Session, error
 	if err := checkSessionID("GET /session/{id}/children", id); err != nil {
 		return s, err
 	}
-	err := c.do(ctx, call{method: http.MethodGet, path: "/session/" + url.PathEscape(id) + "/children", missing: "session " + id}, &s)
+	err := c.do(ctx, call{method: http.MethodGet, path: "/session/" + url.PathEscape(id) + "/children", missing: "session " + id,
+		what: whatSession}, &s)
 	return s, err
 }
 
@@ -58,7 +59,7 @@ func (c *Client) Children(ctx context.Context, id string) ([]wire.Session, error
 // sessions that are not idle appear.
 func (c *Client) Status(ctx context.Context) (map[string]wire.SessionStatus, error) {
 	m := map[string]wire.SessionStatus{}
-	err := c.do(ctx, call{method: http.MethodGet, path: "/session/status"}, &m)
+	err := c.do(ctx, call{method: http.MethodGet, path: "/session/status", what: whatStatus}, &m)
 	if m == nil {
 		m = map[string]wire.SessionStatus{}
 	}
@@ -83,7 +84,8 @@ func (c *Client) messagesInto(ctx context.Context, id string, limit int, out any
 	if limit > 0 {
 		q = url.Values{"limit": {strconv.Itoa(limit)}}
 	}
-	return c.do(ctx, call{method: http.MethodGet, path: "/session/" + url.PathEscape(id) + "/message", query: q, missing: "session " + id}, out)
+	return c.do(ctx, call{method: http.MethodGet, path: "/session/" + url.PathEscape(id) + "/message", query: q, missing: "session " + id,
+		what: whatMessage}, out)
 }
 
 // Agents lists the configured agents (GET /agent).

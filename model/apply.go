@@ -153,6 +153,7 @@ func (s *State) upsertInfo(info wire.Session) {
 	}
 	fresh := !ss.Known || info.Time.Updated >= ss.Updated
 	ss.Known = true
+	s.noteUndecodable(info, fresh)
 	if fresh || ss.Title == "" {
 		ss.Title = boundTitle(info.Title)
 	}

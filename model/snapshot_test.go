@@ -118,3 +118,32 @@ func TestSnapshotMessagesSetError(t *testing.T) {
 		t.Fatalf("after a clean run state = %+v", got)
 	}
 }
+
+// TestUndecodableSession: a listed session that did not decode keeps its
+// place in the tree, marked with why; a fresh listing that decodes clears
+// the mark, and so does its removal.
+func TestUndecodableSession(t *testing.T) {
+	st := New()
+	st.ApplySnapshot(Snapshot{Complete: true, Sessions: []wire.Session{
+		{ID: "ses_a", Title: "a", Time: wire.SessionTime{Created: 1, Updated: 1}},
+		{ID: "ses_b", ParentID: "ses_a", Undecodable: "title is a number", Time: wire.SessionTime{Created: 2, Updated: 2}},
+	}})
+	if got := st.Undecodable("ses_b"); got != "title is a number" {
+		t.Fatalf("Undecodable(ses_b) = %q", got)
+	}
+	if b := st.Session("ses_b"); b == nil || b.ParentID != "ses_a" || len(st.Session("ses_a").Children()) != 1 {
+		t.Errorf("ses_b is not under ses_a: %+v", b)
+	}
+	if st.Undecodable("ses_a") != "" {
+		t.Error("ses_a is marked")
+	}
+	st.Apply(wire.SessionUpdated{Info: wire.Session{ID: "ses_b", ParentID: "ses_a", Title: "b", Time: wire.SessionTime{Created: 2, Updated: 3}}})
+	if got := st.Undecodable("ses_b"); got != "" {
+		t.Errorf("after a good session.updated: %q", got)
+	}
+	st.ApplySnapshot(Snapshot{Complete: true, Sessions: []wire.Session{
+		{ID: "ses_a", Title: "a", Time: wire.SessionTime{Created: 1, Updated: 1}, Undecodable: "agent is a list"}}})
+	if st.Undecodable("ses_a") != "agent is a list" || st.Session("ses_b") != nil || st.Undecodable("ses_b") != "" {
+		t.Errorf("after a snapshot without ses_b: a %q, b %q", st.Undecodable("ses_a"), st.Undecodable("ses_b"))
+	}
+}

@@ -30,6 +30,9 @@ type State struct {
 	// intern shares the few distinct tool and agent names between the
 	// many calls that repeat them.
 	intern map[string]string
+	// undecodable says why, by id, of the sessions whose listing did not
+	// decode (wire.Session.Undecodable); nil while none.
+	undecodable map[string]string
 
 	// The sessions changed since the rollups (derive) and the counts
 	// (Tally) last looked, or a full pass asked instead; see tally.go.

@@ -159,6 +159,7 @@ func (s *State) remove(id string) {
 	s.unlinkFromParent(ss)
 	s.uncount(ss)
 	delete(s.sessions, id)
+	delete(s.undecodable, id)
 	last := s.list[len(s.list)-1]
 	s.list[ss.idx], last.idx = last, ss.idx
 	s.list[len(s.list)-1] = nil

@@ -239,7 +239,11 @@ func nodeLine(n *live.Node) string {
 		// failure, and so does this line.
 		status, why = "aborted", ""
 	}
-	line := fmt.Sprintf("%s  %-8s  %s  %s", n.ID, status, toolSummary(n.Tools), squashSpaces(n.Title))
+	title := squashSpaces(n.Title)
+	if n.Undecodable != "" {
+		title = "(undecodable: " + squashSpaces(n.Undecodable) + ")"
+	}
+	line := fmt.Sprintf("%s  %-8s  %s  %s", n.ID, status, toolSummary(n.Tools), title)
 	switch errText := squashSpaces(n.Error); {
 	case why != "" && errText != "":
 		line += "  [" + why + ": " + errText + "]"

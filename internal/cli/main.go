@@ -35,6 +35,7 @@ import (
 	"github.com/octop-dev/octop/internal/renderer"
 	"github.com/octop-dev/octop/internal/sanitize"
 	"github.com/octop-dev/octop/internal/watchdog"
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ui"
 )
 
@@ -175,6 +176,11 @@ func runLive(g globalFlags, stderr io.Writer) int {
 		return 1
 	}
 	defer rec.close(stderr)
+	// The hook's failures and what the server sent that does not decode
+	// go to the screen as a notice; the program it sends to is made
+	// below, before anything is read or any event can start a hook.
+	var p *renderer.Program
+	o.Undecodable = func(u wire.Undecodable) { p.Send(undecodableFlash(u)) }
 	c, err := client.New(o)
 	if err != nil {
 		fmt.Fprintln(stderr, "octop:", err)
@@ -195,9 +201,6 @@ func runLive(g globalFlags, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "octop:", err)
 		return 2
 	}
-	// The hook's failures go to the screen as a notice; the program it
-	// sends to is made below, before any event can start a hook.
-	var p *renderer.Program
 	if g.wd.exec != "" {
 		h := hook.New(g.wd.exec, c.BaseURL(), g.wd.hookTimeout, func(r hook.Result) {
 			if r.Err != nil {
@@ -231,6 +234,13 @@ func runLive(g globalFlags, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// undecodableFlash is the screen's notice of a record the server sent
+// that did not decode (client.Options.Undecodable): left out, or shown
+// marked where it belongs.
+func undecodableFlash(u wire.Undecodable) ui.FlashMsg {
+	return ui.FlashMsg{Text: u.Error(), Error: true}
 }
 
 // paced sets a screen's stream to read once per feed.FrameInterval while

@@ -15,6 +15,7 @@ import (
 	"github.com/octop-dev/octop/internal/hook"
 	"github.com/octop-dev/octop/internal/renderer"
 	"github.com/octop-dev/octop/internal/watchdog"
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ui"
 	"github.com/octop-dev/octop/ui/servers"
 )
@@ -106,6 +107,7 @@ func (s *several) connect(stderr io.Writer) (w watching, code int) {
 	for i, o := range opts {
 		o.Global = s.g.AllProjects
 		paced(&o)
+		s.flashUndecodable(&o, i)
 		w.recs[i] = s.rec.also(&o)
 		w.recs[i].announce()
 		if w.clients[i], err = client.New(o); err != nil {
@@ -144,6 +146,13 @@ func (s *several) screen(i int, c *client.Client, rec *recorder) ui.Model {
 	return ui.New(o)
 }
 
+// flashUndecodable shows on server i's screen what it sends that does
+// not decode (client.Options.Undecodable). s.p is made before anything
+// is read.
+func (s *several) flashUndecodable(o *client.Options, i int) {
+	o.Undecodable = func(u wire.Undecodable) { s.p.Send(servers.Msg{Server: i, Msg: undecodableFlash(u)}) }
+}
+
 // streamTo feeds server i's events to its screen through send until ctx
 // ends, through its recorder. Each server has its own stream and
 // batcher: one slow or down holds up no other.
@@ -164,6 +173,7 @@ func (s *several) discover(ctx context.Context, known []*client.Client) {
 	add := func(o client.Options) {
 		o.Global, o.ReadOnly = s.g.AllProjects, s.g.conn.readOnly
 		paced(&o)
+		s.flashUndecodable(&o, next)
 		rec := s.rec.also(&o) // a tap writes nothing until the stream does
 		c, err := client.New(o)
 		if err != nil || shown[c.BaseURL()] {

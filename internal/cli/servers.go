@@ -2,11 +2,14 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/task/live"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // serverFlag is --server: given more than once, or as a comma-separated
@@ -104,7 +107,21 @@ func (c *command) newClients(base client.Options) ([]*client.Client, int, bool) 
 		return nil, c.fail(err), false
 	}
 	cs := make([]*client.Client, 0, len(opts))
+	var mu sync.Mutex // the histories are read a few at a time
 	for _, o := range opts {
+		if o.Undecodable == nil {
+			// What the server sent but octop cannot decode is left out
+			// (or marked), and said, one line each; the rest is printed.
+			prefix := "octop " + c.name + ": "
+			if len(opts) > 1 {
+				prefix += client.Redact(o.BaseURL) + ": "
+			}
+			o.Undecodable = func(u wire.Undecodable) {
+				mu.Lock()
+				defer mu.Unlock()
+				fmt.Fprintln(c.stdio.err, prefix+u.Error())
+			}
+		}
 		cl, err := client.New(o)
 		if err != nil {
 			return nil, c.usageError(err.Error()), false

@@ -20,6 +20,10 @@ type Session struct {
 	// Revert is set while the session's last messages are undone (see
 	// Revert); absent otherwise.
 	Revert *Revert `json:"revert,omitempty"`
+	// Undecodable is set by the client, never sent: the session did not
+	// decode, and this says why ("title is a number"). Its id did, and
+	// what else did is kept, so it can be shown where it belongs.
+	Undecodable string `json:"-"`
 }
 
 // SessionTime holds a session's timestamps in Unix milliseconds.

@@ -39,7 +39,7 @@ func renderRow(st *model.State, r model.Row, o rowOpts) string {
 	c := st.Counts(r.ID)
 	l := line{o: o}
 	l.shape(r)
-	l.name(s, r, kind, st.RetryOf(r.ID))
+	l.name(s, r, kind, st.RetryOf(r.ID), st.Undecodable(r.ID))
 	if r.HasChildren && !r.Expanded && c.RunningBelow > 0 {
 		more := fmt.Sprintf("[+%d running]", c.RunningBelow)
 		l.put(styles.Ink{}, " ", 1)
@@ -96,10 +96,16 @@ func (l *line) shape(r model.Row) {
 	}
 }
 
+// undecodableMark stands before the title of a session whose listing did
+// not decode (model.State.Undecodable), with what was wrong in its place.
+const undecodableMark = "�"
+
 // name writes the state mark, the title, the agent, the session it
 // retries (retryOf, whose mark the title holds: shown once, after the
-// agent) and, on a root of a grouped tree, its project.
-func (l *line) name(s *model.Session, r model.Row, kind model.Kind, retryOf string) {
+// agent) and, on a root of a grouped tree, its project; for a session
+// whose listing did not decode, in place of its title and agent,
+// undecodableMark and why.
+func (l *line) name(s *model.Session, r model.Row, kind model.Kind, retryOf, undecodable string) {
 	k := l.o.inks
 	mark, markInk := k.mark(kind, l.o.spin)
 	l.put(markInk, mark, ansi.StringWidth(mark))
@@ -112,6 +118,9 @@ func (l *line) name(s *model.Session, r model.Row, kind model.Kind, retryOf stri
 		title = s.ID
 	}
 	titleInk := k.title
+	if undecodable != "" {
+		title, agent, titleInk = undecodableMark+" undecodable session "+s.ID+": "+undecodable, "", k.failed
+	}
 	if !r.Match {
 		titleInk = k.dim // an ancestor shown only to place a filter match
 	}

@@ -104,7 +104,7 @@ func listSessions(ctx context.Context, c *client.Client, keep func(*wire.Session
 	var out []wire.Session
 	err := client.EachSessionOf(ctx, c, func(l *listedSession) error {
 		s := wire.Session{ID: l.ID, ParentID: l.ParentID, Title: l.Title, Agent: l.Agent, Directory: l.Directory,
-			Cost: l.Cost, Tokens: l.Tokens, Time: l.Time, Revert: l.Revert}
+			Cost: l.Cost, Tokens: l.Tokens, Time: l.Time, Revert: l.Revert, Undecodable: l.Undecodable}
 		if keep == nil || keep(&s) {
 			out = append(out, s)
 		}
@@ -125,6 +125,9 @@ type listedSession struct {
 	Time      wire.SessionTime `json:"time"`
 	// Revert is kept whole: the screen marks what is undone.
 	Revert *wire.Revert `json:"revert,omitempty"`
+	// Undecodable is the client's word that it did not decode (see
+	// client.EachSessionOf).
+	Undecodable string `json:"-"`
 }
 
 // listed is what the model reads of a listed session. The rest stays
@@ -132,7 +135,7 @@ type listedSession struct {
 // carries (at scale, most of what a listed session weighed).
 func listed(s *wire.Session) wire.Session {
 	return wire.Session{ID: s.ID, ParentID: s.ParentID, Title: s.Title, Agent: s.Agent, Directory: s.Directory,
-		Cost: s.Cost, Tokens: s.Tokens, Time: s.Time}
+		Cost: s.Cost, Tokens: s.Tokens, Time: s.Time, Undecodable: s.Undecodable}
 }
 
 // withIdleAncestors is ids (the running sessions) and, after them, every

@@ -75,7 +75,13 @@ type Node struct {
 	// Reverted is set while the session's changes from a message on are
 	// undone (octop undo), until a redo or its next prompt.
 	Reverted *RevertedNode `json:"reverted,omitempty"`
-	Children []*Node       `json:"children"`
+	// Undecodable says why the server's listing of the session did not
+	// decode ("title is a number"): what did (its place, its history) is
+	// shown, its title not.
+	Undecodable string `json:"undecodable,omitempty"`
+	// Children stays the last field: `octop tree --json` writes it in
+	// place (cli.nodeJSON).
+	Children []*Node `json:"children"`
 }
 
 // RevertedNode is what is undone in a session: from which message, the
@@ -168,7 +174,7 @@ func nodeOf(st *model.State, ss *model.Session) *Node {
 	state := model.StateOf(ss)
 	n := &Node{ID: ss.ID, ParentID: ss.ParentID, Title: ss.Title, Agent: ss.Agent,
 		Status: state.Kind.Status(), Run: runWord(ss.Run()), Created: ss.Created, Children: []*Node{},
-		RetryOf: st.RetryOf(ss.ID), Reverted: revertedNode(ss)}
+		RetryOf: st.RetryOf(ss.ID), Reverted: revertedNode(ss), Undecodable: st.Undecodable(ss.ID)}
 	switch {
 	case n.Status == "error":
 		n.Reason, n.Error = state.Reason, state.Detail
