@@ -111,7 +111,8 @@ func FuzzHeadCleaning(f *testing.F) {
 			t.Errorf("the body changed: %q, from %q", whole[end:], raw[end:])
 		}
 		for i, x := range whole[:end] {
-			if x < ' ' && x != '\t' && x != '\n' && !(x == '\r' && i+1 < len(whole) && whole[i+1] == '\n') || x == 0x7f {
+			lineEnd := x == '\n' || x == '\r' && i+1 < len(whole) && whole[i+1] == '\n'
+			if x < ' ' && x != '\t' && !lineEnd || x == 0x7f {
 				t.Errorf("the head holds %q at %d: %q", x, i, whole[:end])
 			}
 		}

@@ -51,7 +51,7 @@ func export(t *testing.T, base string) error {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer e.Shutdown(ctx)
+	defer func() { _ = e.Shutdown(ctx) }()
 	_, err = e.Export(ctx, fanOutTree(t))
 	return err
 }
@@ -112,8 +112,7 @@ func TestRedirectToAnotherHostIsRefused(t *testing.T) {
 // the same scheme, host and port is followed, the headers with it.
 func TestRedirectWithinTheCollectorIsFollowed(t *testing.T) {
 	setSecretHeaders(t)
-	var c *collector
-	c = newCollector(t, func(w http.ResponseWriter, r *http.Request) {
+	c := newCollector(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/v1/traces" {
 			http.Redirect(w, r, "/otlp/v1/traces", http.StatusTemporaryRedirect)
 			return
