@@ -15,7 +15,10 @@
 // hand it the sessions and messages they read.
 package usage
 
-import "github.com/octop-dev/octop/internal/wire"
+import (
+	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
+)
 
 // Tokens splits tokens the way the server counts them.
 type Tokens struct {
@@ -51,7 +54,7 @@ type Reply struct {
 	// Cost is the server's figure in USD; 0 when it reported none.
 	Cost float64
 	// Priced says the server reported a cost: a nonzero one, or a reply
-	// that used no tokens (nothing to price).
+	// that used no tokens (nothing to price); see model.Unpriced.
 	Priced bool
 }
 
@@ -76,7 +79,7 @@ func ReplyOf(m *wire.MessageWithParts) (r Reply, ok bool) {
 			r.Cost += p.Cost
 		}
 	}
-	r.Priced = r.Cost > 0 || r.Tokens.Sum() == 0
+	r.Priced = !model.Unpriced(r.Tokens.Sum(), r.Cost)
 	return r, true
 }
 
