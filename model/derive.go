@@ -2,11 +2,11 @@ package model
 
 import "sort"
 
-// derive brings the subtree rollups (tokens, cost, running descendants,
-// latest activity) up to date once per version, so Counts and Subtree
-// cost O(1) per row however often a frame asks: from the sessions that
-// changed since (see tally.go) and their ancestors, or, after a snapshot,
-// in one pass over the tree.
+// derive brings the subtree rollups (tokens, cost, unpriced replies,
+// running descendants, latest activity) up to date once per version, so
+// Counts and Subtree cost O(1) per row however often a frame asks: from
+// the sessions that changed since (see tally.go) and their ancestors, or,
+// after a snapshot, in one pass over the tree.
 func (s *State) derive() {
 	if s.aggV == s.version+1 {
 		return
@@ -57,6 +57,7 @@ func (s *State) derive() {
 // rollups, which are up to date.
 func (n *Session) rollUp() {
 	n.subTokens, n.subCost, n.runBelow, n.waitBelow = n.Tokens, n.Cost, 0, 0
+	n.subUnpriced = n.unpriced
 	n.subActive, n.subRun = n.LastActive, n.lastRun
 	for _, c := range n.kids {
 		n.addBelow(c)
@@ -67,6 +68,7 @@ func (n *Session) rollUp() {
 func (n *Session) addBelow(c *Session) {
 	n.subTokens += c.subTokens
 	n.subCost += c.subCost
+	n.subUnpriced += c.subUnpriced
 	n.runBelow += c.runBelow
 	n.waitBelow += c.waitBelow
 	n.subActive = max(n.subActive, c.subActive)
@@ -83,6 +85,7 @@ func (n *Session) addBelow(c *Session) {
 func (s *State) deriveAll() {
 	for _, ss := range s.list {
 		ss.subTokens, ss.subCost, ss.runBelow, ss.waitBelow = ss.Tokens, ss.Cost, 0, 0
+		ss.subUnpriced = ss.unpriced
 		ss.subActive, ss.subRun = ss.LastActive, ss.lastRun
 	}
 	// Post-order over an explicit stack: a deep delegation chain must not

@@ -36,7 +36,11 @@
 //     once by part id), never both. A session's figure is the larger of
 //     that sum and the server's own session totals (1.18 sends them; they
 //     can lag but never overcount). Subtree adds every descendant; OpenCode
-//     leaves children out of a parent's cost, octop does not.
+//     leaves children out of a parent's cost, octop does not. A reply that
+//     used tokens with no cost reported is unpriced (Unpriced, the one
+//     rule): each session counts them and the subtree adds them up beside
+//     the cost, which is then a lower bound, and n/a when nothing is
+//     priced (Cost), never $0.
 //   - Links. A task call's child comes from metadata.sessionId, or from
 //     the output (`task_id: ses_…` on 1.1.x, `<task id="ses_…">` on 1.18.x,
 //     `session_id: ses_…` in `<task_metadata>` on older servers), or, while

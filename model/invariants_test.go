@@ -119,17 +119,19 @@ func checkKeptUp(t *testing.T, s *State) {
 	type roll struct {
 		tok, cost        float64
 		run, wait        int32
+		unpriced         int32
 		active, lastSeen int64
 	}
 	var sub func(ss *Session) roll
 	sub = func(ss *Session) roll {
-		r := roll{ss.Tokens, ss.Cost, 0, 0, ss.LastActive, ss.lastRun}
+		r := roll{ss.Tokens, ss.Cost, 0, 0, ss.unpriced, ss.LastActive, ss.lastRun}
 		for _, c := range ss.kids {
 			cr := sub(c)
 			r.tok += cr.tok
 			r.cost += cr.cost
 			r.run += cr.run
 			r.wait += cr.wait
+			r.unpriced += cr.unpriced
 			r.active, r.lastSeen = max(r.active, cr.active), max(r.lastSeen, cr.lastSeen)
 			switch {
 			case c.waiting > 0:
@@ -141,7 +143,7 @@ func checkKeptUp(t *testing.T, s *State) {
 		return r
 	}
 	for _, ss := range s.list {
-		got := roll{ss.subTokens, ss.subCost, ss.runBelow, ss.waitBelow, ss.subActive, ss.subRun}
+		got := roll{ss.subTokens, ss.subCost, ss.runBelow, ss.waitBelow, ss.subUnpriced, ss.subActive, ss.subRun}
 		if want := sub(ss); got != want {
 			t.Fatalf("%s: rollups %+v, the subtree says %+v", ss.ID, got, want)
 		}

@@ -195,24 +195,44 @@ func (ss *Session) removeStep(msgID, partID string) {
 // recomputeTotals sums in message order, so the result does not depend on
 // the order events arrived in. The server's own session totals (1.18 sends
 // them) are a floor: they may lag the messages but never overcount.
+//
+// A reply that used tokens with no cost reported is counted unpriced
+// (Unpriced). Replies not read are not counted, so the count kept from
+// before (infoUnpriced) is a floor too; and a session that used tokens
+// and cost nothing at all has at least one.
 func (ss *Session) recomputeTotals() {
 	var tok, cost float64
+	var unpriced int32
 	msgs := ss.rd().msgs
 	for i := range msgs {
 		a := &msgs[i]
-		if a.hasTotals {
-			tok += a.tokens
-			cost += a.cost
-			continue
+		mt, mc := a.tokens, a.cost
+		if !a.hasTotals {
+			mt, mc = 0, 0
+			for _, st := range a.steps {
+				mt += st.tokens
+				mc += st.cost
+			}
 		}
-		for _, st := range a.steps {
-			tok += st.tokens
-			cost += st.cost
+		tok += mt
+		cost += mc
+		if a.role != roleUser && Unpriced(mt, mc) {
+			unpriced++
 		}
 	}
 	x := ss.rd()
 	ss.Tokens = max(tok, x.infoTokens)
 	ss.Cost = max(cost, x.infoCost)
+	ss.setUnpriced(max(unpriced, x.infoUnpriced))
+}
+
+// setUnpriced sets the session's count of unpriced replies: n, or one
+// when n is none but its totals say it used tokens with no cost.
+func (ss *Session) setUnpriced(n int32) {
+	if n == 0 && Unpriced(ss.Tokens, ss.Cost) {
+		n = 1
+	}
+	ss.unpriced = n
 }
 
 // applyText follows the newest assistant text part of the session.

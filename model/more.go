@@ -26,7 +26,10 @@ type more struct {
 	// What the server's own session info says it spent: a floor under
 	// the messages' sum. A session with no more spent exactly that.
 	infoTokens, infoCost float64
-	textDone             bool // that part has ended: late deltas no longer apply
+	// infoUnpriced is the count of unpriced replies the session had when
+	// its messages were last let go (sealed) or not kept yet: a floor too.
+	infoUnpriced int32
+	textDone     bool // that part has ended: late deltas no longer apply
 	// revert is what the server says is undone (see Reverted), and the
 	// diff it was read from.
 	revert     *Reverted
@@ -53,7 +56,7 @@ func (ss *Session) rd() *more {
 func (ss *Session) more() *more {
 	if ss.x == nil || ss.x.frozen != nil {
 		// With no more, what it spent is its info's.
-		ss.x = &more{infoTokens: ss.Tokens, infoCost: ss.Cost}
+		ss.x = &more{infoTokens: ss.Tokens, infoCost: ss.Cost, infoUnpriced: ss.unpriced}
 	}
 	return ss.x
 }
@@ -63,6 +66,7 @@ func (ss *Session) more() *more {
 func (ss *Session) setInfoTotals(tokens, cost float64) {
 	if ss.x == nil {
 		ss.Tokens, ss.Cost = tokens, cost // no messages: the info's word
+		ss.setUnpriced(0)
 		return
 	}
 	x := ss.more()

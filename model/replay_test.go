@@ -197,25 +197,29 @@ func checkTools(t *testing.T, ss *Session, msgs []wire.MessageWithParts, kids []
 func checkTokens(t *testing.T, ss *Session, info wire.Session, msgs []wire.MessageWithParts) {
 	t.Helper()
 	var tok, cost float64
+	unpriced := 0 // replies with tokens and a cost of 0
 	for _, m := range msgs {
 		if m.Info.Role != "assistant" {
 			continue
 		}
-		if m.Info.Tokens.Sum() > 0 || m.Info.Cost > 0 {
-			tok += m.Info.Tokens.Sum()
-			cost += m.Info.Cost
-			continue
-		}
-		for _, p := range m.Parts {
-			if p.Type == wire.PartStepFinish && p.Tokens != nil {
-				tok += p.Tokens.Sum()
-				cost += p.Cost
+		mt, mc := m.Info.Tokens.Sum(), m.Info.Cost
+		if mt == 0 && mc == 0 {
+			for _, p := range m.Parts {
+				if p.Type == wire.PartStepFinish && p.Tokens != nil {
+					mt += p.Tokens.Sum()
+					mc += p.Cost
+				}
 			}
+		}
+		tok += mt
+		cost += mc
+		if mt > 0 && mc == 0 {
+			unpriced++
 		}
 	}
 	tok, cost = max(tok, info.Tokens.Sum()), max(cost, info.Cost)
-	if ss.Tokens != tok || ss.Cost != cost {
-		t.Errorf("%s: tokens %v cost %v, REST %v %v", ss.ID, ss.Tokens, ss.Cost, tok, cost)
+	if ss.Tokens != tok || ss.Cost != cost || ss.OwnCost().Unpriced != unpriced {
+		t.Errorf("%s: tokens %v cost %v unpriced %d, REST %v %v %d", ss.ID, ss.Tokens, ss.Cost, ss.OwnCost().Unpriced, tok, cost, unpriced)
 	}
 }
 

@@ -2,7 +2,7 @@ package model
 
 // Seal lets go of what a finished read no longer needs of a session: its
 // tool calls, message accounts, texts and todos go; its state (StateOf),
-// counts, times, tokens and cost stay as they are. It is for a read that
+// counts, times, tokens, cost and unpriced replies stay as they are. It is for a read that
 // is over (`octop tree` folds a history, seals it and moves on to the
 // next). A session whose state follows background children it launched
 // is not sealed (ok false): their histories may not be in yet. A sealed
@@ -46,13 +46,13 @@ func (ss *Session) sealed() bool { return ss.x != nil && ss.x.frozen != nil }
 // reopen undoes a seal before the session changes: it is as if its
 // history had not been read (HasHistory false, not Loaded, no tool calls
 // counted), so what comes next is not taken as all there is, and a read
-// of its history builds it again whole. Its tokens and cost stay, as a
-// floor under what its messages will sum to.
+// of its history builds it again whole. Its tokens, cost and count of
+// unpriced replies stay, as a floor under what its messages will sum to.
 func (s *State) reopen(ss *Session) {
 	if !ss.sealed() {
 		return
 	}
-	ss.x = &more{infoTokens: ss.Tokens, infoCost: ss.Cost}
+	ss.x = &more{infoTokens: ss.Tokens, infoCost: ss.Cost, infoUnpriced: ss.unpriced}
 	ss.nOpen, ss.nDone, ss.nFailed = 0, 0, 0
 	ss.historyRead, ss.Loaded = false, false
 	s.queue(ss)

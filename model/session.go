@@ -106,6 +106,8 @@ type Session struct {
 	waiting            int32 // pending permissions and questions
 	runBelow           int32 // running below, not waiting on the person
 	waitBelow          int32 // waiting on the person below
+	unpriced           int32 // replies that used tokens with no cost (OwnCost)
+	subUnpriced        int32 // unpriced replies in the subtree
 
 	// Known is false for a placeholder made because an event named this
 	// session before its session.created arrived.
@@ -193,8 +195,11 @@ type Counts struct {
 	// depth, and those waiting on the person (a permission or a question),
 	// which do not also count as running.
 	RunningBelow, WaitingBelow int
-	// Tokens and cost summed over the session and all its descendants.
+	// Tokens and cost summed over the session and all its descendants,
+	// and the replies among them that used tokens with no cost reported
+	// (Cost leaves them out: see SubtreeCost).
 	Tokens, Cost float64
+	Unpriced     int
 
 	// Of a set: Sessions counted, and of them how many run (busy or
 	// retrying), wait on the person, or failed (failed, interrupted or

@@ -156,6 +156,7 @@ func (s *State) Counts(id string) Counts {
 		WaitingBelow: int(ss.waitBelow),
 		Tokens:       ss.subTokens,
 		Cost:         ss.subCost,
+		Unpriced:     int(ss.subUnpriced),
 	}
 	if ss.ended() {
 		c.ToolsInterrupted = int(ss.nOpen)

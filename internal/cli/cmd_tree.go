@@ -31,8 +31,10 @@ With --json, print the same as a JSON array of root nodes, each with
 "server" (the URL of the server that holds it), "id", "parentID", "title", "agent", "status", "reason" (for an error:
 aborted|interrupted|denied|the error's name), "run" (idle|busy|retry),
 "error", "tools" {total, running, completed, failed}, "created" (Unix ms),
-"tokens" {input, output, reasoning, cache_read, cache_write}, "cost",
-"started", "ended" (Unix ms; 0 while running), "duration_ms",
+"tokens" {input, output, reasoning, cache_read, cache_write}, "cost" (USD:
+the priced replies' sum, or null when no reply is priced, never a made-up
+0), "unpriced_replies" (replies that used tokens with no cost reported,
+which "cost" leaves out), "started", "ended" (Unix ms; 0 while running), "duration_ms",
 "last_activity", "files_changed", "todos" {total, done} (the list of a
 session that called todowrite, the one tool that keeps one), the same figures
 over the session and all its descendants under "subtree", and "children".

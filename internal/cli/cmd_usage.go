@@ -33,12 +33,15 @@ messages), input, output, reasoning, cache read, cache write, cost (USD).
 A reply that used tokens but whose cost the server gave as 0 (it has no
 price for the model) is unpriced: its tokens count, its cost is missing,
 not $0. A cost is written "≥$1.2300" when some of its replies are
-unpriced, "n/a" when all are.
+unpriced (the known part is a lower bound), "n/a" when nothing is
+priced.
 
 With --json, print {"by", "since" (Unix ms, 0 for all), "rows": [{"key",
 "label", "sessions", "replies", "tokens": {input, output, reasoning,
 cache_read, cache_write}, "cost", "unpriced_replies"}], "total", "ends"
-(the same figures by end), "ended_badly"}.
+(the same figures by end), "ended_badly"}. "cost" is the priced
+replies' sum, or null when nothing is priced (never a made-up 0), and
+"unpriced_replies" says how many replies it leaves out.
 
 Examples:
   octop usage --since 7d

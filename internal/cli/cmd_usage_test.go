@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -80,6 +81,28 @@ func TestUsageAddsUpTheReplies(t *testing.T) {
 	code, out, _ = run(t, base, "", "usage", "--server", a.BaseURL, "--since", "1h")
 	if code != codeOK || !strings.Contains(out, "total") || !strings.Contains(out, "$0.7500") {
 		t.Errorf("usage --since 1h: exit %d\n%s", code, out)
+	}
+}
+
+// TestUsageNothingPriced: with every reply unpriced (the scripted fake
+// model's), usage says n/a and its JSON "cost": null beside the count of
+// unpriced replies, never a made-up 0.
+func TestUsageNothingPriced(t *testing.T) {
+	now := time.Now().UnixMilli()
+	srv := opencodetest.New(t, opencodetest.Options{})
+	srv.AddSession(wire.Session{ID: "ses_root", Title: "fan out", Time: wire.SessionTime{Created: now, Updated: now}})
+	srv.SetMessages("ses_root", []wire.MessageWithParts{{Info: wire.Message{ID: "msg_1", Role: "assistant", Agent: "build",
+		Tokens: wire.Tokens{Input: 300, Output: 15}, Finish: "stop", Time: wire.MessageTime{Created: now, Completed: now + 1}}}})
+	opts := client.Options{BaseURL: srv.URL()}
+	code, out, _ := run(t, opts, "", "usage", "--json")
+	zero := regexp.MustCompile(`"cost": 0,\s*"unpriced_replies": [1-9]`)
+	if code != codeOK || !strings.Contains(out, `"cost": null,`) || zero.MatchString(out) ||
+		!strings.Contains(out, `"unpriced_replies": 1`) {
+		t.Errorf("usage --json: exit %d, want cost null beside 1 unpriced reply:\n%s", code, out)
+	}
+	code, out, _ = run(t, opts, "", "usage")
+	if code != codeOK || !strings.Contains(out, "n/a") || strings.Contains(out, "$0.0000") {
+		t.Errorf("usage: exit %d, want n/a:\n%s", code, out)
 	}
 }
 

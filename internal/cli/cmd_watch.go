@@ -39,8 +39,10 @@ reached (from the start, or after a drop) connection.lost says why, then
 each attempt that fails again prints connection.retrying.
 
 With --json each line is an object with ts, event, id, parent, root, title,
-agent, status, reason, tokens and cost (tokens and cost cover the session's
-subtree). A session aborted by --abort-on has reason "aborted by octop: KIND".
+agent, status, reason, tokens, cost and unpriced_replies (they cover the
+session's subtree; cost is null when no reply is priced, and
+unpriced_replies counts the replies that used tokens with no cost
+reported, which cost leaves out). A session aborted by --abort-on has reason "aborted by octop: KIND".
 
 With --until-done (needs --root) watch exits once the root is done: idle,
 no background task it launched still running, every end notice answered.

@@ -28,7 +28,7 @@ func (f *watchdogFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&f.loop, "loop", watchdog.DefaultLoop, "mark a loop after the same tool call (same input) N times in a row, or N times in the last 20 calls")
 	fs.DurationVar(&f.stall, "stall", watchdog.DefaultStall, "mark a stall when a busy session with no tool running is silent this long (DURATION)")
 	fs.Float64Var(&f.budgetTokens, "budget-tokens", 0, "mark a session, or a root's tree, that spends over N tokens (0: no cap)")
-	fs.StringVar(&f.budgetCost, "budget-cost", "", "mark a session, or a root's tree, that costs over USD (e.g. 2.50; empty: no cap)")
+	fs.StringVar(&f.budgetCost, "budget-cost", "", "mark a session, or a root's tree, whose priced replies cost over USD (e.g. 2.50; empty: no cap)")
 	fs.IntVar(&f.errors, "errors", watchdog.DefaultErrors, "mark an error storm after N failed tool calls in a row")
 	fs.StringVar(&f.abortOn, "abort-on", "", "abort the offending session and its subtree, once, on these marks: LIST of loop,stall,budget,errors (default: only mark)")
 	fs.StringVar(&f.exec, "exec", "", "run CMD through the shell on every notable event, with OCTOP_EVENT, OCTOP_SESSION, … set")

@@ -37,16 +37,28 @@ func usageAttrs(t usage.Tokens) []attribute.KeyValue {
 	}
 }
 
-// costAttrs is key with the cost of the priced replies, when there is
-// one, and how many replies had no cost. A cost the server did not report
-// is left out, never sent as 0.
+// AttrSubtreeUnpriced counts the replies of a session and its
+// descendants that used tokens with no cost reported, which
+// opencode.subtree.cost_usd leaves out.
+const AttrSubtreeUnpriced = attribute.Key("opencode.subtree.cost.unpriced_replies")
+
+// costAttrs is key with the cost of the priced replies, when any of it is
+// known (model.Cost.Known), and how many replies had no cost (under
+// AttrUnpriced for a span's own cost, AttrSubtreeUnpriced for its
+// subtree's). A cost the server did not report is left out, never sent
+// as 0.
 func costAttrs(key attribute.Key, f usage.Figures) []attribute.KeyValue {
 	var out []attribute.KeyValue
-	if f.Replies > f.Unpriced {
-		out = append(out, key.Float64(f.Cost))
+	c := f.TotalCost()
+	if c.Known() {
+		out = append(out, key.Float64(c.USD))
 	}
-	if f.Unpriced > 0 && key == AttrCost {
-		out = append(out, AttrUnpriced.Int(f.Unpriced))
+	if c.Unpriced > 0 {
+		unpriced := AttrUnpriced
+		if key == AttrSubtreeCost {
+			unpriced = AttrSubtreeUnpriced
+		}
+		out = append(out, unpriced.Int(c.Unpriced))
 	}
 	return out
 }

@@ -8,14 +8,20 @@
 // counts them), so the total of any grouping is the sum of the replies'
 // figures. A reply that used tokens but for which the server reported a
 // cost of 0 is unpriced: OpenCode writes 0 when it has no price for the
-// model. Its tokens count; its cost stays missing and is counted as such,
-// never taken as $0.
+// model (model.Unpriced is the rule). Its tokens count; its cost stays
+// missing and is counted as such, never taken as $0: JSON writes a cost
+// of which nothing is priced as null.
 //
 // The package is pure (no I/O, no clock): the command line and the screen
 // hand it the sessions and messages they read.
 package usage
 
-import "github.com/octop-dev/octop/internal/wire"
+import (
+	"encoding/json"
+
+	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
+)
 
 // Tokens splits tokens the way the server counts them.
 type Tokens struct {
@@ -51,7 +57,7 @@ type Reply struct {
 	// Cost is the server's figure in USD; 0 when it reported none.
 	Cost float64
 	// Priced says the server reported a cost: a nonzero one, or a reply
-	// that used no tokens (nothing to price).
+	// that used no tokens (nothing to price); see model.Unpriced.
 	Priced bool
 }
 
@@ -76,7 +82,7 @@ func ReplyOf(m *wire.MessageWithParts) (r Reply, ok bool) {
 			r.Cost += p.Cost
 		}
 	}
-	r.Priced = r.Cost > 0 || r.Tokens.Sum() == 0
+	r.Priced = !model.Unpriced(r.Tokens.Sum(), r.Cost)
 	return r, true
 }
 
@@ -87,12 +93,33 @@ type Figures struct {
 	// Replies counts the assistant messages.
 	Replies int    `json:"replies"`
 	Tokens  Tokens `json:"tokens"`
-	// Cost adds up the priced replies' cost (USD).
+	// Cost adds up the priced replies' cost (USD); JSON writes null
+	// when nothing is priced (see MarshalJSON).
 	Cost float64 `json:"cost"`
 	// Unpriced counts replies that used tokens with no cost reported:
 	// Cost leaves them out.
 	Unpriced int `json:"unpriced_replies"`
 }
+
+// TotalCost is the figures' cost beside their count of unpriced replies.
+func (f Figures) TotalCost() model.Cost { return model.Cost{USD: f.Cost, Unpriced: f.Unpriced} }
+
+// figuresJSON is Figures as JSON writes them: "cost" is null when
+// nothing is priced, never a made-up 0 (model.Cost.JSON).
+type figuresJSON struct {
+	Sessions int      `json:"sessions"`
+	Replies  int      `json:"replies"`
+	Tokens   Tokens   `json:"tokens"`
+	Cost     *float64 `json:"cost"`
+	Unpriced int      `json:"unpriced_replies"`
+}
+
+func (f Figures) json() figuresJSON {
+	return figuresJSON{Sessions: f.Sessions, Replies: f.Replies, Tokens: f.Tokens, Cost: f.TotalCost().JSON(), Unpriced: f.Unpriced}
+}
+
+// MarshalJSON writes the figures with "cost" null when nothing is priced.
+func (f Figures) MarshalJSON() ([]byte, error) { return json.Marshal(f.json()) }
 
 // Add counts one reply.
 func (f *Figures) Add(r Reply) {

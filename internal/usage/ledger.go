@@ -1,6 +1,7 @@
 package usage
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"time"
@@ -81,6 +82,16 @@ type Row struct {
 	Key   string `json:"key"`
 	Label string `json:"label,omitempty"`
 	Figures
+}
+
+// MarshalJSON writes the row's key and label beside its figures, as
+// Figures.MarshalJSON writes them (which, promoted, would drop the key).
+func (r Row) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Key   string `json:"key"`
+		Label string `json:"label,omitempty"`
+		figuresJSON
+	}{r.Key, r.Label, r.json()})
 }
 
 // Ledger is the figures of a set of sessions, grouped.

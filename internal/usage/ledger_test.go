@@ -1,6 +1,7 @@
 package usage
 
 import (
+	"encoding/json"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -177,3 +178,24 @@ func TestCostText(t *testing.T) {
 }
 
 func wholeTok(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
+
+// TestFiguresJSONCostNull: a cost of which nothing is priced is null in
+// JSON, in the total and in every row, beside its count of unpriced
+// replies; a priced one is its sum.
+func TestFiguresJSONCostNull(t *testing.T) {
+	l := Ledger{By: ByAgent, Rows: []Row{{Key: "general", Figures: Figures{Replies: 2, Unpriced: 2}},
+		{Key: "build", Figures: Figures{Replies: 1, Cost: 0.5}}}, Total: Figures{Replies: 3, Cost: 0.5, Unpriced: 2}}
+	b, err := json.Marshal(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`{"key":"general","sessions":0,"replies":2,`, `"cost":null,"unpriced_replies":2}`,
+		`{"key":"build",`, `"cost":0.5,"unpriced_replies":0}`, `"total":{"sessions":0,"replies":3,`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("ledger JSON lacks %s:\n%s", want, b)
+		}
+	}
+	if strings.Contains(string(b), `"cost":0,`) {
+		t.Errorf("a cost of which nothing is priced is written 0:\n%s", b)
+	}
+}

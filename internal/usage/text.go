@@ -17,17 +17,10 @@ func Cells(f Figures, tok func(float64) string) []string {
 		tok(t.Reasoning), tok(t.CacheRead), tok(t.CacheWrite), CostText(f)}
 }
 
-// CostText is a cost as a person reads it: "$0.0123"; "≥$0.0123" when
-// some replies' cost was not reported; "n/a" when none was.
-func CostText(f Figures) string {
-	switch {
-	case f.Unpriced == 0:
-		return Dollars(f.Cost)
-	case f.Cost == 0:
-		return "n/a"
-	}
-	return "≥" + Dollars(f.Cost)
-}
+// CostText is a cost as a person reads it (model.Cost.Text): "$0.0123";
+// "≥$0.0123" when some replies' cost was not reported; "n/a" when none
+// was.
+func CostText(f Figures) string { return f.TotalCost().Text(Dollars) }
 
 // Dollars writes an amount in USD to a hundredth of a cent.
 func Dollars(v float64) string { return fmt.Sprintf("$%.4f", v) }

@@ -113,7 +113,7 @@ func detectBudget(st *model.State, ss *model.Session, c Config) (string, bool) {
 	if c.BudgetTokens <= 0 && c.BudgetCost <= 0 {
 		return "", false
 	}
-	own := model.Counts{Tokens: ss.Tokens, Cost: ss.Cost}
+	own := model.Counts{Tokens: ss.Tokens, Cost: ss.Cost, Unpriced: ss.OwnCost().Unpriced}
 	if msg, ok := overBudget(own, c, "spent"); ok {
 		return msg, true
 	}
@@ -127,8 +127,15 @@ func overBudget(t model.Counts, c Config, who string) (string, bool) {
 	if c.BudgetTokens > 0 && t.Tokens > c.BudgetTokens {
 		return fmt.Sprintf("%s %.0f tokens, over the cap of %.0f", who, t.Tokens, c.BudgetTokens), true
 	}
-	if c.BudgetCost > 0 && t.Cost > c.BudgetCost {
-		return fmt.Sprintf("%s $%.2f, over the cap of $%.2f", who, t.Cost, c.BudgetCost), true
+	// The cost cap judges what is priced: a cost that leaves unpriced
+	// replies out is a lower bound, so over the cap it is surely over,
+	// and the mark says so ("≥$2.60"). What no reply prices is never
+	// taken as $0 of the cap, nor guessed: --budget-tokens caps it.
+	if cost := t.SubtreeCost(); c.BudgetCost > 0 && cost.USD > c.BudgetCost {
+		return fmt.Sprintf("%s %s, over the cap of %s", who, cost.Text(dollars), dollars(c.BudgetCost)), true
 	}
 	return "", false
 }
+
+// dollars writes an amount as the budget's marks say it.
+func dollars(v float64) string { return fmt.Sprintf("$%.2f", v) }

@@ -26,7 +26,10 @@
 //     No stall is judged while disconnected, and quiet clocks restart at
 //     every Resync.
 //   - budget: a session's own tokens or cost over BudgetTokens or
-//     BudgetCost, or a root's whole tree's (off when zero).
+//     BudgetCost, or a root's whole tree's (off when zero). The cost is
+//     the priced replies' (model.Cost): with some unpriced it is a lower
+//     bound, and the mark says "≥$"; what no reply prices is not taken
+//     as $0 spent, nor guessed over the cap.
 //   - errors: Errors (5) failed tool calls in a row among the ended ones.
 //
 // A mark found at start on a session that is no longer running is kept

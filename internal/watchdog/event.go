@@ -38,7 +38,11 @@ type Event struct {
 	Status string  `json:"status,omitempty"`
 	Reason string  `json:"reason,omitempty"`
 	Tokens float64 `json:"tokens"`
-	Cost   float64 `json:"cost"`
+	// Cost is the priced replies' sum (USD) over the session's subtree,
+	// nil (null) when none is priced; Unpriced counts the replies that
+	// used tokens with no cost reported, which Cost leaves out.
+	Cost     *float64 `json:"cost"`
+	Unpriced int      `json:"unpriced_replies"`
 }
 
 // MarshalJSON writes the event as one NDJSON object, ts first (RFC 3339,

@@ -3,6 +3,8 @@ package watchdog
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/octop-dev/octop/model"
 )
 
 func TestNotable(t *testing.T) {
@@ -30,13 +32,14 @@ func TestNotable(t *testing.T) {
 
 func TestEventJSON(t *testing.T) {
 	e := Event{TS: 1700000000123, Name: "runaway.loop", ID: "ses_c", Parent: "ses_r", Root: "ses_r",
-		Title: "grep", Agent: "general", Status: "busy", Reason: `bash "grep x" 5 times in a row`, Tokens: 10, Cost: 0.5}
+		Title: "grep", Agent: "general", Status: "busy", Reason: `bash "grep x" 5 times in a row`, Tokens: 10,
+		Cost: model.Cost{USD: 0.5, Unpriced: 1}.JSON(), Unpriced: 1}
 	b, err := json.Marshal(e)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := `{"ts":"2023-11-14T22:13:20.123Z","event":"runaway.loop","id":"ses_c","parent":"ses_r","root":"ses_r",` +
-		`"title":"grep","agent":"general","status":"busy","reason":"bash \"grep x\" 5 times in a row","tokens":10,"cost":0.5}`
+		`"title":"grep","agent":"general","status":"busy","reason":"bash \"grep x\" 5 times in a row","tokens":10,"cost":0.5,"unpriced_replies":1}`
 	if string(b) != want {
 		t.Errorf("got  %s\nwant %s", b, want)
 	}

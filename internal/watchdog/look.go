@@ -62,7 +62,8 @@ func (w *Watchdog) event(st *model.State, ss *model.Session, name string, p phas
 	tot := st.Counts(ss.ID)
 	e := Event{
 		TS: nowMS, Name: name, ID: ss.ID, Parent: ss.ParentID, Root: rootOf(st, ss).ID,
-		Title: ss.Title, Agent: ss.Agent, Status: p.String(), Tokens: tot.Tokens, Cost: tot.Cost,
+		Title: ss.Title, Agent: ss.Agent, Status: p.String(), Tokens: tot.Tokens,
+		Cost: tot.SubtreeCost().JSON(), Unpriced: tot.Unpriced,
 	}
 	switch name {
 	case SessionAborted:

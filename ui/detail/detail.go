@@ -199,7 +199,7 @@ func (m Model) header(s *model.Session) []string {
 		}
 		lines = append(lines, label(st, "retries")+retried)
 	}
-	lines = append(lines, label(st, "tokens")+fmt.Sprintf("%s · %s", format.Tokens(s.Tokens), format.Cost(s.Cost)))
+	lines = append(lines, label(st, "tokens")+fmt.Sprintf("%s · %s", format.Tokens(s.Tokens), format.Cost(s.OwnCost())))
 	switch {
 	case state.Kind == model.KindRetrying && s.Retry().Message != "":
 		lines = append(lines, label(st, "retry")+st.Ink.Retry.Render(format.OneLine(s.Retry().Message)))

@@ -195,3 +195,34 @@ func TestRetryDetail(t *testing.T) {
 		t.Errorf("detail lacks the retried session:\n%s", out)
 	}
 }
+
+// TestCostWords: the tokens line says a session's cost as every surface
+// does: n/a when nothing is priced, a lower bound when some replies are
+// unpriced, the sum when all are priced; never a made-up $0.
+func TestCostWords(t *testing.T) {
+	reply := func(id string, tokens, cost float64) wire.Event {
+		return wire.MessageUpdated{Info: wire.Message{ID: id, SessionID: "s", Role: "assistant", Cost: cost,
+			Tokens: wire.Tokens{Input: tokens}, Time: wire.MessageTime{Created: 1, Completed: 2}}}
+	}
+	for _, tc := range []struct {
+		replies []wire.Event
+		want    string
+	}{
+		{[]wire.Event{reply("m1", 315, 0)}, "tokens  315 · n/a"},
+		{[]wire.Event{reply("m1", 300, 0.0123), reply("m2", 15, 0)}, "tokens  315 · ≥$0.0123"},
+		{[]wire.Event{reply("m1", 300, 0.0123), reply("m2", 15, 0.0002)}, "tokens  315 · $0.0125"},
+	} {
+		st := model.New()
+		st.Apply(wire.SessionCreated{Info: wire.Session{ID: "s", Title: "worker"}})
+		for _, ev := range tc.replies {
+			st.Apply(ev)
+		}
+		m := New(styles.New(true, true))
+		m.SetState(st)
+		m.SetSession("s")
+		m.SetSize(60, 12)
+		if got := strings.Join(view(m), "\n"); !strings.Contains(got, tc.want) {
+			t.Errorf("detail lacks %q:\n%s", tc.want, got)
+		}
+	}
+}

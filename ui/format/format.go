@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/octop-dev/octop/internal/sanitize"
+	"github.com/octop-dev/octop/model"
 )
 
 // Duration renders milliseconds the way a monitor column wants them: short
@@ -58,8 +59,13 @@ func Tokens(n float64) string {
 	}
 }
 
-// Cost renders dollars with enough digits that small runs are not "$0.00".
-func Cost(c float64) string {
+// Cost is a cost as the screen says it (model.Cost.Text): "n/a" when
+// nothing is priced, "≥$0.0123" when some replies are not, else the sum.
+func Cost(c model.Cost) string { return c.Text(Dollars) }
+
+// Dollars renders dollars with enough digits that small runs are not
+// "$0.00".
+func Dollars(c float64) string {
 	if c >= 1 {
 		return fmt.Sprintf("$%.2f", c)
 	}

@@ -3,6 +3,8 @@ package format
 import (
 	"testing"
 	"unicode/utf8"
+
+	"github.com/octop-dev/octop/model"
 )
 
 func TestDuration(t *testing.T) {
@@ -40,11 +42,16 @@ func TestTokensAndCost(t *testing.T) {
 	if got := Tokens(4_500_000); got != "4.5M" {
 		t.Errorf("Tokens(4.5M) = %q", got)
 	}
-	if got := Cost(0.01234); got != "$0.0123" {
-		t.Errorf("Cost(0.01234) = %q", got)
+	if got := Dollars(0.01234); got != "$0.0123" {
+		t.Errorf("Dollars(0.01234) = %q", got)
 	}
-	if got := Cost(2.5); got != "$2.50" {
-		t.Errorf("Cost(2.5) = %q", got)
+	if got := Dollars(2.5); got != "$2.50" {
+		t.Errorf("Dollars(2.5) = %q", got)
+	}
+	for c, want := range map[model.Cost]string{{USD: 2.5}: "$2.50", {Unpriced: 3}: "n/a", {USD: 0.0123, Unpriced: 1}: "≥$0.0123"} {
+		if got := Cost(c); got != want {
+			t.Errorf("Cost(%+v) = %q, want %q", c, got, want)
+		}
 	}
 }
 

@@ -273,7 +273,7 @@ func selectionText(st *styles.Styles, d Data, room int) string {
 	if title == "" {
 		title = s.ID
 	}
-	rollup := fmt.Sprintf("  subtree: %s tokens · %s", format.Tokens(d.Subtree.Tokens), format.Cost(d.Subtree.Cost))
+	rollup := fmt.Sprintf("  subtree: %s tokens · %s", format.Tokens(d.Subtree.Tokens), format.Cost(d.Subtree.SubtreeCost()))
 	title = format.OneLine(title)
 	if keep := room - ansi.StringWidth(rollup); keep >= 8 && ansi.StringWidth(title) > keep {
 		title = ansi.Truncate(title, keep, "…")

@@ -72,3 +72,24 @@ func TestSaysWhatIsUnread(t *testing.T) {
 		}
 	}
 }
+
+// TestSubtreeCostWords: the selection's subtree figure says the cost as
+// every surface does: n/a when nothing is priced, a lower bound when some
+// replies are unpriced, the sum when all are priced; never a made-up $0.
+func TestSubtreeCostWords(t *testing.T) {
+	st := styles.New(true, true)
+	for _, tt := range []struct {
+		sub  model.Counts
+		want string
+	}{
+		{model.Counts{Tokens: 315, Unpriced: 3}, "subtree: 315 tokens · n/a"},
+		{model.Counts{Tokens: 315, Cost: 0.0123, Unpriced: 1}, "subtree: 315 tokens · ≥$0.0123"},
+		{model.Counts{Tokens: 315, Cost: 0.0123}, "subtree: 315 tokens · $0.0123"},
+	} {
+		d := Data{ServerURL: "http://127.0.0.1:4096", ConnKnown: true, Conn: wire.ConnState{State: wire.Connected},
+			Selected: &model.Session{ID: "ses_a", Title: "fan out"}, Subtree: tt.sub}
+		if got := ansi.Strip(strings.Join(Lines(st, d, 160), "\n")); !strings.Contains(got, tt.want) {
+			t.Errorf("%+v: header\n%s\nlacks %q", tt.sub, got, tt.want)
+		}
+	}
+}

@@ -72,7 +72,7 @@ func TestForestIsTheWholeModel(t *testing.T) {
 		if n.Status == "error" && (n.Reason != st.Reason || n.Error != st.Detail) {
 			t.Errorf("%s: %s (%s), the whole model says %s (%s)", n.ID, n.Reason, n.Error, st.Reason, st.Detail)
 		}
-		if want := SessionUsage(wire.Session{}, history[n.ID], nil, false, 0); n.Tokens != want.Tokens || n.Cost != want.Cost ||
+		if want := SessionUsage(wire.Session{}, history[n.ID], nil, false, 0); n.Tokens != want.Tokens || n.TotalCost() != want.TotalCost() ||
 			n.LastActivity != max(want.LastActivity, whole.Session(n.ID).Created) || n.FilesChanged != want.FilesChanged {
 			t.Errorf("%s: usage %+v, its messages add up to %+v", n.ID, n.Usage, want)
 		}

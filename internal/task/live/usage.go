@@ -3,6 +3,7 @@ package live
 import (
 	"github.com/octop-dev/octop/internal/usage"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // Usage is what a session, or a whole subtree, used and did, as
@@ -11,7 +12,11 @@ import (
 // it has none yet, those of its step-finish parts.
 type Usage struct {
 	Tokens TokenCounts `json:"tokens"`
-	Cost   float64     `json:"cost"`
+	// Cost is the priced replies' sum (USD), or nil (null) when nothing
+	// is priced; Unpriced counts the replies that used tokens with no
+	// cost reported, which Cost leaves out (model.Cost).
+	Cost     *float64 `json:"cost"`
+	Unpriced int      `json:"unpriced_replies"`
 	// Started is when the first prompt came (Unix ms), else the creation.
 	Started int64 `json:"started"`
 	// Ended is when the last reply completed, or, for a run cut short (an
@@ -26,7 +31,18 @@ type Usage struct {
 	Todos        TodoCounts `json:"todos"`
 
 	files   map[string]bool // the changed paths, so a subtree counts each once
+	usd     float64         // the priced replies' sum, whatever Cost says
 	running bool
+}
+
+// TotalCost is the cost beside its count of unpriced replies.
+func (u *Usage) TotalCost() model.Cost { return model.Cost{USD: u.usd, Unpriced: u.Unpriced} }
+
+// addCost adds a cost and sets Cost as JSON writes it.
+func (u *Usage) addCost(c model.Cost) {
+	u.usd += c.USD
+	u.Unpriced += c.Unpriced
+	u.Cost = u.TotalCost().JSON()
 }
 
 // TokenCounts splits tokens the way the server counts them (the ledger's
@@ -43,6 +59,7 @@ type TodoCounts struct {
 // whether it still runs; now (Unix ms) ends a running session's duration.
 func SessionUsage(s wire.Session, msgs []wire.MessageWithParts, todos []wire.Todo, running bool, now int64) Usage {
 	u := Usage{Started: s.Time.Created, LastActivity: s.Time.Created, running: running}
+	u.addCost(model.Cost{})
 	if len(msgs) > 0 {
 		u.Started = msgs[0].Info.Time.Created
 	}
@@ -81,7 +98,11 @@ func (u *Usage) addMessage(m *wire.MessageWithParts) {
 	}
 	if r, ok := usage.ReplyOf(m); ok {
 		u.Tokens.Add(r.Tokens)
-		u.Cost += r.Cost
+		c := model.Cost{USD: r.Cost}
+		if !r.Priced {
+			c.Unpriced = 1
+		}
+		u.addCost(c)
 	}
 	for i := range m.Parts {
 		p := &m.Parts[i]
@@ -163,7 +184,7 @@ func rollUpNode(n *Node, now int64) {
 			continue
 		}
 		sub.Tokens.Add(cu.Tokens)
-		sub.Cost += cu.Cost
+		sub.addCost(cu.TotalCost())
 		sub.Started = min(sub.Started, cu.Started)
 		sub.Ended = max(sub.Ended, cu.Ended)
 		sub.LastActivity = max(sub.LastActivity, cu.LastActivity)

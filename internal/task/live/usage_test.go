@@ -1,7 +1,9 @@
 package live
 
 import (
+	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/octop-dev/octop/internal/wire"
@@ -31,8 +33,8 @@ func TestSessionUsage(t *testing.T) {
 	todos := []wire.Todo{{Status: wire.TodoCompleted}, {Status: wire.TodoInProgress}, {Status: wire.TodoCompleted}}
 	u := SessionUsage(s, usageMsgs(), todos, false, 1000)
 	want := TokenCounts{Input: 14, Output: 10, CacheRead: 3, CacheWrite: 6}
-	if u.Tokens != want || u.Cost != 1 {
-		t.Errorf("tokens %+v cost %v, want %+v and 1", u.Tokens, u.Cost, want)
+	if u.Tokens != want || u.Cost == nil || *u.Cost != 1 || u.Unpriced != 0 {
+		t.Errorf("tokens %+v cost %v unpriced %d, want %+v, 1 and none", u.Tokens, u.Cost, u.Unpriced, want)
 	}
 	if u.Started != 100 || u.Ended != 200 || u.DurationMS != 100 || u.LastActivity != 200 {
 		t.Errorf("times: started %d ended %d duration %d last %d, want 100 200 100 200", u.Started, u.Ended, u.DurationMS, u.LastActivity)
@@ -62,7 +64,7 @@ func TestRollUp(t *testing.T) {
 	root := &Node{ID: "ses_a", Usage: SessionUsage(s, usageMsgs(), nil, false, 1000), Children: []*Node{child}}
 	RollUp([]*Node{root}, 1000)
 	sub := root.Subtree
-	if sub.Tokens.Input != 42 || sub.Cost != 3 || sub.FilesChanged != 3 || sub.Todos.Total != 1 {
+	if sub.Tokens.Input != 42 || sub.Cost == nil || *sub.Cost != 3 || sub.FilesChanged != 3 || sub.Todos.Total != 1 {
 		t.Errorf("subtree %+v: want 42 input tokens, cost 3, 3 files, 1 todo", sub)
 	}
 	if sub.Started != 50 || sub.Ended != 0 || sub.DurationMS != 950 {
@@ -125,6 +127,35 @@ func BenchmarkRollUpChain(b *testing.B) {
 		RollUp([]*Node{root}, 0)
 		if root.Subtree.FilesChanged != n {
 			b.Fatalf("%d files", root.Subtree.FilesChanged)
+		}
+	}
+}
+
+// TestUsageUnpriced: a reply that used tokens with no cost is counted
+// unpriced; a session none of whose replies is priced has cost null in
+// JSON, and a subtree with some priced is their sum beside the count.
+func TestUsageUnpriced(t *testing.T) {
+	s := wire.Session{ID: "ses_a", Time: wire.SessionTime{Created: 90}}
+	unpriced := []wire.MessageWithParts{
+		{Info: wire.Message{ID: "m1", Role: "assistant", Tokens: wire.Tokens{Input: 300, Output: 15}, Time: wire.MessageTime{Created: 100, Completed: 110}}},
+		{Info: wire.Message{ID: "m2", Role: "assistant", Time: wire.MessageTime{Created: 120, Completed: 130}}}, // no tokens: nothing to price
+	}
+	child := &Node{ID: "ses_b", Usage: SessionUsage(s, unpriced, nil, false, 1000)}
+	root := &Node{ID: "ses_a", Usage: SessionUsage(s, usageMsgs(), nil, false, 1000), Children: []*Node{child}}
+	RollUp([]*Node{root}, 1000)
+	for _, c := range []struct {
+		what string
+		u    Usage
+		want string
+	}{
+		{"the unpriced child", child.Usage, `"cost":null,"unpriced_replies":1,`},
+		{"its subtree", *child.Subtree, `"cost":null,"unpriced_replies":1,`},
+		{"the priced root", root.Usage, `"cost":1,"unpriced_replies":0,`},
+		{"the root's subtree", *root.Subtree, `"cost":1,"unpriced_replies":1,`},
+	} {
+		b, err := json.Marshal(c.u)
+		if err != nil || !strings.Contains(string(b), c.want) {
+			t.Errorf("%s: %s (%v), want %s", c.what, b, err, c.want)
 		}
 	}
 }
