@@ -4,9 +4,8 @@ import (
 	"context"
 	"sync"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
@@ -62,24 +61,25 @@ func treeHistory(ctx context.Context, o *live.Server, snap *model.Snapshot, root
 	readHistories(ctx, o, snap, ids, dirOf)
 }
 
-// readHistories reads the messages of ids into snap, a few at a time.
+// readHistories reads the messages of ids into snap, a few at a time
+// (task.ReadHistories). A read that fails is left out: the session was
+// deleted meanwhile, or the server went again, and the rest still helps.
 func readHistories(ctx context.Context, o *live.Server, snap *model.Snapshot, ids []string, dirOf map[string]string) {
-	var mu sync.Mutex
-	var g errgroup.Group
-	g.SetLimit(4)
-	for _, id := range ids {
-		g.Go(func() error {
-			msgs, err := o.History(ctx, id, dirOf[id])
-			if err != nil {
-				return nil // deleted meanwhile, or the server went again: the rest still helps
-			}
-			mu.Lock()
-			snap.Messages[id] = msgs
-			mu.Unlock()
-			return nil
-		})
+	refs := make([]task.HistoryRef, len(ids))
+	for i, id := range ids {
+		refs[i] = task.HistoryRef{ID: id, Dir: dirOf[id]}
 	}
-	_ = g.Wait()
+	var mu sync.Mutex
+	_ = task.ReadHistories(ctx, refs, func(ctx context.Context, r task.HistoryRef) ([]wire.MessageWithParts, error) {
+		return o.History(ctx, r.ID, r.Dir)
+	}, func(r task.HistoryRef, msgs []wire.MessageWithParts, err error) error {
+		if err == nil {
+			mu.Lock()
+			snap.Messages[r.ID] = msgs
+			mu.Unlock()
+		}
+		return nil
+	})
 }
 
 // busyAfter reads the statuses again after the histories watch added to

@@ -1,0 +1,113 @@
+package internal
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// goFile is one parsed Go file of the module: its path from the
+// module's root, and its syntax.
+type goFile struct {
+	path string
+	fset *token.FileSet
+	file *ast.File
+}
+
+// moduleFiles parses the module's Go files (comments kept) that keep
+// says to, path from the module's root; the build cache and the
+// end-to-end tests' servers are not the module's.
+func moduleFiles(t *testing.T, keep func(path string) bool) []goFile {
+	t.Helper()
+	var out []goFile
+	err := filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel := filepath.ToSlash(strings.TrimPrefix(p, "../"))
+		if d.IsDir() {
+			if name := d.Name(); name != ".." && (strings.HasPrefix(name, ".") || name == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(rel, ".go") || !keep(rel) {
+			return nil
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, p, nil, parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		out = append(out, goFile{path: rel, fset: fset, file: f})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) < 20 {
+		t.Fatalf("found %d Go files; the test would prove little", len(out))
+	}
+	return out
+}
+
+// product says path is the product's code: not a test, not e2e.
+func product(path string) bool {
+	return !strings.HasSuffix(path, "_test.go") && !strings.HasPrefix(path, "e2e/")
+}
+
+// calledName is the name a call calls: f in f(), x.f() and f[T]().
+func calledName(c *ast.CallExpr) string {
+	fun := c.Fun
+	if ix, ok := fun.(*ast.IndexExpr); ok {
+		fun = ix.X
+	}
+	if ix, ok := fun.(*ast.IndexListExpr); ok {
+		fun = ix.X
+	}
+	switch f := fun.(type) {
+	case *ast.Ident:
+		return f.Name
+	case *ast.SelectorExpr:
+		return f.Sel.Name
+	}
+	return ""
+}
+
+// TestOneBoundedHistoryReader: reading many sessions' messages a few at
+// a time is written once, task.ReadHistories. A function elsewhere that
+// starts goroutines and reads messages in them is a second reader, with
+// its own bound and its own idea of a failed read.
+func TestOneBoundedHistoryReader(t *testing.T) {
+	reads := map[string]bool{"History": true, "Messages": true, "MessagesOf": true, "messagesInto": true}
+	for _, f := range moduleFiles(t, product) {
+		if f.path == "internal/task/histories.go" {
+			continue // the one
+		}
+		for _, d := range f.file.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Body == nil {
+				continue
+			}
+			var spawns, read bool
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.GoStmt:
+					spawns = true
+				case *ast.CallExpr:
+					name := calledName(n)
+					spawns = spawns || name == "Go"
+					read = read || reads[name]
+				}
+				return true
+			})
+			if spawns && read {
+				t.Errorf("%s: %s reads messages on goroutines of its own; use task.ReadHistories", f.path, fn.Name.Name)
+			}
+		}
+	}
+}
