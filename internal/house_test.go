@@ -111,3 +111,26 @@ func TestOneBoundedHistoryReader(t *testing.T) {
 		}
 	}
 }
+
+// TestOneIntake: a snapshot read after a (re)connect enters a model only
+// through internal/intake, the screen's and `octop watch`'s alike, so how
+// it meets the stream's events is one rule. A one-shot read (tree,
+// export, result) builds its snapshot in place and lays it itself.
+func TestOneIntake(t *testing.T) {
+	for _, f := range moduleFiles(t, product) {
+		if strings.HasPrefix(f.path, "model/") || strings.HasPrefix(f.path, "internal/intake/") {
+			continue
+		}
+		ast.Inspect(f.file, func(n ast.Node) bool {
+			c, ok := n.(*ast.CallExpr)
+			if !ok || calledName(c) != "ApplySnapshot" || len(c.Args) != 1 {
+				return true
+			}
+			if _, literal := c.Args[0].(*ast.CompositeLit); !literal {
+				t.Errorf("%s:%d: lays a snapshot it was handed under a model; take it in through internal/intake",
+					f.path, f.fset.Position(c.Pos()).Line)
+			}
+			return true
+		})
+	}
+}

@@ -161,3 +161,31 @@ func First(s task.Server, wait bool) tea.Cmd {
 	}
 	return tea.Batch(Snapshot(s, 0), Health(s, 0))
 }
+
+// Stamped is a request with the generation of the dialog that made it:
+// the root drops one whose dialog has closed since.
+type Stamped struct {
+	Gen int
+	Req task.Request
+}
+
+// Stamp marks the requests cmd yields with the dialog generation gen.
+func Stamp(gen int, cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		switch msg := cmd().(type) {
+		case task.Request:
+			return Stamped{Gen: gen, Req: msg}
+		case tea.BatchMsg:
+			out := make(tea.BatchMsg, len(msg))
+			for i, c := range msg {
+				out[i] = Stamp(gen, c)
+			}
+			return out
+		default:
+			return msg
+		}
+	}
+}
