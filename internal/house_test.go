@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"io/fs"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -133,4 +134,55 @@ func TestOneIntake(t *testing.T) {
 			return true
 		})
 	}
+}
+
+// TestPackageDocsSpeakForThemselves: a package's doc says what the
+// package holds, by its own name ("Package x", or "Command x" for a
+// program), and names no other package of the module by its path: such
+// a mention goes stale when that package moves (shell's doc once said
+// "Package servers"). A parent's doc may map what lies under it.
+func TestPackageDocsSpeakForThemselves(t *testing.T) {
+	files := moduleFiles(t, product)
+	paths := map[string]bool{} // every package's path, and without internal/
+	for _, f := range files {
+		dir := pathDir(f.path)
+		paths[dir] = true
+		paths[strings.TrimPrefix(dir, "internal/")] = true
+	}
+	token := regexp.MustCompile(`[A-Za-z0-9_][A-Za-z0-9_./-]*[A-Za-z0-9_]`)
+	for _, f := range files {
+		if f.file.Doc == nil {
+			continue
+		}
+		dir, doc := pathDir(f.path), f.file.Doc.Text()
+		want := "Package " + f.file.Name.Name + " "
+		if f.file.Name.Name == "main" {
+			want = "Command " + dir[strings.LastIndex(dir, "/")+1:] + " "
+		}
+		if !strings.HasPrefix(doc, want) {
+			t.Errorf("%s: the package doc starts %q, want %q", f.path, strings.SplitN(doc, "\n", 2)[0], want)
+		}
+		for _, m := range token.FindAllStringIndex(doc, -1) {
+			tok := doc[m[0]:m[1]]
+			if m[0] > 1 && doc[m[0]-2:m[0]] == "./" {
+				continue // a command to run from the module's root: `go run ./cmd/octop`
+			}
+			if !strings.Contains(tok, "/") || !paths[tok] {
+				continue
+			}
+			if own := strings.TrimPrefix(dir, "internal/"); tok == dir || tok == own ||
+				strings.HasPrefix(tok, dir+"/") || strings.HasPrefix(tok, own+"/") {
+				continue // itself, or what lies under it
+			}
+			t.Errorf("%s: the package doc names %s; say what it is instead", f.path, tok)
+		}
+	}
+}
+
+// pathDir is the directory of a path from the module's root.
+func pathDir(path string) string {
+	if i := strings.LastIndex(path, "/"); i >= 0 {
+		return path[:i]
+	}
+	return "."
 }
