@@ -186,3 +186,97 @@ func pathDir(path string) string {
 	}
 	return "."
 }
+
+// TestEveryTestDeadlineScales: a deadline a test gives work to finish by
+// (a context's timeout, a client's, a timer, a time.After that fails the
+// test, time.Now().Add) goes through testwait.Scale, so OCTOP_TEST_SLOW
+// gives a loaded machine more time. A fixed duration is a deadline that
+// a slow machine misses. One the test wants to pass, because nothing
+// will come (a timeout under test), says so on its line: "// unscaled:
+// why". A time.After in a select case that does nothing is a poll's
+// pause, not a deadline.
+func TestEveryTestDeadlineScales(t *testing.T) {
+	for _, f := range moduleFiles(t, func(p string) bool { return strings.HasSuffix(p, "_test.go") }) {
+		unscaled := map[int]bool{}
+		for _, cg := range f.file.Comments {
+			for _, c := range cg.List {
+				if strings.Contains(c.Text, "unscaled:") {
+					unscaled[f.fset.Position(c.Pos()).Line] = true
+				}
+			}
+		}
+		pauses := map[ast.Node]bool{}
+		ast.Inspect(f.file, func(n ast.Node) bool {
+			if cc, ok := n.(*ast.CommClause); ok && cc.Comm != nil && len(cc.Body) == 0 {
+				ast.Inspect(cc.Comm, func(n ast.Node) bool {
+					if c, ok := n.(*ast.CallExpr); ok {
+						pauses[c] = true
+					}
+					return true
+				})
+			}
+			return true
+		})
+		report := func(n ast.Node, d ast.Expr, what string) {
+			line := f.fset.Position(n.Pos()).Line
+			if fixedDuration(d) && !unscaled[line] {
+				t.Errorf("%s:%d: %s of a fixed duration; give it testwait.Scale(…)", f.path, line, what)
+			}
+		}
+		ast.Inspect(f.file, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.KeyValueExpr:
+				if k, ok := n.Key.(*ast.Ident); ok && k.Name == "Timeout" {
+					report(n, n.Value, "a Timeout")
+				}
+			case *ast.CallExpr:
+				switch pkg, name := calledPkg(n), calledName(n); {
+				case pkg == "context" && name == "WithTimeout" && len(n.Args) == 2:
+					report(n, n.Args[1], "a context's timeout")
+				case pkg == "time" && len(n.Args) > 0 && (name == "After" && !pauses[n] || name == "NewTimer" || name == "AfterFunc"):
+					report(n, n.Args[0], "time."+name)
+				case name == "Add" && len(n.Args) == 1 && isTimeNow(n):
+					report(n, n.Args[0], "a deadline of time.Now()")
+				}
+			}
+			return true
+		})
+	}
+}
+
+// calledPkg is x in a call x.f(), when x is a name.
+func calledPkg(c *ast.CallExpr) string {
+	if s, ok := c.Fun.(*ast.SelectorExpr); ok {
+		if x, ok := s.X.(*ast.Ident); ok {
+			return x.Name
+		}
+	}
+	return ""
+}
+
+// isTimeNow says c is time.Now().Add(…).
+func isTimeNow(c *ast.CallExpr) bool {
+	s, ok := c.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	now, ok := s.X.(*ast.CallExpr)
+	return ok && calledPkg(now) == "time" && calledName(now) == "Now"
+}
+
+// fixedDuration says e is a duration written out: literals and time's
+// units (5*time.Second), nothing computed or scaled.
+func fixedDuration(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		return true
+	case *ast.SelectorExpr:
+		x, ok := e.X.(*ast.Ident)
+		return ok && x.Name == "time"
+	case *ast.BinaryExpr:
+		return fixedDuration(e.X) && fixedDuration(e.Y)
+	case *ast.ParenExpr:
+		return fixedDuration(e.X)
+	}
+	return false
+}

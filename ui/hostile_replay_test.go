@@ -11,6 +11,7 @@ import (
 	"github.com/octop-dev/octop/internal/record"
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/testkit/drive"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 )
@@ -87,7 +88,7 @@ func TestHostileRecordingOnReplay(t *testing.T) {
 			} else {
 				hs.send(msg)
 			}
-		case <-time.After(20 * time.Second):
+		case <-time.After(testwait.Scale(20 * time.Second)):
 			t.Fatal("the replay did not reach the recording's last event")
 		}
 	}

@@ -2,6 +2,7 @@ package otlp
 
 import (
 	"context"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -45,7 +46,7 @@ func accept(w http.ResponseWriter, _ *http.Request) {
 // export sends fanOutTree to base with the environment's headers.
 func export(t *testing.T, base string) error {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(20*time.Second))
 	defer cancel()
 	e, err := New(ctx, Config{URL: base})
 	if err != nil {
