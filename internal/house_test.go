@@ -280,3 +280,30 @@ func fixedDuration(e ast.Expr) bool {
 	}
 	return false
 }
+
+// TestOneWordForUsage: what octop spent (tokens and cost) goes by one
+// word, "usage", as `octop usage` and the $ room say it: no package, type
+// or file is named ledger, spend or cost report.
+func TestOneWordForUsage(t *testing.T) {
+	other := regexp.MustCompile(`(?i)ledger|spend|spent|cost_?report`)
+	for _, f := range moduleFiles(t, func(string) bool { return true }) {
+		base := f.path[strings.LastIndex(f.path, "/")+1:]
+		if other.MatchString(base) {
+			t.Errorf("%s: the file's name says %q; say usage", f.path, other.FindString(base))
+		}
+		if n := f.file.Name.Name; other.MatchString(n) {
+			t.Errorf("%s: package %s; say usage", f.path, n)
+		}
+		for _, d := range f.file.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.TYPE {
+				continue
+			}
+			for _, s := range g.Specs {
+				if n := s.(*ast.TypeSpec).Name.Name; other.MatchString(n) {
+					t.Errorf("%s:%d: type %s; say usage", f.path, f.fset.Position(s.Pos()).Line, n)
+				}
+			}
+		}
+	}
+}

@@ -43,7 +43,7 @@ type Room struct {
 	loading  bool
 	err      error
 	by       int // index into usage.Bys
-	l        usage.Ledger
+	l        usage.Report
 	scroll   int
 }
 

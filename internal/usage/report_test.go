@@ -171,7 +171,7 @@ func TestCostText(t *testing.T) {
 			t.Errorf("CostText(%+v) = %q, want %q", c.f, got, c.want)
 		}
 	}
-	if got := (Ledger{Ends: map[string]Figures{EndComplete: {Replies: 1}}}).BadLine(wholeTok); !strings.HasPrefix(got, "Nothing") {
+	if got := (Report{Ends: map[string]Figures{EndComplete: {Replies: 1}}}).BadLine(wholeTok); !strings.HasPrefix(got, "Nothing") {
 		t.Errorf("BadLine with nothing bad = %q", got)
 	}
 }
