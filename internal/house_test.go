@@ -307,3 +307,21 @@ func TestOneWordForUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestOneFakeServer: unit tests that need a server use the one fake,
+// internal/testkit/opencodetest (with handlers of their own where they
+// need other answers); only it starts an httptest server. End-to-end
+// tests use real servers.
+func TestOneFakeServer(t *testing.T) {
+	for _, f := range moduleFiles(t, func(p string) bool {
+		return !strings.HasPrefix(p, "e2e/") && !strings.HasPrefix(p, "internal/testkit/opencodetest/")
+	}) {
+		ast.Inspect(f.file, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok && calledPkg(c) == "httptest" &&
+				strings.HasPrefix(calledName(c), "New") && strings.HasSuffix(calledName(c), "Server") {
+				t.Errorf("%s:%d: starts an httptest server of its own; use opencodetest", f.path, f.fset.Position(c.Pos()).Line)
+			}
+			return true
+		})
+	}
+}
