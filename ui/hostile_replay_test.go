@@ -37,14 +37,6 @@ func (t tappedServer) History(ctx context.Context, id, dir string) ([]wire.Messa
 	return msgs, err
 }
 
-// Do reads a subtree's histories through History, as --record does.
-func (t tappedServer) Do(ctx context.Context, r task.Request) task.Reply {
-	if h, ok := r.(task.HistoriesRequest); ok {
-		return task.Histories(ctx, t, h)
-	}
-	return t.Server.Do(ctx, r)
-}
-
 // TestHostileRecordingOnReplay records the screen over the hostile server,
 // then plays the recording back (--replay): a shared recording must not
 // attack whoever plays it, on the screen or in the rooms it answers.

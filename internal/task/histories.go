@@ -73,6 +73,17 @@ func ReadHistories[T any](ctx context.Context, refs []HistoryRef,
 	return ctx.Err()
 }
 
+// Run carries r out on s: a subtree's histories (HistoriesRequest) from
+// s's own History with ReadHistories, every other request by s.Do. The
+// screen runs its requests through it, so no Server has a case for
+// reading histories in bulk, nor a way of its own to do it.
+func Run(ctx context.Context, s Server, r Request) Reply {
+	if h, ok := r.(HistoriesRequest); ok {
+		return Histories(ctx, s, h)
+	}
+	return s.Do(ctx, r)
+}
+
 // Histories answers r by reading each session's history from s with
 // ReadHistories; a session gone from the server is left out, any other
 // error fails the reply.

@@ -36,7 +36,7 @@ type Reply struct {
 	Reply task.Reply
 }
 
-// Start runs r on s in the returned Cmd, with a context whose cancel f
+// Start runs r on s (task.Run) in the returned Cmd, with a context whose cancel f
 // keeps. Nothing here waits: the call happens in the Cmd.
 func (f List) Start(s task.Server, r task.Request, detached bool) (List, tea.Cmd) {
 	ctx, cancel := context.WithTimeout(context.Background(), task.Timeout(r))
@@ -49,7 +49,7 @@ func (f List) Start(s task.Server, r task.Request, detached bool) (List, tea.Cmd
 	f.calls[tag] = entry{cancel: cancel, detached: detached}
 	return f, func() tea.Msg {
 		defer cancel()
-		return Reply{tag: tag, Reply: s.Do(ctx, r)}
+		return Reply{tag: tag, Reply: task.Run(ctx, s, r)}
 	}
 }
 

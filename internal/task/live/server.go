@@ -62,8 +62,6 @@ func (s *Server) read(ctx context.Context, r task.Request) task.Reply {
 		return task.ResultReply{Result: res, Err: kind(err)}
 	case task.MessagesRequest:
 		return s.messages(ctx, r)
-	case task.HistoriesRequest:
-		return task.Histories(ctx, s, r)
 	case task.AnswerPermissionRequest:
 		return task.AnswerReply{RequestID: r.RequestID, Done: r.Done, Failed: r.Failed,
 			Err: s.c.ReplyPermission(ctx, r.RequestID, r.Reply, "")}
