@@ -72,9 +72,9 @@ type Options struct {
 	Undecodable func(wire.Undecodable)
 }
 
-// idleConnsPerHost is how many idle connections to one server are kept:
-// the history reads, a snapshot's reads and an action at once.
-const idleConnsPerHost = 4 * HistoryParallel
+// IdleConnsPerHost is how many idle connections to one server are kept:
+// the history reads (a few at once), a snapshot's as many, and an action.
+const IdleConnsPerHost = 16
 
 // DefaultMaxBodySize bounds one answer: 256 MiB. GET /session for tens
 // of thousands of sessions is tens of megabytes, and a long session's
@@ -223,13 +223,13 @@ func New(opts Options) (*Client, error) {
 // 1.1.65 sends no heartbeats, so for its stream they are the only way to
 // notice a server whose host went away without closing the connection.
 // Its connections clean the heads of answers (headerConn).
-// It keeps idleConnsPerHost connections to a server open between calls
-// (net/http keeps 2): the screen and `octop tree` read HistoryParallel
-// histories at once, and with 2 kept the others were closed and opened
+// It keeps IdleConnsPerHost connections to a server open between calls
+// (net/http keeps 2): the screen and `octop tree` read a few histories
+// at once, and with 2 kept the others were closed and opened
 // again for every read (1,672 new connections for 50,000 histories).
 func newTransport() *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.MaxIdleConnsPerHost = idleConnsPerHost
+	t.MaxIdleConnsPerHost = IdleConnsPerHost
 	d := &net.Dialer{
 		Timeout:         5 * time.Second,
 		KeepAliveConfig: net.KeepAliveConfig{Enable: true, Idle: 15 * time.Second, Interval: 5 * time.Second, Count: 3},

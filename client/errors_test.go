@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/internal/testkit/opencodetest"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
@@ -116,7 +117,7 @@ func TestErrorUnauthorized(t *testing.T) {
 	go func() { done <- c.Stream(context.Background(), rec.send) }()
 	select {
 	case err = <-done:
-	case <-time.After(10 * time.Second):
+	case <-time.After(testwait.Scale(10 * time.Second)):
 		t.Fatal("Stream kept going after a 401")
 	}
 	if !IsUnauthorized(err) {
@@ -231,7 +232,7 @@ func TestErrorTimeout(t *testing.T) {
 		}
 	})
 	defer close(release)
-	c := mustNew(t, Options{BaseURL: srv.URL(), Timeout: 150 * time.Millisecond})
+	c := mustNew(t, Options{BaseURL: srv.URL(), Timeout: 150 * time.Millisecond}) // unscaled: the server never answers, and the error names the 150ms
 	start := time.Now()
 	_, err := c.Status(context.Background())
 	msg := oneLineErr(t, err)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/internal/testkit/opencodetest"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 )
 
 // TestUnauthorizedWhateverItsHeadersHold: a 401 whose WWW-Authenticate
@@ -23,7 +24,7 @@ func TestUnauthorizedWhateverItsHeadersHold(t *testing.T) {
 	if msg := oneLineErr(t, err); msg != "OpenCode at "+fake.URL()+" rejected the password from --password or OPENCODE_SERVER_PASSWORD" {
 		t.Errorf("Sessions = %q, want the password refused", msg)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(10*time.Second))
 	defer cancel()
 	if err := c.Stream(ctx, func(any) {}); !IsUnauthorized(err) {
 		t.Errorf("Stream = %v, want the password refused", err)

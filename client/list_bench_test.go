@@ -6,10 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/testkit/opencodetest"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
@@ -42,12 +42,12 @@ func BenchmarkSessionList(b *testing.B) {
 	bad := append(append(append([]byte(nil), good[:i]...), `"title":1,"x":"`...), good[i+len(`"title":"`):]...)
 	for name, body := range map[string][]byte{"good": good, "one-undecodable": bad} {
 		b.Run(name, func(b *testing.B) {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			srv := opencodetest.New(b, opencodetest.Options{})
+			srv.HandleFunc("GET /session", func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Content-Type", "application/json")
 				_, _ = w.Write(body)
-			}))
-			defer srv.Close()
-			c, err := client.New(client.Options{BaseURL: srv.URL})
+			})
+			c, err := client.New(client.Options{BaseURL: srv.URL()})
 			if err != nil {
 				b.Fatal(err)
 			}

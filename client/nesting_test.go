@@ -3,10 +3,11 @@ package client
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/octop-dev/octop/internal/testkit/opencodetest"
 )
 
 // deep is a JSON value nested n levels: n "[" then n "]".
@@ -48,12 +49,12 @@ func TestStreamSkipsADeepEvent(t *testing.T) {
 // memory a small multiple of its size, never a stack overflow.
 func TestListRefusesADeepAnswer(t *testing.T) {
 	body := `[{"id":"ses_a","title":"a"},{"id":"ses_b","title":` + deep(1<<20) + `}]`
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := opencodetest.New(t, opencodetest.Options{})
+	srv.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(body))
-	}))
-	defer srv.Close()
-	c, err := New(Options{BaseURL: srv.URL})
+	})
+	c, err := New(Options{BaseURL: srv.URL()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"errors"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"io"
 	"testing"
 	"time"
@@ -26,7 +27,7 @@ func (c *chunks) Read(p []byte) (int, error) {
 // between its pieces), while a read that ended an event makes the next
 // one wait (here until the context ends it).
 func TestPacedReaderWaitsOnlyWhenCaughtUp(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(10*time.Second))
 	defer cancel()
 	src := &chunks{parts: []string{"data: {\"a\":", "1}\n", "\n", "data: {}\n\n"}}
 	caught := 0
@@ -44,7 +45,7 @@ func TestPacedReaderWaitsOnlyWhenCaughtUp(t *testing.T) {
 		t.Fatalf("read %q", got)
 	}
 	p.sent = true // the parser handed the event on
-	wctx, wcancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	wctx, wcancel := context.WithTimeout(context.Background(), testwait.Scale(200*time.Millisecond))
 	defer wcancel()
 	p.ctx = wctx
 	if _, err := p.Read(buf); !errors.Is(err, context.DeadlineExceeded) {

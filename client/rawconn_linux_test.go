@@ -65,7 +65,7 @@ func TestRawConnReadsWhatWasSent(t *testing.T) {
 		}
 	}()
 	c3 := dialQuiet(t, ln.Addr().String())
-	_ = c3.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
+	_ = c3.SetReadDeadline(time.Now().Add(50 * time.Millisecond)) // unscaled: nothing is sent, and the read is to time out
 	if _, err := c3.Read(make([]byte, 10)); !errors.Is(err, os.ErrDeadlineExceeded) {
 		t.Fatalf("a read past its deadline returned %v, want the deadline's error", err)
 	}
@@ -75,7 +75,7 @@ func TestRawConnReadsWhatWasSent(t *testing.T) {
 // with a read deadline far enough for any test; it is closed at the end.
 func dialQuiet(t *testing.T, addr string) *rawConn {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(30*time.Second))
 	defer cancel()
 	nc, err := rawDial(&net.Dialer{})(ctx, "tcp", addr)
 	if err != nil {
@@ -86,7 +86,7 @@ func dialQuiet(t *testing.T, addr string) *rawConn {
 	if !ok {
 		t.Fatalf("dialled a %T, want a rawConn", nc)
 	}
-	_ = c.SetReadDeadline(time.Now().Add(30 * time.Second))
+	_ = c.SetReadDeadline(time.Now().Add(testwait.Scale(30 * time.Second)))
 	return c
 }
 
@@ -120,7 +120,7 @@ func TestRawConnArrived(t *testing.T) {
 	var p net.Conn
 	select {
 	case p = <-peer:
-	case <-time.After(30 * time.Second):
+	case <-time.After(testwait.Scale(30 * time.Second)):
 		t.Fatal("no connection")
 	}
 	defer p.Close()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/testkit/opencodetest"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
@@ -35,7 +36,7 @@ func TestRedirectToAnotherServerIsRefused(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "\n") {
 		t.Errorf("Sessions = %v, want one line starting %q", err, want)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(10*time.Second))
 	defer cancel()
 	err = c.Stream(ctx, func(any) {})
 	if err == nil || !strings.Contains(err.Error(), "another server") || ctx.Err() != nil {

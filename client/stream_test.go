@@ -122,7 +122,7 @@ func runStream(t *testing.T, c *Client, rec *sendRecorder) (stop func() error) {
 			cancel()
 			select {
 			case result = <-done:
-			case <-time.After(10 * time.Second):
+			case <-time.After(testwait.Scale(10 * time.Second)):
 				t.Fatal("Stream did not return after its context was cancelled")
 			}
 		})

@@ -116,11 +116,9 @@ func TestMessagesAndStatusLeaveOutTheBadOnes(t *testing.T) {
 	if err != nil || len(msgs) != 2 || msgs[0].Info.ID != "msg_1" || msgs[1].Parts[0].Text != "done" {
 		t.Errorf("Messages = %+v, %v; want msg_1 and msg_4", msgs, err)
 	}
-	var lean []leanMessage
-	err = client.HistoryOf(context.Background(), c, []client.HistoryRequest{{ID: "ses_a"}}, 1,
-		func(id string, got []leanMessage) { lean = got })
+	lean, err := client.MessagesOf[leanMessage](context.Background(), c, "ses_a")
 	if err != nil || len(lean) != 3 {
-		t.Errorf("HistoryOf = %+v, %v; want all but msg_2 (its own type skips time)", lean, err)
+		t.Errorf("MessagesOf = %+v, %v; want all but msg_2 (its own type skips time)", lean, err)
 	}
 	st, err := c.Status(context.Background())
 	if err != nil || len(st) != 1 || st["ses_a"].Type != wire.StatusBusy {

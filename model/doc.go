@@ -90,6 +90,6 @@
 // change to that session's own data, so a view caches a row by it and an
 // event redraws only the rows it touched; TestSessionVersionCoversOwnChanges
 // replays every recording to check no change slips past it. A long run
-// whose sessions come and go keeps a flat heap (ui/tree's BenchmarkSoak,
+// whose sessions come and go keeps a flat heap (the tree pane's BenchmarkSoak,
 // make bench-soak); a session kept forever keeps every tool call it made.
 package model

@@ -12,6 +12,7 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/testkit/opencodetest"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
@@ -24,7 +25,7 @@ func newFakeOpenCode(t *testing.T) (fakeOpenCode, *client.Client) {
 	srv := opencodetest.New(t, opencodetest.Options{})
 	srv.SetAgents([]wire.Agent{{Name: "build", Mode: "primary"}, {Name: "explore", Mode: "subagent", Description: "Fast agent"},
 		{Name: "general", Mode: "subagent", Description: "General-purpose agent"}, {Name: "title", Mode: "primary", Hidden: true}})
-	c, err := client.New(client.Options{BaseURL: srv.URL(), Timeout: 5 * time.Second})
+	c, err := client.New(client.Options{BaseURL: srv.URL(), Timeout: testwait.Scale(5 * time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}

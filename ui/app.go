@@ -12,6 +12,7 @@ import (
 
 	"github.com/octop-dev/octop/internal/alert"
 	"github.com/octop-dev/octop/internal/feed"
+	"github.com/octop-dev/octop/internal/intake"
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/watchdog"
 	"github.com/octop-dev/octop/internal/wire"
@@ -150,23 +151,12 @@ type Model struct {
 	// lostAt is when the connection was lost, zero while what the screen
 	// shows is current: from a drop until the resync's snapshot is in,
 	// the clock on the rows stops there and they are drawn faint.
-	lostAt  time.Time
-	version string // the server's OpenCode version
-	snapTag int    // number of the newest snapshot fetch; older replies are dropped
-	snapErr error
-	// snapRaced says a session was created while the newest snapshot was
-	// in flight: its listing may predate that session, so it must not be
-	// taken as complete (which would drop the newcomer as deleted).
-	snapRaced bool
-	// snapPending is true while a snapshot fetch is out; the events that
-	// arrive meanwhile are kept in snapEvents and applied again over the
-	// snapshot, since its REST reads may be older than some of them (a
-	// status that changed during the fetch would otherwise go stale).
-	// Apply is idempotent, so the ones the snapshot already has do no harm.
-	snapPending bool
-	snapEvents  []wire.Event
-	healthTag   int
-	hist        history.Reader
+	lostAt    time.Time
+	version   string        // the server's OpenCode version
+	in        intake.Intake // how the server's data enters state
+	snapErr   error
+	healthTag int
+	hist      history.Reader
 
 	flashMsg FlashMsg
 	flashTag int

@@ -10,6 +10,7 @@ import (
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/ui/inflight"
 )
 
 // blockingOps is a server that never answers: every call blocks until its
@@ -46,10 +47,10 @@ func (b *blockingOps) Do(ctx context.Context, r task.Request) task.Reply {
 
 // intents runs cmd, a key's, and the batches it yields through m's driver,
 // and returns the requests it hands the root (undelivered).
-func intents(t *testing.T, m Model, cmd tea.Cmd) []stampedMsg {
-	var out []stampedMsg
+func intents(t *testing.T, m Model, cmd tea.Cmd) []inflight.Stamped {
+	var out []inflight.Stamped
 	for _, msg := range driver(t, m).Run(cmd) {
-		if s, ok := msg.(stampedMsg); ok {
+		if s, ok := msg.(inflight.Stamped); ok {
 			out = append(out, s)
 		}
 	}
@@ -70,7 +71,7 @@ func inFlight(t *testing.T, m Model, k tea.Msg) (Model, <-chan tea.Msg) {
 	nm, call := m.Update(reqs[0])
 	m = nm.(Model)
 	if call == nil {
-		t.Fatalf("the root did not start %T", reqs[0].req)
+		t.Fatalf("the root did not start %T", reqs[0].Req)
 	}
 	reply := make(chan tea.Msg, 1)
 	go func() { reply <- call() }()

@@ -1,7 +1,7 @@
 // Package ui is octop's Bubble Tea screen. Its top level holds only the
 // root Model (app.go), the layout (view.go), the message routing (update.go
-// for keys, mouse and the clock; server.go for the server's data, which it
-// also feeds to the watchdog), the rooms the reserved keys open and the
+// for keys, mouse and the clock; server.go for the server's data, taken
+// in through the intake `octop watch` shares and fed to the watchdog), the rooms the reserved keys open and the
 // requests they send (rooms.go), and the screen's keys (keys.go); every
 // view lives in a room of its own under ui/.
 //
@@ -43,8 +43,8 @@
 //   - No I/O in Update or View. A room never calls the server: it returns
 //     a request (task.LaunchRequest, task.AbortRequest,
 //     task.AnswerPermissionRequest…) through room.Send. The root runs it on
-//     Options.Server (a task.Server: internal/task/live over a running
-//     server, internal/record over a recording, tests use a fake) in a
+//     Options.Server (a task.Server: the live one over a running server,
+//     a recording's over a replay, tests use a fake) in a
 //     tea.Cmd whose cancel inflight.List keeps, and hands the reply
 //     (task.LaunchReply, …) back to the open room.
 //   - Keys always answer. ctrl+c quits from anywhere; esc closes every
@@ -52,8 +52,8 @@
 //     A reply whose request was cancelled is dropped by its tag, and a
 //     request of a dialog since closed by the dialog's generation. Inbox
 //     answers are Detached: closing the inbox does not take them back.
-//   - No package under ui/ reaches client, internal/task/live,
-//     internal/hook or net/http, even indirectly, nor imports os/exec
+//   - No package under ui/ reaches client, net/http, the live server's
+//     operations or the --exec hook, even indirectly, nor imports os/exec
 //     (TestRoomsReachNoNetwork).
 //   - Data moves one way: server events come in as EventsMsg (a frame's
 //     worth, gathered by feed.Batcher), wire.ConnState, wire.ResyncNeeded
@@ -69,9 +69,9 @@
 //     tea.Cmd), Update(tea.Msg) (room.Dialog, tea.Cmd) returning nil to
 //     close, and View(w, h int) string; draw it in dialog.Frame if it is
 //     an overlay.
-//  2. If it needs the server, add a request and its reply to
-//     internal/task (request.go) and a case to internal/task/live's
-//     Server.Do (and to internal/record's Server.Do if a recording can
+//  2. If it needs the server, add the call as AGENTS.md says ("A server
+//     call"): a request and its reply in task's request.go and a case in
+//     the live Server's Do (and the recording's, if a recording can
 //     answer it). The room returns room.Send(task.YourRequest{…}) and
 //     handles task.YourReply in Update.
 //  3. Give it a key in keys.go and an Action, and build it in Model.room

@@ -44,7 +44,7 @@ func runScreen(b *testing.B, m Model) (first, full time.Duration) {
 			msgs <- c()
 		}()
 	}
-	run(inflight.Snapshot(m.opts.Server, m.snapTag))
+	run(inflight.Snapshot(m.opts.Server, m.in.Tag()))
 	for out.Load() > 0 {
 		msg := <-msgs
 		out.Add(-1)

@@ -105,7 +105,7 @@ func TestHistoryLoadsEveryOldSession(t *testing.T) {
 	}
 	m := New(Options{Server: live.New(c), ServerURL: srv.URL(), Clock: fixedClock, NoColor: true})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
-	nm, loads := m.Update(inflight.Snapshot(m.opts.Server, m.snapTag)())
+	nm, loads := m.Update(inflight.Snapshot(m.opts.Server, m.in.Tag())())
 	m = nm.(Model)
 	first := screen(m)
 	if got := screenRow(t, first, "old job 29"); !strings.Contains(got, format.MarkNotLoaded+" old job") || strings.Contains(got, "0s") {

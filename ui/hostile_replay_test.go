@@ -11,6 +11,7 @@ import (
 	"github.com/octop-dev/octop/internal/record"
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/testkit/drive"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 )
@@ -34,14 +35,6 @@ func (t tappedServer) History(ctx context.Context, id, dir string) ([]wire.Messa
 		t.tap.History(id, msgs)
 	}
 	return msgs, err
-}
-
-// Do reads a subtree's histories through History, as --record does.
-func (t tappedServer) Do(ctx context.Context, r task.Request) task.Reply {
-	if h, ok := r.(task.HistoriesRequest); ok {
-		return task.Histories(ctx, t, h)
-	}
-	return t.Server.Do(ctx, r)
 }
 
 // TestHostileRecordingOnReplay records the screen over the hostile server,
@@ -87,7 +80,7 @@ func TestHostileRecordingOnReplay(t *testing.T) {
 			} else {
 				hs.send(msg)
 			}
-		case <-time.After(20 * time.Second):
+		case <-time.After(testwait.Scale(20 * time.Second)):
 			t.Fatal("the replay did not reach the recording's last event")
 		}
 	}

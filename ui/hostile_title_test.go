@@ -24,7 +24,7 @@ func TestHugeTitleIsCutOnce(t *testing.T) {
 	}}
 	var m0, m1 runtime.MemStats
 	runtime.ReadMemStats(&m0)
-	m = send(t, m, inflight.SnapshotReply{Tag: m.snapTag, Snap: snap})
+	m = send(t, m, inflight.SnapshotReply{Tag: m.in.Tag(), Snap: snap})
 	screens := []string{m.View().Content}
 	for _, k := range []string{"down", "tab", "tab", "T", "esc", "/", "title", "enter", "esc"} {
 		m = press(t, m, k)

@@ -10,6 +10,7 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/testkit/opencodetest"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
@@ -21,7 +22,7 @@ type replyRecorder struct{ *opencodetest.Server }
 func newReplyRecorder(t testing.TB) (replyRecorder, *client.Client) {
 	t.Helper()
 	srv := opencodetest.New(t, opencodetest.Options{Version: opencodetest.V11})
-	c, err := client.New(client.Options{BaseURL: srv.URL(), Timeout: 5 * time.Second})
+	c, err := client.New(client.Options{BaseURL: srv.URL(), Timeout: testwait.Scale(5 * time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
+	"github.com/octop-dev/octop/ui/inflight"
 )
 
 // hangingOps is a server that never answers: every call blocks until its
@@ -73,7 +74,7 @@ func openOverlay(t *testing.T, keys []string, opened func(Model) bool, req task.
 	if req == nil {
 		return m, nil
 	}
-	nm, cmd := m.Update(stampedMsg{gen: m.dialogGen, req: req})
+	nm, cmd := m.Update(inflight.Stamped{Gen: m.dialogGen, Req: req})
 	m = nm.(Model)
 	if cmd == nil || !m.dialogBusy() {
 		t.Fatalf("%T started no request", req)

@@ -48,7 +48,7 @@ func TestLazyScreenReadsWhatItShows(t *testing.T) {
 	m := New(Options{Server: live.New(c), ServerURL: srv.URL(), Clock: fixedClock, NoColor: true,
 		History: history.Policy{LazyAfter: 50, Window: 7 * 24 * time.Hour}})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 20})
-	m = drain(t, m, inflight.Snapshot(m.opts.Server, m.snapTag))
+	m = drain(t, m, inflight.Snapshot(m.opts.Server, m.in.Tag()))
 	read := reads()
 	if len(read) >= n/2 || !read["ses_000"] || !read["ses_007"] || read["ses_059"] {
 		t.Fatalf("read %d histories (%v): want the last 7 days' and the rows in view, not the bottom", len(read), read)

@@ -81,7 +81,7 @@ func (m Model) startAction(a Action) (Model, tea.Cmd) {
 	}
 	m.dialogGen++
 	m.dialog = d
-	return m, stamp(m.dialogGen, cmd)
+	return m, inflight.Stamp(m.dialogGen, cmd)
 }
 
 // readOnlyNotice is what a key that would change something answers in a
@@ -177,46 +177,18 @@ func (m Model) room(a Action) (room.Dialog, tea.Cmd) {
 	return nil, room.Flash(a.String()+": not available yet", false)
 }
 
-// stampedMsg is an request with the dialog that made it: one from a dialog
-// since closed is dropped.
-type stampedMsg struct {
-	gen int
-	req task.Request
-}
-
-// stamp marks the requests cmd yields with the dialog generation gen.
-func stamp(gen int, cmd tea.Cmd) tea.Cmd {
-	if cmd == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		switch msg := cmd().(type) {
-		case task.Request:
-			return stampedMsg{gen: gen, req: msg}
-		case tea.BatchMsg:
-			out := make(tea.BatchMsg, len(msg))
-			for i, c := range msg {
-				out[i] = stamp(gen, c)
-			}
-			return out
-		default:
-			return msg
-		}
-	}
-}
-
 // startRequest starts an request's call, unless the dialog that made it
 // has closed (a detached request, an inbox answer, runs regardless).
-func (m Model) startRequest(s stampedMsg) (Model, tea.Cmd) {
+func (m Model) startRequest(s inflight.Stamped) (Model, tea.Cmd) {
 	detached := false
-	if d, ok := s.req.(task.Detached); ok {
+	if d, ok := s.Req.(task.Detached); ok {
 		detached = d.Detached()
 	}
-	if m.opts.Server == nil || (!detached && (m.dialog == nil || s.gen != m.dialogGen)) {
+	if m.opts.Server == nil || (!detached && (m.dialog == nil || s.Gen != m.dialogGen)) {
 		return m, nil // its dialog was closed before the intent arrived
 	}
 	var cmd tea.Cmd
-	m.calls, cmd = m.calls.Start(m.opts.Server, s.req, detached)
+	m.calls, cmd = m.calls.Start(m.opts.Server, s.Req, detached)
 	return m, cmd
 }
 

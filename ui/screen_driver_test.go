@@ -48,7 +48,7 @@ func newShowcaseScreen(t *testing.T, w, h int, setup screenSetup) *showcaseScree
 	rec := setup.rec
 	srv := opencodetest.New(t, opencodetest.Options{Hostile: setup.hostile})
 	sc := srv.AddShowcase()
-	o := client.Options{BaseURL: srv.URL(), Timeout: 10 * time.Second}
+	o := client.Options{BaseURL: srv.URL(), Timeout: testwait.Scale(10 * time.Second)}
 	var server task.Server
 	tap := record.Tap{}
 	if rec != nil {

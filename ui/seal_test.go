@@ -12,6 +12,7 @@ import (
 	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/testkit/drive"
 	"github.com/octop-dev/octop/internal/testkit/opencodetest"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/history"
@@ -38,7 +39,7 @@ func sealServer(t *testing.T, n int) *opencodetest.Server {
 // cost with every history that sort reads folded in.
 func sortedScreen(t *testing.T, srv *opencodetest.Server, p history.Policy) *drive.Driver[Model] {
 	t.Helper()
-	c, err := client.New(client.Options{BaseURL: srv.URL(), Timeout: 10 * time.Second})
+	c, err := client.New(client.Options{BaseURL: srv.URL(), Timeout: testwait.Scale(10 * time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}

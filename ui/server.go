@@ -16,9 +16,6 @@ import (
 // snapshot after a reconnect, the health probe, and what depends on the
 // whole tree (counts, follow, the selection).
 
-// maxSnapEvents bounds the events kept for replay over one snapshot.
-const maxSnapEvents = 50000
-
 // updateServer folds the server's data into the state. Events come in
 // batches (see feed.Batcher) so a burst is one pass here and one render.
 func (m Model) updateServer(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -44,7 +41,7 @@ func (m Model) updateServer(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case wire.ResyncNeeded:
 		return m.resync()
 	case inflight.FirstReadMsg:
-		if m.snapTag > 0 {
+		if m.in.Tag() > 0 {
 			return m, nil // the stream's resync read it
 		}
 		m.healthTag++
@@ -64,31 +61,20 @@ func (m Model) updateServer(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// applyEvents applies a batch, keeping its events for replay over a
-// snapshot still on its way.
+// applyEvents applies a batch through the intake, which keeps its events
+// for replay over a snapshot still on its way.
 func (m *Model) applyEvents(batch EventsMsg) {
-	for _, env := range batch {
-		if env.Event == nil {
-			continue
-		}
-		if c, ok := env.Event.(wire.SessionCreated); ok {
-			m.snapRaced = true
-			if m.version == "" {
+	if m.version == "" {
+		for _, env := range batch {
+			if c, ok := env.Event.(wire.SessionCreated); ok {
 				// Sessions carry the server's version: enough for the
 				// header until the health probe answers (the demo has
 				// no server to ask).
 				m.version = c.Info.Version
 			}
 		}
-		m.state.Apply(env.Event)
-		if m.snapPending {
-			if len(m.snapEvents) < maxSnapEvents {
-				m.snapEvents = append(m.snapEvents, env.Event)
-			} else {
-				m.snapRaced = true // too many to replay: at least keep every session
-			}
-		}
 	}
+	m.in.Events(m.state, batch)
 	// The panes read the new time too, not the last tick's: a replay's
 	// clock goes back at its loop point, and a run of the new pass must
 	// not show the old pass's end as its elapsed time until the next tick.
@@ -98,38 +84,23 @@ func (m *Model) applyEvents(batch EventsMsg) {
 	m.observe(batch)
 }
 
-// resync starts a new snapshot fetch after the stream reconnected: SSE
-// has no replay, so what happened meanwhile is read over REST.
+// resync starts a new snapshot read after the stream reconnected.
 func (m Model) resync() (tea.Model, tea.Cmd) {
 	if m.opts.Server == nil {
 		return m, nil
 	}
-	m.snapTag++
-	m.snapRaced = false
-	m.snapPending, m.snapEvents = true, nil
-	return m, inflight.Snapshot(m.opts.Server, m.snapTag)
+	return m, inflight.Snapshot(m.opts.Server, m.in.Resync())
 }
 
-// applySnapshot lays the newest snapshot under the live state, then
-// applies again the events that arrived while it was fetched. It reports
-// whether it did.
+// applySnapshot lays the newest snapshot under the live state (see
+// intake.Intake.Snapshot). It reports whether it did.
 func (m *Model) applySnapshot(msg inflight.SnapshotReply) bool {
-	if msg.Tag != m.snapTag {
-		return false // a newer fetch is on its way; this one is stale
+	if msg.Tag != m.in.Tag() {
+		return false // a newer read is on its way; this one is stale
 	}
 	m.snapErr = msg.Err
-	replay := m.snapEvents
-	m.snapPending, m.snapEvents = false, nil
-	if msg.Err != nil {
+	if !m.in.Snapshot(m.state, msg.Tag, msg.Take(), msg.Err) {
 		return false
-	}
-	snap := msg.Take()
-	if m.snapRaced {
-		snap.Complete = false
-	}
-	m.state.ApplySnapshot(snap)
-	for _, ev := range replay {
-		m.state.Apply(ev)
 	}
 	m.now = m.opts.Clock()
 	m.lostAt = time.Time{} // re-read: current again
@@ -232,7 +203,7 @@ func watched(msg tea.Msg, next tea.Model, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	case wire.ConnState:
 		notice, cmds = m.wd.Conn(m.state, msg, now)
 	case inflight.SnapshotReply:
-		if msg.Tag != m.snapTag || msg.Err != nil {
+		if msg.Tag != m.in.Tag() || msg.Err != nil {
 			return m, cmd
 		}
 		notice, cmds = m.wd.Resync(m.state, now)

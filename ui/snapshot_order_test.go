@@ -16,13 +16,13 @@ func TestSnapshotRaceKeepsNewSessions(t *testing.T) {
 	})
 	m = send(t, m, wire.ResyncNeeded{})
 	m = send(t, m, events(created("ses_new", "", "made during the fetch", 1)))
-	m = send(t, m, inflight.SnapshotReply{Tag: m.snapTag, Snap: model.Snapshot{Complete: true, Status: map[string]wire.SessionStatus{}}})
+	m = send(t, m, inflight.SnapshotReply{Tag: m.in.Tag(), Snap: model.Snapshot{Complete: true, Status: map[string]wire.SessionStatus{}}})
 	if m.State().Session("ses_new") == nil {
 		t.Fatal("a session created during the snapshot fetch was dropped")
 	}
 	// With no race, a complete snapshot does remove what is gone.
 	m = send(t, m, wire.ResyncNeeded{})
-	m = send(t, m, inflight.SnapshotReply{Tag: m.snapTag, Snap: model.Snapshot{Complete: true, Status: map[string]wire.SessionStatus{}}})
+	m = send(t, m, inflight.SnapshotReply{Tag: m.in.Tag(), Snap: model.Snapshot{Complete: true, Status: map[string]wire.SessionStatus{}}})
 	if m.State().Session("ses_new") != nil {
 		t.Fatal("a complete snapshot without the session did not drop it")
 	}
@@ -43,14 +43,14 @@ func TestSnapshotDoesNotRollBackNewerStatus(t *testing.T) {
 		Sessions: []wire.Session{{ID: "ses_a", Title: "root", Time: wire.SessionTime{Created: 1, Updated: 1}}},
 		Status:   map[string]wire.SessionStatus{}, // read before it went busy
 	}
-	m = send(t, m, inflight.SnapshotReply{Tag: m.snapTag, Snap: old})
+	m = send(t, m, inflight.SnapshotReply{Tag: m.in.Tag(), Snap: old})
 	if got := m.State().StateOf("ses_a").Kind; got != model.KindRunning {
 		t.Fatalf("display after a stale snapshot = %v, want busy", got)
 	}
 	// Once that snapshot is in, the buffer is gone: a later snapshot that
 	// says idle is believed.
 	m = send(t, m, wire.ResyncNeeded{})
-	m = send(t, m, inflight.SnapshotReply{Tag: m.snapTag, Snap: old})
+	m = send(t, m, inflight.SnapshotReply{Tag: m.in.Tag(), Snap: old})
 	if got := m.State().StateOf("ses_a").Kind; got.Live() {
 		t.Fatalf("display after a fresh idle snapshot = %v, want idle", got)
 	}

@@ -36,7 +36,7 @@ func TestStaleScreenUntilResync(t *testing.T) {
 	m := New(Options{Server: live.New(c), ServerURL: srv.URL(), Clock: func() time.Time { return clock }})
 	m = send(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
 	m = send(t, m, wire.ConnState{State: wire.Connected, Attempt: 1})
-	m = drain(t, m, inflight.Snapshot(m.opts.Server, m.snapTag))
+	m = drain(t, m, inflight.Snapshot(m.opts.Server, m.in.Tag()))
 	live := screen(m)
 	if row := screenRow(t, live, "long job"); !strings.Contains(row, "20s") || strings.Contains(row, format.MarkStale) {
 		t.Fatalf("a running session before the drop: %q", row)

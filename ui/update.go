@@ -82,10 +82,10 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case room.AfterMsg: // a room's timer
 		return m, m.opts.Timer.After(msg.In, func(time.Time) tea.Msg { return msg.Msg })
-	case stampedMsg:
+	case inflight.Stamped:
 		return m.startRequest(msg)
 	case task.Request:
-		return m.startRequest(stampedMsg{gen: m.dialogGen, req: msg})
+		return m.startRequest(inflight.Stamped{Gen: m.dialogGen, Req: msg})
 	case inflight.Reply:
 		return m.updateReply(msg)
 	}
@@ -236,7 +236,7 @@ func (m Model) updateDialog(msg tea.Msg) (Model, tea.Cmd) {
 		return m, cmd
 	}
 	m.dialog = d
-	return m, stamp(m.dialogGen, cmd)
+	return m, inflight.Stamp(m.dialogGen, cmd)
 }
 
 // updateClick selects the row under the pointer and focuses its pane.

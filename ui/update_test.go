@@ -272,14 +272,14 @@ func TestStaleSnapshotDropped(t *testing.T) {
 		o.Server = fakeBackend{snap: func() model.Snapshot { return model.Snapshot{} }}
 	})
 	m = send(t, m, wire.ResyncNeeded{})
-	old := m.snapTag
+	old := m.in.Tag()
 	m = send(t, m, wire.ResyncNeeded{})
 	stale := model.Snapshot{Sessions: []wire.Session{{ID: "ses_stale", Title: "from an old fetch"}}}
 	m = send(t, m, inflight.SnapshotReply{Tag: old, Snap: stale})
 	if m.State().Session("ses_stale") != nil {
 		t.Fatal("a reply to an older fetch was applied")
 	}
-	m = send(t, m, inflight.SnapshotReply{Tag: m.snapTag, Snap: stale})
+	m = send(t, m, inflight.SnapshotReply{Tag: m.in.Tag(), Snap: stale})
 	if m.State().Session("ses_stale") == nil {
 		t.Fatal("the reply to the newest fetch was dropped")
 	}
@@ -329,7 +329,7 @@ func TestDisconnectedCountdown(t *testing.T) {
 		t.Fatalf("reconnected, not re-read yet: the header must still say the screen is stale:\n%s", out)
 	}
 	m = send(t, m, wire.ResyncNeeded{})
-	m = send(t, m, inflight.SnapshotReply{Tag: m.snapTag, Snap: model.Snapshot{Complete: true}})
+	m = send(t, m, inflight.SnapshotReply{Tag: m.in.Tag(), Snap: model.Snapshot{Complete: true}})
 	if out := screen(m); !strings.Contains(out, "● connected") || strings.Contains(out, "disconnected") {
 		t.Fatalf("after the resync the header still says disconnected:\n%s", out)
 	}

@@ -35,7 +35,7 @@ func watchModel(t *testing.T, w, h int, clk *clock, opts ...func(*Options)) Mode
 		o.Watchdog, o.Notify, o.Clock = &cfg, alert.Bell, clk.now
 	}}, opts...)
 	m := newTestModel(t, w, h, all...)
-	return send(t, m, inflight.SnapshotReply{Tag: m.snapTag, Snap: model.Snapshot{Complete: true}})
+	return send(t, m, inflight.SnapshotReply{Tag: m.in.Tag(), Snap: model.Snapshot{Complete: true}})
 }
 
 // runaways is a root with three children: one calls the same grep again
@@ -370,7 +370,7 @@ func BenchmarkWatchdogBurst(b *testing.B) {
 			m := New(o)
 			m = send(b, m, tea.WindowSizeMsg{Width: 160, Height: 48})
 			m = send(b, m, bigTree(n))
-			m = send(b, m, inflight.SnapshotReply{Tag: m.snapTag, Snap: model.Snapshot{Complete: true}})
+			m = send(b, m, inflight.SnapshotReply{Tag: m.in.Tag(), Snap: model.Snapshot{Complete: true}})
 			burst := make([]wire.Event, 1000)
 			for i := range burst {
 				kid := fmt.Sprintf("ses_r%05d_c%d", i%(n/10), i%9)

@@ -97,7 +97,7 @@ func runUsage(ctx context.Context, cmd *command, base client.Options, pos []stri
 	}
 	l := usage.Build(sessions, by, usage.Options{Since: cutoff, Loc: time.Local})
 	if asJSON {
-		if err := printJSON(cmd.stdio.out, usageJSON{Ledger: l, Since: cutoff, EndedBadly: l.Bad()}); err != nil {
+		if err := printJSON(cmd.stdio.out, usageJSON{Report: l, Since: cutoff, EndedBadly: l.Bad()}); err != nil {
 			return cmd.fail(err)
 		}
 		return code
@@ -108,7 +108,7 @@ func runUsage(ctx context.Context, cmd *command, base client.Options, pos []stri
 
 // usageJSON is what --json prints.
 type usageJSON struct {
-	usage.Ledger
+	usage.Report
 	Since      int64         `json:"since"`
 	EndedBadly usage.Figures `json:"ended_badly"`
 }
@@ -152,7 +152,7 @@ func readLedgers(ctx context.Context, cs []*client.Client, cutoff int64) ([]usag
 
 // printLedger prints the table, its total, what ended badly, and what had
 // no cost.
-func printLedger(w io.Writer, l usage.Ledger) {
+func printLedger(w io.Writer, l usage.Report) {
 	head := append([]string{strings.ToUpper(string(l.By))}, upper(usage.Columns)...)
 	rows := [][]string{head}
 	for _, r := range l.Rows {

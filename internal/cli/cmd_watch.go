@@ -14,6 +14,7 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/alert"
 	"github.com/octop-dev/octop/internal/hook"
+	"github.com/octop-dev/octop/internal/intake"
 	"github.com/octop-dev/octop/internal/otlp"
 	"github.com/octop-dev/octop/internal/sanitize"
 	"github.com/octop-dev/octop/internal/task"
@@ -153,7 +154,7 @@ type watcher struct {
 	hook   *hook.Hook
 	traces *rootTraces // --otlp
 	mode   alert.Mode
-	primed bool
+	in     intake.Intake // how the server's data enters st, as on the screen
 	// down says the stream is out of reach; lostEarly that watch said so
 	// before it ever connected (the watchdog speaks only after).
 	down, lostEarly bool
@@ -240,35 +241,9 @@ func (w *watcher) handle(ctx context.Context, m any) (watchdog.Out, error) {
 	case wire.ConnState:
 		return w.conn(m), nil
 	case wire.ResyncNeeded:
-		sctx, cancel := context.WithTimeout(ctx, snapshotTimeout)
-		defer cancel()
-		o := live.New(w.c)
-		snap, err := o.Snapshot(sctx)
-		if err == nil && w.primed {
-			endedWhileAway(sctx, o, w.st, &snap)
-		}
-		if err == nil && w.o.root != "" {
-			treeHistory(sctx, o, &snap, w.o.root)
-		}
-		if err == nil {
-			busyAfter(sctx, w.c, &snap)
-		}
-		if err != nil && errors.Is(err, task.ErrInvalid) {
-			return watchdog.Out{}, err // a --directory the server does not know: no reconnect fixes it
-		}
-		if err != nil {
-			// The stream goes on; the next reconnect reads again.
-			fmt.Fprintf(w.cmd.stdio.err, "octop watch: could not read the sessions after connecting: %s\n", squashSpaces(err.Error()))
-			return watchdog.Out{}, nil
-		}
-		w.st.ApplySnapshot(snap)
-		if !w.primed {
-			fmt.Fprintf(w.cmd.stdio.err, "octop watch: watching %s (%d sessions)\n", w.c.BaseURL(), w.st.Len())
-		}
-		w.primed = true
-		return w.wd.Resync(w.st, nowMS()), nil
+		return w.resync(ctx)
 	case wire.Envelope:
-		w.st.Apply(m.Event)
+		w.in.Events(w.st, []wire.Envelope{m})
 		return w.wd.Events(w.st, []wire.Event{m.Event}, nowMS()), nil
 	}
 	return watchdog.Out{}, nil
@@ -321,7 +296,7 @@ func (w *watcher) hookReport(r hook.Result) {
 
 // finished says whether --until-done's root has stopped, and the code.
 func (w *watcher) finished() (int, bool) {
-	if !w.o.untilDone || !w.primed {
+	if !w.o.untilDone || !w.in.Primed() {
 		return 0, false
 	}
 	switch w.wd.Status(w.o.root) {

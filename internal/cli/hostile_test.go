@@ -157,7 +157,7 @@ func TestHostileServerOnWatch(t *testing.T) {
 			var code int
 			select {
 			case code = <-done:
-			case <-time.After(30 * time.Second):
+			case <-time.After(testwait.Scale(30 * time.Second)):
 				t.Fatal("watch --until-done did not end")
 			}
 			checkHostileOutput(t, hostileCase{args: args, shownOut: !asJSON, shownErr: true, json: asJSON}, code, out.String(), errb.String())

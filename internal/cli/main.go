@@ -8,7 +8,8 @@
 // Extending it: a subcommand lives in cmd_NAME.go, where a.newNAME makes
 // its cobra command from a subcommand (commands.go: usage line, summary,
 // help, its own flags, its run), and is listed in app.subcommands; the
-// server work it does belongs in internal/task/live. A flag every command
+// server work it does belongs with the task operations the screen's keys
+// share (AGENTS.md, "A subcommand"). A flag every command
 // takes is a connection flag (connFlags.register, the root's persistent
 // flags); the screen's own flags are globalFlags.register.
 package cli

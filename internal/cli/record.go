@@ -91,15 +91,6 @@ func (t tappedServer) History(ctx context.Context, id, dir string) ([]wire.Messa
 	return msgs, err
 }
 
-// Do is o's, but a subtree's histories are read through History, so
-// that they are recorded too.
-func (t tappedServer) Do(ctx context.Context, r task.Request) task.Reply {
-	if h, ok := r.(task.HistoriesRequest); ok {
-		return task.Histories(ctx, t, h)
-	}
-	return t.Server.Do(ctx, r)
-}
-
 func (t tappedServer) Snapshot(ctx context.Context) (model.Snapshot, error) {
 	return t.reads.Snapshot(ctx)
 }

@@ -157,7 +157,7 @@ func pump(t *testing.T, m tea.Model, start func(context.Context, func(tea.Msg)),
 		case <-ctx.Done():
 		}
 	})
-	deadline := time.After(20 * time.Second)
+	deadline := time.After(testwait.Scale(20 * time.Second))
 	for {
 		if screen := ansi.Strip(m.View().Content); cond(screen) {
 			return

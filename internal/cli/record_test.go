@@ -29,7 +29,7 @@ func TestRecordKeepsTheLedgersHistories(t *testing.T) {
 		t.Fatal(err)
 	}
 	tapped := r.also(&client.Options{BaseURL: "http://a:1"}).server(historyOnly{})
-	reply := tapped.Do(context.Background(), task.HistoriesRequest{IDs: []string{"ses_a", "ses_b"}})
+	reply := task.Run(context.Background(), tapped, task.HistoriesRequest{IDs: []string{"ses_a", "ses_b"}})
 	if h, ok := reply.(task.HistoriesReply); !ok || h.Err != nil || len(h.Msgs) != 2 {
 		t.Fatalf("reply %#v", reply)
 	}

@@ -2,84 +2,53 @@ package cli
 
 import (
 	"context"
-	"sync"
-
-	"golang.org/x/sync/errgroup"
+	"errors"
+	"fmt"
 
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/intake"
+	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/task/live"
+	"github.com/octop-dev/octop/internal/watchdog"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 )
 
-// endedWhileAway adds to snap the messages of the sessions that may have
-// ended while watch could not hear them: those it knew as live before the
-// resync, and those new since, that the snapshot shows idle. The snapshot
-// reads only running sessions' messages, so without this an abort or a
-// failure during the outage would leave the session "not loaded" and its
-// end event would never be printed.
-func endedWhileAway(ctx context.Context, o *live.Server, st *model.State, snap *model.Snapshot) {
-	var ids []string
-	dirOf := map[string]string{}
-	for _, ses := range snap.Sessions {
-		if _, read := snap.Messages[ses.ID]; read || snap.Status[ses.ID].Type == wire.StatusBusy || snap.Status[ses.ID].Type == wire.StatusRetry {
-			continue
+// resync reads the sessions again after the stream (re)connected and
+// lays them under the model through the intake the screen uses: the
+// snapshot, with the messages of the sessions that may have ended while
+// watch could not hear them (intake.Unsure) and, with --root, of the
+// root's whole tree, so --until-done knows how each idle one ended.
+func (w *watcher) resync(ctx context.Context) (watchdog.Out, error) {
+	ctx, cancel := context.WithTimeout(ctx, snapshotTimeout)
+	defer cancel()
+	o := live.New(w.c)
+	tag := w.in.Resync()
+	snap, err := o.Snapshot(ctx)
+	if err == nil {
+		refs := w.in.Unsure(w.st, snap)
+		if w.o.root != "" {
+			refs = append(refs, intake.Tree(snap, w.o.root)...)
 		}
-		if st.Session(ses.ID) == nil || st.StateOf(ses.ID).Kind.Live() {
-			ids = append(ids, ses.ID)
-			dirOf[ses.ID] = ses.Directory
-		}
+		intake.Read(ctx, o, &snap, refs)
+		busyAfter(ctx, w.c, &snap)
 	}
-	readHistories(ctx, o, snap, ids, dirOf)
-}
-
-// treeHistory adds to snap the messages of every session of root's tree
-// it lacks, so --until-done knows how each idle one ended: a root idle
-// while background tasks it launched run is not done, and only its
-// messages and its children's say so. (The snapshot reads the idle
-// ancestors of running sessions itself.)
-func treeHistory(ctx context.Context, o *live.Server, snap *model.Snapshot, root string) {
-	dirOf := map[string]string{}
-	kids := map[string][]string{}
-	for _, ses := range snap.Sessions {
-		dirOf[ses.ID] = ses.Directory
-		kids[ses.ParentID] = append(kids[ses.ParentID], ses.ID)
+	primed := w.in.Primed()
+	applied := w.in.Snapshot(w.st, tag, snap, err)
+	switch {
+	case errors.Is(err, task.ErrInvalid):
+		return watchdog.Out{}, err // a --directory the server does not know: no reconnect fixes it
+	case err != nil:
+		// The stream goes on; the next reconnect reads again.
+		fmt.Fprintf(w.cmd.stdio.err, "octop watch: could not read the sessions after connecting: %s\n", squashSpaces(err.Error()))
+		return watchdog.Out{}, nil
+	case !applied:
+		return watchdog.Out{}, nil
 	}
-	var ids []string
-	seen := map[string]bool{} // a server's parent links are not trusted to form a tree
-	for stack := []string{root}; len(stack) > 0; {
-		id := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		stack = append(stack, kids[id]...)
-		if _, read := snap.Messages[id]; !read {
-			ids = append(ids, id)
-		}
+	if !primed {
+		fmt.Fprintf(w.cmd.stdio.err, "octop watch: watching %s (%d sessions)\n", w.c.BaseURL(), w.st.Len())
 	}
-	readHistories(ctx, o, snap, ids, dirOf)
-}
-
-// readHistories reads the messages of ids into snap, a few at a time.
-func readHistories(ctx context.Context, o *live.Server, snap *model.Snapshot, ids []string, dirOf map[string]string) {
-	var mu sync.Mutex
-	var g errgroup.Group
-	g.SetLimit(4)
-	for _, id := range ids {
-		g.Go(func() error {
-			msgs, err := o.History(ctx, id, dirOf[id])
-			if err != nil {
-				return nil // deleted meanwhile, or the server went again: the rest still helps
-			}
-			mu.Lock()
-			snap.Messages[id] = msgs
-			mu.Unlock()
-			return nil
-		})
-	}
-	_ = g.Wait()
+	return w.wd.Resync(w.st, nowMS()), nil
 }
 
 // busyAfter reads the statuses again after the histories watch added to

@@ -27,7 +27,7 @@ func TestPasswordCommandKilledWithItsGroup(t *testing.T) {
 	for _, script := range []string{"sleep 100", "sleep 40 | cat", "(sleep 100 &); sleep 100"} {
 		pidFile := filepath.Join(t.TempDir(), "pid")
 		s := Server{Name: "box", PasswordCommand: "echo $$ > " + pidFile + "; " + script}
-		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+		ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(500*time.Millisecond))
 		_, err := s.Password(ctx)
 		cancel()
 		if err == nil || !strings.Contains(err.Error(), "was still running after") || !strings.Contains(err.Error(), "with everything it started") {

@@ -1,7 +1,7 @@
 // Package feed is what brings events to the screen: the Batcher, which
 // gathers a stream's envelopes into one message per read of a paced live
 // stream (at most one per FrameInterval) or per FrameInterval for a
-// replay (internal/record's Player). It does not know the screen: it hands
+// replay (the recording's Player). It does not know the screen: it hands
 // plain messages to a send func (a Program's Send), so the ui package only
 // ever sees EventsMsg and ResetMsg.
 package feed

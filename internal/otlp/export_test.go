@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/internal/testkit/opencodetest"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 )
 
 // TestExportSendsTheHeadersOfTheEnvironment: OTEL_EXPORTER_OTLP_HEADERS
@@ -27,7 +28,7 @@ func TestExportSendsTheHeadersOfTheEnvironment(t *testing.T) {
 		w.Header().Set("Content-Type", "application/x-protobuf")
 		w.WriteHeader(http.StatusOK)
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(20*time.Second))
 	defer cancel()
 	e, err := New(ctx, Config{URL: srv.URL(), ServerVersion: "1.18.33"})
 	if err != nil {

@@ -2,39 +2,23 @@ package otlp
 
 import (
 	"context"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/octop-dev/octop/internal/testkit/opencodetest"
 )
 
-// collector is an httptest server that records the headers of every
-// request and answers with answer.
-type collector struct {
-	*httptest.Server
-	mu  sync.Mutex
-	got []http.Header
-}
-
-func newCollector(t *testing.T, answer http.HandlerFunc) *collector {
+// newCollector is an OTLP collector that answers every request with
+// answer: the one fake server, with every route its own. Its Requests
+// say what it was sent, headers and all.
+func newCollector(t *testing.T, answer http.HandlerFunc) *opencodetest.Server {
 	t.Helper()
-	c := &collector{}
-	c.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c.mu.Lock()
-		c.got = append(c.got, r.Header.Clone())
-		c.mu.Unlock()
-		answer(w, r)
-	}))
-	t.Cleanup(c.Close)
+	c := opencodetest.New(t, opencodetest.Options{})
+	c.HandleFunc("/", answer)
 	return c
-}
-
-func (c *collector) requests() []http.Header {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]http.Header(nil), c.got...)
 }
 
 func accept(w http.ResponseWriter, _ *http.Request) {
@@ -45,7 +29,7 @@ func accept(w http.ResponseWriter, _ *http.Request) {
 // export sends fanOutTree to base with the environment's headers.
 func export(t *testing.T, base string) error {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(20*time.Second))
 	defer cancel()
 	e, err := New(ctx, Config{URL: base})
 	if err != nil {
@@ -73,18 +57,18 @@ func TestRedirectToAnotherOriginIsRefused(t *testing.T) {
 			setSecretHeaders(t)
 			other := newCollector(t, accept)
 			first := newCollector(t, func(w http.ResponseWriter, r *http.Request) {
-				http.Redirect(w, r, other.URL+r.URL.Path, code)
+				http.Redirect(w, r, other.URL()+r.URL.Path, code)
 			})
-			err := export(t, first.URL)
-			want := "send the trace of ses_root to " + first.URL + "/v1/traces: the collector redirected to " +
-				other.URL + "/v1/traces, another origin"
+			err := export(t, first.URL())
+			want := "send the trace of ses_root to " + first.URL() + "/v1/traces: the collector redirected to " +
+				other.URL() + "/v1/traces, another origin"
 			if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "\n") {
 				t.Errorf("Export = %v\nwant one line starting %q", err, want)
 			}
-			if got := other.requests(); len(got) != 0 {
+			if got := other.Requests(); len(got) != 0 {
 				t.Errorf("the other origin was sent %d requests: %v", len(got), got)
 			}
-			if got := first.requests(); len(got) != 1 {
+			if got := first.Requests(); len(got) != 1 {
 				t.Errorf("the collector was asked %d times, want once (a refusal is not retried)", len(got))
 			}
 		})
@@ -96,14 +80,14 @@ func TestRedirectToAnotherOriginIsRefused(t *testing.T) {
 func TestRedirectToAnotherHostIsRefused(t *testing.T) {
 	setSecretHeaders(t)
 	other := newCollector(t, accept)
-	elsewhere := strings.Replace(other.URL, "127.0.0.1", "localhost", 1)
+	elsewhere := strings.Replace(other.URL(), "127.0.0.1", "localhost", 1)
 	first := newCollector(t, func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, elsewhere+r.URL.Path, http.StatusTemporaryRedirect)
 	})
-	if err := export(t, first.URL); err == nil || !strings.Contains(err.Error(), "another origin") {
+	if err := export(t, first.URL()); err == nil || !strings.Contains(err.Error(), "another origin") {
 		t.Errorf("Export = %v, want the redirect refused", err)
 	}
-	if got := other.requests(); len(got) != 0 {
+	if got := other.Requests(); len(got) != 0 {
 		t.Errorf("the other host was sent %d requests", len(got))
 	}
 }
@@ -119,14 +103,14 @@ func TestRedirectWithinTheCollectorIsFollowed(t *testing.T) {
 		}
 		accept(w, r)
 	})
-	if err := export(t, c.URL); err != nil {
+	if err := export(t, c.URL()); err != nil {
 		t.Fatalf("Export: %v", err)
 	}
-	got := c.requests()
+	got := c.Requests()
 	if len(got) != 2 {
 		t.Fatalf("the collector was asked %d times, want 2 (the redirect and its target)", len(got))
 	}
-	if h := got[1]; h.Get("X-Honeycomb-Team") != "SECRET" || h.Get("Authorization") != "Bearer TOKEN" {
+	if h := got[1].Header; h.Get("X-Honeycomb-Team") != "SECRET" || h.Get("Authorization") != "Bearer TOKEN" {
 		t.Errorf("the redirected request lost its headers: %v", h)
 	}
 }

@@ -87,10 +87,11 @@ func (o Server) messages(id string, limit int) ([]wire.MessageWithParts, bool, e
 	return msgs, st.Type == wire.StatusBusy || st.Type == wire.StatusRetry, nil
 }
 
-// Do answers the reads a recording can (a result, messages, histories)
-// from what it has shown so far, and every other request, anything that
-// would change a server or comes only before a launch or resume (agents,
-// wait, find), with "<label>: read-only".
+// Do answers the reads a recording can (a result, messages) from what it
+// has shown so far, and every other request, anything that would change
+// a server or comes only before a launch or resume (agents, wait, find),
+// with "<label>: read-only". A subtree's histories are read through
+// History (task.Run).
 func (o Server) Do(ctx context.Context, r task.Request) task.Reply {
 	switch r := r.(type) {
 	case task.ResultRequest:
@@ -102,8 +103,6 @@ func (o Server) Do(ctx context.Context, r task.Request) task.Reply {
 			return r.Refused(err)
 		}
 		return r.Answer(msgs, running)
-	case task.HistoriesRequest:
-		return task.Histories(ctx, o, r)
 	}
 	return r.Refused(o.readOnly)
 }

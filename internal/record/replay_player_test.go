@@ -97,7 +97,7 @@ func TestPauseHoldsEventsAndClock(t *testing.T) {
 	eventually(t, "the first event", func() bool { return s.len() == 1 })
 	c1 := p.Clock()
 	// Paused: a wait well past the second event's time brings nothing.
-	timer := time.NewTimer(400 * time.Millisecond)
+	timer := time.NewTimer(testwait.Scale(400 * time.Millisecond))
 	<-timer.C
 	if s.len() != 1 || !p.Clock().Equal(c1) {
 		t.Fatalf("while paused: %d events, clock moved %v", s.len(), p.Clock().Sub(c1))
@@ -195,7 +195,7 @@ func TestLoopCallsOnLoop(t *testing.T) {
 	go p.Run(ctx, s.send)
 	select {
 	case <-loops:
-	case <-time.After(5 * time.Second):
+	case <-time.After(testwait.Scale(5 * time.Second)):
 		t.Fatal("the loop never started over")
 	}
 	eventually(t, "the event again", func() bool { return s.len() >= 2 })

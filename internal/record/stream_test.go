@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
@@ -80,7 +81,7 @@ func TestPlayerStreams(t *testing.T) {
 			if !ok || env.Event.(wire.SessionUpdated).Info.ID != fmt.Sprintf("ses_%04d", i) {
 				t.Fatalf("event %d: %#v", i, v)
 			}
-		case <-time.After(20 * time.Second):
+		case <-time.After(testwait.Scale(20 * time.Second)):
 			t.Fatalf("only %d of 100 events played", i)
 		}
 	}

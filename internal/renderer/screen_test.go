@@ -265,7 +265,7 @@ func TestSetReturnsWhileTheTerminalIsSlow(t *testing.T) {
 	}()
 	select {
 	case <-done:
-	case <-time.After(5 * time.Second):
+	case <-time.After(testwait.Scale(5 * time.Second)):
 		t.Fatal("Set waited for the terminal")
 	}
 	close(slow.release)

@@ -3,10 +3,14 @@ package task
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
+	"slices"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
@@ -54,5 +58,95 @@ func TestHistoriesRequest(t *testing.T) {
 	}
 	if Timeout(HistoriesRequest{}) <= RequestTimeout {
 		t.Errorf("a subtree's histories get only %v", Timeout(HistoriesRequest{}))
+	}
+}
+
+// TestReadHistoriesBounded: HistoryParallel reads at once, no more, the
+// first of refs first; every list arrives with its ref, a session gone
+// is left out unheard.
+func TestReadHistoriesBounded(t *testing.T) {
+	var refs []HistoryRef
+	for i := range 3 * HistoryParallel {
+		refs = append(refs, HistoryRef{ID: fmt.Sprintf("ses_%02d", i), Dir: fmt.Sprintf("/p%d", i)})
+	}
+	refs = append(refs, HistoryRef{ID: "ses_gone"})
+	var mu sync.Mutex
+	var started []string
+	inFlight, peak := 0, 0
+	gate := make(chan struct{})
+	got := map[string]string{}
+	done := make(chan error, 1)
+	go func() {
+		done <- ReadHistories(context.Background(), refs, func(_ context.Context, r HistoryRef) ([]string, error) {
+			mu.Lock()
+			started = append(started, r.ID)
+			inFlight++
+			peak = max(peak, inFlight)
+			mu.Unlock()
+			<-gate
+			mu.Lock()
+			inFlight--
+			mu.Unlock()
+			if r.ID == "ses_gone" {
+				return nil, NewError(ErrNoSession, "no session "+r.ID, nil)
+			}
+			return []string{r.Dir}, nil
+		}, func(r HistoryRef, msgs []string, err error) error {
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil || len(msgs) != 1 {
+				t.Errorf("%s: %v %v", r.ID, msgs, err)
+			}
+			got[r.ID] = msgs[0]
+			return nil
+		})
+	}()
+	testwait.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return inFlight == HistoryParallel },
+		5*time.Second, "%d reads under way", HistoryParallel)
+	mu.Lock()
+	first := slices.Sorted(slices.Values(started))
+	mu.Unlock()
+	if want := []string{"ses_00", "ses_01", "ses_02", "ses_03"}; !slices.Equal(first, want) {
+		t.Errorf("started first %v, want %v", first, want)
+	}
+	close(gate)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if peak != HistoryParallel || len(got) != len(refs)-1 || got["ses_05"] != "/p5" {
+		t.Errorf("peak %d, got %v", peak, got)
+	}
+}
+
+// TestReadHistoriesStopsWhereGotSays: an error got returns stops the
+// reads and is returned; one it takes (returning nil) does not.
+func TestReadHistoriesStopsWhereGotSays(t *testing.T) {
+	refs := []HistoryRef{{ID: "ses_a"}, {ID: "ses_broken"}, {ID: "ses_b"}}
+	boom := errors.New("500 Internal Server Error")
+	read := func(_ context.Context, r HistoryRef) ([]int, error) {
+		if r.ID == "ses_broken" {
+			return nil, boom
+		}
+		return []int{1}, nil
+	}
+	strict := ReadHistories(context.Background(), refs, read, func(_ HistoryRef, _ []int, err error) error { return err })
+	if !errors.Is(strict, boom) {
+		t.Errorf("a reader that needs every history got %v, want the server's error", strict)
+	}
+	var mu sync.Mutex
+	var n int
+	lenient := ReadHistories(context.Background(), refs, read, func(_ HistoryRef, msgs []int, err error) error {
+		mu.Lock()
+		n += len(msgs)
+		mu.Unlock()
+		return nil
+	})
+	if lenient != nil || n != 2 {
+		t.Errorf("a reader that takes what it can: %v, %d lists", lenient, n)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := ReadHistories(ctx, refs, read, func(HistoryRef, []int, error) error { return nil }); !errors.Is(err, context.Canceled) {
+		t.Errorf("a cancelled read returned %v", err)
 	}
 }

@@ -2,11 +2,7 @@ package task
 
 import (
 	"context"
-	"errors"
-	"sync"
 	"time"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
@@ -38,8 +34,6 @@ const (
 	// historiesTimeout bounds reading a subtree's messages, a few at a
 	// time.
 	historiesTimeout = 2 * time.Minute
-	// historiesParallel is how many message lists are read at once.
-	historiesParallel = 4
 )
 
 // Timeout is how long the call carrying r may take.
@@ -51,37 +45,4 @@ func Timeout(r Request) time.Duration {
 		return historiesTimeout
 	}
 	return RequestTimeout
-}
-
-// Histories answers r by reading each session's history from s, a few at
-// a time; a session gone from the server is left out, any other error
-// fails the reply.
-func Histories(ctx context.Context, s Server, r HistoriesRequest) Reply {
-	out := make(map[string][]wire.MessageWithParts, len(r.IDs))
-	var mu sync.Mutex
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(historiesParallel)
-	for i, id := range r.IDs {
-		dir := ""
-		if i < len(r.Dirs) {
-			dir = r.Dirs[i]
-		}
-		g.Go(func() error {
-			msgs, err := s.History(gctx, id, dir)
-			if errors.Is(err, ErrNoSession) {
-				return nil
-			}
-			if err != nil {
-				return err
-			}
-			mu.Lock()
-			out[id] = msgs
-			mu.Unlock()
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return HistoriesReply{Err: err}
-	}
-	return HistoriesReply{Msgs: out}
 }

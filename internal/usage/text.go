@@ -28,7 +28,7 @@ func Dollars(v float64) string { return fmt.Sprintf("$%.4f", v) }
 // BadLine says plainly what ended badly used: "Ended badly: $0.0400 of
 // $0.1000, 5200 tokens: failed $0.0100 (1 session), aborted $0.0300 (2
 // sessions)." Tokens are written by tok.
-func (l Ledger) BadLine(tok func(float64) string) string {
+func (l Report) BadLine(tok func(float64) string) string {
 	bad := l.Bad()
 	if bad.Replies == 0 {
 		return "Nothing that ended badly (failed, aborted, interrupted, denied) used anything."
@@ -46,7 +46,7 @@ func (l Ledger) BadLine(tok func(float64) string) string {
 }
 
 // UnpricedLine says how many replies have no cost, or "" when all do.
-func (l Ledger) UnpricedLine() string {
+func (l Report) UnpricedLine() string {
 	if l.Total.Unpriced == 0 {
 		return ""
 	}

@@ -1,4 +1,4 @@
-// Package changes gathers the files a session changed from its user
+// Package diff gathers the files a session changed from its user
 // messages' summaries and turns each into a unified diff a view can colour
 // line by line. It is pure.
 //

@@ -36,7 +36,7 @@ type Reply struct {
 	Reply task.Reply
 }
 
-// Start runs r on s in the returned Cmd, with a context whose cancel f
+// Start runs r on s (task.Run) in the returned Cmd, with a context whose cancel f
 // keeps. Nothing here waits: the call happens in the Cmd.
 func (f List) Start(s task.Server, r task.Request, detached bool) (List, tea.Cmd) {
 	ctx, cancel := context.WithTimeout(context.Background(), task.Timeout(r))
@@ -49,7 +49,7 @@ func (f List) Start(s task.Server, r task.Request, detached bool) (List, tea.Cmd
 	f.calls[tag] = entry{cancel: cancel, detached: detached}
 	return f, func() tea.Msg {
 		defer cancel()
-		return Reply{tag: tag, Reply: s.Do(ctx, r)}
+		return Reply{tag: tag, Reply: task.Run(ctx, s, r)}
 	}
 }
 
@@ -160,4 +160,32 @@ func First(s task.Server, wait bool) tea.Cmd {
 		return room.After(FirstReadWait, FirstReadMsg{}) // on the screen's Timer
 	}
 	return tea.Batch(Snapshot(s, 0), Health(s, 0))
+}
+
+// Stamped is a request with the generation of the dialog that made it:
+// the root drops one whose dialog has closed since.
+type Stamped struct {
+	Gen int
+	Req task.Request
+}
+
+// Stamp marks the requests cmd yields with the dialog generation gen.
+func Stamp(gen int, cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		switch msg := cmd().(type) {
+		case task.Request:
+			return Stamped{Gen: gen, Req: msg}
+		case tea.BatchMsg:
+			out := make(tea.BatchMsg, len(msg))
+			for i, c := range msg {
+				out[i] = Stamp(gen, c)
+			}
+			return out
+		default:
+			return msg
+		}
+	}
 }

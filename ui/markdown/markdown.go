@@ -7,7 +7,7 @@
 // bold, italic and underline mark anything. It needs no syntax
 // highlighter, which keeps octop's memory small.
 //
-// The text is cleaned (ui/format, package sanitize) where it leaves the
+// The text is cleaned (by the one sanitizer) where it leaves the
 // renderer, after everything goldmark decodes: character references
 // (&#x1b; is an escape once resolved), backslash escapes, link
 // destinations, raw HTML. Every piece of the answer enters a rendering

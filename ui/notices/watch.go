@@ -1,4 +1,4 @@
-// Package watch runs the watchdog for the screen. The root feeds it what
+// Package notices runs the watchdog for the screen. The root feeds it what
 // it has applied (the events, the snapshot after each connect, the
 // histories read after it, the connection, a tick); what the watchdog
 // emits becomes the tree's and detail's marks, the header's count and

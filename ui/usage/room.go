@@ -1,6 +1,5 @@
 // Package usage is the $ room: what the selected subtree used, as
-// `octop usage` prints it (the same computation, package
-// internal/usage): tokens (input, output, reasoning, cache read, cache
+// `octop usage` prints it (the same computation): tokens (input, output, reasoning, cache read, cache
 // write) and cost by agent, model, root, day or how the sessions ended,
 // the total, what ended badly, and the replies whose cost the server did
 // not report. The model keeps no per-kind token split, so the room asks
@@ -44,7 +43,7 @@ type Room struct {
 	loading  bool
 	err      error
 	by       int // index into usage.Bys
-	l        usage.Ledger
+	l        usage.Report
 	scroll   int
 }
 

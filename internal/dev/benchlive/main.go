@@ -5,7 +5,7 @@
 //
 // With -baseline, more octops run in panes of their own in the same run, so
 // a change is measured before and after under the same load.
-// Each run starts a real OpenCode 1.18.33 with the fake model (internal/testkit/harness),
+// Each run starts a real OpenCode 1.18.33 with the fake model (the end-to-end tests' harness),
 // creates a root session, and starts octop and `opencode attach --session
 // ROOT` in their own 200x50 tmux panes and curl on the event stream. Once
 // all three are up and quiet, it resets their peak RSS, reads their CPU

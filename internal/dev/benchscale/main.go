@@ -3,7 +3,7 @@
 //
 //	go run ./internal/dev/benchscale -octop bin/octop [-sessions 50000] [-runs 2] [-screen 60s] [-baseline old/octop]
 //
-// It builds and starts internal/dev/scaleserver (50,000 finished sessions
+// It builds and starts the scale server (50,000 finished sessions
 // shaped like OpenCode 1.18.33's, each history a prompt and a reply with
 // three bash calls), then, in each run and back to back so the machine's
 // load hits them alike:
@@ -23,7 +23,7 @@
 // and the peak RSS after.
 //
 // Each measurement is printed as a "figure:" line, which make bench-scale
-// passes to internal/dev/perfdoc for docs/perf.md. It needs curl and
+// passes to the writer of docs/perf.md. It needs curl and
 // tmux.
 package main
 

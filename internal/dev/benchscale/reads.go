@@ -11,7 +11,7 @@ import (
 )
 
 // readers is how many curls read histories at once: octop's own
-// client.HistoryParallel.
+// task.HistoryParallel.
 const readers = 4
 
 // bareReads is what octop tree needs, read by curl and thrown away: the

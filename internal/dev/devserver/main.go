@@ -6,7 +6,7 @@
 //	    [-bin PATH] [-env KEY=VALUE]… [-datadir DIR] [-raw DIR] [-info FILE]
 //
 // Then, in another terminal: `go run ./cmd/octop --server URL`, and drive
-// it with the fake model's scripts (see internal/testkit/fakellm), for example
+// it with the fake model's scripts (their grammar is in the fake model's doc.go), for example
 // `go run ./cmd/octop launch --parent ID --agent general --description demo --prompt "LEAF steps=5 sleep=2"`.
 // It needs the pinned binaries `make test` installs (make opencode).
 //

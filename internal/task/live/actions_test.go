@@ -11,6 +11,7 @@ import (
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/testkit/opencodetest"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
@@ -24,7 +25,7 @@ func newFake(t *testing.T) (fake, *client.Client) {
 	srv.SetAgents([]wire.Agent{{Name: "build", Mode: "primary"}, {Name: "general", Mode: "subagent"}, {Name: "hid", Mode: "subagent", Hidden: true}})
 	f := fake{srv}
 	f.add(wire.Session{ID: "ses_parent", Title: "root", Agent: "build"})
-	c, err := client.New(client.Options{BaseURL: srv.URL(), Timeout: 5 * time.Second})
+	c, err := client.New(client.Options{BaseURL: srv.URL(), Timeout: testwait.Scale(5 * time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}

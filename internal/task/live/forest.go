@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 )
@@ -27,10 +28,9 @@ type Forest struct {
 }
 
 // ReadForest reads every session of the client's directory, its status
-// and its whole history (client.HistoryOf, newest first, HistoryParallel
-// at a time, decoded as forest_decode.go says), and the todo list of each
-// session whose history has a todowrite call (the only tool that writes
-// one).
+// and its whole history (task.ReadHistories, newest first, decoded as
+// forest_decode.go says), and the todo list of each session whose
+// history has a todowrite call (the only tool that writes one).
 func ReadForest(ctx context.Context, c *client.Client) (*Forest, error) {
 	f := &Forest{st: model.New(), now: time.Now().UnixMilli()}
 	sessions, err := listSessions(ctx, c, func(s *wire.Session) bool {
@@ -48,12 +48,12 @@ func ReadForest(ctx context.Context, c *client.Client) (*Forest, error) {
 		return nil, err
 	}
 	f.st.ApplySnapshot(model.Snapshot{Sessions: sessions, Status: status, Complete: true})
-	reqs := make([]client.HistoryRequest, 0, f.st.Len())
+	refs := make([]task.HistoryRef, 0, f.st.Len())
 	for _, id := range f.st.NeedsHistory() {
-		reqs = append(reqs, client.HistoryRequest{ID: id})
+		refs = append(refs, task.HistoryRef{ID: id})
 	}
-	f.usage = make(map[string]Usage, len(reqs))
-	if err := f.readHistories(ctx, c, reqs); err != nil {
+	f.usage = make(map[string]Usage, len(refs))
+	if err := f.readHistories(ctx, c, refs); err != nil {
 		return nil, err
 	}
 	return f, nil
@@ -69,34 +69,32 @@ type history struct {
 
 // readHistories reads the histories and folds each in as it arrives, on
 // one goroutine, while the next ones are read.
-func (f *Forest) readHistories(ctx context.Context, c *client.Client, reqs []client.HistoryRequest) error {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	reads := make(chan history, client.HistoryParallel)
+func (f *Forest) readHistories(ctx context.Context, c *client.Client, refs []task.HistoryRef) error {
+	reads := make(chan history, task.HistoryParallel)
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		for h := range reads {
 			f.fold(h)
 		}
 	})
-	err := client.HistoryOf(ctx, c, reqs, client.HistoryParallel, func(id string, lean []treeMessage) {
+	err := task.ReadHistories(ctx, refs, messagesOf[treeMessage](c), func(r task.HistoryRef, lean []treeMessage, err error) error {
+		if err != nil {
+			return err
+		}
 		msgs := wireOf(lean)
-		h := history{id: id, msgs: msgs}
+		h := history{id: r.ID, msgs: msgs}
 		if hasTodoWrite(msgs) {
-			todos, err := c.Todos(ctx, id)
+			todos, err := c.Todos(ctx, r.ID)
 			if err != nil && !client.IsNotFound(err) {
-				cancel(err)
-				return
+				return err
 			}
 			h.todos = todos
 		}
 		reads <- h
+		return nil
 	})
 	close(reads)
 	wg.Wait()
-	if cause := context.Cause(ctx); cause != nil && cause != context.Canceled {
-		return cause
-	}
 	return err
 }
 

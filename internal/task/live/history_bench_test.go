@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/testkit/opencodetest"
 	"github.com/octop-dev/octop/model"
 )
@@ -24,7 +25,7 @@ func historyServer(b *testing.B, n int) (*opencodetest.Server, *client.Client) {
 
 // bareRead is the floor: the same REST reads, decoded and dropped.
 func bareRead(b *testing.B, ctx context.Context, srv *opencodetest.Server, n int) {
-	if read, err := srv.ReadAll(ctx, client.HistoryParallel); err != nil || read != 3*n {
+	if read, err := srv.ReadAll(ctx, task.HistoryParallel); err != nil || read != 3*n {
 		b.Fatalf("read %d messages: %v", read, err)
 	}
 }
@@ -34,7 +35,7 @@ func bareRead(b *testing.B, ctx context.Context, srv *opencodetest.Server, n int
 // (list, status, every message list, four at a time) decoded and dropped;
 // first, what octop needs before it draws (list, status, the model and
 // its rows); full, everything loaded (LoadState: first plus every history
-// read by client.History and folded into the model as it arrives, then
+// read by task.ReadHistories and folded into the model as it arrives, then
 // the rows again). It reports each in ms and full/bare, first/bare.
 //
 //	go test -run '^$' -bench History -benchtime 5x ./actions/
@@ -92,4 +93,15 @@ func expandAll(st *model.State) map[string]bool {
 		m[id] = true
 	}
 	return m
+}
+
+// TestTransportKeepsHistoryConnections: the client keeps enough idle
+// connections to a server for task.HistoryParallel readers and a
+// snapshot's as many at once; net/http keeps 2, and the others were
+// closed after each read and dialled again (1,672 times for 50,000
+// histories).
+func TestTransportKeepsHistoryConnections(t *testing.T) {
+	if client.IdleConnsPerHost < 2*task.HistoryParallel {
+		t.Fatalf("%d idle connections kept per server, want at least %d", client.IdleConnsPerHost, 2*task.HistoryParallel)
+	}
 }

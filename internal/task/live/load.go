@@ -4,12 +4,13 @@ import (
 	"context"
 
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 )
 
 // LoadState reads the sessions, their status and every session's messages
-// (client.History, newest first) into a model.State: what the screen
+// (task.ReadHistories, newest first) into a model.State: what the screen
 // shows once its history is loaded. history is the messages read, by
 // session id; skipped the ids left out as malformed.
 func LoadState(ctx context.Context, c *client.Client) (st *model.State, history map[string][]wire.MessageWithParts, skipped []string, err error) {
@@ -56,20 +57,20 @@ func loadState(ctx context.Context, c *client.Client, roots []string) (st *model
 			}
 		}
 	}
-	var reqs []client.HistoryRequest
+	var refs []task.HistoryRef
 	for _, id := range st.NeedsHistory() {
 		if in == nil || in[id] {
-			reqs = append(reqs, client.HistoryRequest{ID: id})
+			refs = append(refs, task.HistoryRef{ID: id})
 		}
 	}
-	history = make(map[string][]wire.MessageWithParts, len(reqs))
+	history = make(map[string][]wire.MessageWithParts, len(refs))
 	// Each list is folded in by one goroutine as it arrives, while the
 	// next ones are read, as the screen does in its own loop.
 	type read struct {
 		id   string
 		msgs []wire.MessageWithParts
 	}
-	reads := make(chan read, client.HistoryParallel)
+	reads := make(chan read, task.HistoryParallel)
 	applied := make(chan struct{})
 	go func() {
 		defer close(applied)
@@ -78,9 +79,13 @@ func loadState(ctx context.Context, c *client.Client, roots []string) (st *model
 			st.ApplyMessages(map[string][]wire.MessageWithParts{r.id: r.msgs})
 		}
 	}()
-	err = c.History(ctx, reqs, client.HistoryParallel, func(id string, msgs []wire.MessageWithParts) {
-		reads <- read{id, msgs}
-	})
+	err = task.ReadHistories(ctx, refs, messagesOf[wire.MessageWithParts](c),
+		func(r task.HistoryRef, msgs []wire.MessageWithParts, err error) error {
+			if err == nil {
+				reads <- read{r.ID, msgs}
+			}
+			return err
+		})
 	close(reads)
 	<-applied
 	if err != nil {

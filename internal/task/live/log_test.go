@@ -9,6 +9,7 @@ import (
 
 	"github.com/octop-dev/octop/internal/task"
 
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/transcript"
 	"github.com/octop-dev/octop/internal/wire"
 )
@@ -27,7 +28,7 @@ func TestFollowLogGivesUpAtTheDeadline(t *testing.T) {
 			{ID: "prt_2", Type: wire.PartTool, Tool: "bash", State: &wire.ToolState{
 				Status: wire.ToolRunning, Input: json.RawMessage(`{"command":"sleep 99"}`)}}}},
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(300*time.Millisecond))
 	defer cancel()
 	var got []transcript.Entry
 	_, err := FollowLog(ctx, c, "ses_busy", func(es []transcript.Entry) error {

@@ -62,8 +62,6 @@ func (s *Server) read(ctx context.Context, r task.Request) task.Reply {
 		return task.ResultReply{Result: res, Err: kind(err)}
 	case task.MessagesRequest:
 		return s.messages(ctx, r)
-	case task.HistoriesRequest:
-		return task.Histories(ctx, s, r)
 	case task.AnswerPermissionRequest:
 		return task.AnswerReply{RequestID: r.RequestID, Done: r.Done, Failed: r.Failed,
 			Err: s.c.ReplyPermission(ctx, r.RequestID, r.Reply, "")}
@@ -107,12 +105,10 @@ func (s *Server) messages(ctx context.Context, r task.MessagesRequest) task.Repl
 // History reads every message of session id, asking its own project
 // directory dir when octop watches every project.
 func (s *Server) History(ctx context.Context, id, dir string) ([]wire.MessageWithParts, error) {
-	c := s.c
-	if dir != "" && c.StreamPath() == "/global/event" {
-		c = c.WithDirectory(dir)
+	if s.c.StreamPath() != "/global/event" {
+		dir = ""
 	}
-	msgs, err := c.Messages(ctx, id, 0)
-	return msgs, kind(err)
+	return messagesOf[wire.MessageWithParts](s.c)(ctx, task.HistoryRef{ID: id, Dir: dir})
 }
 
 // kind gives a client's 404 the kind task.ErrNoSession, keeping its text

@@ -5,18 +5,14 @@ import (
 	"sort"
 	"sync"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 )
 
-// snapshotParallel is how many message lists a snapshot reads at once.
-const snapshotParallel = 4
-
 // Snapshot reads the whole tree over REST: sessions and their status, then
-// every message of each running session, a few at a time, so a live row has
+// every message of each running session (task.ReadHistories), so a live row has
 // its calls, and of each idle ancestor of one: it may be waiting on
 // background tasks it launched, which only its messages say. The others'
 // histories are the screen's to read in the background once the tree is
@@ -41,30 +37,29 @@ func (s *Server) Snapshot(ctx context.Context) (model.Snapshot, error) {
 
 	// A session's messages live with its project: ask its own directory
 	// (with --all-projects it may not be the one octop was started in).
-	dirOf := map[string]string{}
 	global := c.StreamPath() == "/global/event"
+	dirOf := make(map[string]string, len(sessions))
 	for _, ses := range sessions {
-		dirOf[ses.ID] = c.Directory()
 		if global {
 			dirOf[ses.ID] = ses.Directory
 		}
 	}
+	ids := withIdleAncestors(notIdle(status), sessions)
+	refs := make([]task.HistoryRef, len(ids))
+	for i, id := range ids {
+		refs[i] = task.HistoryRef{ID: id, Dir: dirOf[id]}
+	}
 	var mu sync.Mutex
-	var g errgroup.Group
-	g.SetLimit(snapshotParallel)
-	for _, id := range withIdleAncestors(notIdle(status), sessions) {
-		g.Go(func() error {
-			msgs, err := c.WithDirectory(dirOf[id]).Messages(ctx, id, 0)
+	_ = task.ReadHistories(ctx, refs, messagesOf[wire.MessageWithParts](c),
+		func(r task.HistoryRef, msgs []wire.MessageWithParts, err error) error {
 			if err != nil {
-				return nil // the session may have been deleted meanwhile; the rest still helps
+				return nil // the server may be going; the rest still helps
 			}
 			mu.Lock()
-			snap.Messages[id] = msgs
+			snap.Messages[r.ID] = msgs
 			mu.Unlock()
 			return nil
 		})
-	}
-	_ = g.Wait()
 	return snap, ctx.Err()
 }
 

@@ -10,7 +10,7 @@ import (
 	"github.com/octop-dev/octop/internal/wire"
 )
 
-// spanMsg is what undo and redo read of a message (client.HistoryOf
+// spanMsg is what undo and redo read of a message (task.ReadHistories
 // decodes into it): its times and paths, its run's summary, and the parts
 // that say which files changed: patch parts and file tools' calls.
 type spanMsg struct {

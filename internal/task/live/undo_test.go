@@ -12,6 +12,7 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/testkit/opencodetest"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 )
 
@@ -50,7 +51,7 @@ func fanout(t *testing.T, version string) (*opencodetest.Server, *client.Client)
 	srv.SetMessages("ses_Q", []wire.MessageWithParts{asst("ses_Q", "msg_q1", 150, 160, tool("bash", `{"command":"make"}`, 151))})
 	srv.AddPatch("ses_Q", opencodetest.Patch{MessageID: "msg_q1", Hash: "h2", Files: both[:1]})
 	srv.SetFileLines("out-a.txt", 2)
-	c, err := client.New(client.Options{BaseURL: srv.URL(), Timeout: 5 * time.Second})
+	c, err := client.New(client.Options{BaseURL: srv.URL(), Timeout: testwait.Scale(5 * time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}

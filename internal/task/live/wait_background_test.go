@@ -47,11 +47,11 @@ func TestWaitForBackgroundTasks(t *testing.T) {
 	// the second child still runs.
 	srv.SetMessages(root.ID, msgs[:3])
 	srv.SetStatus(kids[1].ID, wire.SessionStatus{Type: wire.StatusBusy})
-	c, err := client.New(client.Options{BaseURL: srv.URL(), Timeout: 5 * time.Second})
+	c, err := client.New(client.Options{BaseURL: srv.URL(), Timeout: testwait.Scale(5 * time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(30*time.Second))
 	defer cancel()
 	if r, err := Result(ctx, c, root.ID); err != nil || r.State != task.StateRunning || r.Reason != "background" {
 		t.Fatalf("result while a child runs: %+v, %v", r, err)

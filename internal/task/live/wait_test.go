@@ -28,7 +28,7 @@ func TestWaitAfterAPromptIgnoresTheRunBefore(t *testing.T) {
 		Time: wire.MessageTime{Created: 5, Completed: 6}},
 		Parts: []wire.Part{{ID: "prt_1", SessionID: "ses_parent", MessageID: "msg_4", Type: wire.PartText, Text: "the new answer"}}}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(30*time.Second))
 	defer cancel()
 	done := make(chan task.Result, 1)
 	go func() {

@@ -3,7 +3,6 @@ package live
 import (
 	"context"
 	"sort"
-	"sync"
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/wire"
@@ -105,20 +104,5 @@ func (w world) touchedSince(since int64, dir, skip string) []wire.Session {
 // readHistories reads every message of each session (once each), in its
 // own directory; a session deleted meanwhile is left out.
 func readHistories(ctx context.Context, c *client.Client, ss []wire.Session) (map[string][]spanMsg, error) {
-	var reqs []client.HistoryRequest
-	seen := map[string]bool{}
-	for _, s := range ss {
-		if !seen[s.ID] {
-			seen[s.ID] = true
-			reqs = append(reqs, client.HistoryRequest{ID: s.ID, Directory: s.Directory})
-		}
-	}
-	out := make(map[string][]spanMsg, len(reqs))
-	var mu sync.Mutex
-	err := client.HistoryOf(ctx, c, reqs, 0, func(id string, msgs []spanMsg) {
-		mu.Lock()
-		out[id] = msgs
-		mu.Unlock()
-	})
-	return out, err
+	return historiesOf[spanMsg](ctx, c, refsOf(ss))
 }

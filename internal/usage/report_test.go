@@ -172,7 +172,7 @@ func TestCostText(t *testing.T) {
 			t.Errorf("CostText(%+v) = %q, want %q", c.f, got, c.want)
 		}
 	}
-	if got := (Ledger{Ends: map[string]Figures{EndComplete: {Replies: 1}}}).BadLine(wholeTok); !strings.HasPrefix(got, "Nothing") {
+	if got := (Report{Ends: map[string]Figures{EndComplete: {Replies: 1}}}).BadLine(wholeTok); !strings.HasPrefix(got, "Nothing") {
 		t.Errorf("BadLine with nothing bad = %q", got)
 	}
 }
@@ -183,7 +183,7 @@ func wholeTok(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
 // JSON, in the total and in every row, beside its count of unpriced
 // replies; a priced one is its sum.
 func TestFiguresJSONCostNull(t *testing.T) {
-	l := Ledger{By: ByAgent, Rows: []Row{{Key: "general", Figures: Figures{Replies: 2, Unpriced: 2}},
+	l := Report{By: ByAgent, Rows: []Row{{Key: "general", Figures: Figures{Replies: 2, Unpriced: 2}},
 		{Key: "build", Figures: Figures{Replies: 1, Cost: 0.5}}}, Total: Figures{Replies: 3, Cost: 0.5, Unpriced: 2}}
 	b, err := json.Marshal(l)
 	if err != nil {

@@ -94,8 +94,8 @@ func (r Row) MarshalJSON() ([]byte, error) {
 	}{r.Key, r.Label, r.json()})
 }
 
-// Ledger is the figures of a set of sessions, grouped.
-type Ledger struct {
+// Report is the figures of a set of sessions, grouped.
+type Report struct {
 	By    By      `json:"by"`
 	Rows  []Row   `json:"rows"`
 	Total Figures `json:"total"`
@@ -105,11 +105,11 @@ type Ledger struct {
 }
 
 // Build adds up the sessions' replies by the grouping.
-func Build(sessions []Session, by By, o Options) Ledger {
+func Build(sessions []Session, by By, o Options) Report {
 	if o.Loc == nil {
 		o.Loc = time.UTC
 	}
-	l := Ledger{By: by, Rows: []Row{}, Ends: map[string]Figures{}}
+	l := Report{By: by, Rows: []Row{}, Ends: map[string]Figures{}}
 	rows := map[string]*Row{}
 	for i := range sessions {
 		s := &sessions[i]
@@ -199,7 +199,7 @@ func sortRows(rows []Row, by By) {
 }
 
 // Bad is what ended badly (failed, aborted, interrupted, denied) used.
-func (l Ledger) Bad() Figures {
+func (l Report) Bad() Figures {
 	var f Figures
 	for _, e := range badEnds {
 		f.Plus(l.Ends[e])

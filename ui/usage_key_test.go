@@ -1,10 +1,15 @@
 package ui
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/internal/wire"
 )
 
 // TestLedgerKey: $ on a session opens what its subtree spent, read from
@@ -41,5 +46,39 @@ func TestLedgerKey(t *testing.T) {
 	}
 	if len(f.Mutations()) != 0 {
 		t.Errorf("the ledger sent %v", f.Mutations())
+	}
+}
+
+// historiesOnly is a server that reads histories and nothing else: its
+// Do refuses every request.
+type historiesOnly struct {
+	hangingOps
+	msgs map[string][]wire.MessageWithParts
+}
+
+func (historiesOnly) Do(_ context.Context, r task.Request) task.Reply {
+	return r.Refused(errors.New("no call for it"))
+}
+
+func (h historiesOnly) History(_ context.Context, id, _ string) ([]wire.MessageWithParts, error) {
+	return h.msgs[id], nil
+}
+
+// TestUsageKeyNeedsOnlyHistory: the $ room's read of a subtree's
+// histories is carried out from the server's History, however many
+// sessions, whatever its Do knows: a server call for it is written once,
+// not in every Server.
+func TestUsageKeyNeedsOnlyHistory(t *testing.T) {
+	reply := func(id string, cost float64) []wire.MessageWithParts {
+		return []wire.MessageWithParts{{Info: wire.Message{ID: "m2", SessionID: id, Role: "assistant", Agent: "build",
+			Cost: cost, Tokens: wire.Tokens{Input: 1000, Output: 100}}}}
+	}
+	srv := historiesOnly{msgs: map[string][]wire.MessageWithParts{"ses_root": reply("ses_root", 0.5), "ses_kid": reply("ses_kid", 0.25)}}
+	m := newTestModel(t, 120, 40, func(o *Options) { o.Server = srv })
+	m = send(t, m, events(created("ses_root", "", "root", 1), created("ses_kid", "ses_root", "kid", 2)))
+	m = send(t, m, SelectMsg{ID: "ses_root"})
+	m, _ = do(t, m, keyMsgs("$")[0])
+	if sc := screen(m); !strings.Contains(sc, "$0.7500") || strings.Contains(sc, "no call") {
+		t.Fatalf("$ did not read the subtree's histories:\n%s", sc)
 	}
 }
