@@ -197,7 +197,7 @@ func (c *Client) transportError(parent, tctx context.Context, op string, start t
 }
 
 // badHead says what is wrong with an answer's head that net/http
-// refused (a malformed header line, a head over its 10 MB), or "" when
+// refused (a malformed header line, a head over net/http's limit), or "" when
 // err is not that: the server answered, so it is not out of reach.
 func badHead(err error) string {
 	var pe textproto.ProtocolError

@@ -2,7 +2,8 @@ package model
 
 // maxTitle bounds a session's title as the model keeps it. No row shows
 // more, and every title is drawn, matched by the filter and printed: a
-// server's 50 MB title held the screen at full CPU for seconds a frame.
+// server's title of many megabytes held the screen at full CPU for
+// seconds a frame.
 const maxTitle = 1 << 10
 
 // titleTail is how much of a long title's end is kept, enough for the

@@ -80,7 +80,7 @@ const MaxText = 128 << 10
 
 // Bounded is text whole when it holds at most MaxText bytes; else its
 // first MaxText bytes (at a rune's start) and a note saying how much
-// there was ("… cut at 128 KB of 51200 KB"), "" when nothing was cut.
+// there was ("… cut at" the limit "of" the size), "" when nothing was cut.
 func Bounded(text string) (shown, note string) {
 	if len(text) <= MaxText {
 		return text, ""

@@ -16,7 +16,7 @@
 //	        then the root (which stops the others)
 //	demo    the demo: 4 children, one nested delegation, one failing tool
 //	        call, one aborted child; about 30-40 s
-//	big     a root whose write tool carries a 5 MB input
+//	big     a root whose write tool carries an input of megabytes
 //	custom  the root prompt given by -prompt
 //
 // -warm runs a throw-away prompt first (a fresh server spends seconds on

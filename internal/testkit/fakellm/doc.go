@@ -104,7 +104,7 @@
 //	Turn 0: a write call whose content is BigContent(bytes), so the tool
 //	part's state.input.content (in message.part.updated events and in GET
 //	/session/{id}/message) is bytes long. OpenCode cuts every tool's
-//	output to about 50 KB (bash, task, …: verified on 1.18.33), so a large
+//	output to a few tens of kilobytes (bash, task, …: verified on 1.18.33), so a large
 //	output cannot reach the stream whole; a large input can. Other ways:
 //	via=bash prints the bytes with bash (the output arrives cut);
 //	via=text answers BigContent(bytes) as text (a message.part.delta and a
