@@ -65,7 +65,7 @@ type readConn struct {
 	n int
 }
 
-func (c *readConn) Read(p []byte) (int, error) { return c.r.Read(p[:min(len(p), c.n)]) }
+func (c *readConn) Read(p []byte) (int, error)  { return c.r.Read(p[:min(len(p), c.n)]) }
 func (c *readConn) Write(p []byte) (int, error) { return len(p), nil }
 
 // cleaned is what headerConn gives of raw, the answer to one request,
