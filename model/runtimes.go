@@ -15,10 +15,9 @@ func (s *State) runTails(n *Session) {
 		runs[i].tail = 0
 	}
 	k := StateOf(n).Kind
-	live, aborted := k.Live(), k == KindAborted
 	n.eachTaskCall(func(c callLink) {
 		i := max(runAt(runs, c.at), 0)
-		if c.open && (aborted || live && i == len(runs)-1) {
+		if c.open && (k == KindAborted || n.callGoesOn(i)) {
 			// Going on; or left open by an abort, which ended it there.
 			return
 		}
@@ -231,9 +230,8 @@ func (s *State) CallTimes(id, partID string) (start, end int64, ok bool) {
 	}
 	runs := ss.runs
 	ri := runAt(runs, ss.callAt(t.MessageID, t.Start))
-	going := StateOf(ss).Kind.Live() && ri == len(runs)-1
 	switch {
-	case !t.Ended() && going:
+	case !t.Ended() && ss.callGoesOn(ri):
 		return start, 0, true
 	case !t.Ended() && ri >= 0:
 		// Cut short: it ends with its run.
@@ -245,6 +243,10 @@ func (s *State) CallTimes(id, partID string) (start, end int64, ok bool) {
 	}
 	return start, shownEnd(end), true
 }
+
+// callGoesOn says whether an open call of run i still runs: only in the
+// last run of a session not known to be idle (see ShownToolStatus).
+func (ss *Session) callGoesOn(i int) bool { return !ss.ended() && i == len(ss.runs)-1 }
 
 // callByPart is the session's call with that part id, or nil.
 func (ss *Session) callByPart(partID string) *ToolCall {
