@@ -41,6 +41,9 @@ const (
 
 func (ss *Session) findMsg(id string) *msgAcct {
 	msgs := ss.rd().msgs
+	if n := len(msgs); n > 0 && msgs[n-1].id == id {
+		return &msgs[n-1] // what a part names is nearly always the newest
+	}
 	i := sort.Search(len(msgs), func(i int) bool { return msgs[i].id >= id })
 	if i < len(msgs) && msgs[i].id == id {
 		return &msgs[i]
