@@ -1,5 +1,7 @@
 package model
 
+import "math"
+
 // How the runs' ends are told (see Run): derive sets each run's tail from
 // the task calls it made, children first, so a read costs the session's
 // own runs and calls, never a walk of its subtree.
@@ -185,7 +187,11 @@ func (s *State) Elapsed(id string, nowMS int64) int64 {
 		if end == openEnd {
 			end = nowMS
 		}
-		sum += max(end-r.start, 0)
+		if d := max(end-r.start, 0); d < math.MaxInt64-sum {
+			sum += d
+		} else {
+			sum = math.MaxInt64 // a server's times past any sense
+		}
 		return true
 	})
 	return sum

@@ -192,6 +192,9 @@ func Layout(spans []Span, nowMS int64, width int) Chart {
 			for _, r := range s.Runs {
 				b.Cols = append(b.Cols, cols(r.Start, endOf(Span{End: r.End})))
 			}
+			if len(s.Runs) == 0 {
+				b.Cols = [][2]int{whole} // a span given without its runs: one
+			}
 		}
 		c.Bars = append(c.Bars, b)
 	}
