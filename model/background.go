@@ -217,12 +217,6 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// waitsInBackground says the session is KindBackground.
-func (ss *Session) waitsInBackground() bool {
-	st, ok := ss.backgroundState()
-	return ok && st.Kind == KindBackground
-}
-
 // LaunchedBackground says whether the session launched a background task
 // (a call that follows its child), so a change to a child can change its
 // state.
