@@ -57,8 +57,8 @@ type Summary struct {
 	// Replies counts the assistant replies, Unpriced those that used
 	// tokens with no cost reported (no opencode.cost_usd on their span).
 	Replies, Unpriced int
-	// Running lists the sessions still running: their spans end at the
-	// last time the server gave.
+	// Running lists the sessions still running: what goes on ends at the
+	// latest time the tree's messages name.
 	Running []string
 }
 
