@@ -206,3 +206,21 @@ func TestBackgroundCallLastsUntilItsChildEnds(t *testing.T) {
 		t.Errorf("after the notice: root runs %v, want %v", got, want)
 	}
 }
+
+// TestTaskCallStartsByItsChild: 1.1.65 times a task call from after it
+// made its child (the child's prompt 300 ms before the call's start): the
+// call began no later than its child's run.
+func TestTaskCallStartsByItsChild(t *testing.T) {
+	s := apply(
+		created("ses_r", "", "fan", 1000), userMsg("ses_r", "msg_1", 1000), status("ses_r", "busy"),
+		asstMsg("ses_r", "msg_2", 0, 0, 1100, 0),
+		created("ses_k", "ses_r", "worker 1", 1400), userMsg("ses_k", "msg_3", 1500), status("ses_k", "busy"),
+		asstMsg("ses_k", "msg_4", 0, 0, 1600, 3000), status("ses_k", "idle"),
+		tool("ses_r", "msg_2", "prt_1", "task", "completed", "start", 1800, "end", 3100,
+			"metadata", `{"sessionId":"ses_k"}`),
+		asstMsg("ses_r", "msg_2", 0, 0, 1100, 3200), status("ses_r", "idle"),
+	)
+	if start, end, _ := s.CallTimes("ses_r", "prt_1"); start != 1500 || end != 3100 {
+		t.Errorf("the task call ran %d-%d, want 1500-3100: from its child's run on", start, end)
+	}
+}

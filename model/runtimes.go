@@ -112,14 +112,21 @@ func (s *State) noticeEnd(parent *Session, c callLink, end int64) int64 {
 // started: the first run still going at from or begun since (openEnd
 // while it goes on); found is false when there is none.
 func (s *State) childRunEnd(child *Session, from int64) (end int64, found bool) {
+	r, found := childRun(child, from)
+	return r.end, found
+}
+
+// childRun is child's run that a call made at from started (see
+// childRunEnd).
+func childRun(child *Session, from int64) (run runRec, found bool) {
 	child.eachRun(func(r runRec) bool {
 		if r.end >= from {
-			end, found = r.end, true
+			run, found = r, true
 			return false
 		}
 		return true
 	})
-	return end, found
+	return run, found
 }
 
 // eachRun hands fn the session's runs as its reads give them, oldest
@@ -214,8 +221,9 @@ func (s *State) Ended(id string) int64 {
 }
 
 // CallTimes is when the session's call with that part id ran (Unix ms):
-// its start (its message's creation when the server gave none), and its
-// end as its run tells it: a task call's lasts until the run of the child
+// its start (its message's creation when the server gave none; a task
+// call's no later than the run of the child it started), and its end as
+// its run tells it: a task call's lasts until the run of the child
 // it started ended (a background one's until the child ended), and a call
 // left open by a run that stopped ends with that run. end is 0 while the
 // call goes on; ok is false for a call the session does not hold.
@@ -244,6 +252,13 @@ func (s *State) CallTimes(id, partID string) (start, end int64, ok bool) {
 		return start, max(start, runs[ri].end, runs[ri].tail), true
 	case t.Tool == "task" && t.ChildID != "":
 		end = s.callEnd(ss, ss.linkOf(t))
+		if c := s.sessions[t.ChildID]; c != nil && c.parent == ss {
+			// 1.1 times the call from after it made the child: the call
+			// was going on when its child's run began.
+			if r, ok := childRun(c, t.Start); ok {
+				start = min(start, r.start)
+			}
+		}
 	default:
 		end = max(start, t.End)
 	}

@@ -229,3 +229,19 @@ func TestSpansOfAnAbortedChild(t *testing.T) {
 		t.Errorf("the failed task call's title is %q, want its description", title.AsString())
 	}
 }
+
+// TestSpansOfA11TaskCall: 1.1.65 starts a task call's clock after it made
+// the child (its prompt 300 ms before): the child still hangs off its
+// call, which begins with the child's run.
+func TestSpansOfA11TaskCall(t *testing.T) {
+	root := (&hist{id: "ses_r"}).user("msg_r0", 0).
+		reply("msg_r1", 100, 5_000, call("prt_t", "task", wire.ToolCompleted, 800, 4_900, `{"sessionId":"ses_k"}`))
+	kid := (&hist{id: "ses_k"}).user("msg_k0", 500).reply("msg_k1", 600, 4_800)
+	byID := nestCheck(t, spansOf(treeOf(t, nil, root, kid)))
+	if k := span(t, byID, RunSpanID("ses_k", 0), "the child's run"); k.Parent.SpanID() != SpanIDFor(KindPart, "prt_t") {
+		t.Errorf("the child's run hangs off %s, not its task call", k.Parent.SpanID())
+	}
+	if s, e := lasts(span(t, byID, SpanIDFor(KindPart, "prt_t"), "the task call")); s != 500 || e != 4_900 {
+		t.Errorf("the task call lasts %d–%d, want 500–4900", s, e)
+	}
+}
