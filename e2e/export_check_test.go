@@ -87,7 +87,8 @@ func (c *traceCheck) times(s harness.JaegerSpan, start, end int64) {
 	}
 }
 
-// session checks a session's span, where it hangs, and its replies'.
+// session checks a session's span (its one run), where it hangs, and its
+// replies'.
 func (c *traceCheck) session(id string) {
 	ses := c.rt.sessions[id]
 	s := c.span(otlp.KindSession, id)
@@ -103,7 +104,10 @@ func (c *traceCheck) session(id string) {
 		c.t.Errorf("session %s: span %q, agent %v; want invoke_agent %s", id, s.OperationName, agent, wantAgent)
 	}
 	var in, out, cacheRead float64
-	end := ses.Time.Created
+	start, end := ses.Time.Created, ses.Time.Created
+	if msgs := c.rt.msgs[id]; len(msgs) > 0 {
+		start = msgs[0].Info.Time.Created // its run, from its prompt
+	}
 	for _, m := range c.rt.msgs[id] {
 		end = max(end, m.Info.Time.Completed)
 		if m.Info.Role != "assistant" {
@@ -122,7 +126,7 @@ func (c *traceCheck) session(id string) {
 	if in == 0 {
 		c.t.Errorf("session %s: the server counts no input tokens; the test proves nothing", id)
 	}
-	c.times(s, ses.Time.Created, end)
+	c.times(s, start, end)
 }
 
 // childOfTaskCall checks a child's span hangs off its parent's task call,

@@ -104,6 +104,7 @@ type restUsage struct {
 	cost             float64
 	unpriced         int // replies with tokens and no cost
 	started, ended   int64
+	duration         int64 // a session's: its runs' sum; a subtree's: ended-started
 	files, todoTotal int
 	todoDone         int
 }
@@ -118,6 +119,7 @@ func (u *restUsage) add(o restUsage) {
 		u.started = o.started
 	}
 	u.ended = max(u.ended, o.ended)
+	u.duration = u.ended - u.started
 	u.files += o.files // the sessions here change different files
 	u.todoTotal += o.todoTotal
 	u.todoDone += o.todoDone
@@ -135,10 +137,16 @@ func restUsageOf(t *testing.T, ctx context.Context, c *client.Client, id string)
 	}
 	var u restUsage
 	files := map[string]bool{}
+	var runStart, runEnd int64 // a run: from a prompt to its last reply's end
 	for i, m := range msgs {
 		if i == 0 {
 			u.started = m.Info.Time.Created
 		}
+		if at := m.Info.Time.Created; m.Info.Role == "user" && at > runEnd {
+			u.duration += runEnd - runStart
+			runStart, runEnd = at, at
+		}
+		runEnd = max(runEnd, m.Info.Time.Completed)
 		if m.Info.Role == "user" && m.Info.Summary != nil {
 			for _, d := range m.Info.Summary.Diffs {
 				files[d.File] = true
@@ -159,6 +167,7 @@ func restUsageOf(t *testing.T, ctx context.Context, c *client.Client, id string)
 		}
 		u.ended = max(u.ended, m.Info.Time.Completed)
 	}
+	u.duration += runEnd - runStart
 	u.files = len(files)
 	for _, td := range todos {
 		u.todoTotal++
@@ -185,7 +194,7 @@ func checkUsage(t *testing.T, what string, got live.Usage, want restUsage) {
 	gotS := fmt.Sprintf("tokens %v cost %s unpriced %d started %d ended %d duration %d files %d todos %d/%d",
 		g, gotCost, got.Unpriced, got.Started, got.Ended, got.DurationMS, got.FilesChanged, got.Todos.Done, got.Todos.Total)
 	wantS := fmt.Sprintf("tokens %v cost %s unpriced %d started %d ended %d duration %d files %d todos %d/%d",
-		want.tokens, wantCost, want.unpriced, want.started, want.ended, want.ended-want.started, want.files, want.todoDone, want.todoTotal)
+		want.tokens, wantCost, want.unpriced, want.started, want.ended, want.duration, want.files, want.todoDone, want.todoTotal)
 	if gotS != wantS {
 		t.Errorf("%s in tree --json:\n  %s\nREST messages add up to:\n  %s", what, gotS, wantS)
 	}

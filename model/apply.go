@@ -218,22 +218,21 @@ func (s *State) setStatus(ss *Session, st wire.SessionStatus) {
 	}
 }
 
-// touch notes a time the session's run did something: a message, a part
-// or a tool call started or ended.
+// touch notes a time the session did something: a message, a part or a
+// tool call started or ended (noteMsgTime also gives it to its run).
 func (ss *Session) touch(t int64) {
 	if t > ss.LastActive {
 		ss.LastActive = t
 	}
-	if t > ss.lastRun {
-		ss.lastRun = t
-	}
 }
 
-func (ss *Session) sawEnd(t int64) {
+// sawEnd notes an end time of message msgID: a message completed, a part
+// or a call ended.
+func (ss *Session) sawEnd(msgID string, t int64) {
 	if t > ss.RunEnd {
 		ss.RunEnd = t
 	}
-	ss.touch(t)
+	ss.noteMsgTime(msgID, t)
 }
 
 func (s *State) addPermission(r wire.PermissionRequest) {

@@ -60,8 +60,11 @@ func (ss *Session) applyNotice(p *wire.Part) bool {
 	if a.role == roleUnknown {
 		a.role = roleUser // a notice is a user message, whatever came first
 	}
-	a.notice = true
-	ss.recomputeRunStart()
+	if !a.notice {
+		a.notice = true
+		ss.recomputeRunStart()
+		ss.rebuildRuns() // it was taken for a prompt
+	}
 	x := ss.more()
 	for i := range x.notices {
 		if x.notices[i].msg == p.MessageID && x.notices[i].child == n.ChildID {
@@ -212,12 +215,6 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// waitsInBackground says the session is KindBackground.
-func (ss *Session) waitsInBackground() bool {
-	st, ok := ss.backgroundState()
-	return ok && st.Kind == KindBackground
 }
 
 // LaunchedBackground says whether the session launched a background task

@@ -49,6 +49,7 @@ func (s *State) derive() {
 	}
 	sort.Slice(nodes, func(i, j int) bool { return depth[nodes[i]] > depth[nodes[j]] })
 	for _, n := range nodes {
+		s.runTails(n)
 		n.rollUp()
 	}
 }
@@ -58,7 +59,7 @@ func (s *State) derive() {
 func (n *Session) rollUp() {
 	n.subTokens, n.subCost, n.runBelow, n.waitBelow = n.Tokens, n.Cost, 0, 0
 	n.subUnpriced = n.unpriced
-	n.subActive, n.subRun = n.LastActive, n.lastRun
+	n.subActive = n.LastActive
 	for _, c := range n.kids {
 		n.addBelow(c)
 	}
@@ -72,7 +73,6 @@ func (n *Session) addBelow(c *Session) {
 	n.runBelow += c.runBelow
 	n.waitBelow += c.waitBelow
 	n.subActive = max(n.subActive, c.subActive)
-	n.subRun = max(n.subRun, c.subRun)
 	switch {
 	case c.waiting > 0:
 		n.waitBelow++ // blocked on the person, not working
@@ -86,7 +86,7 @@ func (s *State) deriveAll() {
 	for _, ss := range s.list {
 		ss.subTokens, ss.subCost, ss.runBelow, ss.waitBelow = ss.Tokens, ss.Cost, 0, 0
 		ss.subUnpriced = ss.unpriced
-		ss.subActive, ss.subRun = ss.LastActive, ss.lastRun
+		ss.subActive = ss.LastActive
 	}
 	// Post-order over an explicit stack: a deep delegation chain must not
 	// grow the goroutine stack without bound.
@@ -110,6 +110,7 @@ func (s *State) deriveAll() {
 			}
 			done := top.ss
 			stack = stack[:len(stack)-1]
+			s.runTails(done) // its children's are set
 			if p := done.parent; p != nil {
 				p.addBelow(done)
 			}

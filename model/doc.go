@@ -61,7 +61,8 @@
 //     interrupted child gets no notice and is not waited for. A child
 //     known idle but unread, with no notice, leaves its parent
 //     KindNotLoaded. A notice is neither a prompt nor a reply: RunStart
-//     stays at the prompt that launched the tasks, LastText ignores it.
+//     stays at the prompt that launched the tasks, the run goes on, and
+//     LastText ignores it.
 //     Only calls count: a child made by `octop launch` never holds its
 //     parent.
 //   - Bounds. Error keeps 256 bytes, LiveTail (a running
@@ -70,9 +71,15 @@
 //     part (the end of a reply says most). Streamed deltas extend only that
 //     part; a delta cannot tell text from reasoning, and the part's own
 //     update, which says, always comes first.
-//   - Elapsed. A running session: now minus the start of its run (its
-//     newest user message, else its creation). An idle one: how long its
-//     last run took, up to the last end time seen.
+//   - Times. A session's runs (State.Runs, see Run) are the one home of
+//     when it ran: each from a prompt to the last thing it did, with no
+//     idle time in them; a task call lasts until the run of the child it
+//     started ends (a background one's until its child ends), and a run
+//     until its calls end, so children nest inside their task calls and
+//     those inside their parents' runs. Elapsed is their sum, Ended the
+//     last one's end, CallTimes a call's. The tree's elapsed column, the
+//     timeline, the detail pane, `octop tree --json` and the exported
+//     spans all read them.
 //   - Snapshot.Complete: a listing of every session lets ApplySnapshot drop
 //     the known sessions it lacks (deleted while the stream was down);
 //     without it, unlisted sessions are kept as they were.

@@ -109,10 +109,10 @@ func canon(s *State) string {
 		ss := s.sessions[id]
 		fmt.Fprintf(&b, "%s known=%v title=%q agent=%q parent=%q children=%v run=%q/%v display=%d state=%+v err=%v "+
 			"retry=%+v tok=%v cost=%v counts=%+v text=%q task=%q created=%d updated=%d "+
-			"start=%d end=%d active=%d perms=%d questions=%d\n",
+			"start=%d end=%d active=%d runs=%v perms=%d questions=%d\n",
 			id, ss.Known, ss.Title, ss.Agent, ss.ParentID, ss.ChildIDs(), runOf(ss), ss.StatusKnown, s.display(id), s.StateOf(id), ss.Err,
 			ss.Retry(), ss.Tokens, ss.Cost, s.Counts(id), ss.LastText(),
-			ss.TaskPartID, ss.Created, ss.Updated, ss.RunStart, ss.RunEnd, ss.LastActive,
+			ss.TaskPartID, ss.Created, ss.Updated, ss.RunStart, ss.RunEnd, ss.LastActive, s.Runs(id),
 			len(s.Permissions(id)), len(s.Questions(id)))
 		for i, t := range ss.Tools {
 			fmt.Fprintf(&b, "  %+v shown=%d\n", t, ss.ShownToolStatus(i))

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math/rand"
+	"slices"
 	"testing"
 
 	"github.com/octop-dev/octop/internal/wire"
@@ -117,14 +118,14 @@ func checkKeptUp(t *testing.T, s *State) {
 	}
 	s.derive()
 	type roll struct {
-		tok, cost        float64
-		run, wait        int32
-		unpriced         int32
-		active, lastSeen int64
+		tok, cost float64
+		run, wait int32
+		unpriced  int32
+		active    int64
 	}
 	var sub func(ss *Session) roll
 	sub = func(ss *Session) roll {
-		r := roll{ss.Tokens, ss.Cost, 0, 0, ss.unpriced, ss.LastActive, ss.lastRun}
+		r := roll{ss.Tokens, ss.Cost, 0, 0, ss.unpriced, ss.LastActive}
 		for _, c := range ss.kids {
 			cr := sub(c)
 			r.tok += cr.tok
@@ -132,7 +133,7 @@ func checkKeptUp(t *testing.T, s *State) {
 			r.run += cr.run
 			r.wait += cr.wait
 			r.unpriced += cr.unpriced
-			r.active, r.lastSeen = max(r.active, cr.active), max(r.lastSeen, cr.lastSeen)
+			r.active = max(r.active, cr.active)
 			switch {
 			case c.waiting > 0:
 				r.wait++
@@ -143,9 +144,32 @@ func checkKeptUp(t *testing.T, s *State) {
 		return r
 	}
 	for _, ss := range s.list {
-		got := roll{ss.subTokens, ss.subCost, ss.runBelow, ss.waitBelow, ss.subUnpriced, ss.subActive, ss.subRun}
+		got := roll{ss.subTokens, ss.subCost, ss.runBelow, ss.waitBelow, ss.subUnpriced, ss.subActive}
 		if want := sub(ss); got != want {
 			t.Fatalf("%s: rollups %+v, the subtree says %+v", ss.ID, got, want)
+		}
+	}
+	checkRuns(t, s)
+}
+
+// checkRuns: the runs kept up to date from what changed are those a
+// full pass finds, and no two runs of a session touch.
+func checkRuns(t *testing.T, s *State) {
+	t.Helper()
+	kept := map[string][]Run{}
+	for _, ss := range s.list {
+		kept[ss.ID] = s.Runs(ss.ID)
+	}
+	s.deriveFull, s.aggV = true, 0 // the rollups only: the counts stay incremental
+	for _, ss := range s.list {
+		full := s.Runs(ss.ID)
+		if !slices.Equal(full, kept[ss.ID]) {
+			t.Fatalf("%s: runs %v, a full pass says %v", ss.ID, kept[ss.ID], full)
+		}
+		for i := 1; i < len(full); i++ {
+			if full[i-1].End == 0 || full[i].Start <= full[i-1].End {
+				t.Fatalf("%s: runs %v touch", ss.ID, full)
+			}
 		}
 	}
 }

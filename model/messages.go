@@ -14,17 +14,18 @@ type msgAcct struct {
 	// Message-level totals win when the server sent them; otherwise the
 	// step-finish parts of the message are summed (never both, so nothing
 	// is counted twice).
-	hasTotals    bool
-	tokens, cost float64
-	steps        []stepAcct
-	err          *wire.ErrorInfo
+	hasTotals bool
 	// done: an assistant reply that completed, finished or failed. One
 	// left not done on an idle session was interrupted.
 	done bool
-	// created is a user message's creation time; notice says it is a
-	// background task's end notice, not a prompt.
-	created int64
-	notice  bool
+	// notice says it is a background task's end notice, not a prompt.
+	notice       bool
+	tokens, cost float64
+	steps        []stepAcct
+	err          *wire.ErrorInfo
+	// created is the message's creation time, last the latest time it or
+	// its parts name: its run's bounds come from them.
+	created, last int64
 }
 
 type stepAcct struct {
@@ -40,6 +41,9 @@ const (
 
 func (ss *Session) findMsg(id string) *msgAcct {
 	msgs := ss.rd().msgs
+	if n := len(msgs); n > 0 && msgs[n-1].id == id {
+		return &msgs[n-1] // what a part names is nearly always the newest
+	}
 	i := sort.Search(len(msgs), func(i int) bool { return msgs[i].id >= id })
 	if i < len(msgs) && msgs[i].id == id {
 		return &msgs[i]
@@ -64,14 +68,17 @@ func (s *State) applyMessage(ss *Session, m *wire.Message) {
 		return
 	}
 	a := ss.msg(m.ID)
-	ss.sawEnd(m.Time.Completed)
-	ss.touch(m.Time.Created)
+	if m.Time.Created != 0 {
+		a.created = m.Time.Created
+	}
+	if m.Role == "user" && !a.notice {
+		ss.promptAt(m.Time.Created) // before its times: they fall in its run
+	}
+	ss.noteMsgTime(m.ID, m.Time.Created)
+	ss.sawEnd(m.ID, m.Time.Completed)
 	switch m.Role {
 	case "user":
 		a.role = roleUser
-		if m.Time.Created != 0 {
-			a.created = m.Time.Created
-		}
 		if m.Time.Created > ss.RunStart && !a.notice {
 			ss.RunStart = m.Time.Created
 		}
@@ -151,6 +158,7 @@ func (s *State) removeMessage(ss *Session, id string) {
 	clear(ss.Tools[len(kept):])
 	ss.Tools = kept
 	ss.recomputeTotals()
+	ss.rebuildRuns()
 }
 
 // applyStep counts a step-finish part, unless its message already has
@@ -242,8 +250,8 @@ func (ss *Session) applyText(p *wire.Part) {
 	}
 	ended := p.Time != nil && p.Time.End != 0
 	if p.Time != nil {
-		ss.touch(p.Time.Start)
-		ss.sawEnd(p.Time.End)
+		ss.noteMsgTime(p.MessageID, p.Time.Start)
+		ss.sawEnd(p.MessageID, p.Time.End)
 	}
 	x := ss.more()
 	if p.ID == x.textPart {

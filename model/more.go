@@ -37,6 +37,10 @@ type more struct {
 	// frozen is a sealed session's state (see State.Seal); a sealed
 	// more is shared, never written.
 	frozen *SessionState
+	// links are a sealed session's task calls, which its Tools no longer
+	// hold: what its runs' ends still need of them. A sealed session
+	// with some keeps a more of its own.
+	links []callLink
 }
 
 // none is what a session without more reads: all zero. Nothing writes

@@ -2,7 +2,8 @@ package model
 
 // Seal lets go of what a finished read no longer needs of a session: its
 // tool calls, message accounts, texts and todos go; its state (StateOf),
-// counts, times, tokens, cost and unpriced replies stay as they are. It is for a read that
+// counts, times, tokens, cost and unpriced replies stay as they are (of its task calls it
+// keeps what its runs' ends need: see Run). It is for a read that
 // is over (`octop tree` folds a history, seals it and moves on to the
 // next). A session whose state follows background children it launched
 // is not sealed (ok false): their histories may not be in yet. A sealed
@@ -18,8 +19,14 @@ func (s *State) Seal(id string) (ok bool) {
 		return true
 	}
 	st := StateOf(ss)
+	var links []callLink
+	ss.eachTaskCall(func(c callLink) { links = append(links, c) })
 	ss.Tools = nil
-	ss.x = s.sealedAs(st)
+	if links == nil {
+		ss.x = s.sealedAs(st)
+	} else {
+		ss.x = &more{frozen: &st, links: links} // its own: what its times need
+	}
 	return true
 }
 

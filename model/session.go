@@ -78,26 +78,27 @@ type Session struct {
 	// follow mode picks the busy session with the largest one.
 	LastActive int64
 
-	// RunStart is when the current (or last) run began: the creation time
-	// of the latest user message, else the session's creation time.
+	// RunStart is when the newest prompt came: the creation time of the
+	// latest user message that is not a background task's notice (0
+	// before one). When the session ran is State.Runs.
 	RunStart int64
-	// RunEnd is the latest end time seen (message completed, tool ended).
-	// A run cut short (an abort, a crash) may have none: see State.Ended.
+	// RunEnd is the latest end time seen (message completed, tool ended),
+	// a sign the session did something. A run cut short (an abort, a
+	// crash) may have none: see State.Runs.
 	RunEnd int64
 	// TaskPartID is the part id of the parent's task call that started
 	// this session, once known.
 	TaskPartID string
 
 	// Below: bookkeeping the reducer keeps so every read stays cheap.
-	parent  *Session   // nil for a root (no parent, or one not known yet)
-	kids    []*Session // the children, in creation order (Children)
-	x       *more      // nil until something beyond the list entry is kept
-	lastRun int64      // the latest time a message, part or call names (see touch)
-	rev     uint64     // State.version of this session's last change
+	parent *Session   // nil for a root (no parent, or one not known yet)
+	kids   []*Session // the children, in creation order (Children)
+	x      *more      // nil until something beyond the list entry is kept
+	runs   []runRec   // when it ran, oldest first, apart (see runs.go)
+	rev    uint64     // State.version of this session's last change
 	// derived per State.aggV, see derive.go
 	subTokens, subCost float64
 	subActive          int64 // the latest LastActive in the subtree
-	subRun             int64 // the latest lastRun in the subtree
 	idx                int32 // position in State.list
 	nBg                int32 // background task calls
 	nOpen              int32 // tool calls pending or running

@@ -132,10 +132,14 @@ func (s *State) applyMessages(history map[string][]wire.MessageWithParts) {
 		case a != nil && a.err == nil:
 			ss.Err = nil
 		}
+		ss.rebuildRuns() // the history may have come in any order
+		// A history read whole is mostly done growing: the room insertAt
+		// left would stay unused.
 		if cap(ss.Tools) > len(ss.Tools) {
-			// A history read whole is mostly done growing: the room
-			// insertAt left would stay unused.
 			ss.Tools = slices.Clone(ss.Tools)
+		}
+		if cap(ss.runs) > len(ss.runs) {
+			ss.runs = slices.Clone(ss.runs)
 		}
 	}
 }

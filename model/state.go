@@ -170,56 +170,6 @@ func (s *State) Counts(id string) Counts {
 	return c
 }
 
-// Elapsed is how long the session has run, in ms, given the current time.
-// For a running session it is the time since its run began (also while it
-// waits, idle, on the background tasks it launched); for an idle one, how
-// long its last run took.
-func (s *State) Elapsed(id string, nowMS int64) int64 {
-	ss := s.sessions[id]
-	if ss == nil {
-		return 0
-	}
-	start := ss.RunStart
-	if start == 0 {
-		start = ss.Created
-	}
-	if start == 0 {
-		return 0
-	}
-	end := nowMS
-	if !ss.Running() && !ss.waitsInBackground() {
-		end = s.Ended(id)
-	}
-	if end < start {
-		return 0
-	}
-	return end - start
-}
-
-// Ended is when the session's last run ended (Unix ms), 0 while it runs
-// or if it never did anything. A run stopped without an end of its own
-// (an abort, a crash, a server restart) ends at the last thing it was seen
-// doing, so a run that ran never lasts 0s; one interrupted while it waited
-// on its task calls was doing what its children did, so their last
-// activity since it began counts too.
-func (s *State) Ended(id string) int64 {
-	ss := s.sessions[id]
-	if ss == nil || ss.Running() || ss.waitsInBackground() {
-		return 0
-	}
-	end := max(ss.RunEnd, ss.lastRun)
-	if StateOf(ss).Kind != KindInterrupted {
-		return end
-	}
-	s.derive()
-	for _, c := range ss.kids {
-		if c.Created >= ss.RunStart {
-			end = max(end, c.subRun)
-		}
-	}
-	return end
-}
-
 // Permissions returns the pending permission requests of a session, in id
 // order.
 func (s *State) Permissions(id string) []wire.PermissionRequest {

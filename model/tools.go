@@ -20,7 +20,7 @@ const (
 )
 
 func (s *State) applyPart(ss *Session, p *wire.Part, evTime int64) {
-	ss.touch(evTime)
+	ss.noteMsgTime(p.MessageID, evTime)
 	switch p.Type {
 	case wire.PartTool:
 		s.applyTool(ss, p)
@@ -138,11 +138,11 @@ func (s *State) applyTool(ss *Session, p *wire.Part) {
 	}
 	if st.Time.Start != 0 {
 		t.Start = st.Time.Start
-		ss.touch(st.Time.Start)
+		ss.noteMsgTime(t.MessageID, st.Time.Start)
 	}
 	if st.Time.End != 0 {
 		t.End = st.Time.End
-		ss.sawEnd(st.Time.End)
+		ss.sawEnd(t.MessageID, st.Time.End)
 	}
 	if st.Error != "" {
 		t.Error = boundHead(st.Error, maxHead)

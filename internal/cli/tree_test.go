@@ -100,3 +100,35 @@ func TestTreeSaysAborted(t *testing.T) {
 		t.Errorf("the aborted session's line is %q, want its status to be aborted", line)
 	}
 }
+
+// TestTreeJSONRunsOfAResumedSession: a session resumed after an idle
+// gap ran twice: tree --json gives both runs, and a duration that is
+// their sum, not the time from the first prompt to the last reply.
+func TestTreeJSONRunsOfAResumedSession(t *testing.T) {
+	withConfig(t, "")
+	s := opencodetest.New(t, opencodetest.Options{})
+	msg := func(id, role string, created, done int64) wire.MessageWithParts {
+		return wire.MessageWithParts{Info: wire.Message{ID: id, SessionID: "ses_res", Role: role, Agent: "build",
+			Time: wire.MessageTime{Created: created, Completed: done}}}
+	}
+	s.AddSession(wire.Session{ID: "ses_res", Title: "resumed", Time: wire.SessionTime{Created: 900, Updated: 70_000}})
+	s.SetMessages("ses_res", []wire.MessageWithParts{msg("msg_1", "user", 1_000, 0), msg("msg_2", "assistant", 1_100, 4_000),
+		msg("msg_3", "user", 60_000, 0), msg("msg_4", "assistant", 60_100, 70_000)})
+	code, out, errs := run(t, client.Options{BaseURL: s.URL()}, "", "tree", "--json")
+	if code != codeOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var roots []struct {
+		Started, Ended int64
+		DurationMS     int64 `json:"duration_ms"`
+		Runs           []struct{ Start, End int64 }
+	}
+	if err := json.Unmarshal([]byte(out), &roots); err != nil || len(roots) != 1 {
+		t.Fatalf("%v: %s", err, out)
+	}
+	r := roots[0]
+	if r.Started != 1_000 || r.Ended != 70_000 || r.DurationMS != 13_000 || len(r.Runs) != 2 ||
+		r.Runs[0].End != 4_000 || r.Runs[1].Start != 60_000 {
+		t.Errorf("started %d ended %d duration %d runs %+v; want 1000 70000 13000 and two runs", r.Started, r.Ended, r.DurationMS, r.Runs)
+	}
+}

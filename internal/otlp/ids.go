@@ -24,6 +24,7 @@ const (
 	KindSession = "session"
 	KindMessage = "message"
 	KindPart    = "part"
+	KindRun     = "run" // a session's later run (see RunSpanID)
 )
 
 // SpanIDFor is the span id of a session, message or part (kind) by its id.

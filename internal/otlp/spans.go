@@ -1,15 +1,17 @@
 // Package otlp sends a fan-out to a tracing backend as an OpenTelemetry
 // trace over OTLP/HTTP (protobuf), in the GenAI semantic conventions:
 //
-//	invoke_agent {agent}           one per session (the root's has no parent)
+//	invoke_agent {agent}           one per run of a session (the root's first has no parent)
 //	  chat {model}                 one per assistant reply
 //	    execute_tool {tool}        one per tool call of that reply
-//	      invoke_agent {agent}     a task call's child session
+//	      invoke_agent {agent}     a task call's child session's run
 //	        chat {model} …
 //
 // Span and trace ids are hashes of the server's session, message and part
-// ids, and times are the server's own timestamps, so exporting the same
-// finished root twice sends the same trace. Spans maps a Tree to spans
+// ids (a later run's, of its session's id and its index), and times are
+// the model's, from the server's own timestamps (runs.go says how runs
+// and calls nest), so exporting the same finished root twice sends the
+// same trace. Spans maps a Tree to spans
 // with no I/O; Exporter sends them with the OpenTelemetry SDK's OTLP
 // exporter (endpoint.go says where).
 package otlp
@@ -55,8 +57,8 @@ type Summary struct {
 	// Replies counts the assistant replies, Unpriced those that used
 	// tokens with no cost reported (no opencode.cost_usd on their span).
 	Replies, Unpriced int
-	// Running lists the sessions still running: their spans end at the
-	// last time the server gave.
+	// Running lists the sessions still running: what goes on ends at the
+	// latest time the tree's messages name.
 	Running []string
 }
 
@@ -67,35 +69,41 @@ type mapper struct {
 	scope instrumentation.Scope
 	out   []tracetest.SpanStub
 	sum   Summary
+
+	byID   map[string]*Session
+	runs   map[string][]model.Run // each session's runs as spans draw them
+	parts  map[string]bool        // every part id in the tree: a call's span exists
+	latest int64                  // where what still goes on ends
 }
 
 // Spans maps a fan-out to its spans, each carrying res and scope.
 func Spans(t Tree, res *resource.Resource, scope instrumentation.Scope) ([]tracetest.SpanStub, Summary) {
-	m := &mapper{tid: TraceIDFor(t.Root), res: res, scope: scope}
+	m := &mapper{tid: TraceIDFor(t.Root), res: res, scope: scope, latest: latestTime(t),
+		byID: map[string]*Session{}, runs: map[string][]model.Run{}, parts: map[string]bool{}}
 	m.sum.TraceID = m.tid
-	parts := map[string]bool{} // every part id in the tree: a task call's span exists
-	for _, s := range t.Sessions {
+	for i := range t.Sessions {
+		s := &t.Sessions[i]
+		m.byID[s.ID], m.runs[s.ID] = s, spanRuns(s, m.latest)
 		for _, msg := range s.Msgs {
 			for _, p := range msg.Parts {
-				parts[p.ID] = true
+				m.parts[p.ID] = true
 			}
 		}
 	}
 	sub := subtreeCosts(t)
 	for i := range t.Sessions {
 		s := &t.Sessions[i]
-		parent := trace.SpanID{}
-		switch {
-		case s.ParentID == "":
-		case s.TaskPartID != "" && parts[s.TaskPartID]:
-			parent = SpanIDFor(KindPart, s.TaskPartID)
-		default:
-			parent = SpanIDFor(KindSession, s.ParentID)
+		runs := m.runs[s.ID]
+		for j, r := range runs {
+			parent, link := m.runParent(s, j, r)
+			m.run(s, j, parent, link, sub[s.ID])
 		}
-		m.session(s, parent, sub[s.ID])
+		if s.State.Kind.Live() {
+			m.sum.Running = append(m.sum.Running, s.ID)
+		}
 		for j := range s.Msgs {
-			if s.Msgs[j].Info.Role == "assistant" {
-				m.reply(s, &s.Msgs[j])
+			if msg := &s.Msgs[j]; msg.Info.Role == "assistant" {
+				m.reply(s, msg, RunSpanID(s.ID, runIndex(runs, msg.Info.Time.Created)))
 			}
 		}
 	}
@@ -124,18 +132,18 @@ func (m *mapper) spanContext(id trace.SpanID) trace.SpanContext {
 	return trace.NewSpanContext(trace.SpanContextConfig{TraceID: m.tid, SpanID: id, TraceFlags: trace.FlagsSampled})
 }
 
-// session adds a session's invoke_agent span: its own replies' usage, and
-// the subtree's cost.
-func (m *mapper) session(s *Session, parent trace.SpanID, subCost usage.Figures) {
+// run adds the invoke_agent span of a session's run i: the usage of the
+// replies it holds, and the subtree's cost; the last run carries how the
+// session ended. A span with no parent links to link, when there is one.
+func (m *mapper) run(s *Session, i int, parent, link trace.SpanID, subCost usage.Figures) {
+	runs := m.runs[s.ID]
 	var own usage.Figures
 	var provider, modelID string
-	start, end := s.Created, s.Created
-	for i := range s.Msgs {
-		msg := &s.Msgs[i]
-		if start == 0 || (msg.Info.Time.Created != 0 && msg.Info.Time.Created < start) {
-			start = msg.Info.Time.Created
+	for j := range s.Msgs {
+		msg := &s.Msgs[j]
+		if runIndex(runs, msg.Info.Time.Created) != i {
+			continue
 		}
-		end = max(end, lastTime(msg))
 		if r, ok := usage.ReplyOf(msg); ok {
 			own.Add(r)
 			provider, modelID = msg.Info.ProviderID, msg.Info.ModelID
@@ -145,9 +153,16 @@ func (m *mapper) session(s *Session, parent trace.SpanID, subCost usage.Figures)
 	if s.Agent != "" {
 		name += " " + s.Agent
 	}
-	sp := m.stub(name, trace.SpanKindInternal, SpanIDFor(KindSession, s.ID), parent, start, end)
+	sp := m.stub(name, trace.SpanKindInternal, RunSpanID(s.ID, i), parent, runs[i].Start, runs[i].End)
+	if !parent.IsValid() && link.IsValid() {
+		sp.Links = []sdktrace.Link{{SpanContext: m.spanContext(link)}}
+	}
+	last := i == len(runs)-1
 	sp.Attributes = []attribute.KeyValue{semconv.GenAIOperationNameInvokeAgent, semconv.GenAIAgentID(s.ID),
-		semconv.GenAIConversationID(s.ID), AttrState.String(usage.EndOf(s.State.Kind))}
+		semconv.GenAIConversationID(s.ID)}
+	if last {
+		sp.Attributes = append(sp.Attributes, AttrState.String(usage.EndOf(s.State.Kind)))
+	}
 	if s.Agent != "" {
 		sp.Attributes = append(sp.Attributes, semconv.GenAIAgentName(s.Agent))
 	}
@@ -160,17 +175,18 @@ func (m *mapper) session(s *Session, parent trace.SpanID, subCost usage.Figures)
 	sp.Attributes = append(sp.Attributes, costAttrs(AttrSubtreeCost, subCost)...)
 	switch s.State.Kind {
 	case model.KindFailed, model.KindAborted, model.KindInterrupted, model.KindDenied:
+		if !last {
+			break // how the session ended is its last run's
+		}
 		sp.Attributes = append(sp.Attributes, errorType(s.State.Reason, usage.EndOf(s.State.Kind)))
 		sp.Status = sdktrace.Status{Code: codes.Error, Description: bounded(s.State.Detail)}
-	}
-	if s.State.Kind.Live() {
-		m.sum.Running = append(m.sum.Running, s.ID)
 	}
 	m.out = append(m.out, sp)
 }
 
-// reply adds an assistant message's chat span and its tool calls' spans.
-func (m *mapper) reply(s *Session, msg *wire.MessageWithParts) {
+// reply adds an assistant message's chat span, under the span of the run
+// that holds it (run), and its tool calls' spans.
+func (m *mapper) reply(s *Session, msg *wire.MessageWithParts, run trace.SpanID) {
 	info := &msg.Info
 	r, _ := usage.ReplyOf(msg)
 	var f usage.Figures
@@ -186,7 +202,7 @@ func (m *mapper) reply(s *Session, msg *wire.MessageWithParts) {
 	if end == 0 {
 		end = lastTime(msg)
 	}
-	sp := m.stub(name, trace.SpanKindClient, id, SpanIDFor(KindSession, s.ID), info.Time.Created, end)
+	sp := m.stub(name, trace.SpanKindClient, id, run, info.Time.Created, end)
 	sp.Attributes = append([]attribute.KeyValue{semconv.GenAIOperationNameChat, semconv.GenAIConversationID(s.ID)},
 		modelAttrs(info.ProviderID, info.ModelID)...)
 	sp.Attributes = append(sp.Attributes, usageAttrs(r.Tokens)...)
@@ -206,18 +222,15 @@ func (m *mapper) reply(s *Session, msg *wire.MessageWithParts) {
 	}
 }
 
-// tool adds a tool call's execute_tool span under its reply's span. A
-// call left open in a session that has stopped was interrupted: it ends
-// where the reply ends.
+// tool adds a tool call's execute_tool span under its reply's span, over
+// the times the model gives it (a task call lasts until its child's run
+// ends, a call left open by a stopped run until that run ends). A call
+// left open in a session that has stopped was interrupted.
 func (m *mapper) tool(s *Session, msg *wire.MessageWithParts, p *wire.Part, parent trace.SpanID) {
 	st := p.State
-	start, end := st.Time.Start, st.Time.End
-	if start == 0 {
-		start = msg.Info.Time.Created
-	}
+	start, end := m.callTimes(s, msg, p)
 	status := st.Status
-	if end == 0 {
-		end = max(msg.Info.Time.Completed, lastTime(msg))
+	if st.Time.End == 0 {
 		if !s.State.Kind.Live() && status != wire.ToolCompleted && status != wire.ToolError {
 			status = interruptedCall
 		}
@@ -225,8 +238,12 @@ func (m *mapper) tool(s *Session, msg *wire.MessageWithParts, p *wire.Part, pare
 	sp := m.stub("execute_tool "+p.Tool, trace.SpanKindInternal, SpanIDFor(KindPart, p.ID), parent, start, end)
 	sp.Attributes = []attribute.KeyValue{semconv.GenAIOperationNameExecuteTool, semconv.GenAIToolName(p.Tool),
 		semconv.GenAIToolCallID(p.CallID), semconv.GenAIToolTypeKey.String(toolTypeFunction), AttrToolStatus.String(status)}
-	if st.Title != "" {
-		sp.Attributes = append(sp.Attributes, AttrToolTitle.String(bounded(st.Title)))
+	title := st.Title
+	if title == "" {
+		title = s.Calls[p.ID].Title // a failed call's part has none: the model kept it
+	}
+	if title != "" {
+		sp.Attributes = append(sp.Attributes, AttrToolTitle.String(bounded(title)))
 	}
 	switch status {
 	case wire.ToolError:

@@ -119,7 +119,8 @@ func TestSpansOfAFanOut(t *testing.T) {
 		"gen_ai.usage.input_tokens": int64(1052), "gen_ai.usage.output_tokens": int64(105),
 		"gen_ai.usage.cache_read.input_tokens": int64(50), "opencode.cost_usd": 0.25, "opencode.subtree.cost_usd": 0.3,
 		"opencode.state": "complete", "opencode.session.title": "fix the bug"})
-	if root.StartTime.UnixMilli() != t0 || root.EndTime.UnixMilli() != t0+8900 || root.Status.Code != codes.Unset {
+	// Its run: from its prompt to its last reply's end.
+	if root.StartTime.UnixMilli() != t0+10 || root.EndTime.UnixMilli() != t0+8900 || root.Status.Code != codes.Unset {
 		t.Errorf("root: %v–%v status %v", root.StartTime, root.EndTime, root.Status)
 	}
 	b := byName["invoke_agent general ses_b"]

@@ -17,13 +17,27 @@ type Session struct {
 	ID, ParentID, Title, Agent string
 	// TaskPartID is the parent's task call that started the session, ""
 	// when the server never said which (its span then hangs off the
-	// parent's session span).
+	// parent's run going on).
 	TaskPartID string
 	// Created is the server's creation time (Unix ms).
 	Created int64
 	// State is how the session stands (model.StateOf).
 	State model.SessionState
+	// Runs are when the session ran (model.State.Runs): an invoke_agent
+	// span each.
+	Runs []model.Run
+	// Calls are its tool calls as the model times them, by part id.
+	Calls map[string]Call
 	Msgs  []wire.MessageWithParts
+}
+
+// Call is what the model says of a tool call: when it ran
+// (model.State.CallTimes: End 0 while it runs), what it did (its title,
+// else its input), and, for a task call, the child it started.
+type Call struct {
+	Start, End int64
+	Title      string
+	ChildID    string
 }
 
 // TreeOf reads root's subtree from the model, with the messages in msgs.
@@ -36,8 +50,20 @@ func TreeOf(st *model.State, msgs map[string][]wire.MessageWithParts, root strin
 		if id == root {
 			parent = "" // the trace starts here, whatever is above
 		}
-		t.Sessions = append(t.Sessions, Session{ID: id, ParentID: parent, Title: ss.Title, Agent: ss.Agent,
-			TaskPartID: ss.TaskPartID, Created: ss.Created, State: model.StateOf(ss), Msgs: msgs[id]})
+		s := Session{ID: id, ParentID: parent, Title: ss.Title, Agent: ss.Agent, TaskPartID: ss.TaskPartID,
+			Created: ss.Created, State: model.StateOf(ss), Runs: st.Runs(id), Msgs: msgs[id]}
+		if len(ss.Tools) > 0 {
+			s.Calls = make(map[string]Call, len(ss.Tools))
+		}
+		for _, c := range ss.Tools {
+			start, end, _ := st.CallTimes(id, c.PartID)
+			title := c.Title
+			if title == "" {
+				title = c.Input
+			}
+			s.Calls[c.PartID] = Call{Start: start, End: end, Title: title, ChildID: c.ChildID}
+		}
+		t.Sessions = append(t.Sessions, s)
 	}
 	return t
 }

@@ -29,28 +29,38 @@ type callLine struct {
 // callKey is what toolLine reads of a call.
 type callKey struct {
 	tool, title, input, err string
-	start, end              int64
+	dur                     string // how long it ran, as drawn
 	shown                   model.ToolStatus
 	nameW, width            int
 	styles                  *styles.Styles
-	// For a running call only: its duration so far as drawn, and the
-	// spinner's frame.
-	ran, spin string
+	spin                    string // a running call's spinner frame
+}
+
+// callDuration is how long a call ran, as the model times it (a
+// background task's call until its child ended, one cut short until its
+// run ended), or has run so far; "" when its start is not known.
+func (m Model) callDuration(id, partID string) string {
+	start, end, ok := m.state.CallTimes(id, partID)
+	switch {
+	case !ok || start <= 0:
+		return ""
+	case end == 0:
+		return format.Duration(m.now - start)
+	}
+	return format.Duration(end - start)
 }
 
 // callLine is the fitted line of s's call i.
 func (m Model) callLine(s *model.Session, i, nameW int) string {
 	t, shown := s.Tools[i], s.ShownToolStatus(i)
+	dur := m.callDuration(s.ID, t.PartID)
 	if m.calls == nil {
-		return fit(m.toolLine(t, shown, nameW), m.width)
+		return fit(m.toolLine(t, shown, nameW, dur), m.width)
 	}
-	k := callKey{tool: t.Tool, title: t.Title, input: t.Input, err: t.Error, start: t.Start, end: t.End,
+	k := callKey{tool: t.Tool, title: t.Title, input: t.Input, err: t.Error, dur: dur,
 		shown: shown, nameW: nameW, width: m.width, styles: m.styles}
 	if shown == model.ToolRunning {
 		k.spin = m.spin
-		if t.Start > 0 && (t.End < t.Start || t.Background) {
-			k.ran = format.Duration(m.now - t.Start)
-		}
 	}
 	c := m.calls
 	j := i - c.first
@@ -62,7 +72,7 @@ func (m Model) callLine(s *model.Session, i, nameW int) string {
 	if j < len(c.lines) && c.lines[j].key == k {
 		return c.lines[j].s
 	}
-	line := fit(m.toolLine(t, shown, nameW), m.width)
+	line := fit(m.toolLine(t, shown, nameW, dur), m.width)
 	if j == len(c.lines) {
 		c.lines = append(c.lines, callLine{})
 	}

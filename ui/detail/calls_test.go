@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/styles"
 )
 
@@ -75,4 +77,45 @@ func toolPart(i int, status string, end int64) wire.PartUpdated {
 	}
 	return wire.PartUpdated{Part: wire.Part{ID: fmt.Sprintf("p%03d", i), SessionID: "s", MessageID: "m",
 		Type: wire.PartTool, Tool: "bash", CallID: fmt.Sprint(i), State: st}}
+}
+
+// TestCallTimesAreTheModels: a call's duration is the model's: a
+// background task's call lasts until its child ended (the server closed
+// it at launch), and one cut short by a crash until its run ended.
+func TestCallTimesAreTheModels(t *testing.T) {
+	st := model.New()
+	for _, ev := range []wire.Event{
+		wire.SessionCreated{Info: wire.Session{ID: "p", Title: "root"}},
+		wire.MessageUpdated{Info: wire.Message{ID: "m1", SessionID: "p", Role: "user", Time: wire.MessageTime{Created: 1000}}},
+		wire.MessageUpdated{Info: wire.Message{ID: "m2", SessionID: "p", Role: "assistant", Time: wire.MessageTime{Created: 1100, Completed: 2000}}},
+		wire.PartUpdated{Part: wire.Part{ID: "t1", SessionID: "p", MessageID: "m2", Type: wire.PartTool, Tool: "task",
+			State: &wire.ToolState{Status: wire.ToolCompleted, Title: "worker 1", Metadata: json.RawMessage(`{"sessionId":"ses_k","background":true}`),
+				Time: wire.ToolTime{Start: 1200, End: 1300}}}},
+		wire.PartUpdated{Part: wire.Part{ID: "t2", SessionID: "p", MessageID: "m2", Type: wire.PartTool, Tool: "bash",
+			State: &wire.ToolState{Status: wire.ToolRunning, Title: "sleep 60", Time: wire.ToolTime{Start: 1500}}}},
+		wire.SessionCreated{Info: wire.Session{ID: "ses_k", ParentID: "p", Title: "worker 1 (@general subagent)"}},
+		wire.MessageUpdated{Info: wire.Message{ID: "m3", SessionID: "ses_k", Role: "user", Time: wire.MessageTime{Created: 1250}}},
+		wire.MessageUpdated{Info: wire.Message{ID: "m4", SessionID: "ses_k", Role: "assistant", Time: wire.MessageTime{Created: 1300, Completed: 9300}}},
+		wire.SessionStatusChanged{SessionID: "ses_k", Status: wire.SessionStatus{Type: wire.StatusIdle}},
+		wire.SessionStatusChanged{SessionID: "p", Status: wire.SessionStatus{Type: wire.StatusIdle}},
+	} {
+		st.Apply(ev)
+	}
+	m := New(styles.New(true, true))
+	m.SetState(st)
+	m.SetSession("p")
+	m.SetSize(70, 12)
+	m.SetClock(61_000, "*")
+	lines := view(m)
+	for call, want := range map[string]string{"worker 1 (background)": "8.1s", "sleep 60 — interrupted": "7.8s"} {
+		found := false
+		for _, l := range lines {
+			if strings.Contains(l, call) {
+				found = strings.HasSuffix(strings.TrimSpace(l), " "+want)
+			}
+		}
+		if !found {
+			t.Errorf("the line of %q does not end in %s:\n%s", call, want, strings.Join(lines, "\n"))
+		}
+	}
 }

@@ -306,9 +306,9 @@ func (m Model) lines(b body, from, to int) []string {
 	return out
 }
 
-// toolLine is one tool call: mark, tool, what it did, and how long it took.
-// The running call is drawn highlighted across the whole line.
-func (m Model) toolLine(t model.ToolCall, shown model.ToolStatus, nameW int) string {
+// toolLine is one tool call: mark, tool, what it did, and how long it took
+// (dur). The running call is drawn highlighted across the whole line.
+func (m Model) toolLine(t model.ToolCall, shown model.ToolStatus, nameW int, dur string) string {
 	st := m.styles
 	running := shown == model.ToolRunning
 	mark, markStyle := format.ToolMark(shown, m.spin, st)
@@ -325,14 +325,6 @@ func (m Model) toolLine(t model.ToolCall, shown model.ToolStatus, nameW int) str
 	}
 	if t.Background {
 		what += " (background)"
-	}
-	var dur string
-	switch {
-	case t.Start > 0 && running && (t.End < t.Start || t.Background):
-		// A background task's call ended at launch; it runs on.
-		dur = format.Duration(m.now - t.Start)
-	case t.Start > 0 && t.End >= t.Start:
-		dur = format.Duration(t.End - t.Start)
 	}
 	name := ansi.Truncate(format.OneLine(t.Tool), nameW, "…")
 	name += strings.Repeat(" ", nameW-ansi.StringWidth(name))

@@ -1,5 +1,5 @@
 // Package timeline lays a subtree of sessions out as a Gantt chart: one
-// bar per session from the start of its run to its end (or now), the
+// bar per session over its runs (as the model times them), the
 // critical path (the chain of children that held each parent up) marked,
 // and a time scale of round steps fitted to the width. It is pure: the
 // current time comes in as an argument; the ui's timeline view colours it.
@@ -15,9 +15,12 @@ import (
 type Span struct {
 	ID, Title string
 	Depth     int
-	Start     int64 // Unix ms
-	End       int64 // Unix ms; 0 while it runs
-	Kind      model.Kind
+	Start     int64 // Unix ms: its first run's start
+	End       int64 // Unix ms: its last run's end; 0 while it runs
+	// Runs are when it ran (model.State.Runs): the bar covers them and
+	// leaves the idle time between them blank.
+	Runs []model.Run
+	Kind model.Kind
 	// Critical: on the chain from the root through, at each level, the
 	// child whose subtree ended last, as long as the parent was still
 	// waiting on it (see heldUp): the one that held its parent up.
@@ -38,40 +41,14 @@ func Spans(st *model.State, id string) []Span {
 			d = depth[ss.ParentID] + 1
 		}
 		depth[sid] = d
-		sp := Span{ID: sid, Title: ss.Title, Depth: d, Kind: st.StateOf(sid).Kind}
-		if ss.RunStart != 0 || st.Ended(sid) != 0 || ss.Running() {
-			sp.Start = ss.RunStart
-			if sp.Start == 0 {
-				sp.Start = ss.Created
-			}
-			if l := launchedAt(st, ss); l != 0 && l < sp.Start {
-				sp.Start = l
-			}
-			// A session waiting on its background tasks runs on too; a
-			// run cut short ends at what it last did (model.State.Ended).
-			if !sp.Kind.Live() {
-				sp.End = max(st.Ended(sid), sp.Start)
-			}
+		sp := Span{ID: sid, Title: ss.Title, Depth: d, Kind: st.StateOf(sid).Kind, Runs: st.Runs(sid)}
+		if n := len(sp.Runs); n > 0 {
+			sp.Start, sp.End = sp.Runs[0].Start, sp.Runs[n-1].End
 		}
 		out = append(out, sp)
 	}
 	markCritical(st, out, id)
 	return out
-}
-
-// launchedAt is when the background task call that started ss was made,
-// or 0 when no such call did: a background child is drawn from its launch.
-func launchedAt(st *model.State, ss *model.Session) int64 {
-	p := st.Session(ss.ParentID)
-	if p == nil || ss.TaskPartID == "" {
-		return 0
-	}
-	for i := range p.Tools {
-		if t := &p.Tools[i]; t.PartID == ss.TaskPartID && t.Background {
-			return t.Start
-		}
-	}
-	return 0
 }
 
 // markCritical walks from the root down, each time to the child the
@@ -147,10 +124,12 @@ func heldUp(parent Span, childEnd int64) bool {
 }
 
 // Bar is a span placed on the chart: columns [From, To) of the chart's
-// width, at least one column wide.
+// width, at least one column wide, from its first run's start to its last
+// one's end; Cols are each run's columns, each at least one wide.
 type Bar struct {
 	Span
 	From, To int
+	Cols     [][2]int
 }
 
 // Tick is a scale mark at column Col.
@@ -201,11 +180,21 @@ func Layout(spans []Span, nowMS int64, width int) Chart {
 	}
 	total := max(c.End-c.Start, 1)
 	col := func(t int64) int { return int(float64(t-c.Start) * float64(width) / float64(total)) }
+	cols := func(start, end int64) [2]int {
+		from := min(max(col(clampTime(start)), 0), width-1)
+		return [2]int{from, max(min(col(end), width), from+1)}
+	}
 	for _, s := range spans {
 		b := Bar{Span: s}
 		if s.Start != 0 {
-			b.From = min(max(col(clampTime(s.Start)), 0), width-1)
-			b.To = max(min(col(endOf(s)), width), b.From+1)
+			whole := cols(s.Start, endOf(s))
+			b.From, b.To = whole[0], whole[1]
+			for _, r := range s.Runs {
+				b.Cols = append(b.Cols, cols(r.Start, endOf(Span{End: r.End})))
+			}
+			if len(s.Runs) == 0 {
+				b.Cols = [][2]int{whole} // a span given without its runs: one
+			}
 		}
 		c.Bars = append(c.Bars, b)
 	}

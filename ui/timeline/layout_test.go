@@ -59,8 +59,8 @@ func draw(c Chart) string {
 			mark = "*"
 		}
 		line := []rune(strings.Repeat(" ", c.Width))
-		if bar.Start != 0 {
-			for i := bar.From; i < bar.To; i++ {
+		for _, cols := range bar.Cols {
+			for i := cols[0]; i < cols[1]; i++ {
 				line[i] = '='
 			}
 		}
@@ -114,9 +114,8 @@ func TestLabels(t *testing.T) {
 }
 
 // A root that launched a background task and went idle runs on while the
-// child runs; the child's bar starts at the launch (the call), not at its
-// own first message.
-func TestBackgroundChildFromItsLaunch(t *testing.T) {
+// child runs; the child's bar is its run, on the critical path.
+func TestBackgroundChildRunsOn(t *testing.T) {
 	evs := []wire.Event{created("r", "", 0), created("ses_k", "r", 3_000+base)}
 	evs = append(evs, run("r", 0, 5_000)...)
 	evs = append(evs, run("ses_k", 4_000, 0)...)
@@ -131,8 +130,27 @@ func TestBackgroundChildFromItsLaunch(t *testing.T) {
 	if spans[0].Kind != model.KindBackground || spans[0].End != 0 {
 		t.Errorf("root %+v: want waiting on its background task, running on (End 0)", spans[0])
 	}
-	if spans[1].Start != base+2_000 || !spans[1].Critical {
-		t.Errorf("child %+v: want it from its launch at %d, on the critical path", spans[1], base+2_000)
+	if spans[1].Start != base+4_000 || spans[1].End != 0 || !spans[1].Critical {
+		t.Errorf("child %+v: want it from its run at %d, running, on the critical path", spans[1], base+4_000)
+	}
+}
+
+// TestResumedRunsLeaveTheGapBlank: a child resumed by hand long after its
+// first run is drawn over its two runs, the idle time between blank.
+func TestResumedRunsLeaveTheGapBlank(t *testing.T) {
+	evs := []wire.Event{created("r", "", 0), created("k", "r", 1)}
+	evs = append(evs, run("r", 0, 20_000)...)
+	evs = append(evs, run("k", 5_000, 15_000)...)
+	evs = append(evs,
+		wire.MessageUpdated{Info: wire.Message{ID: "wk", SessionID: "k", Role: "user", Time: wire.MessageTime{Created: base + 80_000}}},
+		wire.MessageUpdated{Info: wire.Message{ID: "xk", SessionID: "k", Role: "assistant", Time: wire.MessageTime{Created: base + 80_000, Completed: base + 100_000}}})
+	got := draw(Layout(Spans(build(evs...), "r"), base+200_000, 20))
+	want := `*r  |====                |
+ k  | ==             ====|
+    0s          1m
+`
+	if got != want {
+		t.Errorf("chart:\n%s\nwant:\n%s", got, want)
 	}
 }
 

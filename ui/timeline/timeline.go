@@ -1,8 +1,9 @@
 // Package timeline is the timeline room: the selected subtree as a Gantt
-// chart, one bar per session from the start of its run to its end (or
-// now), coloured by how it ended, the critical path (the child that held
-// each parent up) marked ◆, and a scale in seconds or minutes fitted to
-// the width. The root hands it the spans (timeline.Spans over its model)
+// chart, one bar per session over its runs (model.Run: the idle time
+// between two is left blank; the last goes up to now while it runs),
+// coloured by how it ended, the critical path (the child that held each
+// parent up) marked ◆, and a scale in seconds or minutes fitted to the
+// width. The root hands it the spans (timeline.Spans over its model)
 // and the time on every frame; it never talks to the server.
 package timeline
 
@@ -108,12 +109,28 @@ func (m Model) row(b Bar, lw, cw int) string {
 	}
 	label := ansi.Truncate(strings.Repeat("  ", b.Depth)+format.OneLine(title), lw, "…")
 	label += strings.Repeat(" ", lw-ansi.StringWidth(label))
-	bar := strings.Repeat(" ", cw)
-	if b.Start != 0 {
-		fill, style := barStyle(ink, b.Kind)
-		bar = strings.Repeat(" ", b.From) + style.Render(strings.Repeat(fill, b.To-b.From)) + strings.Repeat(" ", cw-b.To)
+	return mark + label + " " + m.bar(b, cw)
+}
+
+// bar draws a bar's runs on cw columns, the idle time between them blank.
+func (m Model) bar(b Bar, cw int) string {
+	if b.Start == 0 {
+		return strings.Repeat(" ", cw)
 	}
-	return mark + label + " " + bar
+	fill, style := barStyle(m.st.Ink, b.Kind)
+	var out strings.Builder
+	at := 0
+	for _, c := range b.Cols {
+		from := max(c[0], at)
+		if c[1] <= from {
+			continue
+		}
+		out.WriteString(strings.Repeat(" ", from-at))
+		out.WriteString(style.Render(strings.Repeat(fill, c[1]-from)))
+		at = c[1]
+	}
+	out.WriteString(strings.Repeat(" ", cw-at))
+	return out.String()
 }
 
 // barStyle is the fill and colour of an end state; the fills differ too,

@@ -117,3 +117,27 @@ func TestSyncRebuildsOnShapeOnly(t *testing.T) {
 		t.Fatalf("after reset: rows %q, want none", got)
 	}
 }
+
+// TestRowElapsedIsItsRuns: a session resumed after an idle hour shows the
+// time its two runs took, not the last run alone nor the hour between.
+func TestRowElapsedIsItsRuns(t *testing.T) {
+	st := model.New()
+	msg := func(id, role string, created, done int64) wire.Event {
+		return wire.MessageUpdated{Info: wire.Message{ID: id, SessionID: "r", Role: role,
+			Time: wire.MessageTime{Created: created, Completed: done}}}
+	}
+	for _, e := range []wire.Event{
+		root("r", "", 1000), msg("m1", "user", 1000, 0), msg("m2", "assistant", 1100, 41_000),
+		msg("m3", "user", 3_600_000, 0), msg("m4", "assistant", 3_600_100, 3_625_000),
+		wire.SessionStatusChanged{SessionID: "r", Status: wire.SessionStatus{Type: wire.StatusIdle}},
+	} {
+		st.Apply(e)
+	}
+	m := New(styles.New(true, true))
+	m.SetSize(60, 3)
+	m.SetState(st)
+	m.SetClock(9_000_000, "*")
+	if line := strings.Split(ansi.Strip(m.View()), "\n")[0]; !strings.HasSuffix(strings.TrimSpace(line), " 1m05s") {
+		t.Errorf("row %q: want the runs' 1m05s at its end", line)
+	}
+}

@@ -51,7 +51,7 @@ func (m Model) rowAs(i int, selected bool) string {
 	if s := m.state.Session(r.ID); s != nil && (s.Running() || kind == model.KindBackground) {
 		k.second = m.now / 1000 // its elapsed time counts
 	} else {
-		k.ended = m.state.Ended(r.ID) // a cut-short run's end may be a child's
+		k.elapsed = m.state.Elapsed(r.ID, m.now) // a run's end may be a child's
 	}
 	if m.runaway != nil {
 		k.runaway = m.runaway(r.ID)
@@ -79,7 +79,7 @@ func (m Model) rowAs(i int, selected bool) string {
 }
 
 func (k rowKey) sameAs(o rowKey, r model.Row) bool {
-	if k.width != o.width || k.version != o.version || k.below != o.below || k.second != o.second || k.ended != o.ended ||
+	if k.width != o.width || k.version != o.version || k.below != o.below || k.second != o.second || k.elapsed != o.elapsed ||
 		k.spin != o.spin || k.selected != o.selected || k.focused != o.focused || k.project != o.project ||
 		k.runaway != o.runaway {
 		return false
@@ -105,14 +105,14 @@ type cachedRow struct {
 
 // rowKey is everything a row is drawn from. The session's own version
 // covers its data; what other sessions add is the running and waiting
-// counts a folded row shows, and the end a cut-short parent takes from its
-// children. Only a running session's elapsed time and countdown move with
+// counts a folded row shows, and the time its runs take from its
+// children's (model.Run). Only a running session's elapsed time and countdown move with
 // the clock, and only a busy one spins, so an idle row is drawn once.
 type rowKey struct {
 	width    int
 	version  uint64 // model.State.SessionVersion
 	below    [2]int // Counts.RunningBelow, WaitingBelow
-	ended    int64  // model.State.Ended, for a session not running
+	elapsed  int64  // model.State.Elapsed, for a session not running
 	second   int64  // the clock's second, for a running session only
 	spin     string // the spinner frame, for a busy session only
 	selected bool

@@ -107,7 +107,7 @@ func (f *Forest) fold(h history) {
 		return
 	}
 	info := wire.Session{ID: h.id, Time: wire.SessionTime{Created: ss.Created, Updated: ss.Updated}}
-	f.usage[h.id] = SessionUsage(info, h.msgs, h.todos, false, f.now)
+	f.usage[h.id] = SessionUsage(info, h.msgs, h.todos)
 	f.st.Seal(h.id)
 }
 
@@ -142,28 +142,19 @@ func (f *Forest) Each(fn func(root *Node) error) error {
 }
 
 // visit makes a session's node, with its usage: what its history said,
-// ended and timed by its state now that every history is in.
+// timed by the model now that every history is in.
 func (f *Forest) visit(id string) ([]string, *Node) {
 	ss := f.st.Session(id)
 	if ss == nil || !ss.Known {
 		return nil, nil
 	}
 	n := nodeOf(f.st, ss)
-	running := n.Status == "running"
 	u, ok := f.usage[id]
 	if !ok {
 		info := wire.Session{ID: id, Time: wire.SessionTime{Created: ss.Created, Updated: ss.Updated}}
-		u = SessionUsage(info, nil, nil, running, f.now)
+		u = SessionUsage(info, nil, nil)
 	}
-	u.running = running
-	if running {
-		u.Ended = 0
-	} else if end := f.st.Ended(id); end > u.Ended {
-		// A run cut short (an abort, a crash) has no reply that
-		// completed: it ended at its last activity, as on screen.
-		u.Ended = end
-	}
-	u.setDuration(f.now)
+	u.SetRuns(f.st.Runs(id), ss.Created, f.now) // the model's, as on screen
 	n.Usage = u
 	return ss.ChildIDs(), n
 }

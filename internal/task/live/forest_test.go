@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -72,12 +73,16 @@ func TestForestIsTheWholeModel(t *testing.T) {
 		if n.Status == "error" && (n.Reason != st.Reason || n.Error != st.Detail) {
 			t.Errorf("%s: %s (%s), the whole model says %s (%s)", n.ID, n.Reason, n.Error, st.Reason, st.Detail)
 		}
-		if want := SessionUsage(wire.Session{}, history[n.ID], nil, false, 0); n.Tokens != want.Tokens || n.TotalCost() != want.TotalCost() ||
+		if want := SessionUsage(wire.Session{}, history[n.ID], nil); n.Tokens != want.Tokens || n.TotalCost() != want.TotalCost() ||
 			n.LastActivity != max(want.LastActivity, whole.Session(n.ID).Created) || n.FilesChanged != want.FilesChanged {
 			t.Errorf("%s: usage %+v, its messages add up to %+v", n.ID, n.Usage, want)
 		}
-		if n.Status != "running" && n.Ended < whole.Ended(n.ID) {
-			t.Errorf("%s: ended %d, before the model's %d", n.ID, n.Ended, whole.Ended(n.ID))
+		var runs []model.Run
+		for _, r := range n.Runs {
+			runs = append(runs, model.Run(r))
+		}
+		if n.Ended != whole.Ended(n.ID) || !slices.Equal(runs, whole.Runs(n.ID)) {
+			t.Errorf("%s: ended %d, runs %v; the whole model says %d, %v", n.ID, n.Ended, runs, whole.Ended(n.ID), whole.Runs(n.ID))
 		}
 		for _, k := range n.Children {
 			check(k)

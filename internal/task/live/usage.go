@@ -17,14 +17,19 @@ type Usage struct {
 	// cost reported, which Cost leaves out (model.Cost).
 	Cost     *float64 `json:"cost"`
 	Unpriced int      `json:"unpriced_replies"`
-	// Started is when the first prompt came (Unix ms), else the creation.
+	// Started is when the first run began (Unix ms), else the creation.
 	Started int64 `json:"started"`
-	// Ended is when the last reply completed, or, for a run cut short (an
-	// abort, a crash), when it was last seen doing something (see
-	// model.State.Ended); 0 while running, or never ran.
+	// Ended is when the last run ended (model.State.Ended: a run cut short
+	// by an abort or a crash ends at the last thing it, or a child it
+	// waited on, was seen doing); 0 while running, or never ran.
 	Ended int64 `json:"ended"`
-	// DurationMS is Ended-Started, or now-Started while running.
+	// DurationMS is, for a session, the sum of its runs (the idle time
+	// between two is in neither), the one going on counted until now; for
+	// a subtree, the time from its first start to its last end (or now).
 	DurationMS int64 `json:"duration_ms"`
+	// Runs are when the session ran (model.State.Runs), oldest first;
+	// none under subtree.
+	Runs []Run `json:"runs,omitempty"`
 	// LastActivity is the latest time any message or part names.
 	LastActivity int64      `json:"last_activity"`
 	FilesChanged int        `json:"files_changed"`
@@ -45,6 +50,13 @@ func (u *Usage) addCost(c model.Cost) {
 	u.Cost = u.TotalCost().JSON()
 }
 
+// Run is one run of a session (model.Run), in Unix ms; End is 0 while it
+// goes on.
+type Run struct {
+	Start int64 `json:"start"`
+	End   int64 `json:"end"`
+}
+
 // TokenCounts splits tokens the way the server counts them (the ledger's
 // split, so `octop tree` and `octop usage` count alike).
 type TokenCounts = usage.Tokens
@@ -55,14 +67,11 @@ type TodoCounts struct {
 	Done  int `json:"done"`
 }
 
-// SessionUsage adds up one session's messages and todo list. running says
-// whether it still runs; now (Unix ms) ends a running session's duration.
-func SessionUsage(s wire.Session, msgs []wire.MessageWithParts, todos []wire.Todo, running bool, now int64) Usage {
-	u := Usage{Started: s.Time.Created, LastActivity: s.Time.Created, running: running}
+// SessionUsage adds up one session's messages and todo list. Its times
+// are the model's: see SetRuns.
+func SessionUsage(s wire.Session, msgs []wire.MessageWithParts, todos []wire.Todo) Usage {
+	u := Usage{Started: s.Time.Created, LastActivity: s.Time.Created}
 	u.addCost(model.Cost{})
-	if len(msgs) > 0 {
-		u.Started = msgs[0].Info.Time.Created
-	}
 	for i := range msgs {
 		u.addMessage(&msgs[i])
 	}
@@ -73,28 +82,38 @@ func SessionUsage(s wire.Session, msgs []wire.MessageWithParts, todos []wire.Tod
 		}
 	}
 	u.FilesChanged = len(u.files)
-	if running || len(msgs) == 0 {
-		u.Ended = 0
-	}
-	u.setDuration(now)
 	return u
+}
+
+// SetRuns takes a session's times from its runs (model.State.Runs): it
+// started when the first began (else at its creation, created), ended when
+// the last ended, and ran for their sum, the one going on until now.
+func (u *Usage) SetRuns(runs []model.Run, created, now int64) {
+	u.Runs, u.Started, u.Ended, u.DurationMS, u.running = nil, created, 0, 0, false
+	for _, r := range runs {
+		u.Runs = append(u.Runs, Run(r))
+		end := r.End
+		if end == 0 {
+			end, u.running = now, true
+		}
+		u.DurationMS += max(end-r.Start, 0)
+	}
+	if n := len(runs); n > 0 {
+		u.Started, u.Ended = runs[0].Start, runs[n-1].End
+	}
 }
 
 func (u *Usage) addMessage(m *wire.MessageWithParts) {
 	info := &m.Info
 	u.seen(info.Time.Created)
 	u.seen(info.Time.Completed)
-	if info.Role == "user" {
-		if info.Summary != nil {
-			for _, d := range info.Summary.Diffs {
-				if u.files == nil {
-					u.files = map[string]bool{} // most sessions change none
-				}
-				u.files[d.File] = true
+	if info.Role == "user" && info.Summary != nil {
+		for _, d := range info.Summary.Diffs {
+			if u.files == nil {
+				u.files = map[string]bool{} // most sessions change none
 			}
+			u.files[d.File] = true
 		}
-	} else {
-		u.Ended = max(u.Ended, info.Time.Completed)
 	}
 	if r, ok := usage.ReplyOf(m); ok {
 		u.Tokens.Add(r.Tokens)
@@ -119,7 +138,9 @@ func (u *Usage) addMessage(m *wire.MessageWithParts) {
 
 func (u *Usage) seen(t int64) { u.LastActivity = max(u.LastActivity, t) }
 
-func (u *Usage) setDuration(now int64) {
+// setSpan is a subtree's duration: from its first start to its last end,
+// or until now while some of it runs.
+func (u *Usage) setSpan(now int64) {
 	switch {
 	case u.running:
 		u.DurationMS = max(0, now-u.Started)
@@ -164,7 +185,7 @@ func RollUp(roots []*Node, now int64) {
 // subtrees, which are done. It takes over the largest child's file set.
 func rollUpNode(n *Node, now int64) {
 	sub := n.Usage
-	sub.files = nil
+	sub.files, sub.Runs = nil, nil
 	taken := -1 // the child whose set sub.files is
 	for i, c := range n.Children {
 		if cs := c.Subtree; cs != nil && len(cs.files) > len(sub.files) {
@@ -202,6 +223,6 @@ func rollUpNode(n *Node, now int64) {
 	if sub.running {
 		sub.Ended = 0
 	}
-	sub.setDuration(now)
+	sub.setSpan(now)
 	n.Subtree = &sub
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 func usageMsgs() []wire.MessageWithParts {
@@ -31,49 +32,66 @@ func usageMsgs() []wire.MessageWithParts {
 func TestSessionUsage(t *testing.T) {
 	s := wire.Session{ID: "ses_a", Time: wire.SessionTime{Created: 90}}
 	todos := []wire.Todo{{Status: wire.TodoCompleted}, {Status: wire.TodoInProgress}, {Status: wire.TodoCompleted}}
-	u := SessionUsage(s, usageMsgs(), todos, false, 1000)
+	u := SessionUsage(s, usageMsgs(), todos)
 	want := TokenCounts{Input: 14, Output: 10, CacheRead: 3, CacheWrite: 6}
 	if u.Tokens != want || u.Cost == nil || *u.Cost != 1 || u.Unpriced != 0 {
 		t.Errorf("tokens %+v cost %v unpriced %d, want %+v, 1 and none", u.Tokens, u.Cost, u.Unpriced, want)
 	}
-	if u.Started != 100 || u.Ended != 200 || u.DurationMS != 100 || u.LastActivity != 200 {
-		t.Errorf("times: started %d ended %d duration %d last %d, want 100 200 100 200", u.Started, u.Ended, u.DurationMS, u.LastActivity)
+	if u.LastActivity != 200 {
+		t.Errorf("last activity %d, want 200", u.LastActivity)
 	}
 	if u.FilesChanged != 2 || u.Todos != (TodoCounts{Total: 3, Done: 2}) {
 		t.Errorf("files %d todos %+v", u.FilesChanged, u.Todos)
 	}
-	r := SessionUsage(s, usageMsgs(), nil, true, 1000)
-	if r.Ended != 0 || r.DurationMS != 900 {
-		t.Errorf("running: ended %d duration %d, want 0 and 900", r.Ended, r.DurationMS)
-	}
-	empty := SessionUsage(s, nil, nil, false, 1000)
-	if empty.Started != 90 || empty.Ended != 0 || empty.DurationMS != 0 || empty.LastActivity != 90 {
+	if empty := SessionUsage(s, nil, nil); empty.Started != 90 || empty.LastActivity != 90 {
 		t.Errorf("never ran: %+v", empty)
+	}
+}
+
+// TestSetRuns: a session's times are its runs': started at the first,
+// ended at the last, lasting their sum (the one going on until now).
+func TestSetRuns(t *testing.T) {
+	var u Usage
+	u.SetRuns([]model.Run{{Start: 100, End: 200}, {Start: 900, End: 950}}, 90, 1000)
+	if u.Started != 100 || u.Ended != 950 || u.DurationMS != 150 || len(u.Runs) != 2 || u.Runs[1] != (Run{900, 950}) {
+		t.Errorf("ended: %+v, want 100 950 150 and both runs", u)
+	}
+	u.SetRuns([]model.Run{{Start: 100, End: 200}, {Start: 900, End: 0}}, 90, 1000)
+	if u.Started != 100 || u.Ended != 0 || u.DurationMS != 200 || !u.running {
+		t.Errorf("running: %+v, want 100 0 200", u)
+	}
+	u.SetRuns(nil, 90, 1000)
+	if u.Started != 90 || u.Ended != 0 || u.DurationMS != 0 || u.Runs != nil {
+		t.Errorf("never ran: %+v", u)
 	}
 }
 
 func TestRollUp(t *testing.T) {
 	s := wire.Session{ID: "ses_a", Time: wire.SessionTime{Created: 90}}
 	msgs := usageMsgs()
-	leaf := &Node{ID: "ses_c", Usage: SessionUsage(s, msgs, []wire.Todo{{Status: wire.TodoPending}}, false, 1000)}
+	timed := func(u Usage, start, end int64) Usage {
+		u.SetRuns([]model.Run{{Start: start, End: end}}, 90, 1000)
+		return u
+	}
+	leaf := &Node{ID: "ses_c", Usage: timed(SessionUsage(s, msgs, []wire.Todo{{Status: wire.TodoPending}}), 100, 200)}
 	// The child changed b.go too, and started earlier than its parent's
 	// first prompt: the subtree counts b.go once and starts at 50.
 	msgs[0].Info.Summary.Diffs = []wire.FileDiff{{File: "b.go"}, {File: "c.go"}}
-	msgs[0].Info.Time.Created = 50
-	child := &Node{ID: "ses_b", Usage: SessionUsage(s, msgs, nil, true, 1000), Children: []*Node{leaf}}
-	root := &Node{ID: "ses_a", Usage: SessionUsage(s, usageMsgs(), nil, false, 1000), Children: []*Node{child}}
+	child := &Node{ID: "ses_b", Usage: timed(SessionUsage(s, msgs, nil), 50, 0), Children: []*Node{leaf}}
+	root := &Node{ID: "ses_a", Usage: timed(SessionUsage(s, usageMsgs(), nil), 100, 200), Children: []*Node{child}}
 	RollUp([]*Node{root}, 1000)
 	sub := root.Subtree
 	if sub.Tokens.Input != 42 || sub.Cost == nil || *sub.Cost != 3 || sub.FilesChanged != 3 || sub.Todos.Total != 1 {
 		t.Errorf("subtree %+v: want 42 input tokens, cost 3, 3 files, 1 todo", sub)
 	}
-	if sub.Started != 50 || sub.Ended != 0 || sub.DurationMS != 950 {
-		t.Errorf("a subtree with a running child: started %d ended %d duration %d, want 50 0 950", sub.Started, sub.Ended, sub.DurationMS)
+	if sub.Started != 50 || sub.Ended != 0 || sub.DurationMS != 950 || sub.Runs != nil {
+		t.Errorf("a subtree with a running child: started %d ended %d duration %d runs %v, want 50 0 950 none",
+			sub.Started, sub.Ended, sub.DurationMS, sub.Runs)
 	}
 	if leaf.Subtree.Tokens != leaf.Tokens || leaf.Subtree.Ended != 200 {
 		t.Errorf("a leaf's subtree is itself: %+v vs %+v", leaf.Subtree, leaf.Usage)
 	}
-	if root.FilesChanged != 2 || root.Ended != 200 {
+	if root.FilesChanged != 2 || root.Ended != 200 || root.DurationMS != 100 {
 		t.Errorf("RollUp changed the node's own usage: %+v", root.Usage)
 	}
 }
@@ -86,7 +104,7 @@ func TestRollUpSiblingsAndChain(t *testing.T) {
 		for _, f := range files {
 			msgs[0].Info.Summary.Diffs = append(msgs[0].Info.Summary.Diffs, wire.FileDiff{File: f})
 		}
-		return &Node{ID: id, Usage: SessionUsage(wire.Session{ID: id}, msgs, nil, false, 0)}
+		return &Node{ID: id, Usage: SessionUsage(wire.Session{ID: id}, msgs, nil)}
 	}
 	big, small := withFiles("big", "a", "b", "c"), withFiles("small", "c", "d")
 	mid := withFiles("mid", "a", "e")
@@ -115,7 +133,7 @@ func BenchmarkRollUpChain(b *testing.B) {
 		for i := range n {
 			msgs := []wire.MessageWithParts{{Info: wire.Message{Role: "user", Summary: &wire.MessageSummary{
 				Diffs: []wire.FileDiff{{File: fmt.Sprintf("f%d.go", i)}}}}}}
-			nd := &Node{ID: fmt.Sprint(i), Usage: SessionUsage(wire.Session{}, msgs, nil, false, 0)}
+			nd := &Node{ID: fmt.Sprint(i), Usage: SessionUsage(wire.Session{}, msgs, nil)}
 			if prev == nil {
 				root = nd
 			} else {
@@ -140,8 +158,8 @@ func TestUsageUnpriced(t *testing.T) {
 		{Info: wire.Message{ID: "m1", Role: "assistant", Tokens: wire.Tokens{Input: 300, Output: 15}, Time: wire.MessageTime{Created: 100, Completed: 110}}},
 		{Info: wire.Message{ID: "m2", Role: "assistant", Time: wire.MessageTime{Created: 120, Completed: 130}}}, // no tokens: nothing to price
 	}
-	child := &Node{ID: "ses_b", Usage: SessionUsage(s, unpriced, nil, false, 1000)}
-	root := &Node{ID: "ses_a", Usage: SessionUsage(s, usageMsgs(), nil, false, 1000), Children: []*Node{child}}
+	child := &Node{ID: "ses_b", Usage: SessionUsage(s, unpriced, nil)}
+	root := &Node{ID: "ses_a", Usage: SessionUsage(s, usageMsgs(), nil), Children: []*Node{child}}
 	RollUp([]*Node{root}, 1000)
 	for _, c := range []struct {
 		what string
