@@ -136,14 +136,25 @@ func TestUndoChildOfFanout(t *testing.T) {
 			if code, out, errs := actOctop(t, s.URL, "", "undo", w0.ID, "--yes", "--force"); code != 0 {
 				t.Fatalf("forced undo: exit %d\n%s%s", code, out, errs)
 			}
-			// What the preview listed changed, and nothing else did; a file
-			// the run made is gone where the server's records of it are
-			// whole (1.1.65 leaves some steps unrecorded).
+			// What the preview listed changed, and nothing else did. The
+			// child's own file is gone where the server's records of it
+			// are whole (1.1.65 leaves some steps unrecorded). The
+			// sibling's goes back to what it held at the child's first
+			// snapshot: nothing, or its first lines when the sibling wrote
+			// before that snapshot was taken.
 			for _, name := range []string{"u-w0.txt", "u-w1.txt"} {
 				got, there := fileLines(t, s, name)
 				changed := got != fakellm.EditContent(name, 3)
-				if changed != listed[name] || (!harness.Is11(tg.Version) && there == listed[name]) {
-					t.Errorf("%s: listed in the preview %v, changed by the undo %v, still there %v", name, listed[name], changed, there)
+				if changed != listed[name] {
+					t.Errorf("%s: listed in the preview %v, changed by the undo %v (%q)", name, listed[name], changed, got)
+				}
+				switch {
+				case name == "u-w0.txt" && !listed[name]:
+					t.Errorf("the child's own file is not in its undo's preview: %+v", p.Files)
+				case name == "u-w0.txt" && there && !harness.Is11(tg.Version):
+					t.Errorf("the child's own file is still there: %q", got)
+				case name == "u-w1.txt" && there && got != fakellm.EditContent(name, 1) && got != fakellm.EditContent(name, 2) && changed:
+					t.Errorf("the sibling's file holds %q, not its first lines", got)
 				}
 			}
 			if !revertedIn(t, s.URL, w0.ID) {
