@@ -113,7 +113,9 @@ func TestTUIUndoRedo(t *testing.T) {
 	}
 
 	tm.actSend("U")
-	tm.waitFor("the redo's preview", func(sc string) bool { return strings.Contains(sc, "Redo "+child.Title+"?") && strings.Contains(sc, "brings back") })
+	tm.waitFor("the redo's preview", func(sc string) bool {
+		return strings.Contains(sc, "Redo "+child.Title+"?") && strings.Contains(sc, "brings back")
+	})
 	tm.actSend("y")
 	tm.waitFor("the redo done", func(sc string) bool { return strings.Contains(sc, "redone "+child.ID) })
 	wantFile(t, s, files[0], 3)
