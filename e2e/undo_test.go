@@ -102,8 +102,8 @@ func runFanout(t *testing.T, s *harness.Server, c *client.Client, w0, w1 string,
 }
 
 // TestUndoChildOfFanout: undoing one child of a parallel fan-out. The
-// preview names the sibling for every sibling's file it lists; octop
-// refuses without --force and the sibling's file survives; the forced
+// preview lists the sibling's file and names the sibling; octop refuses
+// without --force and the sibling's file survives; the forced
 // undo restores what the preview said; redo brings it all back; and the
 // mark is the server's until the child's next prompt makes it final.
 func TestUndoChildOfFanout(t *testing.T) {
@@ -123,15 +123,18 @@ func TestUndoChildOfFanout(t *testing.T) {
 					t.Errorf("the sibling's file is listed without the sibling: %+v", f)
 				}
 			}
-			if listed["u-w1.txt"] {
-				if code, _, errs := actOctop(t, s.URL, "", "undo", w0.ID, "--yes"); code != 6 || !strings.Contains(errs, w1.ID) {
-					t.Errorf("undo without --force: exit %d %q, want 6 naming %s", code, errs, w1.ID)
-				}
-				wantFile(t, s, "u-w1.txt", 3)
-				wantFile(t, s, "u-w0.txt", 3)
-				if revertedIn(t, s.URL, w0.ID) {
-					t.Error("a refused undo left a mark")
-				}
+			// The sibling wrote while the child ran, so the child's
+			// snapshots hold its file: octop asks for its consent.
+			if !listed["u-w1.txt"] {
+				t.Errorf("the sibling's file is not in the child's preview: %+v", p.Files)
+			}
+			if code, _, errs := actOctop(t, s.URL, "", "undo", w0.ID, "--yes"); code != 6 || !strings.Contains(errs, w1.ID) {
+				t.Errorf("undo without --force: exit %d %q, want 6 naming %s", code, errs, w1.ID)
+			}
+			wantFile(t, s, "u-w1.txt", 3)
+			wantFile(t, s, "u-w0.txt", 3)
+			if revertedIn(t, s.URL, w0.ID) {
+				t.Error("a refused undo left a mark")
 			}
 			if code, out, errs := actOctop(t, s.URL, "", "undo", w0.ID, "--yes", "--force"); code != 0 {
 				t.Fatalf("forced undo: exit %d\n%s%s", code, out, errs)
@@ -144,6 +147,7 @@ func TestUndoChildOfFanout(t *testing.T) {
 			// before that snapshot was taken.
 			for _, name := range []string{"u-w0.txt", "u-w1.txt"} {
 				got, there := fileLines(t, s, name)
+				t.Logf("after the undo, %s holds %q (there: %v)", name, got, there)
 				changed := got != fakellm.EditContent(name, 3)
 				if changed != listed[name] {
 					t.Errorf("%s: listed in the preview %v, changed by the undo %v (%q)", name, listed[name], changed, got)
