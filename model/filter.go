@@ -8,8 +8,10 @@ import (
 // Filter is a parsed `/` filter: status terms (is:running, is:waiting,
 // is:failed, is:aborted, is:done; several mean any of them), agent:NAME,
 // and free text: what is typed apart from those terms, taken as one phrase
-// (spaces folded), must appear in the title or the agent, or begin the id
-// (ses_…); case does not matter. All parts must hold. The status is
+// (spaces folded), must begin the id (ses_…), or appear where a word
+// starts in the agent or the title, as stored or as a row draws it
+// ("worker 1 @general"), a number in it only as a whole number; case does
+// not matter (see phraseIn). All parts must hold. The status is
 // StateOf's: is:running covers running, retrying and waiting on background
 // tasks, is:failed the bad ends (failed, interrupted, denied: the
 // header's failed count), is:done a run that completed.
@@ -17,8 +19,8 @@ type Filter struct {
 	Is    []Kind // any of these
 	Agent string // lower case; exact agent name
 	// Text is the free text as one phrase: lower case, words joined by
-	// one space. `worker 1` keeps "worker 1", never "worker 2" whose id
-	// happens to hold a 1.
+	// one space. `worker 1` keeps "worker 1", never "worker 10", nor
+	// "worker 2" whose id happens to hold a 1.
 	Text string
 	// Bad lists the is: values not understood, so the ui can say so.
 	Bad []string

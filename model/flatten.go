@@ -3,7 +3,8 @@ package model
 // Flatten gives the visible rows: roots newest first, children in creation
 // order, descending only into expanded sessions. A non-empty filter (see
 // ParseFilter: is:running|waiting|failed|done, agent:NAME, and a phrase
-// the title or agent must contain or the id begin with, case-insensitive)
+// the title or agent must hold at a word's start or the id begin with,
+// case-insensitive)
 // keeps the sessions that match and the ancestors of every match,
 // expanded so the match shows.
 //

@@ -20,20 +20,30 @@ func RetryMark(id string) string { return retryOpen + id + ")" }
 // task's " (@agent subagent)" suffix, and only with an id of a session's
 // form in it.
 func SplitRetry(title string) (rest, of string) {
-	i := strings.LastIndex(title, retryOpen)
-	if i < 0 {
+	i, j := retrySpan(title)
+	if i == j {
 		return title, ""
+	}
+	return title[:i] + title[j:], title[i+len(retryOpen) : j-1]
+}
+
+// retrySpan is where SplitRetry's mark lies in title, title[i:j]; i == j
+// when there is none. It allocates nothing, for the filter.
+func retrySpan(title string) (i, j int) {
+	i = strings.LastIndex(title, retryOpen)
+	if i < 0 {
+		return 0, 0
 	}
 	tail := title[i+len(retryOpen):]
-	j := strings.IndexByte(tail, ')')
-	if j < 0 || !sessionIDLike(tail[:j]) {
-		return title, ""
+	k := strings.IndexByte(tail, ')')
+	if k < 0 || !sessionIDLike(tail[:k]) {
+		return 0, 0
 	}
-	after := tail[j+1:]
-	if after != "" && (!strings.HasPrefix(after, " (@") || !strings.HasSuffix(after, " subagent)")) {
-		return title, ""
+	after := tail[k+1:]
+	if after != "" && (!strings.HasPrefix(after, " (@") || !strings.HasSuffix(after, taskSuffix)) {
+		return 0, 0
 	}
-	return title[:i] + after, tail[:j]
+	return i, i + len(retryOpen) + k + 1
 }
 
 // sessionIDLike says whether s has a session id's form: "ses_" and then

@@ -177,23 +177,3 @@ func TestTodoWrite(t *testing.T) {
 		t.Errorf("todo.updated after a call: %+v", got)
 	}
 }
-
-// TestPhraseMatchesFolded: the free text matches the id's start and the
-// title and agent lower-cased with blanks folded, exactly as a folded
-// copy of each would, for ASCII, other scripts and long titles alike.
-func TestPhraseMatchesFolded(t *testing.T) {
-	long := strings.Repeat("Lorem  ipsum ", 40) + "the END"
-	titles := []string{"Fix the  Parser", "\tfix\nthe parser ", "ÉCOLE  Straße", "fix the parser", long, ""}
-	phrases := []string{"fix the parser", "the p", "école straße", "straße", "ses_abc", "ses_ab", "abc", "the end", "r  e", "x"}
-	for _, title := range titles {
-		ss := &Session{ID: "ses_ABC1", Title: title, Agent: "Explore Agent"}
-		for _, text := range phrases {
-			text = fold(text)
-			want := strings.HasPrefix(strings.ToLower(ss.ID), text) ||
-				strings.Contains(fold(ss.Title), text) || strings.Contains(fold(ss.Agent), text)
-			if got := phraseIn(ss, text); got != want {
-				t.Errorf("title %q, phrase %q: got %v, want %v", title, text, got, want)
-			}
-		}
-	}
-}

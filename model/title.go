@@ -1,5 +1,7 @@
 package model
 
+import "strings"
+
 // maxTitle bounds a session's title as the model keeps it. No row shows
 // more, and every title is drawn, matched by the filter and printed: a
 // server's title of many megabytes held the screen at full CPU for
@@ -20,4 +22,29 @@ func boundTitle(title string) string {
 	}
 	tail := boundTail(title, titleTail)
 	return boundHead(title, maxTitle-len(tail)-len("…")) + "…" + tail
+}
+
+// taskSuffix ends the title OpenCode's task tool gives a child:
+// "<description> (@<agent> subagent)".
+const taskSuffix = " subagent)"
+
+// SplitTitle separates a child's description from the agent its task
+// title names in the " (@agent subagent)" suffix, as a row draws them
+// ("worker 1 (@general subagent)" is drawn "worker 1 @general"). A title
+// without the suffix comes back whole with no agent. The parts are the
+// server's text: clean them before they reach a terminal.
+func SplitTitle(title string) (desc, agent string) {
+	head, ok := strings.CutSuffix(title, taskSuffix)
+	if !ok {
+		return title, ""
+	}
+	i := strings.LastIndex(head, "(@")
+	if i < 0 {
+		return title, ""
+	}
+	agent = head[i+2:]
+	if agent == "" || strings.ContainsAny(agent, "() \t") {
+		return title, ""
+	}
+	return strings.TrimRight(head[:i], " \t"), agent
 }

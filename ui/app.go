@@ -163,7 +163,7 @@ type Model struct {
 	playback string // a replay's PlaybackMsg
 
 	// wd is the watchdog (nil when off); runawayN how many sessions it
-	// marks; notice the last notification, shown in the header until the
+	// marks run now; notice the last notification, shown in the header until the
 	// next key press (seen).
 	wd       *notices.Watch
 	runawayN int

@@ -212,7 +212,7 @@ func watched(msg tea.Msg, next tea.Model, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	case tickMsg:
 		notice, cmds = m.wd.Tick(m.state, now)
 	}
-	m.runawayN = m.wd.Marked() // marks change only here: once per step, not per frame
+	m.runawayN = m.wd.Running(m.state) // marks and states change only here: once per step, not per frame
 	if notice != "" {
 		m.notice = notice
 	}

@@ -13,7 +13,8 @@ import (
 
 // strictBuiltins makes cobra's own `help` and `completion` commands treat
 // a word they do not know as bad usage (one line, exit 2), as octop's
-// commands do, rather than print the help and exit 0.
+// commands do, rather than print the help and exit 0; and `completion
+// bash` say when the bash-completion package is missing.
 func strictBuiltins(root *cobra.Command) {
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
@@ -31,6 +32,12 @@ func strictBuiltins(root *cobra.Command) {
 	if comp, ok := subcommandNamed(root, "completion"); ok {
 		// Runnable, so that its Args (none) refuse a shell it does not know.
 		comp.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
+		if bash, ok := subcommandNamed(comp, "bash"); ok {
+			bash.RunE = func(c *cobra.Command, _ []string) error {
+				noDesc, _ := c.Flags().GetBool("no-descriptions")
+				return writeBashCompletion(c, !noDesc)
+			}
+		}
 	}
 }
 

@@ -37,6 +37,7 @@ func (a *app) newAbort() *cobra.Command {
 		summary: "stop a running session, or its whole subtree",
 		help:    abortHelp,
 		ids:     true,
+		offer:   offerRunning,
 		flags: func(fs *pflag.FlagSet) {
 			fs.BoolVar(&tree, "tree", false, "abort the whole subtree: running descendants deepest first, then ID")
 		},

@@ -21,9 +21,10 @@ import (
 const configHelp = `
 Print the settings octop would use: the config file it read, the server
 and how it signs in (passwords masked: only where they come from), the
-config file's servers, and the watchdog, notify and history settings. Flags given
-here override the file, as they do for every command, so this shows what
-they would change.
+config file's servers, and the watchdog, notify and history settings,
+each marked (default), (config file) or (--FLAG). Notify gives both its
+defaults: the screen's and octop watch's. Flags given here override the
+file, as they do for every command, so this shows what they would change.
 
 The file is $XDG_CONFIG_HOME/octop/config.toml (~/.config/octop/...), or
 the file OCTOP_CONFIG names. README.md shows every setting. When neither
@@ -35,6 +36,14 @@ Examples:
   octop config
   octop config --server work --loop 8`
 
+// The defaults of --notify: the screen calls the terminal for everything
+// notable; octop watch, whose stdout is for scripts, calls it for nothing
+// unless asked. `octop config` prints both.
+const (
+	screenNotify = "all"
+	watchNotify  = "none"
+)
+
 func (a *app) newConfig() *cobra.Command {
 	var wd watchdogFlags
 	var notify string
@@ -45,7 +54,8 @@ func (a *app) newConfig() *cobra.Command {
 		help:    configHelp,
 		flags: func(fs *pflag.FlagSet) {
 			wd.register(fs)
-			fs.StringVar(&notify, "notify", "none", "call the terminal as octop watch --notify does: MODE none, bell, osc or all")
+			fs.StringVar(&notify, "notify", "", "call the terminal as the screen and octop watch would with --notify: MODE none, bell, osc or all "+
+				"(default: the screen's "+screenNotify+", octop watch's "+watchNotify+")")
 			hist.register(fs)
 		},
 		run: func(_ context.Context, cmd *command, _ client.Options, pos []string) int {
@@ -65,26 +75,44 @@ func runConfig(cmd *command, pos []string, wd watchdogFlags, notify string) int 
 	if _, err := wd.config(); err != nil {
 		return cmd.usageError(err.Error())
 	}
-	if _, err := alert.ParseMode(notify); err != nil {
-		return cmd.usageError(err.Error())
+	if notify != "" {
+		if _, err := alert.ParseMode(notify); err != nil {
+			return cmd.usageError(err.Error())
+		}
 	}
 	w := stdio.out
 	printConn(w, cmd.conn)
 	printServers(w, cmd.conn.cfg)
+	set := func(names ...string) {
+		for _, n := range names {
+			fmt.Fprintf(w, "  %-14s %s (%s)\n", n, shown(cmd.fs.Lookup(n)), settingFrom(cmd.fs, cmd.conn.cfg, n))
+		}
+	}
 	fmt.Fprintln(w, "watchdog:")
-	for _, n := range []string{"loop", "stall", "budget-tokens", "budget-cost", "errors", "abort-on"} {
-		fmt.Fprintf(w, "  %-14s %s\n", n, shown(cmd.fs.Lookup(n)))
-	}
+	set("loop", "stall", "budget-tokens", "budget-cost", "errors", "abort-on")
 	fmt.Fprintln(w, "notify:")
-	fmt.Fprintf(w, "  %-14s %s\n", "notify", notify)
-	for _, n := range []string{"exec", "exec-timeout"} {
-		fmt.Fprintf(w, "  %-14s %s\n", n, shown(cmd.fs.Lookup(n)))
+	screen, watch, from := screenNotify, watchNotify, settingFrom(cmd.fs, cmd.conn.cfg, "notify")
+	if from != "default" {
+		screen, watch = notify, notify
 	}
+	fmt.Fprintf(w, "  %-14s %s (%s)\n", "screen", screen, from)
+	fmt.Fprintf(w, "  %-14s %s (%s)\n", "octop watch", watch, from)
+	set("exec", "exec-timeout")
 	fmt.Fprintln(w, "history:")
-	for _, n := range []string{"lazy-after", "history-window"} {
-		fmt.Fprintf(w, "  %-14s %s\n", n, shown(cmd.fs.Lookup(n)))
-	}
+	set("lazy-after", "history-window")
 	return codeOK
+}
+
+// settingFrom says where a setting's value comes from: "--NAME" when the
+// flag is given, "config file" when the file sets it, else "default".
+func settingFrom(fs *pflag.FlagSet, cfg config.File, name string) string {
+	if f := fs.Lookup(name); f != nil && f.Changed {
+		return "--" + name
+	}
+	if _, ok := cfg.FlagDefaults()[name]; ok {
+		return "config file"
+	}
+	return "default"
 }
 
 // shown is a flag's value, or "-" when empty.

@@ -37,6 +37,7 @@ func (a *app) newResult() *cobra.Command {
 		summary: "print a task's status and result",
 		help:    resultHelp,
 		ids:     true,
+		offer:   offerFinished,
 		flags: func(fs *pflag.FlagSet) {
 			fs.BoolVar(&wait, "wait", false, "wait until the task stops running")
 			timeoutFlag(fs, &timeout, "with --wait, give up after this DURATION (e.g. 10m; 0: no limit)")

@@ -48,6 +48,7 @@ func (a *app) newResume() *cobra.Command {
 		summary: "send a new prompt to a task, continuing its history",
 		help:    resumeHelp,
 		ids:     true,
+		offer:   offerFinished,
 		flags: func(fs *pflag.FlagSet) {
 			fs.StringVar(&f.prompt, "prompt", "", "the new prompt TEXT; - reads it from stdin")
 			fs.StringVar(&f.agent, "agent", "", "run as this agent NAME (default: the session's own)")

@@ -49,6 +49,7 @@ func (a *app) newRetry() *cobra.Command {
 		summary: "start a task again as a new session beside it (same parent, prompt and agent)",
 		help:    retryHelp,
 		ids:     true,
+		offer:   offerFinished,
 		flags: func(fs *pflag.FlagSet) {
 			fs.StringVar(&f.prompt, "prompt", "", "the prompt TEXT instead of the original; - reads it from stdin")
 			fs.StringVar(&f.agent, "agent", "", "run as this agent NAME instead of the original")

@@ -40,6 +40,7 @@ func (a *app) newSay() *cobra.Command {
 		summary: "tell a running session something; the model sees it at its next step",
 		help:    sayHelp,
 		ids:     true,
+		offer:   offerRunning,
 		run:     runSay,
 	})
 }

@@ -86,7 +86,7 @@ func (a *app) newWatch() *cobra.Command {
 			fs.BoolVar(&o.json, "json", false, "print NDJSON, one object per event")
 			fs.StringVar(&o.root, "root", "", "only events of the tree under session ID")
 			fs.BoolVar(&o.untilDone, "until-done", false, "exit when the --root session is done (its background tasks too): 0 completed, 4 not")
-			fs.StringVar(&o.notify, "notify", "none", "also call the terminal on stderr for notable events: MODE none, bell, osc or all")
+			fs.StringVar(&o.notify, "notify", watchNotify, "also call the terminal on stderr for notable events: MODE none, bell, osc or all")
 			fs.StringVar(&o.otlp, "otlp", "", "send each root's trace, when it ends, to the OTLP/HTTP endpoint at base URL")
 			o.wd.register(fs)
 		},

@@ -41,8 +41,10 @@ type subcommand struct {
 	// root's, every command's.
 	flags func(fs *pflag.FlagSet)
 	// ids says the positional argument is a session id: the shell
-	// completes it with the server's sessions.
-	ids bool
+	// completes it with the server's sessions, first those offer says
+	// the command applies to.
+	ids   bool
+	offer offer
 	// idFlags are the command's flags whose value is a session id,
 	// completed as ids is.
 	idFlags []string
@@ -90,10 +92,10 @@ func (a *app) newSubcommand(s subcommand) *cobra.Command {
 		s.flags(c.Flags())
 	}
 	if s.ids {
-		c.ValidArgsFunction = a.completeSessionArg
+		c.ValidArgsFunction = a.completeSessionArg(s.offer)
 	}
 	for _, name := range s.idFlags {
-		_ = c.RegisterFlagCompletionFunc(name, a.completeSessionID)
+		_ = c.RegisterFlagCompletionFunc(name, a.completeSessionID(offerNewest))
 	}
 	return c
 }

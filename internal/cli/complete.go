@@ -3,6 +3,7 @@ package cli
 import (
 	"cmp"
 	"context"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -52,30 +53,36 @@ func (a *app) completeFlags(root *cobra.Command) {
 	}
 }
 
-// completeSessionArg completes a command's one positional argument, a
-// session id.
-func (a *app) completeSessionArg(c *cobra.Command, args []string, word string) ([]string, cobra.ShellCompDirective) {
-	if len(args) > 0 {
-		return nil, noFiles // the id is given already
+// completeSessionArg is a command's completion of its one positional
+// argument, a session id, offering first what o says applies.
+func (a *app) completeSessionArg(o offer) cobra.CompletionFunc {
+	return func(c *cobra.Command, args []string, word string) ([]string, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, noFiles // the id is given already
+		}
+		return a.completeSessionID(o)(c, args, word)
 	}
-	return a.completeSessionID(c, args, word)
 }
 
 // completeSessionID offers the ids starting with word of the sessions on
-// the servers the command line names, each with its title.
-func (a *app) completeSessionID(c *cobra.Command, _ []string, word string) ([]string, cobra.ShellCompDirective) {
-	ctx := c.Context()
-	if ctx == nil {
-		ctx = context.Background()
+// the servers the command line names, each with its title, first what o
+// says applies.
+func (a *app) completeSessionID(o offer) cobra.CompletionFunc {
+	return func(c *cobra.Command, _ []string, word string) ([]string, cobra.ShellCompDirective) {
+		ctx := c.Context()
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		return a.sessionIDs(ctx, word, o), noFiles | cobra.ShellCompDirectiveKeepOrder
 	}
-	return a.sessionIDs(ctx, word), noFiles | cobra.ShellCompDirectiveKeepOrder
 }
 
 // sessionIDs are the ids starting with prefix of the sessions on the
-// servers the flags, the environment and the config file name, the most
-// recently active first, as "ID<tab>title". Nothing when no server
-// answers within completionWait.
-func (a *app) sessionIDs(ctx context.Context, prefix string) []string {
+// servers the flags, the environment and the config file name, as
+// "ID<tab>title" ("ID<tab>running · title" for one that runs): first
+// what o says applies, each group the most recently active first.
+// Nothing when no server answers within completionWait.
+func (a *app) sessionIDs(ctx context.Context, prefix string, o offer) []string {
 	ctx, cancel := context.WithTimeout(ctx, completionWait)
 	defer cancel()
 	conn := a.conn
@@ -85,6 +92,7 @@ func (a *app) sessionIDs(ctx context.Context, prefix string) []string {
 		return nil
 	}
 	lists := make([][]wire.Session, len(opts))
+	states := make([]map[string]wire.SessionStatus, len(opts))
 	var wg sync.WaitGroup
 	for i, o := range opts {
 		c, err := client.New(o)
@@ -92,6 +100,7 @@ func (a *app) sessionIDs(ctx context.Context, prefix string) []string {
 			continue
 		}
 		wg.Go(func() { lists[i], _ = c.Sessions(ctx) })
+		wg.Go(func() { states[i], _ = c.Status(ctx) })
 	}
 	wg.Wait()
 	var found []wire.Session
@@ -102,10 +111,18 @@ func (a *app) sessionIDs(ctx context.Context, prefix string) []string {
 			found = append(found, s)
 		}
 	}
+	status := map[string]wire.SessionStatus{}
+	for _, m := range states {
+		maps.Copy(status, m)
+	}
 	slices.SortStableFunc(found, func(x, y wire.Session) int { return cmp.Compare(y.Time.Updated, x.Time.Updated) })
-	out := make([]string, 0, min(len(found), maxSessionCompletions))
-	for _, s := range found[:min(len(found), maxSessionCompletions)] {
-		out = append(out, s.ID+"\t"+shortTitle(s.Title))
+	var out []string
+	for _, c := range ordered(found, status, o, maxSessionCompletions) {
+		desc := shortTitle(c.s.Title)
+		if c.running != "" {
+			desc = c.running + " · " + desc
+		}
+		out = append(out, c.s.ID+"\t"+desc)
 	}
 	return out
 }

@@ -152,3 +152,30 @@ func TestManPage(t *testing.T) {
 		}
 	}
 }
+
+// TestCompleteOffersWhatAppliesFirst: abort and say offer the running
+// sessions first, result, resume and retry the finished ones, each group
+// the most recently active first (issue 28: `octop abort` Tab offered all
+// 38 sessions though 36 had finished). A running one says so. The
+// running session is active between the finished ones, so each order
+// differs from newest first.
+func TestCompleteOffersWhatAppliesFirst(t *testing.T) {
+	s := sessionsServer(t)
+	s.AddSession(wire.Session{ID: "ses_run", Title: "still going", Time: wire.SessionTime{Created: 3, Updated: 15}})
+	s.SetStatus("ses_run", wire.SessionStatus{Type: wire.StatusBusy})
+	running := "ses_run\trunning · still going"
+	finished := []string{"ses_new\tnew␛[31m red tabbed line", "ses_old\tolder task"}
+	for cmd, want := range map[string][]string{
+		"abort":  append([]string{running}, finished...),
+		"say":    append([]string{running}, finished...),
+		"result": append(finished[:2:2], running),
+		"resume": append(finished[:2:2], running),
+		"retry":  append(finished[:2:2], running),
+		"log":    {finished[0], running, finished[1]}, // newest first, as before
+	} {
+		got, directive := complete(t, client.Options{BaseURL: s.URL()}, cmd, "")
+		if strings.Join(got, "|") != strings.Join(want, "|") || directive != ":36" {
+			t.Errorf("%s: %q %s, want %q :36", cmd, got, directive, want)
+		}
+	}
+}

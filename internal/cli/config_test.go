@@ -195,3 +195,42 @@ func TestConfigCommandURLLogin(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigSaysWhereEachSettingComesFrom: every setting `octop config`
+// prints is marked (default), (config file) or (--FLAG), and notify gives
+// both defaults, the screen's and octop watch's (issue 28: it printed
+// `notify none` without saying the screen's default is all).
+func TestConfigSaysWhereEachSettingComesFrom(t *testing.T) {
+	withConfig(t, testConfig)
+	lines := func(args ...string) string {
+		var out, errb stringsBuilder
+		if code := realMain(append([]string{"config"}, args...), nil, &out, &errb); code != 0 {
+			t.Fatalf("octop config %v exited %d: %s", args, code, errb.String())
+		}
+		return out.String()
+	}
+	for _, c := range []struct {
+		args  []string
+		wants []string
+	}{
+		{nil, []string{"loop           7 (config file)", "stall          3m0s (default)", "abort-on       loop (config file)",
+			"budget-cost    - (default)", "screen         all (default)", "octop watch    none (default)",
+			"exec-timeout   10s (default)", "lazy-after     5000 (default)", "history-window 3d (config file)"}},
+		{[]string{"--loop", "9", "--notify", "bell", "--stall", "1m"}, []string{"loop           9 (--loop)", "stall          1m0s (--stall)",
+			"screen         bell (--notify)", "octop watch    bell (--notify)"}},
+	} {
+		got := lines(c.args...)
+		for _, want := range c.wants {
+			if !strings.Contains(got, want+"\n") {
+				t.Errorf("octop config %v lacks %q:\n%s", c.args, want, got)
+			}
+		}
+	}
+	withConfig(t, testConfig+"\n[notify]\nnotify = \"osc\"\n")
+	got := lines()
+	for _, want := range []string{"screen         osc (config file)", "octop watch    osc (config file)"} {
+		if !strings.Contains(got, want+"\n") {
+			t.Errorf("octop config with notify in the file lacks %q:\n%s", want, got)
+		}
+	}
+}

@@ -73,7 +73,7 @@ func (g *globalFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&g.AllProjects, "all-projects", false, "watch every project on the server, grouped by directory")
 	fs.StringVar(&g.Record, "record", "", "write everything received to FILE (gzip NDJSON) for --replay")
 	fs.BoolVar(&g.Discover, "discover", false, "also watch the servers announced on the local network by 'opencode serve --mdns', as they appear")
-	fs.StringVar(&g.notify, "notify", "all", "call the terminal when a root ends, something waits on you, a session fails or runs away: MODE none, bell, osc or all")
+	fs.StringVar(&g.notify, "notify", screenNotify, "call the terminal when a root ends, something waits on you, a session fails or runs away: MODE none, bell, osc or all")
 	g.wd.register(fs)
 	g.history.register(fs)
 	fs.BoolVar(&g.demo, "demo", false, "replay a built-in recording; needs no server")

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"charm.land/fang/v2"
 	"github.com/spf13/cobra"
@@ -63,6 +64,9 @@ func (a *app) newRoot() *cobra.Command {
 			return nil
 		},
 	}
+	// cobra applies its default distance only on the path noCommand
+	// replaces, so an unset one suggested prefixes alone.
+	root.SuggestionsMinimumDistance = 2
 	root.SetIn(a.stdio.in)
 	root.SetOut(a.stdio.out)
 	root.SetErr(a.stdio.err)
@@ -95,10 +99,25 @@ func (a *app) executeContext(ctx context.Context, args []string) int {
 	return a.code
 }
 
-// noCommand refuses an argument to the root: it names no command.
-func noCommand(_ *cobra.Command, args []string) error {
-	if len(args) > 0 {
-		return usageErr{fmt.Sprintf("octop: unknown command %q; run `octop --help` for the list", args[0])}
+// noCommand refuses an argument to the root: it names no command. It
+// names the commands the word is near (cobra's SuggestionsFor: a prefix,
+// or at most SuggestionsMinimumDistance edits away), as cobra does
+// itself only for a root without Args of its own.
+func noCommand(c *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
 	}
-	return nil
+	near := ""
+	if s := c.SuggestionsFor(args[0]); len(s) > 0 {
+		near = " (did you mean " + orList(s) + "?)"
+	}
+	return usageErr{fmt.Sprintf("octop: unknown command %q%s; run `octop --help` for the list", args[0], near)}
+}
+
+// orList is "a", "a or b", "a, b or c".
+func orList(items []string) string {
+	if len(items) == 1 {
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
 }

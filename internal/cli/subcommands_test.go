@@ -154,6 +154,9 @@ func TestUsageIsOneLine(t *testing.T) {
 		want string
 	}{
 		{[]string{"nosuch"}, "octop: unknown command \"nosuch\"; run `octop --help` for the list"},
+		{[]string{"tre"}, "octop: unknown command \"tre\" (did you mean tree?); run `octop --help` for the list"},
+		{[]string{"resme", "ses_1"}, "octop: unknown command \"resme\" (did you mean resume?); run"},
+		{[]string{"wach", "--json"}, "octop: unknown command \"wach\" (did you mean watch?); run"},
 		{[]string{"--bogus"}, "octop: flag provided but not defined: --bogus; run `octop --help` for the flags"},
 		{[]string{"--loop", "x"}, `octop: invalid value "x" for flag --loop: parse error; run`},
 		{[]string{"--stall", "soon"}, `octop: invalid value "soon" for flag --stall: parse error; run`},

@@ -19,10 +19,14 @@ func (e usageErr) Error() string { return e.line }
 
 // flagError is every command's cobra FlagErrorFunc: the error in the
 // words octop's flags always used (Go's flag package's), with the help to
-// read, in one line.
+// read, in one line. On the root, a word before the flag names no command
+// (`octop wach --json`): that is what is said.
 func flagError(c *cobra.Command, err error) error {
 	msg := flagMessage(err)
 	if !c.HasParent() {
+		if words := c.Flags().Args(); len(words) > 0 {
+			return noCommand(c, words) // a misspelt command before the flag its own command has
+		}
 		return usageErr{fmt.Sprintf("octop: %s; run `octop --help` for the flags", msg)}
 	}
 	return usageErr{fmt.Sprintf("octop %s: %s (see octop %s --help)", c.Name(), msg, c.Name())}

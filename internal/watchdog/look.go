@@ -113,9 +113,9 @@ func (w *Watchdog) mark(out *Out, st *model.State, ss *model.Session, t *track, 
 	}
 	switch after := t.marked(); {
 	case after && !before:
-		w.marked++
+		w.marked[ss.ID] = struct{}{}
 	case before && !after:
-		w.marked--
+		delete(w.marked, ss.ID)
 	}
 }
 

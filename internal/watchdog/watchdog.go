@@ -17,8 +17,8 @@ type Watchdog struct {
 	primed   bool // a full look (Resync) has set the baseline
 	down     bool // the stream is disconnected
 	everUp   bool
-	abortWhy map[string]string // session id → "aborted by octop: loop"
-	marked   int               // sessions with at least one mark
+	abortWhy map[string]string   // session id → "aborted by octop: loop"
+	marked   map[string]struct{} // sessions with at least one mark
 	// awaits says histories follow every resync (see AwaitHistory).
 	awaits bool
 }
@@ -73,7 +73,8 @@ func (o *Out) add(e Event) { o.Events = append(o.Events, e) }
 
 // New returns a Watchdog with cfg's thresholds (zero fields: defaults).
 func New(cfg Config) *Watchdog {
-	return &Watchdog{cfg: cfg.withDefaults(), tracks: map[string]*track{}, abortWhy: map[string]string{}}
+	return &Watchdog{cfg: cfg.withDefaults(), tracks: map[string]*track{}, abortWhy: map[string]string{},
+		marked: map[string]struct{}{}}
 }
 
 // Config is the configuration in force, defaults filled in.
@@ -257,13 +258,24 @@ func (w *Watchdog) Marks(id string) []Mark {
 
 // Marked is how many sessions carry at least one mark. It is kept as
 // marks come and go, so the header can ask on every step.
-func (w *Watchdog) Marked() int { return w.marked }
+func (w *Watchdog) Marked() int { return len(w.marked) }
+
+// Running is how many of the marked sessions run now (model.Kind.Live):
+// the runaways to act on. A looper that has completed keeps its mark as
+// evidence, but is no longer one.
+func (w *Watchdog) Running(st *model.State) int {
+	n := 0
+	for id := range w.marked {
+		if model.StateOf(st.Session(id)).Kind.Live() {
+			n++
+		}
+	}
+	return n
+}
 
 // forget drops a deleted session's track, and its marks from the count.
 func (w *Watchdog) forget(id string) {
-	if t := w.tracks[id]; t != nil && t.marked() {
-		w.marked--
-	}
+	delete(w.marked, id)
 	delete(w.tracks, id)
 }
 

@@ -72,23 +72,13 @@ func Dollars(c float64) string {
 	return fmt.Sprintf("$%.4f", c)
 }
 
-// SplitTitle separates a child session's description from the agent named
-// in the " (@explore subagent)" suffix OpenCode's task tool appends. A title
-// without the suffix comes back unchanged with no agent; the agent comes
-// back as OneLine makes it. It runs for every
-// visible row of every frame, hence no regexp.
+// SplitTitle is model.SplitTitle with the agent made one line by
+// OneLine, as every row draws it. A title whose agent cleans to nothing
+// comes back whole with no agent. It runs for every visible row of every
+// frame, hence no regexp.
 func SplitTitle(title string) (desc, agent string) {
-	const suffix = " subagent)"
-	if !strings.HasSuffix(title, suffix) {
-		return title, ""
-	}
-	head := title[:len(title)-len(suffix)]
-	i := strings.LastIndex(head, "(@")
-	if i < 0 {
-		return title, ""
-	}
-	agent = head[i+2:]
-	if agent == "" || strings.ContainsAny(agent, "() \t") {
+	desc, agent = model.SplitTitle(title)
+	if agent == "" {
 		return title, ""
 	}
 	// The agent is drawn as it comes, so it is made one line here, for
@@ -97,7 +87,7 @@ func SplitTitle(title string) (desc, agent string) {
 	if agent = OneLine(agent); agent == "" {
 		return title, ""
 	}
-	return strings.TrimRight(head[:i], " \t"), agent
+	return desc, agent
 }
 
 // OneLine folds a text from the server into one line a row can hold: it

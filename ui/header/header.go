@@ -56,7 +56,8 @@ type Data struct {
 	// far along it is: "sorting 12,000 of 50,000 read".
 	All                                  model.Counts
 	SortNeedsHistory, FilterNeedsHistory bool
-	// Runaway counts the sessions the watchdog marks (shown when not 0);
+	// Runaway counts the sessions the watchdog marks that run now (shown
+	// when not 0; a marked session that ended keeps only its row's mark);
 	// Notice is the last notification, shown until the person has seen it.
 	Runaway int
 	Notice  string

@@ -86,12 +86,13 @@ func (w *Watch) Evidence(id string) []string {
 	return lines
 }
 
-// Marked is how many sessions carry a mark.
-func (w *Watch) Marked() int {
+// Running is how many sessions carry a mark and run now: the header's
+// count. A marked session that has ended keeps its mark on its row.
+func (w *Watch) Running(st *model.State) int {
 	if w == nil {
 		return 0
 	}
-	return w.wd.Marked()
+	return w.wd.Running(st)
 }
 
 // Events feeds a batch of events the state has applied.
