@@ -68,9 +68,7 @@ func (a *app) newMan() *cobra.Command {
 
 // manSections follow the commands and options in the man page.
 var manSections = [][2]string{
-	{"Exit status", "0 done, 1 server or request error, 2 bad usage, 3 no such session, " +
-		"4 the task ended in an error (result, --wait, log --follow, watch --until-done), " +
-		"5 --wait --timeout ran out while the task still ran."},
+	{"Exit status", strings.ReplaceAll(exitCodes, "\n", " ")},
 	{"Environment", "OPENCODE_SERVER_URL: the server, or a comma-separated list, when --server is not given (default " + client.DefaultURL + ").\n" +
 		"OPENCODE_SERVER_PASSWORD, OPENCODE_SERVER_USERNAME: its basic-auth login, when --password and --username are not given.\n" +
 		"OCTOP_CONFIG: the config file to read instead of $XDG_CONFIG_HOME/octop/config.toml.\n" +

@@ -63,13 +63,15 @@ func (a *app) subcommands() []*cobra.Command {
 	}
 }
 
-// exitCodesHelp ends every subcommand's help.
-const exitCodesHelp = `
-
-Exit codes: 0 done, 1 server or request error, 2 bad usage (or refused: read-only), 3 no such session,
+// exitCodes says what each exit status means: the end of every
+// subcommand's help and the man page's "Exit status" read it.
+const exitCodes = `0 done, 1 server or request error, 2 bad usage (or refused: read-only), 3 no such session,
 4 the task ended in an error (result, --wait, log --follow, watch --until-done),
 5 --wait --timeout ran out while the task still ran, 6 nothing undone or redone: another
 session's work was at stake and --force was not given, or the undo was not confirmed.`
+
+// exitCodesHelp ends every subcommand's help.
+const exitCodesHelp = "\n\nExit codes: " + exitCodes
 
 // newSubcommand makes s's cobra command. Flags and positional arguments
 // may mix (`octop resume ID --prompt …`); a lone "--" ends the flags.
