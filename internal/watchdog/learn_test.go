@@ -13,7 +13,7 @@ import (
 
 // history is what GET /session/{id}/message gives of a session whose
 // run (prompt at `at`) called `bash loop` n times and then ended as end:
-// "done", "aborted" or "interrupted" (a reply never finished).
+// "done", "aborted", "failed" or "interrupted" (a reply never finished).
 func history(id string, at int64, n int, end string) []wire.MessageWithParts {
 	user := wire.MessageWithParts{Info: wire.Message{ID: fmt.Sprintf("msg_%04d", at), SessionID: id, Role: "user",
 		Time: wire.MessageTime{Created: at}}}
@@ -31,6 +31,8 @@ func history(id string, at int64, n int, end string) []wire.MessageWithParts {
 		reply.Info.Error = &wire.ErrorInfo{Name: "MessageAbortedError"}
 	case "interrupted":
 		reply.Info.Time.Completed, reply.Info.Finish = 0, ""
+	case "failed":
+		reply.Info.Error = &wire.ErrorInfo{Name: "APIError"}
 	}
 	return []wire.MessageWithParts{user, reply}
 }
