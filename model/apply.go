@@ -108,7 +108,7 @@ func (s *State) applyContentEvent(ev wire.Event) string {
 	case wire.MessageUpdated:
 		if ss := s.ensure(e.Info.SessionID); ss != nil {
 			s.applyMessage(ss, &e.Info)
-			if e.Info.Role == "user" {
+			if ss.newPrompt(&e.Info) {
 				ss.Loaded = true // a run seen from its prompt on
 			}
 		}
@@ -135,6 +135,16 @@ func (s *State) applyContentEvent(ev wire.Event) string {
 		return e.SessionID
 	}
 	return ""
+}
+
+// newPrompt says whether m is a prompt the session was given while the
+// stream watched it, so its run is seen from the start. The server also
+// sends an old prompt again (with its summary, after its run ended): a
+// prompt older than the last update the server told of its session, or
+// of a session it has not told of at all (a placeholder), was there
+// before; its session's last run is still to be read.
+func (ss *Session) newPrompt(m *wire.Message) bool {
+	return m.Role == "user" && ss.Known && m.Time.Created >= ss.Updated
 }
 
 // upsertInfo takes a session's info from an event or a snapshot. An info

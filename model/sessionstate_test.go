@@ -75,6 +75,16 @@ func TestStateOf(t *testing.T) {
 			SessionState{Kind: KindComplete}},
 		{"a prompt with no reply yet is starting", []wire.Event{created(S, "", "job", 1), userMsg(S, "msg_1", 2), status(S, "idle")},
 			SessionState{Kind: KindRunning, Detail: "starting"}},
+		// A session listed, not read: the server sends its last prompt
+		// again when it adds the prompt's summary, after the run ended.
+		{"an old prompt sent again to an unread session is no run", []wire.Event{updated(S, "", "job", 1, 30), status(S, "idle"),
+			userMsg(S, "msg_1", 2)}, SessionState{Kind: KindNotLoaded}},
+		{"an old prompt of a session not yet listed is no run", []wire.Event{userMsg(S, "msg_1", 2)},
+			SessionState{Kind: KindNotLoaded}},
+		{"a new prompt to an unread session is starting", []wire.Event{updated(S, "", "job", 1, 30), status(S, "idle"),
+			userMsg(S, "msg_5", 40)}, SessionState{Kind: KindRunning, Detail: "starting"}},
+		{"a new prompt its session.updated came before is starting", []wire.Event{updated(S, "", "job", 1, 30), status(S, "idle"),
+			updated(S, "", "job", 1, 40), userMsg(S, "msg_5", 40)}, SessionState{Kind: KindRunning, Detail: "starting"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := apply(tc.events...)

@@ -43,11 +43,15 @@
 // emits only what truly changed: a session that ended while the stream
 // was down gets its end event after the resync, once. A session that ran
 // and ended between two looks gets session.started then its end.
-// Histories read after a look (the screen reads every session's, see
-// Learn) are the baseline too: what they say of a session not seen
-// running since is recorded, not announced, so a later resync does not
-// take it for a change; a session last seen running, one new since the
-// baseline, or one whose messages show a run since the last look is news.
+// One rule says what is news, for every look (news): what the stream
+// shows of a session whose run the model can tell is. What is learned
+// instead is the baseline too: a snapshot after a reconnect, a history
+// read after a look (the screen reads every session's, see Learn), the
+// guessed phase of a session whose run is not read yet, which the
+// server's late word of an old run (its summary, its final tokens, an
+// error) can change. It is recorded, not announced, unless the session
+// runs now or did when last seen, is new since the baseline, or its
+// messages show a run since the last look that read them.
 // The phase is model.StateOf's kind (denied is reported as
 // session.failed with status "denied"); for an idle session whose history
 // is not loaded it is guessed from the error (MessageAbortedError is an

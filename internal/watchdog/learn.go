@@ -17,7 +17,7 @@ func (w *Watchdog) AwaitHistory() { w.awaits = true }
 // marks are taken silently, so a later resync does not announce them as
 // changes. What changed while the stream could not tell is: a session
 // last seen running that has ended, one new since the baseline, or one
-// whose messages show a run after the last one seen.
+// whose messages show a run after the last one read (see news).
 func (w *Watchdog) Learn(st *model.State, ids []string, nowMS int64) Out {
 	var out Out
 	for _, id := range ids {
@@ -30,18 +30,12 @@ func (w *Watchdog) Learn(st *model.State, ids []string, nowMS int64) Out {
 			continue // nothing learned
 		}
 		t := w.track(ss, nowMS)
-		news := t.phase.live() || phaseOf(st, ss).live() || t.fresh || (t.loaded && ss.RunStart != t.runStart)
-		t.fresh = false
-		primed := w.primed
-		if !news {
-			w.primed = false // as at start: recorded, not announced
-		}
-		w.look(&out, st, ss, t, nowMS)
+		news := w.look(&out, st, ss, t, nowMS, true)
 		// Its spend counts against its root's tree budget, as in Events.
 		if r := rootOf(st, ss); r != ss {
-			w.mark(&out, st, r, w.track(r, nowMS), 1<<budgetIdx, nowMS)
+			w.mark(&out, st, r, w.track(r, nowMS), 1<<budgetIdx, nowMS, news)
 		}
-		w.primed = primed
+		t.fresh = false
 	}
 	sortOut(&out)
 	return out

@@ -13,7 +13,8 @@ import (
 
 // history is what GET /session/{id}/message gives of a session whose
 // run (prompt at `at`) called `bash loop` n times and then ended as end:
-// "done", "aborted" or "interrupted" (a reply never finished).
+// "done", "aborted", "failed", "denied" (its last call's permission
+// rejected) or "interrupted" (a reply never finished).
 func history(id string, at int64, n int, end string) []wire.MessageWithParts {
 	user := wire.MessageWithParts{Info: wire.Message{ID: fmt.Sprintf("msg_%04d", at), SessionID: id, Role: "user",
 		Time: wire.MessageTime{Created: at}}}
@@ -31,6 +32,13 @@ func history(id string, at int64, n int, end string) []wire.MessageWithParts {
 		reply.Info.Error = &wire.ErrorInfo{Name: "MessageAbortedError"}
 	case "interrupted":
 		reply.Info.Time.Completed, reply.Info.Finish = 0, ""
+	case "failed":
+		reply.Info.Error = &wire.ErrorInfo{Name: "APIError"}
+	case "denied":
+		reply.Info.Finish = "tool-calls"
+		reply.Parts = append(reply.Parts, wire.Part{ID: fmt.Sprintf("prt_%04d_no", at), SessionID: id, MessageID: mid,
+			Type: wire.PartTool, Tool: "bash", CallID: "no", State: &wire.ToolState{Status: wire.ToolError, Input: in,
+				Error: "The user rejected permission to use this specific tool call.", Time: wire.ToolTime{Start: at + 1, End: at + 1}}})
 	}
 	return []wire.MessageWithParts{user, reply}
 }

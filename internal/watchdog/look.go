@@ -8,28 +8,57 @@ import (
 )
 
 // look compares a session with what was last seen of it and emits the
-// transitions: its lifecycle, then its marks.
-func (w *Watchdog) look(out *Out, st *model.State, ss *model.Session, t *track, nowMS int64) {
-	w.lookLifecycle(out, st, ss, t, nowMS)
-	w.mark(out, st, ss, t, allKinds, nowMS)
+// transitions: its lifecycle, then its marks. learned says the look
+// follows a read (a snapshot, a history) rather than the stream (see
+// news). It reports whether what it found was news.
+func (w *Watchdog) look(out *Out, st *model.State, ss *model.Session, t *track, nowMS int64, learned bool) bool {
+	news := w.lookLifecycle(out, st, ss, t, nowMS, learned)
+	w.mark(out, st, ss, t, allKinds, nowMS, news)
+	return news
+}
+
+// news is the one rule of what is news, every look's. Before the first
+// Resync nothing is: that look sets the baseline. After it, what the
+// stream shows of a session whose run the model can tell (Loaded) is.
+// What is learned instead, by a read or from a session whose run is not
+// read yet (its phase a guess, which the server's late word of an old
+// run, its summary, tokens or error, can change), is news only for a
+// session running now or when last seen, one new since the baseline, or
+// one whose messages show a run since the last look that read them.
+// cur is the session's phase now; t still holds the last look's.
+func (w *Watchdog) news(ss *model.Session, t *track, cur phase, learned bool) bool {
+	switch {
+	case !w.primed:
+		return false
+	case ss.Loaded && !learned:
+		return true
+	}
+	return t.fresh || t.phase.live() || cur.live() || t.loaded && ss.Loaded && ss.RunStart != t.runStart
 }
 
 // lookLifecycle emits the session's lifecycle transitions since the last
-// look.
-func (w *Watchdog) lookLifecycle(out *Out, st *model.State, ss *model.Session, t *track, nowMS int64) {
+// look, if they are news, which it reports.
+func (w *Watchdog) lookLifecycle(out *Out, st *model.State, ss *model.Session, t *track, nowMS int64, learned bool) bool {
 	cur := phaseOf(st, ss)
 	prev, prevStart := t.phase, t.runStart
+	news := w.news(ss, t, cur, learned)
 	if w.awaits && prev.live() && !cur.live() && model.StateOf(ss).Kind == model.KindNotLoaded {
 		// How it ended cannot be told before its history is read; its
 		// reader is on the way (AwaitHistory), and Learn tells it then.
-		return
+		return news
 	}
-	t.phase, t.runStart, t.loaded = cur, ss.RunStart, ss.Loaded
-	if w.primed {
+	t.phase = cur
+	if ss.Loaded {
+		// An unread session's RunStart may be older than its last run:
+		// the run a later read shows is compared with this one.
+		t.runStart, t.loaded = ss.RunStart, true
+	}
+	if news {
 		for _, name := range transitions(prev, cur, prevStart != ss.RunStart) {
 			out.add(w.event(st, ss, name, cur, nowMS))
 		}
 	}
+	return news
 }
 
 // transitions lists the events a change from prev to cur means. newRun
@@ -102,13 +131,14 @@ const (
 )
 
 // mark sets and clears the session's runaway marks of the kinds in mask,
-// emits runaway.KIND for each new one, and asks for an abort where the
-// config says so.
-func (w *Watchdog) mark(out *Out, st *model.State, ss *model.Session, t *track, mask uint8, nowMS int64) {
+// emits runaway.KIND for each new one if the look found news or the
+// session runs (a runaway found at the first look runs away now), and
+// asks for an abort where the config says so.
+func (w *Watchdog) mark(out *Out, st *model.State, ss *model.Session, t *track, mask uint8, nowMS int64, news bool) {
 	before := t.marked()
 	for i := range kinds {
 		if mask&(1<<i) != 0 {
-			w.markOne(out, st, ss, t, i, nowMS)
+			w.markOne(out, st, ss, t, i, nowMS, news)
 		}
 	}
 	switch after := t.marked(); {
@@ -119,7 +149,7 @@ func (w *Watchdog) mark(out *Out, st *model.State, ss *model.Session, t *track, 
 	}
 }
 
-func (w *Watchdog) markOne(out *Out, st *model.State, ss *model.Session, t *track, i int, nowMS int64) {
+func (w *Watchdog) markOne(out *Out, st *model.State, ss *model.Session, t *track, i int, nowMS int64, news bool) {
 	k := kinds[i]
 	if (k == Loop || k == Errors) && st.Sealed(ss.ID) {
 		return // its calls were let go; what they showed when read stands
@@ -134,9 +164,9 @@ func (w *Watchdog) markOne(out *Out, st *model.State, ss *model.Session, t *trac
 		return
 	}
 	t.setMark(i, &Mark{Kind: k, Since: nowMS, Evidence: msg})
-	live := t.phase == phaseBusy || t.phase == phaseWaiting
-	if !w.primed && !live {
-		return // history found at start: marked, not news
+	live := t.phase.live()
+	if !news && !live {
+		return // history: marked, not news
 	}
 	e := w.event(st, ss, RunawayPrefix+string(k), t.phase, nowMS)
 	e.Reason = msg

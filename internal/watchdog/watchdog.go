@@ -32,8 +32,8 @@ type track struct {
 	marks    *[len(kinds)]*Mark
 	phase    phase
 	// fresh: first seen after the baseline was set, so it is new since;
-	// loaded: its phase and runStart were last taken from its messages,
-	// so a later RunStart is a run it made (see Learn).
+	// loaded: runStart was taken from its messages, so a later RunStart
+	// is a run it made (see news).
 	fresh, loaded bool
 }
 
@@ -109,12 +109,12 @@ func (w *Watchdog) Events(st *model.State, evs []wire.Event, nowMS int64) Out {
 		}
 		t := w.track(ss, nowMS)
 		t.heard = nowMS
-		w.lookLifecycle(&out, st, ss, t, nowMS)
+		news := w.lookLifecycle(&out, st, ss, t, nowMS, false)
 		w.lookFollowers(&out, st, ss, nowMS)
-		w.mark(&out, st, ss, t, mask|1<<stallIdx, nowMS)
+		w.mark(&out, st, ss, t, mask|1<<stallIdx, nowMS, news)
 		// A child's spend counts against its root's tree budget.
 		if r := rootOf(st, ss); r != ss && mask&(1<<budgetIdx) != 0 {
-			w.mark(&out, st, r, w.track(r, nowMS), 1<<budgetIdx, nowMS)
+			w.mark(&out, st, r, w.track(r, nowMS), 1<<budgetIdx, nowMS, news)
 		}
 	}
 	return out
@@ -125,7 +125,7 @@ func (w *Watchdog) Events(st *model.State, evs []wire.Event, nowMS int64) Out {
 // (an aborted background child sends its parent no notice).
 func (w *Watchdog) lookFollowers(out *Out, st *model.State, ss *model.Session, nowMS int64) {
 	for p := st.Session(ss.ParentID); p != nil && p.LaunchedBackground(); p = st.Session(p.ParentID) {
-		w.lookLifecycle(out, st, p, w.track(p, nowMS), nowMS)
+		w.lookLifecycle(out, st, p, w.track(p, nowMS), nowMS, false)
 	}
 }
 
@@ -159,7 +159,7 @@ func (w *Watchdog) Tick(st *model.State, nowMS int64) Out {
 			continue
 		}
 		if ss := st.Session(id); ss != nil {
-			w.mark(&out, st, ss, t, 1<<stallIdx, nowMS)
+			w.mark(&out, st, ss, t, 1<<stallIdx, nowMS, w.news(ss, t, t.phase, false))
 		}
 	}
 	sortOut(&out)
@@ -168,8 +168,8 @@ func (w *Watchdog) Tick(st *model.State, nowMS int64) Out {
 
 // Resync follows a full REST read applied to st (at start and after every
 // reconnect). The first one sets the baseline and emits nothing; later
-// ones emit only what truly changed while the stream was down. Quiet
-// clocks restart: silence while disconnected proves nothing.
+// ones emit only what truly changed while the stream was down (see
+// news). Quiet clocks restart: silence while disconnected proves nothing.
 func (w *Watchdog) Resync(st *model.State, nowMS int64) Out {
 	for id, t := range w.tracks {
 		if st.Session(id) == nil {
@@ -218,7 +218,7 @@ func (w *Watchdog) lookAll(out *Out, st *model.State, nowMS int64) {
 	for _, r := range st.Roots() {
 		for _, id := range st.SubtreeIDs(r) {
 			ss := st.Session(id)
-			w.look(out, st, ss, w.track(ss, nowMS), nowMS)
+			w.look(out, st, ss, w.track(ss, nowMS), nowMS, true)
 		}
 	}
 }
