@@ -199,7 +199,7 @@ func (ss *Session) backgroundState() (SessionState, bool) {
 	open, unknown := ss.background()
 	switch {
 	case open > 0:
-		return SessionState{Kind: KindBackground, Reason: "background",
+		return SessionState{Kind: KindBackground, Reason: ReasonBackground,
 			Detail: fmt.Sprintf("waiting on %d background %s", open, plural(open, "task", "tasks"))}, true
 	case unknown:
 		return SessionState{Kind: KindNotLoaded}, true

@@ -46,21 +46,6 @@ type SessionState struct {
 	Detail string
 }
 
-var kindWords = [...]string{
-	KindNotLoaded: "not loaded", KindRunning: "running", KindWaiting: "waiting on you",
-	KindRetrying: "retrying", KindIdle: "idle", KindComplete: "complete", KindFailed: "failed",
-	KindAborted: "aborted", KindInterrupted: "interrupted", KindDenied: "denied",
-	KindBackground: "waiting on background tasks",
-}
-
-// String is the word a person reads for the kind.
-func (k Kind) String() string {
-	if int(k) < len(kindWords) {
-		return kindWords[k]
-	}
-	return "unknown"
-}
-
 // Live reports whether the session is still working: running, retrying,
 // waiting on an answer, or waiting on the background tasks it launched.
 // A root is done once its kind is neither live nor KindNotLoaded.
@@ -72,24 +57,6 @@ func (k Kind) Live() bool {
 // person should look: failed, interrupted or denied. Aborted is not bad:
 // someone chose it.
 func (k Kind) Bad() bool { return k == KindFailed || k == KindInterrupted || k == KindDenied }
-
-// Status is the kind in async-task terms, as `octop result` and
-// `octop tree --json` print it: running, complete or error ("" while not
-// loaded, "idle" for a session that never ran). KindBackground is running
-// (with the reason "background").
-func (k Kind) Status() string {
-	switch {
-	case k.Live():
-		return "running"
-	case k == KindComplete:
-		return "complete"
-	case k == KindIdle:
-		return "idle"
-	case k == KindNotLoaded:
-		return ""
-	}
-	return "error"
-}
 
 // Errors and texts the server uses for the end states it does not name.
 const (
@@ -135,10 +102,10 @@ func StateOf(ss *Session) SessionState {
 		if who == "" {
 			who = "a user"
 		}
-		return SessionState{Kind: KindAborted, Reason: "aborted", Detail: "aborted by " + who}
+		return SessionState{Kind: KindAborted, Reason: ReasonAborted, Detail: "aborted by " + who}
 	}
 	if t := ss.deniedCall(); t != nil {
-		return SessionState{Kind: KindDenied, Reason: "denied", Detail: deniedDetail(t)}
+		return SessionState{Kind: KindDenied, Reason: ReasonDenied, Detail: deniedDetail(t)}
 	}
 	if ss.Err != nil {
 		detail := ss.Err.Name
@@ -157,12 +124,12 @@ func (ss *Session) endOfRun() SessionState {
 		return SessionState{Kind: KindIdle, Detail: "never ran"}
 	}
 	if a := ss.latestAssistant(); a != nil && !a.done && a.id > ss.lastUserID() {
-		return SessionState{Kind: KindInterrupted, Reason: "interrupted", Detail: "the last reply never finished"}
+		return SessionState{Kind: KindInterrupted, Reason: ReasonInterrupted, Detail: "the last reply never finished"}
 	}
 	if ss.StatusKnown && ss.nOpen > 0 {
 		for i := len(ss.Tools) - 1; i >= 0; i-- {
 			if !ss.Tools[i].Ended() {
-				return SessionState{Kind: KindInterrupted, Reason: "interrupted",
+				return SessionState{Kind: KindInterrupted, Reason: ReasonInterrupted,
 					Detail: "a " + ss.Tools[i].Tool + " call was left running"}
 			}
 		}

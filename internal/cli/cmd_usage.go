@@ -94,7 +94,7 @@ func runUsage(ctx context.Context, cmd *command, base client.Options, pos []stri
 	}
 	l := usage.Build(sessions, by, usage.Options{Since: cutoff, Loc: time.Local})
 	if asJSON {
-		if err := printJSON(cmd.stdio.out, usageJSON{Ledger: l, Since: cutoff, EndedBadly: l.Bad()}); err != nil {
+		if err := printJSON(cmd.stdio.out, usageJSON{Ledger: l, Since: cutoff, EndedBadly: l.Bad(), Aborted: l.Aborted()}); err != nil {
 			return cmd.fail(err)
 		}
 		return code
@@ -108,6 +108,8 @@ type usageJSON struct {
 	usage.Ledger
 	Since      int64         `json:"since"`
 	EndedBadly usage.Figures `json:"ended_badly"`
+	// Aborted is apart from EndedBadly: someone stopped that work.
+	Aborted usage.Figures `json:"aborted"`
 }
 
 // readLedgers reads every server's sessions with the messages of the
@@ -179,6 +181,9 @@ func printLedger(w io.Writer, l usage.Ledger) {
 		fmt.Fprintln(w, b.String())
 	}
 	fmt.Fprintln(w, l.BadLine(wholeTokens))
+	if a := l.AbortedLine(wholeTokens); a != "" {
+		fmt.Fprintln(w, a)
+	}
 	if u := l.UnpricedLine(); u != "" {
 		fmt.Fprintln(w, u)
 	}

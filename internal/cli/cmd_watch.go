@@ -317,15 +317,19 @@ func (w *watcher) hookReport(r hook.Result) {
 	w.note("octop watch: " + hookFailure(r))
 }
 
-// finished says whether --until-done's root has stopped, and the code.
+// finished says whether --until-done's root has stopped, and the code:
+// as `octop result`'s, from the model's status of the root's end, so 0
+// for complete and codeTaskError for an error (failed, interrupted and
+// denied, the bad ends, and aborted, which is not done).
 func (w *watcher) finished() (int, bool) {
 	if !w.o.untilDone || !w.primed {
 		return 0, false
 	}
-	switch w.wd.Status(w.o.root) {
-	case "done":
+	k, _ := w.wd.Kind(w.o.root)
+	switch k.Status() {
+	case model.StatusComplete:
 		return codeOK, true
-	case "failed", "aborted", "interrupted":
+	case model.StatusError:
 		return codeTaskError, true
 	}
 	return 0, false

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/octop-dev/octop/model"
 	"io"
 	"sort"
 	"strings"
@@ -214,7 +215,7 @@ func waitContext(ctx context.Context, timeout time.Duration) (context.Context, c
 // code for it: codeTaskError when the task ended in an error.
 func (c *command) printResult(r task.Result) int {
 	fmt.Fprint(c.stdio.out, r.Format())
-	if r.State == task.StateError {
+	if r.State == model.StatusError {
 		return codeTaskError
 	}
 	return codeOK

@@ -15,6 +15,7 @@
 package otlp
 
 import (
+	"github.com/octop-dev/octop/model"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -28,7 +29,6 @@ import (
 
 	"github.com/octop-dev/octop/internal/usage"
 	"github.com/octop-dev/octop/internal/wire"
-	"github.com/octop-dev/octop/model"
 )
 
 // octop's own attributes: the conventions have no cost, state or title.
@@ -42,7 +42,7 @@ const (
 	AttrToolTitle    = attribute.Key("opencode.tool.title")
 	maxText          = 256 // bytes of a title or an error message sent
 	toolErrorType    = "tool_error"
-	interruptedCall  = "interrupted"
+	interruptedCall  = model.EndInterrupted
 	otherError       = "_OTHER" // the conventions' error.type when nothing names it
 	toolTypeFunction = "function"
 )
@@ -147,7 +147,7 @@ func (m *mapper) session(s *Session, parent trace.SpanID, subCost usage.Figures)
 	}
 	sp := m.stub(name, trace.SpanKindInternal, SpanIDFor(KindSession, s.ID), parent, start, end)
 	sp.Attributes = []attribute.KeyValue{semconv.GenAIOperationNameInvokeAgent, semconv.GenAIAgentID(s.ID),
-		semconv.GenAIConversationID(s.ID), AttrState.String(usage.EndOf(s.State.Kind))}
+		semconv.GenAIConversationID(s.ID), AttrState.String(s.State.Kind.End())}
 	if s.Agent != "" {
 		sp.Attributes = append(sp.Attributes, semconv.GenAIAgentName(s.Agent))
 	}
@@ -158,9 +158,8 @@ func (m *mapper) session(s *Session, parent trace.SpanID, subCost usage.Figures)
 	sp.Attributes = append(sp.Attributes, usageAttrs(own.Tokens)...)
 	sp.Attributes = append(sp.Attributes, costAttrs(AttrCost, own)...)
 	sp.Attributes = append(sp.Attributes, costAttrs(AttrSubtreeCost, subCost)...)
-	switch s.State.Kind {
-	case model.KindFailed, model.KindAborted, model.KindInterrupted, model.KindDenied:
-		sp.Attributes = append(sp.Attributes, errorType(s.State.Reason, usage.EndOf(s.State.Kind)))
+	if s.State.Kind.Bad() { // aborted is not: someone chose to stop it
+		sp.Attributes = append(sp.Attributes, errorType(s.State.Reason, s.State.Kind.End()))
 		sp.Status = sdktrace.Status{Code: codes.Error, Description: bounded(s.State.Detail)}
 	}
 	if s.State.Kind.Live() {

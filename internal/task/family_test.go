@@ -2,6 +2,7 @@ package task
 
 import (
 	"encoding/json"
+	"github.com/octop-dev/octop/model"
 	"os"
 	"strings"
 	"testing"
@@ -53,7 +54,7 @@ func TestDeriveResultBackground(t *testing.T) {
 		return f
 	}
 	r := DeriveResultIn(root, wire.SessionStatus{}, msgs, family())
-	if r.State != StateComplete || !r.Settled || !strings.HasPrefix(r.Text, "noticed task ") || reads != 3 {
+	if r.State != model.StatusComplete || !r.Settled || !strings.HasPrefix(r.Text, "noticed task ") || reads != 3 {
 		t.Errorf("all ended: %+v (%d reads)", r, reads)
 	}
 	var got []string
@@ -70,7 +71,7 @@ func TestDeriveResultBackground(t *testing.T) {
 	status[first] = wire.SessionStatus{Type: wire.StatusBusy}
 	reads = 0
 	r = DeriveResultIn(root, wire.SessionStatus{}, msgs, family())
-	if r.State != StateRunning || r.Reason != "background" || r.Run != wire.StatusIdle || reads != 2 {
+	if r.State != model.StatusRunning || r.Reason != "background" || r.Run != wire.StatusIdle || reads != 2 {
 		t.Errorf("a child running: %+v (%d reads)", r, reads)
 	}
 	if f := r.Format(); !strings.Contains(f, "status: running\n") || !strings.Contains(f, "waiting: 1 background task\n") ||
@@ -79,7 +80,7 @@ func TestDeriveResultBackground(t *testing.T) {
 	}
 
 	// Without its family the root cannot be told done: its children may run.
-	if r := DeriveResult(root, wire.SessionStatus{}, msgs[:3]); r.State != StateRunning {
+	if r := DeriveResult(root, wire.SessionStatus{}, msgs[:3]); r.State != model.StatusRunning {
 		t.Errorf("no family, no notice: %s", r.State)
 	}
 }

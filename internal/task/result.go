@@ -8,19 +8,12 @@ import (
 	"github.com/octop-dev/octop/model"
 )
 
-// Task states, in async-task-result terms.
-const (
-	StateRunning  = "running"
-	StateComplete = "complete"
-	StateError    = "error"
-)
-
 // Result is a session's outcome as an async task's caller sees it.
 type Result struct {
 	TaskID string
 	Title  string
 	Agent  string
-	// State is StateRunning, StateComplete or StateError.
+	// State is model.StatusRunning, StatusComplete or StatusError.
 	State string
 	// Run is the server's run state while running: busy or retry.
 	Run string
@@ -108,7 +101,7 @@ func DeriveResultIn(s wire.Session, st wire.SessionStatus, msgs []wire.MessageWi
 	r.Reason, r.Detail = state.Reason, state.Detail
 	switch state.Kind {
 	case model.KindRunning, model.KindWaiting, model.KindRetrying, model.KindBackground:
-		r.State, r.Run = StateRunning, wire.StatusBusy
+		r.State, r.Run = model.StatusRunning, wire.StatusBusy
 		switch {
 		case st.Type == wire.StatusBusy || st.Type == wire.StatusRetry:
 			r.Run = st.Type
@@ -120,10 +113,10 @@ func DeriveResultIn(s wire.Session, st wire.SessionStatus, msgs []wire.MessageWi
 			r.Retry = &retry
 		}
 	case model.KindComplete, model.KindIdle:
-		r.State = StateComplete
+		r.State = model.StatusComplete
 		r.Settled = (last == nil || last.Info.Finish != "tool-calls") && !interruptedBelow(m, fam)
 	default:
-		r.State, r.Error = StateError, errorOf(last, state)
+		r.State, r.Error = model.StatusError, errorOf(last, state)
 		// An interrupted reply may only have been read a moment before it
 		// finished: Wait trusts it after a few polls only.
 		r.Settled = state.Kind != model.KindInterrupted && !interruptedBelow(m, fam)
@@ -262,12 +255,12 @@ func (r Result) Format() string {
 	fmt.Fprintf(&b, "status: %s\n", r.State)
 	fmt.Fprintf(&b, "task_id: %s\n", r.TaskID)
 	switch r.State {
-	case StateComplete:
+	case model.StatusComplete:
 		fmt.Fprintf(&b, "\n<task_result>\n%s\n</task_result>\n", strings.TrimRight(r.Text, "\n"))
-	case StateError:
+	case model.StatusError:
 		fmt.Fprintf(&b, "reason: %s\n", oneLine(r.Reason))
 		fmt.Fprintf(&b, "error: %s\n", r.ErrorLine())
-	case StateRunning:
+	case model.StatusRunning:
 		if r.Reason == "background" {
 			fmt.Fprintf(&b, "waiting: %s\n", strings.TrimPrefix(r.Detail, "waiting on "))
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/octop-dev/octop/internal/wire"
 	"io"
 	"strings"
 
@@ -65,9 +66,9 @@ func ToolLine(e Entry) string {
 		s += " → " + e.ChildID
 	}
 	switch e.Status {
-	case "pending", "running":
+	case wire.ToolPending, wire.ToolRunning:
 		s += "  (" + e.Status + ")"
-	case "error":
+	case wire.ToolError:
 		s += "  (failed)"
 	}
 	if e.Background {

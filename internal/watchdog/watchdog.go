@@ -231,13 +231,13 @@ func (w *Watchdog) track(ss *model.Session, nowMS int64) *track {
 	return t
 }
 
-// Status is the session's phase as last seen: idle, busy, waiting, done,
-// failed, aborted or interrupted ("" for a session not seen).
-func (w *Watchdog) Status(id string) string {
+// Kind is the model's kind of the session's phase as last seen (waiting
+// is KindWaiting); ok is false for a session not seen.
+func (w *Watchdog) Kind(id string) (k model.Kind, ok bool) {
 	if t := w.tracks[id]; t != nil {
-		return t.phase.String()
+		return t.phase.kind(), true
 	}
-	return ""
+	return model.KindNotLoaded, false
 }
 
 // Marks returns the session's current marks, in kinds order.

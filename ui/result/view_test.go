@@ -3,6 +3,7 @@ package result
 import (
 	"errors"
 	"fmt"
+	"github.com/octop-dev/octop/model"
 	"testing"
 
 	"github.com/charmbracelet/x/exp/golden"
@@ -30,12 +31,12 @@ func TestResultRoomGolden(t *testing.T) {
 		reply *task.ResultReply
 	}{
 		{"loading", nil},
-		{"running", &task.ResultReply{Result: task.Result{TaskID: "ses_c4", Agent: "explore", State: task.StateRunning, Tools: tools}}},
-		{"complete", &task.ResultReply{Result: task.Result{TaskID: "ses_c4", Agent: "explore", State: task.StateComplete,
+		{"running", &task.ResultReply{Result: task.Result{TaskID: "ses_c4", Agent: "explore", State: model.StatusRunning, Tools: tools}}},
+		{"complete", &task.ResultReply{Result: task.Result{TaskID: "ses_c4", Agent: "explore", State: model.StatusComplete,
 			Tools: tools[:1], Text: "Found **14** TODO comments:\n\n- `parser.go`: 9\n- lexer.go: 5\n\n```go\nx := 1\n```"}}},
-		{"failed", &task.ResultReply{Result: task.Result{TaskID: "ses_c4", Agent: "explore", State: task.StateError,
+		{"failed", &task.ResultReply{Result: task.Result{TaskID: "ses_c4", Agent: "explore", State: model.StatusError,
 			Tools: tools[:2], Error: &wire.ErrorInfo{Name: "MessageAbortedError", Data: wire.ErrorInfoData{Message: "Aborted"}}}}},
-		{"retrying", &task.ResultReply{Result: task.Result{TaskID: "ses_c4", Agent: "explore", State: task.StateRunning,
+		{"retrying", &task.ResultReply{Result: task.Result{TaskID: "ses_c4", Agent: "explore", State: model.StatusRunning,
 			Retry: &wire.SessionStatus{Type: wire.StatusRetry, Attempt: 2, Message: "rate limited"}}}},
 		{"not-found", &task.ResultReply{Err: fmt.Errorf("GET /session/ses_c4: %w", task.ErrNoSession)}},
 		{"error", &task.ResultReply{Err: errors.New("GET /session/ses_c4/message: connection refused")}},

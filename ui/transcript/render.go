@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"fmt"
+	"github.com/octop-dev/octop/internal/wire"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -114,9 +115,9 @@ func (r *renderer) tool(e *transcript.Entry, w int, expanded bool) []string {
 	ink := r.st.Ink
 	head := ink.Done
 	switch e.Status {
-	case "pending", "running":
+	case wire.ToolPending, wire.ToolRunning:
 		head = ink.Busy
-	case "error":
+	case wire.ToolError:
 		head = ink.Failed
 	}
 	line := format.OneLine(transcript.ToolLine(*e)) // the input and title are the server's

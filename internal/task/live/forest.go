@@ -151,7 +151,7 @@ func (f *Forest) visit(id string) ([]string, *Node) {
 		return nil, nil
 	}
 	n := nodeOf(f.st, ss)
-	running := n.Status == "running"
+	running := n.Status == model.StatusRunning
 	u, ok := f.usage[id]
 	if !ok {
 		info := wire.Session{ID: id, Time: wire.SessionTime{Created: ss.Created, Updated: ss.Updated}}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/octop-dev/octop/model"
 	"time"
 
 	"github.com/octop-dev/octop/internal/task"
@@ -68,8 +69,8 @@ func FollowLog(ctx context.Context, c *client.Client, id string, emit func([]tra
 			}
 			return task.Result{}, err
 		}
-		done := r.State != task.StateRunning && (r.Settled || unsettled >= settlePolls)
-		if r.State != task.StateRunning {
+		done := r.State != model.StatusRunning && (r.Settled || unsettled >= settlePolls)
+		if r.State != model.StatusRunning {
 			unsettled++
 		} else {
 			unsettled = 0

@@ -114,9 +114,6 @@ type ToolCounts struct {
 	Failed    int `json:"failed"`
 }
 
-// StateIdle is a session that never ran (no messages).
-const StateIdle = "idle"
-
 // Tree reads every session of the directory with its status and whole
 // message history (ReadForest) and returns the roots, newest first, each
 // with its children in creation order. A session whose parent is not on
@@ -176,7 +173,7 @@ func nodeOf(st *model.State, ss *model.Session) *Node {
 		Status: state.Kind.Status(), Run: runWord(ss.Run()), Created: ss.Created, Children: []*Node{},
 		RetryOf: st.RetryOf(ss.ID), Reverted: revertedNode(ss), Undecodable: st.Undecodable(ss.ID)}
 	switch {
-	case n.Status == "error":
+	case n.Status == model.StatusError:
 		n.Reason, n.Error = state.Reason, state.Detail
 	case state.Kind == model.KindBackground:
 		n.Reason = state.Reason

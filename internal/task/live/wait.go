@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/octop-dev/octop/model"
 	"time"
 
 	"github.com/octop-dev/octop/internal/task"
@@ -118,7 +119,7 @@ func WaitAfter(ctx context.Context, c *client.Client, id string, o WaitOptions) 
 			if r, msgs, err = readAll(ctx, c, s); err == nil {
 				last = r
 				switch {
-				case r.State == task.StateRunning || (o.Prompted && !replied(msgs, o.After)):
+				case r.State == model.StatusRunning || (o.Prompted && !replied(msgs, o.After)):
 					unsettled = 0
 				case r.Settled || unsettled >= settlePolls:
 					return r, nil
@@ -133,7 +134,7 @@ func WaitAfter(ctx context.Context, c *client.Client, id string, o WaitOptions) 
 		select {
 		case <-ctx.Done():
 			if last.TaskID == "" {
-				last = task.Result{TaskID: s.ID, Title: s.Title, State: task.StateRunning, Run: wire.StatusBusy}
+				last = task.Result{TaskID: s.ID, Title: s.Title, State: model.StatusRunning, Run: wire.StatusBusy}
 			}
 			msg := fmt.Sprintf("%s is still running; gave up waiting: %v", s.ID, ctx.Err())
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {

@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"github.com/octop-dev/octop/model"
 	"testing"
 	"time"
 
@@ -55,7 +56,7 @@ func TestWaitAfterAPromptIgnoresTheRunBefore(t *testing.T) {
 	f.SetMessages("ses_parent", append(old, prompt, answer))
 	select {
 	case r := <-done:
-		if r.State != task.StateComplete || r.Text != "the new answer" {
+		if r.State != model.StatusComplete || r.Text != "the new answer" {
 			t.Errorf("WaitAfter = %s %q, want complete with the new answer", r.State, r.Text)
 		}
 	case <-ctx.Done():
