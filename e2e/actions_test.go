@@ -3,7 +3,6 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/octop-dev/octop/model"
 	"net"
 	"reflect"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/octop-dev/octop/internal/testkit/harness"
 	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // TestActionsLaunchResultResume: launch under a chosen parent makes exactly

@@ -203,7 +203,7 @@ func TestModelLive(t *testing.T) {
 		for _, id := range m.SubtreeIDs(runaway.ID) {
 			ss := m.Session(id)
 			for i := range ss.Tools {
-				if st := ss.ShownToolStatus(i); st == model.ToolRunning || st == model.ToolPending {
+				if st := ss.CallStatus(i); st == model.ToolRunning || st == model.ToolPending {
 					t.Errorf("%s: tool %s still shown as %d after the abort", id, ss.Tools[i].PartID, st)
 				}
 			}

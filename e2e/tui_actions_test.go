@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"github.com/octop-dev/octop/model"
 	"regexp"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/testkit/harness"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // TestTUIActions drives the action keys in a real terminal: `x` plus its

@@ -149,7 +149,7 @@ func (ss *Session) follow(t *ToolCall) bgFollow {
 	case k == KindInterrupted:
 		return bgFollow{shown: ToolInterrupted}
 	}
-	return bgFollow{shown: ToolError} // aborted: no notice ever comes
+	return bgFollow{shown: ToolAborted} // no notice ever comes
 }
 
 // noticeOr is what a notice says of the child, or f without one.
@@ -241,7 +241,8 @@ func (ss *Session) countBackground(c *Counts) {
 			c.ToolsDone++
 		case ToolInterrupted:
 			c.ToolsInterrupted++
-			c.ToolsFailed++
+		case ToolAborted:
+			c.ToolsAborted++
 		default:
 			c.ToolsFailed++
 		}

@@ -53,7 +53,7 @@ func (s *State) reopen(ss *Session) {
 		return
 	}
 	ss.x = &more{infoTokens: ss.Tokens, infoCost: ss.Cost}
-	ss.nOpen, ss.nDone, ss.nFailed = 0, 0, 0
+	ss.nOpen, ss.nDone, ss.nFailed, ss.nAborted = 0, 0, 0, 0
 	ss.historyRead, ss.Loaded = false, false
 	s.queue(ss)
 }

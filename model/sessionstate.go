@@ -97,7 +97,9 @@ func StateOf(ss *Session) SessionState {
 	case !ss.Loaded:
 		return SessionState{Kind: KindNotLoaded}
 	}
-	if ss.Err != nil && ss.Err.Name == abortedError {
+	if ss.Err != nil && ss.Err.Name == abortedError || ss.Err == nil && ss.cutByAbort() {
+		// The server's error says so; or, before it writes the error, a
+		// call of the last reply says an abort cut it.
 		who := ss.rd().abortedBy
 		if who == "" {
 			who = "a user"
@@ -140,6 +142,25 @@ func (ss *Session) endOfRun() SessionState {
 		return SessionState{Kind: KindRunning, Detail: "starting"}
 	}
 	return SessionState{Kind: KindComplete}
+}
+
+// cutByAbort says a call of the last reply, newer than the last prompt
+// and stopped unfinished, was cut by an abort: the run was aborted,
+// whatever else is still open.
+func (ss *Session) cutByAbort() bool {
+	if ss.nAborted == 0 {
+		return false
+	}
+	a := ss.latestAssistant()
+	if a == nil || a.done || a.id < ss.lastUserID() {
+		return false
+	}
+	for i := len(ss.Tools) - 1; i >= 0 && ss.Tools[i].MessageID >= a.id; i-- {
+		if t := &ss.Tools[i]; t.MessageID == a.id && t.Status == ToolAborted {
+			return true
+		}
+	}
+	return false
 }
 
 // deniedCall is the rejected call that ended the last run: a call of the

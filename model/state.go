@@ -118,28 +118,9 @@ func (ss *Session) Running() bool {
 	return ss.run == runBusy || ss.run == runRetry
 }
 
-// ended reports whether the session is known to be idle, so its open tool
-// calls can no longer be running.
-func (ss *Session) ended() bool { return ss.StatusKnown && !ss.Running() }
-
-// ShownToolStatus is the status to show for Tools[i]: its own, except that
-// a call still pending or running in a session known to be idle is
-// ToolInterrupted. The server does not always close such calls after an
-// abort, and a dead call must not look alive.
-//
-// A background task call shows its child's progress instead: running
-// while the child runs, then how the child ended (an aborted child shows
-// as ToolError).
-func (ss *Session) ShownToolStatus(i int) ToolStatus {
-	if t := &ss.Tools[i]; t.follows() {
-		return ss.follow(t).shown
-	}
-	st := ss.Tools[i].Status
-	if (st == ToolPending || st == ToolRunning) && ss.ended() {
-		return ToolInterrupted
-	}
-	return st
-}
+// stopped reports whether the session is known to be idle, so its open
+// tool calls can no longer be running.
+func (ss *Session) stopped() bool { return ss.StatusKnown && !ss.Running() }
 
 // Counts summarises a session's tool calls and children.
 func (s *State) Counts(id string) Counts {
@@ -151,15 +132,15 @@ func (s *State) Counts(id string) Counts {
 	c := Counts{
 		ToolsDone:    int(ss.nDone),
 		ToolsFailed:  int(ss.nFailed),
+		ToolsAborted: int(ss.nAborted),
 		Children:     len(ss.kids),
 		RunningBelow: int(ss.runBelow),
 		WaitingBelow: int(ss.waitBelow),
 		Tokens:       ss.subTokens,
 		Cost:         ss.subCost,
 	}
-	if ss.ended() {
+	if ss.stopped() {
 		c.ToolsInterrupted = int(ss.nOpen)
-		c.ToolsFailed += c.ToolsInterrupted
 	} else {
 		c.ToolsRunning = int(ss.nOpen)
 	}

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"github.com/octop-dev/octop/model"
 	"strings"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 const launchHelp = `

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"github.com/octop-dev/octop/model"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -11,6 +10,7 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/transcript"
+	"github.com/octop-dev/octop/model"
 )
 
 const logHelp = `

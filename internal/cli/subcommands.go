@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/octop-dev/octop/model"
 	"io"
 	"sort"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/config"
 	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/model"
 )
 
 // Exit codes of the subcommands, fixed so scripts can rely on them.

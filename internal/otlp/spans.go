@@ -15,7 +15,6 @@
 package otlp
 
 import (
-	"github.com/octop-dev/octop/model"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -29,6 +28,7 @@ import (
 
 	"github.com/octop-dev/octop/internal/usage"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // octop's own attributes: the conventions have no cost, state or title.
@@ -42,7 +42,6 @@ const (
 	AttrToolTitle    = attribute.Key("opencode.tool.title")
 	maxText          = 256 // bytes of a title or an error message sent
 	toolErrorType    = "tool_error"
-	interruptedCall  = model.EndInterrupted
 	otherError       = "_OTHER" // the conventions' error.type when nothing names it
 	toolTypeFunction = "function"
 )
@@ -205,34 +204,31 @@ func (m *mapper) reply(s *Session, msg *wire.MessageWithParts) {
 	}
 }
 
-// tool adds a tool call's execute_tool span under its reply's span. A
-// call left open in a session that has stopped was interrupted: it ends
-// where the reply ends.
+// tool adds a tool call's execute_tool span under its reply's span, its
+// status the model's (CallStatus). A call left open in a session that has
+// stopped was interrupted: it ends where the reply ends.
 func (m *mapper) tool(s *Session, msg *wire.MessageWithParts, p *wire.Part, parent trace.SpanID) {
 	st := p.State
 	start, end := st.Time.Start, st.Time.End
 	if start == 0 {
 		start = msg.Info.Time.Created
 	}
-	status := st.Status
 	if end == 0 {
 		end = max(msg.Info.Time.Completed, lastTime(msg))
-		if !s.State.Kind.Live() && status != wire.ToolCompleted && status != wire.ToolError {
-			status = interruptedCall
-		}
 	}
+	status := model.CallStatus(st, !s.State.Kind.Live())
 	sp := m.stub("execute_tool "+p.Tool, trace.SpanKindInternal, SpanIDFor(KindPart, p.ID), parent, start, end)
 	sp.Attributes = []attribute.KeyValue{semconv.GenAIOperationNameExecuteTool, semconv.GenAIToolName(p.Tool),
-		semconv.GenAIToolCallID(p.CallID), semconv.GenAIToolTypeKey.String(toolTypeFunction), AttrToolStatus.String(status)}
+		semconv.GenAIToolCallID(p.CallID), semconv.GenAIToolTypeKey.String(toolTypeFunction), AttrToolStatus.String(status.String())}
 	if st.Title != "" {
 		sp.Attributes = append(sp.Attributes, AttrToolTitle.String(bounded(st.Title)))
 	}
-	switch status {
-	case wire.ToolError:
+	switch status { // an aborted call is no error: someone stopped it
+	case model.ToolError:
 		sp.Attributes = append(sp.Attributes, semconv.ErrorTypeKey.String(toolErrorType))
 		sp.Status = sdktrace.Status{Code: codes.Error, Description: bounded(st.Error)}
-	case interruptedCall:
-		sp.Attributes = append(sp.Attributes, semconv.ErrorTypeKey.String(interruptedCall))
+	case model.ToolInterrupted:
+		sp.Attributes = append(sp.Attributes, semconv.ErrorTypeKey.String(status.String()))
 		sp.Status = sdktrace.Status{Code: codes.Error, Description: "the call was left running when the session stopped"}
 	}
 	m.out = append(m.out, sp)

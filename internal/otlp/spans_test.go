@@ -141,6 +141,12 @@ func TestSpansOfAFanOut(t *testing.T) {
 	}
 	bash := byName["execute_tool bash call_s"]
 	checkAttr(t, "left running", attrs(bash), map[string]any{"opencode.tool.status": "interrupted", "error.type": "interrupted"})
+	// The task call its child's abort cut is aborted: no error status.
+	cut := byName["execute_tool task call_b"]
+	checkAttr(t, "cut task call", attrs(cut), map[string]any{"opencode.tool.status": "aborted"})
+	if _, ok := attrs(cut)["error.type"]; ok || cut.Status.Code != codes.Unset {
+		t.Errorf("cut task call: status %+v; an aborted call is no error", cut.Status)
+	}
 	chatRoot := attrs(byName["execute_tool task call_a"])
 	checkAttr(t, "task call", chatRoot, map[string]any{"gen_ai.tool.call.id": "call_a", "gen_ai.tool.type": "function"})
 

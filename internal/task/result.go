@@ -43,7 +43,7 @@ type Result struct {
 // ToolCall is one tool call of a run, as a result shows it.
 type ToolCall struct {
 	Tool   string
-	Status string // pending, running, completed, error
+	Status string // pending, running, completed, error, aborted, interrupted (model.CallStatus)
 	Title  string
 	Error  string
 }
@@ -144,34 +144,20 @@ func isNotice(m *wire.MessageWithParts) bool {
 	return false
 }
 
-// toolOf is a call as the result shows it: a background task call with
-// its child's progress (running until the child ends).
+// toolOf is a call as the result shows it: its outcome is the model's
+// (Session.CallStatus: a call an abort cut is aborted, a background task
+// call follows its child).
 func toolOf(ss *model.Session, p *wire.Part) ToolCall {
-	tc := ToolCall{Tool: p.Tool}
+	tc := ToolCall{Tool: p.Tool, Status: model.CallStatus(p.State, false).String()}
 	if p.State != nil {
-		tc.Status, tc.Title, tc.Error = p.State.Status, p.State.Title, p.State.Error
+		tc.Title, tc.Error = p.State.Title, p.State.Error
 	}
-	if ss == nil || model.BackgroundChild(p) == "" {
-		return tc
-	}
-	for i := range ss.Tools {
-		if ss.Tools[i].PartID == p.ID {
-			tc.Status = shownWord(ss.ShownToolStatus(i), tc.Status)
+	if ss != nil {
+		if i, ok := ss.FindTool(p.ID); ok {
+			tc.Status = ss.CallStatus(i).String()
 		}
 	}
 	return tc
-}
-
-func shownWord(st model.ToolStatus, stored string) string {
-	switch st {
-	case model.ToolRunning:
-		return wire.ToolRunning
-	case model.ToolCompleted:
-		return wire.ToolCompleted
-	case model.ToolError, model.ToolInterrupted:
-		return wire.ToolError
-	}
-	return stored
 }
 
 // interruptedBelow says whether a background child looks interrupted: its

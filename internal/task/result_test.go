@@ -1,11 +1,11 @@
 package task
 
 import (
-	"github.com/octop-dev/octop/model"
 	"strings"
 	"testing"
 
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // msg is a finished message: an assistant reply that ended with "stop".

@@ -2,11 +2,11 @@ package usage
 
 import (
 	"fmt"
-	"github.com/octop-dev/octop/model"
 	"sort"
 	"time"
 
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // Session is one session as the ledger reads it.

@@ -1,7 +1,6 @@
 package usage
 
 import (
-	"github.com/octop-dev/octop/model"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -9,6 +8,7 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // reply is an assistant message with its own totals.

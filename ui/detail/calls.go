@@ -40,7 +40,7 @@ type callKey struct {
 
 // callLine is the fitted line of s's call i.
 func (m Model) callLine(s *model.Session, i, nameW int) string {
-	t, shown := s.Tools[i], s.ShownToolStatus(i)
+	t, shown := s.Tools[i], s.CallStatus(i)
 	if m.calls == nil {
 		return fit(m.toolLine(t, shown, nameW), m.width)
 	}

@@ -2,13 +2,13 @@ package result
 
 import (
 	"fmt"
-	"github.com/octop-dev/octop/model"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/styles"
 )

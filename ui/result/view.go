@@ -3,7 +3,6 @@ package result
 import (
 	"errors"
 	"fmt"
-	"github.com/octop-dev/octop/model"
 	"strings"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/dialog"
 	"github.com/octop-dev/octop/ui/markdown"
 	"github.com/octop-dev/octop/ui/room"

@@ -3,7 +3,6 @@ package result
 import (
 	"errors"
 	"fmt"
-	"github.com/octop-dev/octop/model"
 	"testing"
 
 	"github.com/charmbracelet/x/exp/golden"
@@ -11,6 +10,7 @@ import (
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/testkit/colourtest"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/room"
 	"github.com/octop-dev/octop/ui/styles"
 )

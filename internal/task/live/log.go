@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/octop-dev/octop/model"
 	"time"
 
 	"github.com/octop-dev/octop/internal/task"
@@ -12,6 +11,7 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/transcript"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // Log reads a session's transcript as it is now. A prompt is marked

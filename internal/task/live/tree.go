@@ -105,13 +105,17 @@ func revertedNode(ss *model.Session) *RevertedNode {
 	return n
 }
 
-// ToolCounts counts a session's tool calls over its whole history. A call
-// left open by a session that has stopped counts as failed, as on screen.
+// ToolCounts counts a session's tool calls over its whole history, each
+// call once, by its outcome (model.CallStatus): running (or pending),
+// completed, failed, aborted (cut by an abort), interrupted (left open by
+// a session that has stopped).
 type ToolCounts struct {
-	Total     int `json:"total"`
-	Running   int `json:"running"`
-	Completed int `json:"completed"`
-	Failed    int `json:"failed"`
+	Total       int `json:"total"`
+	Running     int `json:"running"`
+	Completed   int `json:"completed"`
+	Failed      int `json:"failed"`
+	Aborted     int `json:"aborted"`
+	Interrupted int `json:"interrupted"`
 }
 
 // Tree reads every session of the directory with its status and whole
@@ -179,8 +183,8 @@ func nodeOf(st *model.State, ss *model.Session) *Node {
 		n.Reason = state.Reason
 	}
 	c := st.Counts(ss.ID)
-	n.Tools = ToolCounts{Total: c.ToolsRunning + c.ToolsDone + c.ToolsFailed,
-		Running: c.ToolsRunning, Completed: c.ToolsDone, Failed: c.ToolsFailed}
+	n.Tools = ToolCounts{Total: c.Tools(), Running: c.ToolsRunning, Completed: c.ToolsDone, Failed: c.ToolsFailed,
+		Aborted: c.ToolsAborted, Interrupted: c.ToolsInterrupted}
 	return n
 }
 

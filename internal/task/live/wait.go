@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/octop-dev/octop/model"
 	"time"
 
 	"github.com/octop-dev/octop/internal/task"
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // DefaultPollInterval is how often Wait asks the server whether a task is

@@ -3,7 +3,6 @@ package live
 import (
 	"context"
 	"encoding/json"
-	"github.com/octop-dev/octop/model"
 	"os"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/octop-dev/octop/internal/testkit/opencodetest"
 	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 func readCapture(t *testing.T, name string) []wire.MessageWithParts {

@@ -2,13 +2,13 @@ package live
 
 import (
 	"context"
-	"github.com/octop-dev/octop/model"
 	"testing"
 	"time"
 
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // TestWaitAfterAPromptIgnoresTheRunBefore: after a prompt to a session
