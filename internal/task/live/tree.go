@@ -14,14 +14,10 @@ func running(st wire.SessionStatus) bool {
 	return st.Type == wire.StatusBusy || st.Type == wire.StatusRetry
 }
 
-// AbortOrder lists the running sessions of the subtree rooted at id in the
-// order to abort them: descendants deepest first (siblings in creation
-// order), then id itself if it runs. Aborting leaves before their parents
-// means no parent sees a child's cancellation as a tool error it then acts
-// on while still running. Sessions outside the subtree never appear.
-//
-// The plan is the model's (State.BusyDescendants), the same one the
-// screen's X confirms, built here from a REST read of the server.
+// AbortOrder lists the sessions aborting the subtree rooted at id stops,
+// in order: the model's plan (State.AbortPlan), the same one the
+// screen's X confirms, made from a REST read of the server. Sessions
+// outside the subtree never appear.
 func AbortOrder(sessions []wire.Session, status map[string]wire.SessionStatus, id string) []wire.Session {
 	st := model.New()
 	st.ApplySnapshot(model.Snapshot{Sessions: sessions, Status: status, Complete: true})
@@ -29,10 +25,7 @@ func AbortOrder(sessions []wire.Session, status map[string]wire.SessionStatus, i
 	for _, s := range sessions {
 		byID[s.ID] = s
 	}
-	ids := st.BusyDescendants(id)
-	if running(status[id]) {
-		ids = append(ids, id)
-	}
+	ids := st.AbortPlan(id)
 	out := make([]wire.Session, 0, len(ids))
 	for _, x := range ids {
 		if s, ok := byID[x]; ok {
