@@ -28,12 +28,16 @@ func (t ToolStatus) String() string {
 }
 
 // Stopped is what a call in state t shows once its session has stopped:
-// a call still pending or running is interrupted; any other stays.
-func (t ToolStatus) Stopped() ToolStatus {
-	if t == ToolPending || t == ToolRunning {
-		return ToolInterrupted
+// a call still pending or running was cut, by the abort that ended the
+// run when aborted, else interrupted; any other stays.
+func (t ToolStatus) Stopped(aborted bool) ToolStatus {
+	switch {
+	case t != ToolPending && t != ToolRunning:
+		return t
+	case aborted:
+		return ToolAborted
 	}
-	return t
+	return ToolInterrupted
 }
 
 // Texts the server leaves in a call an abort cut.
@@ -54,16 +58,17 @@ const (
 var CallMarks = []string{abortedCommand, `"exit":null`, `"interrupted":true`}
 
 // CallStatus is a tool call's outcome from the server's state of it, in
-// a session that has stopped (stopped: idle, and not stopping; see
-// StateOf) or not. A call an abort cut is ToolAborted, whatever the
-// server stored (completed with exit null, or an error with an abort
-// text); an open call of a stopped session is ToolInterrupted.
-func CallStatus(st *wire.ToolState, stopped bool) ToolStatus {
+// a session whose state is k (StateOf; KindRunning while it may still
+// run). A call an abort cut is ToolAborted, whatever the server stored
+// (completed with exit null, or an error with an abort text); a call left
+// open by a session that has stopped is cut too: ToolAborted when the
+// session was aborted, else ToolInterrupted.
+func CallStatus(st *wire.ToolState, k Kind) ToolStatus {
 	s := storedCall(st)
-	if stopped {
-		return s.Stopped()
+	if k.Live() || k == KindNotLoaded {
+		return s
 	}
-	return s
+	return s.Stopped(k == KindAborted)
 }
 
 // storedCall is the call's own outcome, before its session's state.
@@ -117,17 +122,28 @@ func interruptedMark(md json.RawMessage) bool {
 }
 
 // CallStatus is the outcome of Tools[i], as every output shows it: its
-// own (see the package function CallStatus), interrupted when left open
-// in a session that has stopped. A background task call follows its
-// child instead: running while the child runs, then how the child ended.
+// own (see the package function CallStatus), and when left open in a
+// session that has stopped, aborted if an abort ended the run, else
+// interrupted. A background task call follows its child instead: running
+// while the child runs, then how the child ended.
 func (ss *Session) CallStatus(i int) ToolStatus {
-	if t := &ss.Tools[i]; t.follows() {
+	t := &ss.Tools[i]
+	switch {
+	case t.follows():
 		return ss.follow(t).shown
+	case t.Ended() || !ss.stopped():
+		return t.Status
 	}
-	if ss.stopped() {
-		return ss.Tools[i].Status.Stopped()
+	return t.Status.Stopped(ss.wasAborted())
+}
+
+// wasAborted says the session's last run was aborted: the server's error
+// says so, or a call of its last reply does.
+func (ss *Session) wasAborted() bool {
+	if ss.Err != nil {
+		return ss.Err.Name == abortedError
 	}
-	return ss.Tools[i].Status
+	return ss.cutByAbort()
 }
 
 // FindTool is the index in Tools of the call with that part id.

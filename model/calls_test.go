@@ -18,24 +18,26 @@ func TestCallStatus(t *testing.T) {
 	for _, c := range []struct {
 		name    string
 		st      *wire.ToolState
-		stopped bool
+		session Kind
 		want    ToolStatus
 	}{
-		{"1.18 bash killed by an abort", &wire.ToolState{Status: "completed", Output: cutOutput118, Metadata: json.RawMessage(cutMeta118)}, true, ToolAborted},
+		{"1.18 bash killed by an abort", &wire.ToolState{Status: "completed", Output: cutOutput118, Metadata: json.RawMessage(cutMeta118)}, KindComplete, ToolAborted},
 		{"1.18 bash that printed the note itself and exited", &wire.ToolState{Status: "completed", Output: "User aborted the command",
-			Metadata: json.RawMessage(`{"output":"User aborted the command","exit":0}`)}, false, ToolCompleted},
-		{"a command that failed", &wire.ToolState{Status: "completed", Metadata: json.RawMessage(`{"exit":3}`)}, false, ToolCompleted},
-		{"1.1.65 call open at the abort", &wire.ToolState{Status: "error", Error: "Tool execution aborted"}, true, ToolAborted},
+			Metadata: json.RawMessage(`{"output":"User aborted the command","exit":0}`)}, KindRunning, ToolCompleted},
+		{"a command that failed", &wire.ToolState{Status: "completed", Metadata: json.RawMessage(`{"exit":3}`)}, KindRunning, ToolCompleted},
+		{"1.1.65 call open at the abort", &wire.ToolState{Status: "error", Error: "Tool execution aborted"}, KindComplete, ToolAborted},
 		{"1.18 call closed by its abort", &wire.ToolState{Status: "error", Error: "Tool execution aborted",
-			Metadata: json.RawMessage(`{"interrupted":true}`)}, true, ToolAborted},
-		{"a task whose child was aborted", &wire.ToolState{Status: "error", Error: "Task cancelled"}, false, ToolAborted},
-		{"a read of a missing file", &wire.ToolState{Status: "error", Error: "File not found: /x"}, true, ToolError},
-		{"running, session runs", &wire.ToolState{Status: "running"}, false, ToolRunning},
-		{"running, session stopped", &wire.ToolState{Status: "running"}, true, ToolInterrupted},
-		{"pending, session stopped", &wire.ToolState{Status: "pending"}, true, ToolInterrupted},
-		{"no state", nil, false, ToolPending},
+			Metadata: json.RawMessage(`{"interrupted":true}`)}, KindComplete, ToolAborted},
+		{"a task whose child was aborted", &wire.ToolState{Status: "error", Error: "Task cancelled"}, KindRunning, ToolAborted},
+		{"a read of a missing file", &wire.ToolState{Status: "error", Error: "File not found: /x"}, KindComplete, ToolError},
+		{"running, session runs", &wire.ToolState{Status: "running"}, KindRunning, ToolRunning},
+		{"running, session stopped", &wire.ToolState{Status: "running"}, KindInterrupted, ToolInterrupted},
+		{"pending, session failed", &wire.ToolState{Status: "pending"}, KindFailed, ToolInterrupted},
+		{"running, session aborted", &wire.ToolState{Status: "running"}, KindAborted, ToolAborted},
+		{"running, session stopping", &wire.ToolState{Status: "running"}, KindRunning, ToolRunning},
+		{"no state", nil, KindRunning, ToolPending},
 	} {
-		if got := CallStatus(c.st, c.stopped); got != c.want {
+		if got := CallStatus(c.st, c.session); got != c.want {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
 	}

@@ -11,8 +11,8 @@ package model
 // opened again first: see reopen.
 func (s *State) Seal(id string) (ok bool) {
 	ss := s.sessions[id]
-	if ss == nil || ss.nBg > 0 || ss.rd().revert != nil {
-		return false // a revert is kept whole: it is shown
+	if ss == nil || ss.nBg > 0 || ss.rd().revert != nil || ss.stop == stopPending {
+		return false // a revert is kept whole: it is shown; a grace ends
 	}
 	if ss.sealed() {
 		return true

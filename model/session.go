@@ -137,6 +137,7 @@ type Session struct {
 	historyRead bool
 	dq          uint8 // the queues it waits on (qDerive, qTally), see tally.go
 	tcls        uint8 // how Tally counts it
+	stop        uint8 // where it stands in the grace of a stop, see stopping.go
 }
 
 // runState is the server's run status, kept in a byte.
@@ -186,6 +187,9 @@ type Snapshot struct {
 	Messages    map[string][]wire.MessageWithParts // by session id; may be nil
 	Permissions []wire.PermissionRequest
 	Questions   []wire.QuestionRequest
+	// Stops are a reader's earlier sights of sessions stopped without a
+	// word on how (State.Stops), so a new State's grace runs from them.
+	Stops map[string]int64
 }
 
 // Counts are the figures the screen shows: of one session (State.Counts:

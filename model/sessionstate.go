@@ -74,8 +74,19 @@ const (
 
 // StateOf derives the session's state from what the model holds: its run
 // status, pending requests, last error and the messages and tool calls of
-// its last run. It is the one derivation every view uses.
+// its last run, and, for a run that stopped without a word on how, the
+// grace the server has to say it (stopping.go). It is the one derivation
+// every view uses.
 func StateOf(ss *Session) SessionState {
+	st := baseState(ss)
+	if st.Kind == KindInterrupted && ss.stop == stopPending {
+		return stoppingState
+	}
+	return st
+}
+
+// baseState is StateOf with no grace.
+func baseState(ss *Session) SessionState {
 	if ss == nil {
 		return SessionState{Kind: KindNotLoaded}
 	}
@@ -97,7 +108,7 @@ func StateOf(ss *Session) SessionState {
 	case !ss.Loaded:
 		return SessionState{Kind: KindNotLoaded}
 	}
-	if ss.Err != nil && ss.Err.Name == abortedError || ss.Err == nil && ss.cutByAbort() {
+	if ss.wasAborted() {
 		// The server's error says so; or, before it writes the error, a
 		// call of the last reply says an abort cut it.
 		who := ss.rd().abortedBy

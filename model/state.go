@@ -42,6 +42,13 @@ type State struct {
 	busy                  map[*Session]struct{}  // KindRunning, as Tally last saw them
 	sealed                map[SessionState]*more // shared by sealed sessions, see Seal
 
+	// now is the caller's time (SetNow); stops when each session was first
+	// seen stopped without a word on how, and stopping those within their
+	// grace (see stopping.go).
+	now      int64
+	stops    map[string]int64
+	stopping map[*Session]struct{}
+
 	treeV  uint64 // bumped when the shape (membership, parents, order) changes
 	roots  []string
 	rootsV uint64  // treeV the roots cache was built at, plus one
@@ -118,9 +125,10 @@ func (ss *Session) Running() bool {
 	return ss.run == runBusy || ss.run == runRetry
 }
 
-// stopped reports whether the session is known to be idle, so its open
-// tool calls can no longer be running.
-func (ss *Session) stopped() bool { return ss.StatusKnown && !ss.Running() }
+// stopped reports whether the session is known to be idle, and not within
+// the grace of a stop (see stopping.go), so its open tool calls can no
+// longer be running.
+func (ss *Session) stopped() bool { return ss.StatusKnown && !ss.Running() && ss.stop != stopPending }
 
 // Counts summarises a session's tool calls and children.
 func (s *State) Counts(id string) Counts {
@@ -139,10 +147,13 @@ func (s *State) Counts(id string) Counts {
 		Tokens:       ss.subTokens,
 		Cost:         ss.subCost,
 	}
-	if ss.stopped() {
-		c.ToolsInterrupted = int(ss.nOpen)
-	} else {
+	switch {
+	case !ss.stopped():
 		c.ToolsRunning = int(ss.nOpen)
+	case ss.wasAborted():
+		c.ToolsAborted += int(ss.nOpen)
+	default:
+		c.ToolsInterrupted = int(ss.nOpen)
 	}
 	if ss.nBg > 0 {
 		ss.countBackground(&c)

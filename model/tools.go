@@ -102,7 +102,7 @@ func (s *State) applyTool(ss *Session, p *wire.Part) {
 	if st == nil {
 		return
 	}
-	next := CallStatus(st, false)
+	next := storedCall(st)
 	if t.Ended() && (next == ToolPending || next == ToolRunning) {
 		return
 	}

@@ -67,6 +67,7 @@ func (m Model) updateServer(msg tea.Msg) (tea.Model, tea.Cmd) {
 // applyEvents applies a batch, keeping its events for replay over a
 // snapshot still on its way.
 func (m *Model) applyEvents(batch EventsMsg) {
+	m.tellTime()
 	for _, env := range batch {
 		if env.Event == nil {
 			continue
@@ -127,6 +128,7 @@ func (m *Model) applySnapshot(msg inflight.SnapshotReply) bool {
 	if m.snapRaced {
 		snap.Complete = false
 	}
+	m.tellTime()
 	m.state.ApplySnapshot(snap)
 	for _, ev := range replay {
 		m.state.Apply(ev)
@@ -148,6 +150,15 @@ func (m *Model) observe(batch EventsMsg) {
 	if d := o.Observe(m.state, batch.Events(), m.now.UnixMilli()); d != nil {
 		m.dialog = d
 	}
+}
+
+// tellTime gives the model the clock's time, for the grace of a run that
+// stopped without a word on how (model.SetNow), and says whether that
+// changed a state: one stopping a moment ago reads how it ended now.
+func (m *Model) tellTime() bool {
+	v := m.state.Version()
+	m.state.SetNow(m.opts.Clock().UnixMilli())
+	return m.state.Version() != v
 }
 
 // stateChanged recomputes what depends on the whole tree: the rows, the
@@ -281,6 +292,7 @@ func (m Model) updateHistory(msg history.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	if len(msgs) > 0 {
+		m.tellTime()
 		m.state.ApplyMessages(msgs)
 		m.stateChanged()
 	}

@@ -30,7 +30,7 @@ is one line on stderr, the others still print, and the exit code is 1.
 
 With --json, print the same as a JSON array of root nodes, each with
 "server" (the URL of the server that holds it), "id", "parentID", "title", "agent", "status", "reason" (for an error:
-aborted|interrupted|denied|the error's name), "run" (idle|busy|retry),
+aborted|interrupted|denied|the error's name; running: background|stopping), "run" (idle|busy|retry),
 "error", "tools" {total, running, completed, failed, aborted, interrupted}
 (each call in one count: aborted is cut by an abort, interrupted left open
 by a session that stopped), "created" (Unix ms),

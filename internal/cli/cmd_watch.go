@@ -215,8 +215,13 @@ func (w *watcher) run(ctx context.Context) int {
 			fmt.Fprintln(w.cmd.stdio.err, line)
 			continue
 		case <-tick.C:
-			out = w.wd.Tick(w.st, nowMS())
+			// The time first: a run stopped without a word on how ends its
+			// grace here (model.State.SetNow), and Tick tells its end.
+			now := nowMS()
+			w.st.SetNow(now)
+			out = w.wd.Tick(w.st, now)
 		case m := <-msgs:
+			w.st.SetNow(nowMS())
 			var err error
 			if out, err = w.handle(ctx, m); err != nil {
 				return w.cmd.fail(err)

@@ -216,7 +216,7 @@ func (m *mapper) tool(s *Session, msg *wire.MessageWithParts, p *wire.Part, pare
 	if end == 0 {
 		end = max(msg.Info.Time.Completed, lastTime(msg))
 	}
-	status := model.CallStatus(st, !s.State.Kind.Live())
+	status := model.CallStatus(st, s.State.Kind)
 	sp := m.stub("execute_tool "+p.Tool, trace.SpanKindInternal, SpanIDFor(KindPart, p.ID), parent, start, end)
 	sp.Attributes = []attribute.KeyValue{semconv.GenAIOperationNameExecuteTool, semconv.GenAIToolName(p.Tool),
 		semconv.GenAIToolCallID(p.CallID), semconv.GenAIToolTypeKey.String(toolTypeFunction), AttrToolStatus.String(status.String())}

@@ -140,7 +140,11 @@ func TestSpansOfAFanOut(t *testing.T) {
 		t.Errorf("read: status %+v, %v–%v", read.Status, read.StartTime, read.EndTime)
 	}
 	bash := byName["execute_tool bash call_s"]
-	checkAttr(t, "left running", attrs(bash), map[string]any{"opencode.tool.status": "interrupted", "error.type": "interrupted"})
+	// Left running by the abort that ended its session: cut by it, no error.
+	checkAttr(t, "left running", attrs(bash), map[string]any{"opencode.tool.status": "aborted"})
+	if bash.Status.Code != codes.Unset {
+		t.Errorf("a call the abort cut has error status %+v", bash.Status)
+	}
 	// The task call its child's abort cut is aborted: no error status.
 	cut := byName["execute_tool task call_b"]
 	checkAttr(t, "cut task call", attrs(cut), map[string]any{"opencode.tool.status": "aborted"})

@@ -111,17 +111,18 @@ func markQueued(out []Entry, msgs []wire.MessageWithParts) []Entry {
 
 // Stopped is entries as a session that no longer runs shows them: nothing
 // is queued any more (what the model never saw waits for the next
-// prompt), and a call left open is interrupted (model.ToolStatus.Stopped).
+// prompt), and a call left open was cut (model.ToolStatus.Stopped):
+// aborted when an abort ended the run (aborted), else interrupted.
 // entries is left as it is; a copy comes back when something changed.
-func Stopped(entries []Entry) []Entry {
+func Stopped(entries []Entry, aborted bool) []Entry {
 	for i := range entries {
-		if e := &entries[i]; e.Queued || e.Kind == KindTool && e.call.Stopped() != e.call {
+		if e := &entries[i]; e.Queued || e.Kind == KindTool && e.call.Stopped(aborted) != e.call {
 			out := append([]Entry(nil), entries...)
 			for k := i; k < len(out); k++ {
 				e := &out[k]
 				e.Queued = false
 				if e.Kind == KindTool {
-					e.call = e.call.Stopped()
+					e.call = e.call.Stopped(aborted)
 					e.Status = e.call.String()
 				}
 			}
@@ -178,7 +179,7 @@ func textKind(role, partType string) Kind {
 
 func toolEntry(e Entry, p *wire.Part) Entry {
 	st := p.State
-	e.Kind, e.Tool, e.call = KindTool, p.Tool, model.CallStatus(st, false)
+	e.Kind, e.Tool, e.call = KindTool, p.Tool, model.CallStatus(st, model.KindRunning)
 	e.Status = e.call.String()
 	if st == nil {
 		return e

@@ -221,9 +221,12 @@ func TestCallsByTheirOutcome(t *testing.T) {
 	if entries[0].Status != "aborted" || entries[1].Status != "running" {
 		t.Fatalf("statuses %q, %q; want aborted, running", entries[0].Status, entries[1].Status)
 	}
-	stopped := Stopped(entries)
+	stopped := Stopped(entries, false)
 	if stopped[1].Status != "interrupted" || entries[1].Status != "running" {
 		t.Errorf("stopped: %q (and the original %q); want interrupted, the original kept", stopped[1].Status, entries[1].Status)
+	}
+	if got := Stopped(entries, true)[1].Status; got != "aborted" {
+		t.Errorf("left open by an abort: %q, want aborted", got)
 	}
 	var b bytes.Buffer
 	if err := WritePlain(&b, stopped); err != nil {

@@ -149,8 +149,10 @@ func kindsTouched(ev wire.Event) uint8 {
 	return allKinds
 }
 
-// Tick checks the busy sessions for what time alone brings: a stall.
-// Everything else changes only with events.
+// Tick checks the busy sessions for what time alone brings: a stall, and
+// the end of a run that stopped without a word on how, once its grace is
+// over (model.State.SetNow, which the caller calls first). Everything
+// else changes only with events.
 func (w *Watchdog) Tick(st *model.State, nowMS int64) Out {
 	var out Out
 	for id, t := range w.tracks {
@@ -158,6 +160,9 @@ func (w *Watchdog) Tick(st *model.State, nowMS int64) Out {
 			continue
 		}
 		if ss := st.Session(id); ss != nil {
+			if t.phase == phaseBusy && w.primed {
+				w.lookLifecycle(&out, st, ss, t, nowMS)
+			}
 			w.mark(&out, st, ss, t, 1<<stallIdx, nowMS)
 		}
 	}

@@ -46,6 +46,7 @@ func loadState(ctx context.Context, c *client.Client, roots []string) (st *model
 		return nil, nil, skipped, err
 	}
 	st = model.New()
+	st.SetNow(nowMS())
 	st.ApplySnapshot(model.Snapshot{Sessions: sessions, Status: status, Complete: true})
 	var in map[string]bool
 	if roots != nil {
@@ -83,6 +84,19 @@ func loadState(ctx context.Context, c *client.Client, roots []string) (st *model
 	})
 	close(reads)
 	<-applied
+	if err == nil {
+		err = waitStops(ctx, c, st, func(ids []string) error {
+			for _, id := range ids {
+				msgs, err := c.Messages(ctx, id, 0)
+				if err != nil {
+					return err
+				}
+				history[id] = msgs
+				st.ApplyMessages(map[string][]wire.MessageWithParts{id: msgs})
+			}
+			return nil
+		})
+	}
 	if err != nil {
 		return nil, nil, skipped, err
 	}

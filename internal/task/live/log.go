@@ -14,25 +14,22 @@ import (
 	"github.com/octop-dev/octop/model"
 )
 
-// Log reads a session's transcript as it is now. A prompt is marked
-// queued only while the session runs (its status is read first, so the
-// messages read after an idle one hold the whole run).
+// Log reads a session's transcript as it is now, with the calls' outcomes
+// as the session's state has them (a run stopped a moment ago without a
+// word on how is read again once its grace is over, as Result does). A
+// prompt is marked queued only while the session runs.
 func Log(ctx context.Context, c *client.Client, id string) ([]transcript.Entry, error) {
 	s, err := lookup(ctx, c, id)
 	if err != nil {
 		return nil, err
 	}
-	st, err := statusOf(ctx, c, s.ID)
-	if err != nil {
-		return nil, err
-	}
-	msgs, err := c.Messages(ctx, s.ID, 0)
+	r, msgs, err := readSettled(ctx, c, s)
 	if err != nil {
 		return nil, err
 	}
 	entries := transcript.Build(msgs)
-	if !running(st) {
-		entries = transcript.Stopped(entries)
+	if r.State != model.StatusRunning {
+		entries = transcript.Stopped(entries, r.Kind == model.KindAborted)
 	}
 	return entries, nil
 }
@@ -48,6 +45,7 @@ func FollowLog(ctx context.Context, c *client.Client, id string, emit func([]tra
 		return task.Result{}, err
 	}
 	var f transcript.Follower
+	var last task.Result // the previous read, for its Stops
 	unsettled := 0
 	tick := time.NewTicker(DefaultPollInterval)
 	defer tick.Stop()
@@ -61,7 +59,8 @@ func FollowLog(ctx context.Context, c *client.Client, id string, emit func([]tra
 		}
 		var r task.Result
 		if err == nil {
-			r, err = derive(ctx, c, s, all, msgs)
+			r, err = derive(ctx, c, s, all, msgs, task.Clock{Now: nowMS(), Stops: last.Stops})
+			last = r
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -77,7 +76,7 @@ func FollowLog(ctx context.Context, c *client.Client, id string, emit func([]tra
 		}
 		entries := transcript.Build(msgs)
 		if done {
-			entries = transcript.Stopped(entries)
+			entries = transcript.Stopped(entries, r.Kind == model.KindAborted)
 		}
 		if err := emit(f.Next(entries, done)); err != nil {
 			return r, err

@@ -52,7 +52,9 @@ type Node struct {
 	Status string `json:"status"`
 	// Reason says why an error is one: aborted, interrupted, denied, or
 	// the error's name (model.StateOf's Reason); for a running session
-	// that is idle while background tasks it launched run, "background".
+	// that is idle while background tasks it launched run, "background";
+	// for one idle a moment ago without a word on how its run ended,
+	// "stopping".
 	Reason string `json:"reason,omitempty"`
 	// Run is the server's run state: idle, busy or retry.
 	Run string `json:"run"`
@@ -172,8 +174,8 @@ func nodeOf(st *model.State, ss *model.Session) *Node {
 	switch {
 	case n.Status == model.StatusError:
 		n.Reason, n.Error = state.Reason, state.Detail
-	case state.Kind == model.KindBackground:
-		n.Reason = state.Reason
+	case state.Kind.Live():
+		n.Reason = state.Reason // background, stopping
 	}
 	c := st.Counts(ss.ID)
 	n.Tools = ToolCounts{Total: c.Tools(), Running: c.ToolsRunning, Completed: c.ToolsDone, Failed: c.ToolsFailed,
