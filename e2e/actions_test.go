@@ -15,6 +15,7 @@ import (
 	"github.com/octop-dev/octop/internal/testkit/harness"
 	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // TestActionsLaunchResultResume: launch under a chosen parent makes exactly
@@ -109,7 +110,7 @@ func TestActionsLaunchResultResume(t *testing.T) {
 				got = r.Children[0]
 			}
 		}
-		if got == nil || got.ID != child.ID || got.Status != task.StateComplete || got.Tools.Completed != 2 {
+		if got == nil || got.ID != child.ID || got.Status != model.StatusComplete || got.Tools.Completed != 2 {
 			t.Errorf("tree --json: the root's child is %+v, want %s complete with 2 completed tools", got, child.ID)
 		}
 		if code, out, _ = actOctop(t, s.URL, "", "tree"); code != 0 || !strings.Contains(out, "└─ "+child.ID+"  complete  tools:2  count files (@general subagent)") {
@@ -275,7 +276,7 @@ func TestActionsAbortTree(t *testing.T) {
 		actWaitProgress(t, ctx, c, b.ID)
 		for _, l := range leaves {
 			r, err := live.Result(ctx, c, l.ID)
-			if err != nil || r.State != task.StateError || r.Error == nil || r.Error.Name != "MessageAbortedError" {
+			if err != nil || r.State != model.StatusError || r.Error == nil || r.Error.Name != "MessageAbortedError" {
 				t.Errorf("leaf %s after abort: %+v, %v; want error MessageAbortedError", l.ID, r, err)
 			}
 		}

@@ -293,7 +293,8 @@ func TestBackgroundAbortedChild(t *testing.T) {
 			t.Errorf("result --wait after the abort: exit %d\n%s", code, out)
 		}
 		n := treeNode(t, s.URL, root.ID)
-		if n.Status != "complete" || n.Tools.Completed != 1 || n.Tools.Failed != 1 || n.Tools.Running != 0 {
+		// The aborted child's call is aborted (■), neither failed nor done.
+		if n.Status != "complete" || n.Tools.Completed != 1 || n.Tools.Aborted != 1 || n.Tools.Failed != 0 || n.Tools.Running != 0 {
 			t.Errorf("tree --json after the abort: %+v", n)
 		}
 	})

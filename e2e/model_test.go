@@ -94,14 +94,13 @@ func treeDiff(m *model.State, snap model.Snapshot, root string) string {
 		for _, msg := range snap.Messages[s.ID] {
 			for _, p := range msg.Parts {
 				if p.Type == wire.PartTool && p.State != nil {
-					wantTools = append(wantTools, p.ID+" "+p.State.Status)
+					// The call's own outcome (a cut one is aborted).
+					wantTools = append(wantTools, p.ID+" "+model.CallStatus(p.State, model.KindRunning).String())
 				}
 			}
 		}
-		names := map[model.ToolStatus]string{model.ToolPending: "pending", model.ToolRunning: "running",
-			model.ToolCompleted: "completed", model.ToolError: "error"}
 		for _, tc := range ms.Tools {
-			gotTools = append(gotTools, tc.PartID+" "+names[tc.Status])
+			gotTools = append(gotTools, tc.PartID+" "+tc.Status.String())
 		}
 		if !slices.Equal(gotTools, wantTools) {
 			diffs = append(diffs, fmt.Sprintf("%s: tools %v, REST %v", s.ID, gotTools, wantTools))
@@ -203,7 +202,7 @@ func TestModelLive(t *testing.T) {
 		for _, id := range m.SubtreeIDs(runaway.ID) {
 			ss := m.Session(id)
 			for i := range ss.Tools {
-				if st := ss.ShownToolStatus(i); st == model.ToolRunning || st == model.ToolPending {
+				if st := ss.CallStatus(i); st == model.ToolRunning || st == model.ToolPending {
 					t.Errorf("%s: tool %s still shown as %d after the abort", id, ss.Tools[i].PartID, st)
 				}
 			}

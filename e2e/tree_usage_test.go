@@ -8,11 +8,11 @@ import (
 	"testing"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/testkit/harness"
 	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // TestTreeJSONUsage: after a fan-out, a file written by bash and a todo
@@ -87,7 +87,7 @@ func usageSettle(t *testing.T, ctx context.Context, c *client.Client, id string,
 	for _, m := range before {
 		after = max(after, m.Info.ID)
 	}
-	if r, err := live.WaitAfter(wctx, c, id, live.WaitOptions{Prompted: true, After: after}); err != nil || r.State != task.StateComplete {
+	if r, err := live.WaitAfter(wctx, c, id, live.WaitOptions{Prompted: true, After: after}); err != nil || r.State != model.StatusComplete {
 		t.Fatalf("%s did not complete: %+v, %v", id, r, err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/testkit/harness"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // TestTUIActions drives the action keys in a real terminal: `x` plus its
@@ -48,7 +49,7 @@ func TestTUIActions(t *testing.T) {
 	tm.waitFor("the abort notice", func(sc string) bool { return strings.Contains(sc, "aborted "+runaway.ID) })
 	actWaitRun(t, ctx, c, runaway.ID, wire.StatusIdle)
 	r, err := live.Result(ctx, c, runaway.ID)
-	if err != nil || r.State != task.StateError || r.Error == nil || r.Error.Name != "MessageAbortedError" {
+	if err != nil || r.State != model.StatusError || r.Error == nil || r.Error.Name != "MessageAbortedError" {
 		t.Errorf("after x: %+v, %v; want MessageAbortedError", r, err)
 	}
 
@@ -89,7 +90,7 @@ func TestTUIActions(t *testing.T) {
 	// The new child is selected.
 	tm.waitFor("the launched child selected", func(sc string) bool { return strings.Contains(actHeader(sc), "tui launched") })
 	res, err := live.Wait(ctx, c, launched.ID)
-	if err != nil || res.State != task.StateComplete {
+	if err != nil || res.State != model.StatusComplete {
 		t.Errorf("the launched task ended %+v, %v", res, err)
 	}
 }

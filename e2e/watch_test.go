@@ -269,7 +269,7 @@ func TestWatchUntilDone(t *testing.T) {
 			t.Errorf("runaway.errors reason %q", storm.Reason)
 		}
 		last := lines[len(lines)-1]
-		if last.Event != "session.done" || last.ID != root.ID || last.Status != "done" || last.Tokens <= 0 || last.TS == "" {
+		if last.Event != "session.done" || last.ID != root.ID || last.Status != "complete" || last.Tokens <= 0 || last.TS == "" {
 			t.Errorf("last line %+v, want the root's session.done with its tokens", last)
 		}
 		for _, l := range lines {

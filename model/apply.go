@@ -17,6 +17,7 @@ func (s *State) Apply(ev wire.Event) {
 	if ss := s.sessions[id]; ss != nil {
 		s.changed(ss, s.version)
 		if _, streamed := ev.(wire.PartDelta); !streamed {
+			s.noteStop(ss, true)
 			s.touchFollowers(ss, s.version) // streamed text never changes a state
 		}
 	}

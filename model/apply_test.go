@@ -227,21 +227,32 @@ func TestApply(t *testing.T) {
 					t.Fatalf("tools = %+v", s.Session(P).Tools)
 				}
 			}},
-		{"running tool of an idle session is interrupted", []wire.Event{created(P, "", "r", 1), status(P, "busy"),
+		{"running tool of an aborted session is aborted", []wire.Event{created(P, "", "r", 1), status(P, "busy"),
 			tool(P, "msg_1", "prt_1", "bash", "running"), aborted(P), status(P, "idle")},
 			func(t *testing.T, s *State) {
 				ss := s.Session(P)
-				if ss.ShownToolStatus(0) != ToolInterrupted || ss.Tools[0].Status != ToolRunning {
-					t.Fatalf("shown %d stored %d", ss.ShownToolStatus(0), ss.Tools[0].Status)
+				if ss.CallStatus(0) != ToolAborted || ss.Tools[0].Status != ToolRunning {
+					t.Fatalf("shown %v stored %v", ss.CallStatus(0), ss.Tools[0].Status)
 				}
-				if c := s.Counts(P); c.ToolsRunning != 0 || c.ToolsFailed != 1 || c.ToolsInterrupted != 1 {
+				if c := s.Counts(P); c.ToolsRunning != 0 || c.ToolsFailed != 0 || c.ToolsAborted != 1 || c.Tools() != 1 {
+					t.Fatalf("counts = %+v", c)
+				}
+			}},
+		{"running tool of an idle session is interrupted", []wire.Event{created(P, "", "r", 1), status(P, "busy"),
+			tool(P, "msg_1", "prt_1", "bash", "running"), status(P, "idle")},
+			func(t *testing.T, s *State) {
+				ss := s.Session(P)
+				if ss.CallStatus(0) != ToolInterrupted || ss.Tools[0].Status != ToolRunning {
+					t.Fatalf("shown %v stored %v", ss.CallStatus(0), ss.Tools[0].Status)
+				}
+				if c := s.Counts(P); c.ToolsRunning != 0 || c.ToolsFailed != 0 || c.ToolsInterrupted != 1 || c.Tools() != 1 {
 					t.Fatalf("counts = %+v", c)
 				}
 			}},
 		{"open tool of a session whose status is unknown stays running", []wire.Event{tool(P, "msg_1", "prt_1", "bash", "running")},
 			func(t *testing.T, s *State) {
-				if ss := s.Session(P); ss.ShownToolStatus(0) != ToolRunning || s.Counts(P).ToolsRunning != 1 {
-					t.Fatalf("shown %d counts %+v", ss.ShownToolStatus(0), s.Counts(P))
+				if ss := s.Session(P); ss.CallStatus(0) != ToolRunning || s.Counts(P).ToolsRunning != 1 {
+					t.Fatalf("shown %d counts %+v", ss.CallStatus(0), s.Counts(P))
 				}
 			}},
 		{"text, deltas and the final update", []wire.Event{created(P, "", "r", 1), userMsg(P, "msg_1", 5),

@@ -152,7 +152,7 @@ func (ss *Session) follow(t *ToolCall) bgFollow {
 	case k == KindInterrupted:
 		return bgFollow{shown: ToolInterrupted}
 	}
-	return bgFollow{shown: ToolError} // aborted: no notice ever comes
+	return bgFollow{shown: ToolAborted} // no notice ever comes
 }
 
 // noticeOr is what a notice says of the child, or f without one.
@@ -202,7 +202,7 @@ func (ss *Session) backgroundState() (SessionState, bool) {
 	open, unknown := ss.background()
 	switch {
 	case open > 0:
-		return SessionState{Kind: KindBackground, Reason: "background",
+		return SessionState{Kind: KindBackground, Reason: ReasonBackground,
 			Detail: fmt.Sprintf("waiting on %d background %s", open, plural(open, "task", "tasks"))}, true
 	case unknown:
 		return SessionState{Kind: KindNotLoaded}, true
@@ -238,7 +238,8 @@ func (ss *Session) countBackground(c *Counts) {
 			c.ToolsDone++
 		case ToolInterrupted:
 			c.ToolsInterrupted++
-			c.ToolsFailed++
+		case ToolAborted:
+			c.ToolsAborted++
 		default:
 			c.ToolsFailed++
 		}

@@ -113,18 +113,19 @@ func TestBackgroundEndings(t *testing.T) {
 		t.Errorf("root %v (%s), want complete: every child ended, every notice answered", st.Kind, st.Detail)
 	}
 	rs := s.Session(root)
-	want := map[string]ToolStatus{kids[0].ID: ToolError, kids[1].ID: ToolCompleted, kids[2].ID: ToolError}
+	// The aborted child's call is aborted (■), never an error or ✓.
+	want := map[string]ToolStatus{kids[0].ID: ToolAborted, kids[1].ID: ToolCompleted, kids[2].ID: ToolError}
 	for i := range rs.Tools {
-		t.Logf("%s → %v (child %v)", rs.Tools[i].ChildID, rs.ShownToolStatus(i), s.StateOf(rs.Tools[i].ChildID).Kind)
-		if got := rs.ShownToolStatus(i); got != want[rs.Tools[i].ChildID] {
+		t.Logf("%s → %v (child %v)", rs.Tools[i].ChildID, rs.CallStatus(i), s.StateOf(rs.Tools[i].ChildID).Kind)
+		if got := rs.CallStatus(i); got != want[rs.Tools[i].ChildID] {
 			t.Errorf("call for %s shows %v, want %v", rs.Tools[i].ChildID, got, want[rs.Tools[i].ChildID])
 		}
 	}
 	if k := s.StateOf(kids[0].ID).Kind; k != KindAborted {
 		t.Errorf("the aborted child is %v", k)
 	}
-	if c := s.Counts(root); c.ToolsDone != 1 || c.ToolsFailed != 2 || c.ToolsRunning != 0 {
-		t.Errorf("tools %+v, want 1 done, 2 failed", c)
+	if c := s.Counts(root); c.ToolsDone != 1 || c.ToolsFailed != 1 || c.ToolsAborted != 1 || c.ToolsRunning != 0 || c.Tools() != 3 {
+		t.Errorf("tools %+v, want 1 done, 1 failed, 1 aborted", c)
 	}
 }
 
@@ -160,7 +161,7 @@ func TestBackgroundWaitsForTheNotice(t *testing.T) {
 	if k := s.StateOf("p").Kind; k != KindBackground {
 		t.Errorf("child done, notice not yet come: parent %v, want still waiting", k)
 	}
-	if got := s.Session("p").ShownToolStatus(0); got != ToolCompleted {
+	if got := s.Session("p").CallStatus(0); got != ToolCompleted {
 		t.Errorf("the call shows %v, want completed (its child's end)", got)
 	}
 	rev := s.SessionVersion("p")
@@ -229,7 +230,7 @@ func TestBackgroundRestart(t *testing.T) {
 	if k := s.StateOf(rid).Kind; k != KindComplete {
 		t.Errorf("root %v, want complete: nothing more will come", k)
 	}
-	if got := s.Session(rid).ShownToolStatus(0); got != ToolInterrupted {
+	if got := s.Session(rid).CallStatus(0); got != ToolInterrupted {
 		t.Errorf("call %v, want interrupted", got)
 	}
 }

@@ -162,6 +162,20 @@ func (s *State) BusyDescendants(id string) []string {
 	return out
 }
 
+// AbortPlan is what aborting the subtree rooted at id stops, in order:
+// its busy or retrying descendants deepest first (BusyDescendants), then
+// id itself if it runs. Aborting leaves before their parents means no
+// parent sees a child's cancellation as a tool error it then acts on
+// while still running. It is the one plan: the screen's X confirms it,
+// --abort-on and `octop abort --tree` carry it out.
+func (s *State) AbortPlan(id string) []string {
+	plan := s.BusyDescendants(id)
+	if ss := s.sessions[id]; ss != nil && ss.Running() {
+		plan = append(plan, id)
+	}
+	return plan
+}
+
 // SubtreeIDs returns every session at or below id, parent before child,
 // children in creation order.
 func (s *State) SubtreeIDs(id string) []string {

@@ -1,11 +1,11 @@
 // Package model turns a REST snapshot plus the server's event stream into
 // the parent/child session tree, with each session's live tool calls.
 //
-// It is pure: no I/O, no goroutines, no clock (time arrives with the data),
-// no Bubble Tea. A State is owned by one goroutine; Apply and ApplySnapshot
-// change it deterministically. Reads fill small caches inside the State
-// (roots, subtree rollups, Flatten's filter marks), so they too belong to
-// that goroutine.
+// It is pure: no I/O, no goroutines, no clock (time arrives with the
+// data, or from the caller: SetNow), no Bubble Tea. A State is owned by
+// one goroutine; Apply and ApplySnapshot change it deterministically.
+// Reads fill small caches inside the State (roots, subtree rollups,
+// Flatten's filter marks), so they too belong to that goroutine.
 //
 // # Choices where the server leaves room
 //
@@ -27,10 +27,21 @@
 //     Err is set by session.error or by an error on the newest assistant
 //     message, and cleared when the session goes busy again; with messages
 //     in a snapshot, it is the newest assistant message's error.
-//   - Interrupted calls. A call still pending or running in a session
-//     known to be idle is shown as ToolInterrupted (ShownToolStatus) and
-//     counted in Counts.ToolsFailed and ToolsInterrupted, never in
-//     ToolsRunning: after an abort the server does not always close them.
+//   - A call's outcome (CallStatus). A call an abort cut is ToolAborted:
+//     1.18 stores a killed bash command completed, exit null, "User
+//     aborted the command"; both versions store other cut calls as errors
+//     ("Tool execution aborted", "Task cancelled" for a task whose child
+//     was aborted). A call still pending or running in a session known to
+//     be idle is ToolInterrupted, counted in Counts.ToolsInterrupted,
+//     never in ToolsRunning: after an abort the server does not always
+//     close them.
+//   - Stopping. A run that stopped without a word on how it ended (idle,
+//     its last reply unfinished, no error, no call an abort cut) is
+//     KindRunning, reason stopping, for Grace after the model first saw
+//     it so, then interrupted: a server can go idle before it writes the
+//     abort's error (1.1.65 does), and the reason must not flip. The
+//     caller tells the time (SetNow); a read that finds a stop whose run
+//     went quiet long ago trusts it at once (stopping.go).
 //   - Tokens and cost. Per assistant message, its own totals when the
 //     server sent them, else the sum of its step-finish parts (each counted
 //     once by part id), never both. A session's figure is the larger of
@@ -52,7 +63,7 @@
 //     metadata says background (a foreground task moved to the background
 //     says so there too, not in its input), or whose completed output
 //     opens with state="running", launched its child in the background:
-//     it follows the child (ShownToolStatus and Counts: running while the
+//     it follows the child (CallStatus and Counts: running while the
 //     child runs, then the child's end, an abort as an error). Its session,
 //     once idle, is KindBackground while such a child runs, or has ended
 //     with its end notice (a synthetic user message, ParseNotice) not come

@@ -115,7 +115,7 @@ func canon(s *State) string {
 			ss.TaskPartID, ss.Created, ss.Updated, ss.RunStart, ss.RunEnd, ss.LastActive, s.Runs(id),
 			len(s.Permissions(id)), len(s.Questions(id)))
 		for i, t := range ss.Tools {
-			fmt.Fprintf(&b, "  %+v shown=%d\n", t, ss.ShownToolStatus(i))
+			fmt.Fprintf(&b, "  %+v shown=%d\n", t, ss.CallStatus(i))
 		}
 	}
 	return b.String()

@@ -181,7 +181,7 @@ func checkTools(t *testing.T, ss *Session, msgs []wire.MessageWithParts, kids []
 					child = childTitled(kids, inputDigest(p.State.Input))
 				}
 			}
-			want = append(want, fmt.Sprintf("%s %s %d %s", p.ID, p.Tool, toolStatus(p.State.Status), child))
+			want = append(want, fmt.Sprintf("%s %s %d %s", p.ID, p.Tool, storedCall(p.State), child))
 		}
 	}
 	var got []string

@@ -266,8 +266,8 @@ func (s *State) CallTimes(id, partID string) (start, end int64, ok bool) {
 }
 
 // callGoesOn says whether an open call of run i still runs: only in the
-// last run of a session not known to be idle (see ShownToolStatus).
-func (ss *Session) callGoesOn(i int) bool { return !ss.ended() && i == len(ss.runs)-1 }
+// last run of a session not known to be idle (see CallStatus).
+func (ss *Session) callGoesOn(i int) bool { return !ss.stopped() && i == len(ss.runs)-1 }
 
 // callByPart is the session's call with that part id, or nil.
 func (ss *Session) callByPart(partID string) *ToolCall {

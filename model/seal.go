@@ -12,8 +12,8 @@ package model
 // opened again first: see reopen.
 func (s *State) Seal(id string) (ok bool) {
 	ss := s.sessions[id]
-	if ss == nil || ss.nBg > 0 || ss.rd().revert != nil {
-		return false // a revert is kept whole: it is shown
+	if ss == nil || ss.nBg > 0 || ss.rd().revert != nil || ss.stop == stopPending {
+		return false // a revert is kept whole: it is shown; a grace ends
 	}
 	if ss.sealed() {
 		return true
@@ -60,7 +60,7 @@ func (s *State) reopen(ss *Session) {
 		return
 	}
 	ss.x = &more{infoTokens: ss.Tokens, infoCost: ss.Cost, infoUnpriced: ss.unpriced}
-	ss.nOpen, ss.nDone, ss.nFailed = 0, 0, 0
+	ss.nOpen, ss.nDone, ss.nFailed, ss.nAborted = 0, 0, 0, 0
 	ss.historyRead, ss.Loaded = false, false
 	s.queue(ss)
 }

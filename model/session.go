@@ -12,19 +12,27 @@ const (
 	StreamText
 )
 
-// ToolStatus mirrors the server's tool states.
+// ToolStatus is a tool call's outcome (CallStatus): the server's four
+// states, told apart where the server's word misleads.
 type ToolStatus int
 
-// Tool states: the server's pending, running, completed and error.
+// Tool states: the server's pending, running, completed and error, and
+// two it has no word for.
 const (
 	ToolPending ToolStatus = iota
 	ToolRunning
 	ToolCompleted
 	ToolError
-	// ToolInterrupted is never stored: it is what ShownToolStatus gives for
-	// a call still pending or running in a session that is now idle (an
-	// abort, a crash), so a dead call is not shown as running forever.
+	// ToolInterrupted is never stored: it is what CallStatus gives for a
+	// call still pending or running in a session that has stopped (an
+	// abort the server did not close it after, a crash), so a dead call
+	// is not shown as running forever.
 	ToolInterrupted
+	// ToolAborted is a call an abort cut: the server stores it completed
+	// (1.18's bash: exit null, "User aborted the command") or as an error
+	// ("Tool execution aborted", "Task cancelled"). Neither done nor
+	// failed: someone stopped it.
+	ToolAborted
 )
 
 // ToolCall is one tool call of a session: the summary the native task tool
@@ -47,12 +55,12 @@ type ToolCall struct {
 	ChildID  string // for task calls: the child session it started, once known
 	// Background marks a task call that launched its child in the
 	// background (metadata.background on 1.18): it completed at once, and
-	// ShownToolStatus follows the child instead.
+	// CallStatus follows the child instead.
 	Background bool
 }
 
 // Ended reports whether the call reached a final state on the server.
-func (t *ToolCall) Ended() bool { return t.Status == ToolCompleted || t.Status == ToolError }
+func (t *ToolCall) Ended() bool { return t.Status >= ToolCompleted }
 
 // Session is one node of the tree. It is kept small: a server may list
 // 50,000 sessions, and what a session keeps beyond the list's entry (its
@@ -104,6 +112,7 @@ type Session struct {
 	nOpen              int32 // tool calls pending or running
 	nDone              int32 // completed
 	nFailed            int32 // error
+	nAborted           int32 // cut by an abort
 	waiting            int32 // pending permissions and questions
 	runBelow           int32 // running below, not waiting on the person
 	waitBelow          int32 // waiting on the person below
@@ -131,6 +140,7 @@ type Session struct {
 	historyRead bool
 	dq          uint8 // the queues it waits on (qDerive, qTally), see tally.go
 	tcls        uint8 // how Tally counts it
+	stop        uint8 // where it stands in the grace of a stop, see stopping.go
 }
 
 // runState is the server's run status, kept in a byte.
@@ -180,6 +190,9 @@ type Snapshot struct {
 	Messages    map[string][]wire.MessageWithParts // by session id; may be nil
 	Permissions []wire.PermissionRequest
 	Questions   []wire.QuestionRequest
+	// Stops are a reader's earlier sights of sessions stopped without a
+	// word on how (State.Stops), so a new State's grace runs from them.
+	Stops map[string]int64
 }
 
 // Counts are the figures the screen shows: of one session (State.Counts:
@@ -187,11 +200,12 @@ type Snapshot struct {
 // subtree's tokens and cost), or of a set of sessions (the header's: how
 // many, and how many run, wait on the person or ended badly).
 type Counts struct {
-	ToolsRunning, ToolsDone, ToolsFailed int
-	// ToolsInterrupted counts calls left pending or running in a session
-	// that is idle now; they are included in ToolsFailed, not ToolsRunning.
-	ToolsInterrupted int
-	Children         int
+	// The session's tool calls by CallStatus, each in one count: running
+	// (or pending), completed, failed (error), aborted, and interrupted
+	// (left pending or running in a session that has stopped).
+	ToolsRunning, ToolsDone, ToolsFailed, ToolsAborted, ToolsInterrupted int
+
+	Children int
 	// Descendants running (busy or retrying) below this session, any
 	// depth, and those waiting on the person (a permission or a question),
 	// which do not also count as running.

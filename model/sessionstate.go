@@ -46,21 +46,6 @@ type SessionState struct {
 	Detail string
 }
 
-var kindWords = [...]string{
-	KindNotLoaded: "not loaded", KindRunning: "running", KindWaiting: "waiting on you",
-	KindRetrying: "retrying", KindIdle: "idle", KindComplete: "complete", KindFailed: "failed",
-	KindAborted: "aborted", KindInterrupted: "interrupted", KindDenied: "denied",
-	KindBackground: "waiting on background tasks",
-}
-
-// String is the word a person reads for the kind.
-func (k Kind) String() string {
-	if int(k) < len(kindWords) {
-		return kindWords[k]
-	}
-	return "unknown"
-}
-
 // Live reports whether the session is still working: running, retrying,
 // waiting on an answer, or waiting on the background tasks it launched.
 // A root is done once its kind is neither live nor KindNotLoaded.
@@ -72,24 +57,6 @@ func (k Kind) Live() bool {
 // person should look: failed, interrupted or denied. Aborted is not bad:
 // someone chose it.
 func (k Kind) Bad() bool { return k == KindFailed || k == KindInterrupted || k == KindDenied }
-
-// Status is the kind in async-task terms, as `octop result` and
-// `octop tree --json` print it: running, complete or error ("" while not
-// loaded, "idle" for a session that never ran). KindBackground is running
-// (with the reason "background").
-func (k Kind) Status() string {
-	switch {
-	case k.Live():
-		return "running"
-	case k == KindComplete:
-		return "complete"
-	case k == KindIdle:
-		return "idle"
-	case k == KindNotLoaded:
-		return ""
-	}
-	return "error"
-}
 
 // Errors and texts the server uses for the end states it does not name.
 const (
@@ -107,8 +74,19 @@ const (
 
 // StateOf derives the session's state from what the model holds: its run
 // status, pending requests, last error and the messages and tool calls of
-// its last run. It is the one derivation every view uses.
+// its last run, and, for a run that stopped without a word on how, the
+// grace the server has to say it (stopping.go). It is the one derivation
+// every view uses.
 func StateOf(ss *Session) SessionState {
+	st := baseState(ss)
+	if st.Kind == KindInterrupted && ss.stop == stopPending {
+		return stoppingState
+	}
+	return st
+}
+
+// baseState is StateOf with no grace.
+func baseState(ss *Session) SessionState {
 	if ss == nil {
 		return SessionState{Kind: KindNotLoaded}
 	}
@@ -130,15 +108,17 @@ func StateOf(ss *Session) SessionState {
 	case !ss.Loaded:
 		return SessionState{Kind: KindNotLoaded}
 	}
-	if ss.Err != nil && ss.Err.Name == abortedError {
+	if ss.wasAborted() {
+		// The server's error says so; or, before it writes the error, a
+		// call of the last reply says an abort cut it.
 		who := ss.rd().abortedBy
 		if who == "" {
 			who = "a user"
 		}
-		return SessionState{Kind: KindAborted, Reason: "aborted", Detail: "aborted by " + who}
+		return SessionState{Kind: KindAborted, Reason: ReasonAborted, Detail: "aborted by " + who}
 	}
 	if t := ss.deniedCall(); t != nil {
-		return SessionState{Kind: KindDenied, Reason: "denied", Detail: deniedDetail(t)}
+		return SessionState{Kind: KindDenied, Reason: ReasonDenied, Detail: deniedDetail(t)}
 	}
 	if ss.Err != nil {
 		detail := ss.Err.Name
@@ -157,12 +137,12 @@ func (ss *Session) endOfRun() SessionState {
 		return SessionState{Kind: KindIdle, Detail: "never ran"}
 	}
 	if a := ss.latestAssistant(); a != nil && !a.done && a.id > ss.lastUserID() {
-		return SessionState{Kind: KindInterrupted, Reason: "interrupted", Detail: "the last reply never finished"}
+		return SessionState{Kind: KindInterrupted, Reason: ReasonInterrupted, Detail: "the last reply never finished"}
 	}
 	if ss.StatusKnown && ss.nOpen > 0 {
 		for i := len(ss.Tools) - 1; i >= 0; i-- {
 			if !ss.Tools[i].Ended() {
-				return SessionState{Kind: KindInterrupted, Reason: "interrupted",
+				return SessionState{Kind: KindInterrupted, Reason: ReasonInterrupted,
 					Detail: "a " + ss.Tools[i].Tool + " call was left running"}
 			}
 		}
@@ -173,6 +153,25 @@ func (ss *Session) endOfRun() SessionState {
 		return SessionState{Kind: KindRunning, Detail: "starting"}
 	}
 	return SessionState{Kind: KindComplete}
+}
+
+// cutByAbort says a call of the last reply, newer than the last prompt
+// and stopped unfinished, was cut by an abort: the run was aborted,
+// whatever else is still open.
+func (ss *Session) cutByAbort() bool {
+	if ss.nAborted == 0 {
+		return false
+	}
+	a := ss.latestAssistant()
+	if a == nil || a.done || a.id < ss.lastUserID() {
+		return false
+	}
+	for i := len(ss.Tools) - 1; i >= 0 && ss.Tools[i].MessageID >= a.id; i-- {
+		if t := &ss.Tools[i]; t.MessageID == a.id && t.Status == ToolAborted {
+			return true
+		}
+	}
+	return false
 }
 
 // deniedCall is the rejected call that ended the last run: a call of the

@@ -79,10 +79,14 @@ func (s *State) ApplySnapshot(snap Snapshot) {
 	}
 
 	s.applyMessages(snap.Messages)
+	s.stopsFrom(snap.Stops)
 	s.version++
 	s.treeV++
 	for _, ss := range s.list {
 		ss.rev = s.version // a snapshot may have changed any of them
+		if ss.stop != stopNone || !ss.Running() && ss.Loaded {
+			s.noteStop(ss, false)
+		}
 	}
 	s.changedAll()
 }
@@ -99,6 +103,7 @@ func (s *State) ApplyMessages(history map[string][]wire.MessageWithParts) {
 	for id := range history {
 		if ss := s.sessions[id]; ss != nil {
 			s.changed(ss, s.version)
+			s.noteStop(ss, false)
 			s.touchFollowers(ss, s.version)
 		}
 	}

@@ -42,6 +42,13 @@ type State struct {
 	busy                  map[*Session]struct{}  // KindRunning, as Tally last saw them
 	sealed                map[SessionState]*more // shared by sealed sessions, see Seal
 
+	// now is the caller's time (SetNow); stops when each session was first
+	// seen stopped without a word on how, and stopping those within their
+	// grace (see stopping.go).
+	now      int64
+	stops    map[string]int64
+	stopping map[*Session]struct{}
+
 	treeV  uint64 // bumped when the shape (membership, parents, order) changes
 	roots  []string
 	rootsV uint64  // treeV the roots cache was built at, plus one
@@ -118,28 +125,10 @@ func (ss *Session) Running() bool {
 	return ss.run == runBusy || ss.run == runRetry
 }
 
-// ended reports whether the session is known to be idle, so its open tool
-// calls can no longer be running.
-func (ss *Session) ended() bool { return ss.StatusKnown && !ss.Running() }
-
-// ShownToolStatus is the status to show for Tools[i]: its own, except that
-// a call still pending or running in a session known to be idle is
-// ToolInterrupted. The server does not always close such calls after an
-// abort, and a dead call must not look alive.
-//
-// A background task call shows its child's progress instead: running
-// while the child runs, then how the child ended (an aborted child shows
-// as ToolError).
-func (ss *Session) ShownToolStatus(i int) ToolStatus {
-	if t := &ss.Tools[i]; t.follows() {
-		return ss.follow(t).shown
-	}
-	st := ss.Tools[i].Status
-	if (st == ToolPending || st == ToolRunning) && ss.ended() {
-		return ToolInterrupted
-	}
-	return st
-}
+// stopped reports whether the session is known to be idle, and not within
+// the grace of a stop (see stopping.go), so its open tool calls can no
+// longer be running.
+func (ss *Session) stopped() bool { return ss.StatusKnown && !ss.Running() && ss.stop != stopPending }
 
 // Counts summarises a session's tool calls and children.
 func (s *State) Counts(id string) Counts {
@@ -151,6 +140,7 @@ func (s *State) Counts(id string) Counts {
 	c := Counts{
 		ToolsDone:    int(ss.nDone),
 		ToolsFailed:  int(ss.nFailed),
+		ToolsAborted: int(ss.nAborted),
 		Children:     len(ss.kids),
 		RunningBelow: int(ss.runBelow),
 		WaitingBelow: int(ss.waitBelow),
@@ -158,11 +148,13 @@ func (s *State) Counts(id string) Counts {
 		Cost:         ss.subCost,
 		Unpriced:     int(ss.subUnpriced),
 	}
-	if ss.ended() {
-		c.ToolsInterrupted = int(ss.nOpen)
-		c.ToolsFailed += c.ToolsInterrupted
-	} else {
+	switch {
+	case !ss.stopped():
 		c.ToolsRunning = int(ss.nOpen)
+	case ss.wasAborted():
+		c.ToolsAborted += int(ss.nOpen)
+	default:
+		c.ToolsInterrupted = int(ss.nOpen)
 	}
 	if ss.nBg > 0 {
 		ss.countBackground(&c)

@@ -73,19 +73,9 @@ func (ss *Session) countTool(st ToolStatus, d int32) {
 		ss.nDone += d
 	case ToolError:
 		ss.nFailed += d
+	case ToolAborted:
+		ss.nAborted += d
 	}
-}
-
-func toolStatus(s string) ToolStatus {
-	switch s {
-	case wire.ToolRunning:
-		return ToolRunning
-	case wire.ToolCompleted:
-		return ToolCompleted
-	case wire.ToolError:
-		return ToolError
-	}
-	return ToolPending
 }
 
 // applyTool upserts a tool call. Calls are kept in part-id order (ids
@@ -112,7 +102,7 @@ func (s *State) applyTool(ss *Session, p *wire.Part) {
 	if st == nil {
 		return
 	}
-	next := toolStatus(st.Status)
+	next := storedCall(st)
 	if t.Ended() && (next == ToolPending || next == ToolRunning) {
 		return
 	}

@@ -158,6 +158,7 @@ func (s *State) remove(id string) {
 	}
 	s.unlinkFromParent(ss)
 	s.uncount(ss)
+	s.forgetStop(ss)
 	delete(s.sessions, id)
 	delete(s.undecodable, id)
 	last := s.list[len(s.list)-1]

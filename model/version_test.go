@@ -17,7 +17,7 @@ func ownDigest(s *State, id string) string {
 		ss.Retry(), ss.Tokens, ss.Cost, ss.LastText(), ss.Created, ss.Updated,
 		ss.RunStart, ss.RunEnd, ss.LastActive, len(s.Permissions(id)), len(s.Questions(id)))
 	for i, t := range ss.Tools {
-		fmt.Fprintf(&b, "|%+v %d", t, ss.ShownToolStatus(i))
+		fmt.Fprintf(&b, "|%+v %d", t, ss.CallStatus(i))
 	}
 	return b.String()
 }

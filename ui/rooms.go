@@ -147,7 +147,7 @@ func (m Model) room(a Action) (room.Dialog, tea.Cmd) {
 		}
 		return dialog.NewAbort(st, m.state, sel, m.state.BusyDescendants(sel), w), nil
 	case ActionAbortTree:
-		plan := dialog.AbortPlan(m.state, sel)
+		plan := m.state.AbortPlan(sel)
 		if len(plan) == 0 {
 			return nil, room.Flash(fmt.Sprintf("nothing runs in the subtree of %s; nothing to abort", sel), false)
 		}
@@ -167,12 +167,12 @@ func (m Model) room(a Action) (room.Dialog, tea.Cmd) {
 	case ActionLedger:
 		return uiusage.Open(st, m.state, sel, title)
 	case ActionUndo:
-		return dialog.NewUndo(st, sel, title, dialog.AbortPlan(m.state, sel))
+		return dialog.NewUndo(st, sel, title, m.state.AbortPlan(sel))
 	case ActionRedo:
 		if ss == nil || ss.Reverted() == nil {
 			return nil, room.Flash(sel+" has nothing undone to redo", false)
 		}
-		return dialog.NewRedo(st, sel, title, dialog.AbortPlan(m.state, sel))
+		return dialog.NewRedo(st, sel, title, m.state.AbortPlan(sel))
 	}
 	return nil, room.Flash(a.String()+": not available yet", false)
 }

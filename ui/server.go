@@ -64,6 +64,7 @@ func (m Model) updateServer(msg tea.Msg) (tea.Model, tea.Cmd) {
 // applyEvents applies a batch through the intake, which keeps its events
 // for replay over a snapshot still on its way.
 func (m *Model) applyEvents(batch EventsMsg) {
+	m.tellTime()
 	if m.version == "" {
 		for _, env := range batch {
 			if c, ok := env.Event.(wire.SessionCreated); ok {
@@ -99,6 +100,7 @@ func (m *Model) applySnapshot(msg inflight.SnapshotReply) bool {
 		return false // a newer read is on its way; this one is stale
 	}
 	m.snapErr = msg.Err
+	m.tellTime()
 	if !m.in.Snapshot(m.state, msg.Tag, msg.Take(), msg.Err) {
 		return false
 	}
@@ -119,6 +121,15 @@ func (m *Model) observe(batch EventsMsg) {
 	if d := o.Observe(m.state, batch.Events(), m.now.UnixMilli()); d != nil {
 		m.dialog = d
 	}
+}
+
+// tellTime gives the model the clock's time, for the grace of a run that
+// stopped without a word on how (model.SetNow), and says whether that
+// changed a state: one stopping a moment ago reads how it ended now.
+func (m *Model) tellTime() bool {
+	v := m.state.Version()
+	m.state.SetNow(m.opts.Clock().UnixMilli())
+	return m.state.Version() != v
 }
 
 // stateChanged recomputes what depends on the whole tree: the rows, the
@@ -252,6 +263,7 @@ func (m Model) updateHistory(msg history.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	if len(msgs) > 0 {
+		m.tellTime()
 		m.state.ApplyMessages(msgs)
 		m.stateChanged()
 	}

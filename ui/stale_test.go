@@ -11,6 +11,7 @@ import (
 	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/testkit/opencodetest"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/inflight"
 )
@@ -70,6 +71,12 @@ func TestStaleScreenUntilResync(t *testing.T) {
 	}
 	nm, cmd := m.Update(wire.ResyncNeeded{})
 	m = drain(t, nm.(Model), cmd)
+	// It may yet say how it ended: stopping for the grace, then interrupted.
+	if st := m.State().StateOf("ses_run"); st.Reason != model.ReasonStopping {
+		t.Errorf("just re-read: reason %q, want stopping", st.Reason)
+	}
+	clock = clock.Add(model.Grace * time.Millisecond)
+	m = send(t, m, tickMsg{})
 	after := screen(m)
 	if row := screenRow(t, after, "long job"); !strings.Contains(row, format.MarkInterrupted+" long job") {
 		t.Errorf("after the resync a run that died with the server is interrupted: %q", row)

@@ -298,6 +298,9 @@ func (m Model) updateTick() (tea.Model, tea.Cmd) {
 		m.frame++
 	}
 	m.syncClock()
+	if m.tellTime() {
+		m.stateChanged()
+	}
 	if m.follow && newSecond {
 		m.followBusiest() // the followed session may have gone quiet
 		m.syncDetail()

@@ -13,6 +13,7 @@ import (
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 const launchHelp = `
@@ -175,15 +176,15 @@ func (cmd *command) launched(ctx context.Context, c *client.Client, s wire.Sessi
 	}
 	j := resultJSON{TaskID: r.TaskID, Status: r.State, Reason: r.Reason}
 	switch r.State {
-	case task.StateComplete:
+	case model.StatusComplete:
 		j.Result = r.Text
-	case task.StateError:
+	case model.StatusError:
 		j.Error = r.ErrorLine()
 	}
 	if err := printJSONLine(out, j); err != nil {
 		return cmd.fail(err)
 	}
-	if r.State == task.StateError {
+	if r.State == model.StatusError {
 		return codeTaskError
 	}
 	return codeOK

@@ -8,9 +8,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/octop-dev/octop/client"
-	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/transcript"
+	"github.com/octop-dev/octop/model"
 )
 
 const logHelp = `
@@ -92,7 +92,7 @@ func runLog(ctx context.Context, cmd *command, base client.Options, pos []string
 	if err != nil {
 		return cmd.fail(err)
 	}
-	if r.State == task.StateError {
+	if r.State == model.StatusError {
 		return codeTaskError
 	}
 	return codeOK

@@ -12,6 +12,7 @@ import (
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/task/live"
+	"github.com/octop-dev/octop/model"
 )
 
 const treeHelp = `
@@ -29,8 +30,10 @@ is one line on stderr, the others still print, and the exit code is 1.
 
 With --json, print the same as a JSON array of root nodes, each with
 "server" (the URL of the server that holds it), "id", "parentID", "title", "agent", "status", "reason" (for an error:
-aborted|interrupted|denied|the error's name), "run" (idle|busy|retry),
-"error", "tools" {total, running, completed, failed}, "created" (Unix ms),
+aborted|interrupted|denied|the error's name; running: background|stopping), "run" (idle|busy|retry),
+"error", "tools" {total, running, completed, failed, aborted, interrupted}
+(each call in one count: aborted is cut by an abort, interrupted left open
+by a session that stopped), "created" (Unix ms),
 "tokens" {input, output, reasoning, cache_read, cache_write}, "cost" (USD:
 the priced replies' sum, or null when no reply is priced, never a made-up
 0), "unpriced_replies" (replies that used tokens with no cost reported,
@@ -236,10 +239,10 @@ func guides(more []bool) string {
 // error or a wait why.
 func nodeLine(n *live.Node) string {
 	status, why := n.Status, squashSpaces(n.Reason)
-	if why == "aborted" {
+	if why == model.ReasonAborted {
 		// Someone chose to stop it: the screen marks it ■, not as a
 		// failure, and so does this line.
-		status, why = "aborted", ""
+		status, why = model.EndAborted, ""
 	}
 	title := squashSpaces(n.Title)
 	if n.Undecodable != "" {
@@ -265,6 +268,12 @@ func toolSummary(t live.ToolCounts) string {
 	}
 	if t.Failed > 0 {
 		extra = append(extra, fmt.Sprintf("%d failed", t.Failed))
+	}
+	if t.Aborted > 0 {
+		extra = append(extra, fmt.Sprintf("%d aborted", t.Aborted))
+	}
+	if t.Interrupted > 0 {
+		extra = append(extra, fmt.Sprintf("%d interrupted", t.Interrupted))
 	}
 	if len(extra) > 0 {
 		s += " (" + strings.Join(extra, ", ") + ")"

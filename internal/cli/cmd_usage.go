@@ -97,7 +97,7 @@ func runUsage(ctx context.Context, cmd *command, base client.Options, pos []stri
 	}
 	l := usage.Build(sessions, by, usage.Options{Since: cutoff, Loc: time.Local})
 	if asJSON {
-		if err := printJSON(cmd.stdio.out, usageJSON{Report: l, Since: cutoff, EndedBadly: l.Bad()}); err != nil {
+		if err := printJSON(cmd.stdio.out, usageJSON{Report: l, Since: cutoff, EndedBadly: l.Bad(), Aborted: l.Aborted()}); err != nil {
 			return cmd.fail(err)
 		}
 		return code
@@ -111,6 +111,8 @@ type usageJSON struct {
 	usage.Report
 	Since      int64         `json:"since"`
 	EndedBadly usage.Figures `json:"ended_badly"`
+	// Aborted is apart from EndedBadly: someone stopped that work.
+	Aborted usage.Figures `json:"aborted"`
 }
 
 // readLedgers reads every server's sessions with the messages of the
@@ -182,6 +184,9 @@ func printLedger(w io.Writer, l usage.Report) {
 		fmt.Fprintln(w, b.String())
 	}
 	fmt.Fprintln(w, l.BadLine(wholeTokens))
+	if a := l.AbortedLine(wholeTokens); a != "" {
+		fmt.Fprintln(w, a)
+	}
 	if u := l.UnpricedLine(); u != "" {
 		fmt.Fprintln(w, u)
 	}

@@ -64,13 +64,16 @@ func TestUsageAddsUpTheReplies(t *testing.T) {
 			rows.Tokens != want || rows.Replies != 6 || !near(rows.Cost, 1.5) {
 			t.Errorf("by %s: total %+v, rows add up to %+v", by, got.Total, rows)
 		}
-		if got.EndedBadly.Replies != 4 || !near(got.EndedBadly.Cost, 0.5) || got.EndedBadly.Unpriced != 2 {
-			t.Errorf("by %s: ended badly %+v, want the aborted children's 4 replies, $0.50 and 2 unpriced", by, got.EndedBadly)
+		// Aborted work is reported apart, never among what ended badly.
+		if got.EndedBadly.Replies != 0 || got.Aborted.Replies != 4 || !near(got.Aborted.Cost, 0.5) || got.Aborted.Unpriced != 2 {
+			t.Errorf("by %s: ended badly %+v, aborted %+v; want nothing bad and the aborted children's 4 replies, $0.50, 2 unpriced",
+				by, got.EndedBadly, got.Aborted)
 		}
 	}
 	code, out, _ := run(t, base, "", "usage", "--server", a.BaseURL, "--by", "root")
 	for _, want := range []string{"ROOT", "CACHE WRITE", "ses_aroot fix␛[31m it", "total", "≥$0.7500",
-		"Ended badly: ≥$0.2500 of ≥$0.7500", "aborted ≥$0.2500 (1 session)", "Cost not reported for 1 of 3 replies"} {
+		"Nothing that ended badly", "Aborted (stopped by someone): ≥$0.2500 of ≥$0.7500", "(1 session)",
+		"Cost not reported for 1 of 3 replies"} {
 		if code != codeOK || !strings.Contains(out, want) {
 			t.Errorf("usage --by root lacks %q:\n%s", want, out)
 		}

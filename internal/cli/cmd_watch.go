@@ -218,8 +218,13 @@ func (w *watcher) run(ctx context.Context) int {
 			fmt.Fprintln(w.cmd.stdio.err, line)
 			continue
 		case <-tick.C:
-			out = w.wd.Tick(w.st, nowMS())
+			// The time first: a run stopped without a word on how ends its
+			// grace here (model.State.SetNow), and Tick tells its end.
+			now := nowMS()
+			w.st.SetNow(now)
+			out = w.wd.Tick(w.st, now)
 		case m := <-msgs:
+			w.st.SetNow(nowMS())
 			var err error
 			if out, err = w.handle(ctx, m); err != nil {
 				return w.cmd.fail(err)
@@ -294,15 +299,19 @@ func (w *watcher) hookReport(r hook.Result) {
 	w.note("octop watch: " + hookFailure(r))
 }
 
-// finished says whether --until-done's root has stopped, and the code.
+// finished says whether --until-done's root has stopped, and the code:
+// as `octop result`'s, from the model's status of the root's end, so 0
+// for complete and codeTaskError for an error (failed, interrupted and
+// denied, the bad ends, and aborted, which is not done).
 func (w *watcher) finished() (int, bool) {
 	if !w.o.untilDone || !w.in.Primed() {
 		return 0, false
 	}
-	switch w.wd.Status(w.o.root) {
-	case "done":
+	k, _ := w.wd.Kind(w.o.root)
+	switch k.Status() {
+	case model.StatusComplete:
 		return codeOK, true
-	case "failed", "aborted", "interrupted":
+	case model.StatusError:
 		return codeTaskError, true
 	}
 	return 0, false

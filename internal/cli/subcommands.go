@@ -14,6 +14,7 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/config"
 	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/model"
 )
 
 // Exit codes of the subcommands, fixed so scripts can rely on them.
@@ -214,7 +215,7 @@ func waitContext(ctx context.Context, timeout time.Duration) (context.Context, c
 // code for it: codeTaskError when the task ended in an error.
 func (c *command) printResult(r task.Result) int {
 	fmt.Fprint(c.stdio.out, r.Format())
-	if r.State == task.StateError {
+	if r.State == model.StatusError {
 		return codeTaskError
 	}
 	return codeOK

@@ -44,7 +44,6 @@ const (
 	AttrToolTitle    = attribute.Key("opencode.tool.title")
 	maxText          = 256 // bytes of a title or an error message sent
 	toolErrorType    = "tool_error"
-	interruptedCall  = "interrupted"
 	otherError       = "_OTHER" // the conventions' error.type when nothing names it
 	toolTypeFunction = "function"
 )
@@ -161,7 +160,7 @@ func (m *mapper) run(s *Session, i int, parent, link trace.SpanID, subCost usage
 	sp.Attributes = []attribute.KeyValue{semconv.GenAIOperationNameInvokeAgent, semconv.GenAIAgentID(s.ID),
 		semconv.GenAIConversationID(s.ID)}
 	if last {
-		sp.Attributes = append(sp.Attributes, AttrState.String(usage.EndOf(s.State.Kind)))
+		sp.Attributes = append(sp.Attributes, AttrState.String(s.State.Kind.End()))
 	}
 	if s.Agent != "" {
 		sp.Attributes = append(sp.Attributes, semconv.GenAIAgentName(s.Agent))
@@ -173,12 +172,8 @@ func (m *mapper) run(s *Session, i int, parent, link trace.SpanID, subCost usage
 	sp.Attributes = append(sp.Attributes, usageAttrs(own.Tokens)...)
 	sp.Attributes = append(sp.Attributes, costAttrs(AttrCost, own)...)
 	sp.Attributes = append(sp.Attributes, costAttrs(AttrSubtreeCost, subCost)...)
-	switch s.State.Kind {
-	case model.KindFailed, model.KindAborted, model.KindInterrupted, model.KindDenied:
-		if !last {
-			break // how the session ended is its last run's
-		}
-		sp.Attributes = append(sp.Attributes, errorType(s.State.Reason, usage.EndOf(s.State.Kind)))
+	if s.State.Kind.Bad() && last { // aborted is not: someone chose to stop it; how it ended is the last run's
+		sp.Attributes = append(sp.Attributes, errorType(s.State.Reason, s.State.Kind.End()))
 		sp.Status = sdktrace.Status{Code: codes.Error, Description: bounded(s.State.Detail)}
 	}
 	m.out = append(m.out, sp)
@@ -224,20 +219,15 @@ func (m *mapper) reply(s *Session, msg *wire.MessageWithParts, run trace.SpanID)
 
 // tool adds a tool call's execute_tool span under its reply's span, over
 // the times the model gives it (a task call lasts until its child's run
-// ends, a call left open by a stopped run until that run ends). A call
-// left open in a session that has stopped was interrupted.
+// ends, a call left open by a stopped run until that run ends), its
+// status the model's (CallStatus).
 func (m *mapper) tool(s *Session, msg *wire.MessageWithParts, p *wire.Part, parent trace.SpanID) {
 	st := p.State
 	start, end := m.callTimes(s, msg, p)
-	status := st.Status
-	if st.Time.End == 0 {
-		if !s.State.Kind.Live() && status != wire.ToolCompleted && status != wire.ToolError {
-			status = interruptedCall
-		}
-	}
+	status := model.CallStatus(st, s.State.Kind)
 	sp := m.stub("execute_tool "+p.Tool, trace.SpanKindInternal, SpanIDFor(KindPart, p.ID), parent, start, end)
 	sp.Attributes = []attribute.KeyValue{semconv.GenAIOperationNameExecuteTool, semconv.GenAIToolName(p.Tool),
-		semconv.GenAIToolCallID(p.CallID), semconv.GenAIToolTypeKey.String(toolTypeFunction), AttrToolStatus.String(status)}
+		semconv.GenAIToolCallID(p.CallID), semconv.GenAIToolTypeKey.String(toolTypeFunction), AttrToolStatus.String(status.String())}
 	title := st.Title
 	if title == "" {
 		title = s.Calls[p.ID].Title // a failed call's part has none: the model kept it
@@ -245,12 +235,12 @@ func (m *mapper) tool(s *Session, msg *wire.MessageWithParts, p *wire.Part, pare
 	if title != "" {
 		sp.Attributes = append(sp.Attributes, AttrToolTitle.String(bounded(title)))
 	}
-	switch status {
-	case wire.ToolError:
+	switch status { // an aborted call is no error: someone stopped it
+	case model.ToolError:
 		sp.Attributes = append(sp.Attributes, semconv.ErrorTypeKey.String(toolErrorType))
 		sp.Status = sdktrace.Status{Code: codes.Error, Description: bounded(st.Error)}
-	case interruptedCall:
-		sp.Attributes = append(sp.Attributes, semconv.ErrorTypeKey.String(interruptedCall))
+	case model.ToolInterrupted:
+		sp.Attributes = append(sp.Attributes, semconv.ErrorTypeKey.String(status.String()))
 		sp.Status = sdktrace.Status{Code: codes.Error, Description: "the call was left running when the session stopped"}
 	}
 	m.out = append(m.out, sp)

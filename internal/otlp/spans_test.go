@@ -124,9 +124,10 @@ func TestSpansOfAFanOut(t *testing.T) {
 		t.Errorf("root: %v–%v status %v", root.StartTime, root.EndTime, root.Status)
 	}
 	b := byName["invoke_agent general ses_b"]
-	checkAttr(t, "aborted child", attrs(b), map[string]any{"error.type": "aborted", "opencode.state": "aborted"})
-	if b.Status.Code != codes.Error || b.Status.Description != "aborted by a user" {
-		t.Errorf("aborted child status %+v", b.Status)
+	// Aborted is stopped by someone, not a failure: no error status.
+	checkAttr(t, "aborted child", attrs(b), map[string]any{"opencode.state": "aborted"})
+	if _, ok := attrs(b)["error.type"]; ok || b.Status.Code != codes.Unset {
+		t.Errorf("aborted child: status %+v, error.type %v; want neither", b.Status, attrs(b)["error.type"])
 	}
 	chatB := attrs(byName["chat mock-1"])
 	if _, ok := chatB["opencode.cost_usd"]; ok {
@@ -140,7 +141,17 @@ func TestSpansOfAFanOut(t *testing.T) {
 		t.Errorf("read: status %+v, %v–%v", read.Status, read.StartTime, read.EndTime)
 	}
 	bash := byName["execute_tool bash call_s"]
-	checkAttr(t, "left running", attrs(bash), map[string]any{"opencode.tool.status": "interrupted", "error.type": "interrupted"})
+	// Left running by the abort that ended its session: cut by it, no error.
+	checkAttr(t, "left running", attrs(bash), map[string]any{"opencode.tool.status": "aborted"})
+	if bash.Status.Code != codes.Unset {
+		t.Errorf("a call the abort cut has error status %+v", bash.Status)
+	}
+	// The task call its child's abort cut is aborted: no error status.
+	cut := byName["execute_tool task call_b"]
+	checkAttr(t, "cut task call", attrs(cut), map[string]any{"opencode.tool.status": "aborted"})
+	if _, ok := attrs(cut)["error.type"]; ok || cut.Status.Code != codes.Unset {
+		t.Errorf("cut task call: status %+v; an aborted call is no error", cut.Status)
+	}
 	chatRoot := attrs(byName["execute_tool task call_a"])
 	checkAttr(t, "task call", chatRoot, map[string]any{"gen_ai.tool.call.id": "call_a", "gen_ai.tool.type": "function"})
 

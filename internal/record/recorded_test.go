@@ -48,7 +48,7 @@ func TestReadOnlyAnswersFromTheRecording(t *testing.T) {
 		t.Fatalf("messages = %+v; want the prompt and the streamed reply", m)
 	}
 	res := o.Do(ctx, task.ResultRequest{ID: "ses_a"}).(task.ResultReply)
-	if res.Err != nil || res.Result.State != task.StateComplete || res.Result.Text != "done" || res.Result.Agent != "general" {
+	if res.Err != nil || res.Result.State != model.StatusComplete || res.Result.Text != "done" || res.Result.Agent != "general" {
 		t.Fatalf("result = %+v; want complete with the reply's text", res)
 	}
 	for _, r := range []task.Request{task.LaunchRequest{}, task.AnswerPermissionRequest{RequestID: "per_1", Reply: "once"},

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // endings is a real 1.18.33 capture (model/testdata/background): a root
@@ -53,7 +54,7 @@ func TestDeriveResultBackground(t *testing.T) {
 		return f
 	}
 	r := DeriveResultIn(root, wire.SessionStatus{}, msgs, family())
-	if r.State != StateComplete || !r.Settled || !strings.HasPrefix(r.Text, "noticed task ") || reads != 3 {
+	if r.State != model.StatusComplete || !r.Settled || !strings.HasPrefix(r.Text, "noticed task ") || reads != 3 {
 		t.Errorf("all ended: %+v (%d reads)", r, reads)
 	}
 	var got []string
@@ -61,7 +62,8 @@ func TestDeriveResultBackground(t *testing.T) {
 		got = append(got, tc.Tool+":"+tc.Status)
 	}
 	// The run is everything since the prompt: the notices are not prompts.
-	if strings.Join(got, " ") != "task:error task:completed task:error" {
+	// The aborted child's call is aborted, neither failed nor done.
+	if strings.Join(got, " ") != "task:aborted task:completed task:error" {
 		t.Errorf("tools %v, want each child's end", got)
 	}
 
@@ -70,7 +72,7 @@ func TestDeriveResultBackground(t *testing.T) {
 	status[first] = wire.SessionStatus{Type: wire.StatusBusy}
 	reads = 0
 	r = DeriveResultIn(root, wire.SessionStatus{}, msgs, family())
-	if r.State != StateRunning || r.Reason != "background" || r.Run != wire.StatusIdle || reads != 2 {
+	if r.State != model.StatusRunning || r.Reason != "background" || r.Run != wire.StatusIdle || reads != 2 {
 		t.Errorf("a child running: %+v (%d reads)", r, reads)
 	}
 	if f := r.Format(); !strings.Contains(f, "status: running\n") || !strings.Contains(f, "waiting: 1 background task\n") ||
@@ -79,7 +81,7 @@ func TestDeriveResultBackground(t *testing.T) {
 	}
 
 	// Without its family the root cannot be told done: its children may run.
-	if r := DeriveResult(root, wire.SessionStatus{}, msgs[:3]); r.State != StateRunning {
+	if r := DeriveResult(root, wire.SessionStatus{}, msgs[:3]); r.State != model.StatusRunning {
 		t.Errorf("no family, no notice: %s", r.State)
 	}
 }

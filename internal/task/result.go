@@ -8,19 +8,12 @@ import (
 	"github.com/octop-dev/octop/model"
 )
 
-// Task states, in async-task-result terms.
-const (
-	StateRunning  = "running"
-	StateComplete = "complete"
-	StateError    = "error"
-)
-
 // Result is a session's outcome as an async task's caller sees it.
 type Result struct {
 	TaskID string
 	Title  string
 	Agent  string
-	// State is StateRunning, StateComplete or StateError.
+	// State is model.StatusRunning, StatusComplete or StatusError.
 	State string
 	// Run is the server's run state while running: busy or retry.
 	Run string
@@ -42,15 +35,33 @@ type Result struct {
 	Messages int
 
 	// Settled is false when the messages could still be mid-run: the last
-	// reply stopped to call tools, or never finished. Wait trusts such a
-	// result only after it holds for a few polls.
+	// reply stopped to call tools, or (read with no clock) never
+	// finished. Wait trusts such a result only after it holds for a few
+	// polls.
 	Settled bool
+	// Kind is the session's state (model.StateOf).
+	Kind model.Kind
+	// Stops are the read's sights of runs stopped without a word on how
+	// (model.State.Stops), for the next read's Clock; StopUntil, when
+	// not 0, is when the last of their graces ends (Unix ms): until then
+	// such a run reads running, reason stopping, and a reader that must
+	// print how it ended reads again then.
+	Stops     map[string]int64
+	StopUntil int64
+}
+
+// Clock is what a reader tells the derivation of the time: now (Unix ms;
+// 0 keeps no grace) and its earlier read's Stops, so a run that stopped
+// without a word on how gets its grace (model.Grace) from the first read.
+type Clock struct {
+	Now   int64
+	Stops map[string]int64
 }
 
 // ToolCall is one tool call of a run, as a result shows it.
 type ToolCall struct {
 	Tool   string
-	Status string // pending, running, completed, error
+	Status string // pending, running, completed, error, aborted, interrupted (model.CallStatus)
 	Title  string
 	Error  string
 }
@@ -75,9 +86,18 @@ func DeriveResult(s wire.Session, st wire.SessionStatus, msgs []wire.MessageWith
 // run is everything after the last prompt (an end notice is not one), and
 // its task calls show what their children did.
 func DeriveResultIn(s wire.Session, st wire.SessionStatus, msgs []wire.MessageWithParts, fam Family) Result {
+	return DeriveResultAt(s, st, msgs, fam, Clock{})
+}
+
+// DeriveResultAt is DeriveResultIn read at clk: a run that stopped
+// without a word on how, within its grace, is running (reason stopping),
+// and one past it is settled.
+func DeriveResultAt(s wire.Session, st wire.SessionStatus, msgs []wire.MessageWithParts, fam Family, clk Clock) Result {
 	r := Result{TaskID: s.ID, Title: s.Title, Agent: s.Agent, Messages: len(msgs)}
 	msgs = withIDs(msgs)
-	m := modelOf(s, st, msgs, fam)
+	m := modelOf(s, st, msgs, fam, clk)
+	r.Stops = m.Stops()
+	_, r.StopUntil = m.Stopping()
 	ss := m.Session(s.ID)
 	lastUser := lastPrompt(msgs)
 	var last *wire.MessageWithParts // the last assistant message of the run
@@ -105,28 +125,29 @@ func DeriveResultIn(s wire.Session, st wire.SessionStatus, msgs []wire.MessageWi
 		r.Agent = msgs[lastUser].Info.Agent // the agent the newest prompt asked for
 	}
 	state := m.StateOf(s.ID)
-	r.Reason, r.Detail = state.Reason, state.Detail
+	r.Kind, r.Reason, r.Detail = state.Kind, state.Reason, state.Detail
 	switch state.Kind {
 	case model.KindRunning, model.KindWaiting, model.KindRetrying, model.KindBackground:
-		r.State, r.Run = StateRunning, wire.StatusBusy
+		r.State, r.Run = model.StatusRunning, wire.StatusBusy
 		switch {
 		case st.Type == wire.StatusBusy || st.Type == wire.StatusRetry:
 			r.Run = st.Type
-		case state.Kind == model.KindBackground:
-			r.Run = wire.StatusIdle // the server's word: it waits, idle
+		case state.Kind == model.KindBackground, state.Reason == model.ReasonStopping:
+			r.Run = wire.StatusIdle // the server's word: it waits, or stopped
 		}
 		if st.Type == wire.StatusRetry {
 			retry := st
 			r.Retry = &retry
 		}
 	case model.KindComplete, model.KindIdle:
-		r.State = StateComplete
+		r.State = model.StatusComplete
 		r.Settled = (last == nil || last.Info.Finish != "tool-calls") && !interruptedBelow(m, fam)
 	default:
-		r.State, r.Error = StateError, errorOf(last, state)
-		// An interrupted reply may only have been read a moment before it
-		// finished: Wait trusts it after a few polls only.
-		r.Settled = state.Kind != model.KindInterrupted && !interruptedBelow(m, fam)
+		r.State, r.Error = model.StatusError, errorOf(last, state)
+		// With no clock, an interrupted reply may only have been read a
+		// moment before it finished: Wait trusts it after a few polls
+		// only. With one, the model's grace has waited already.
+		r.Settled = clk.Now != 0 || state.Kind != model.KindInterrupted && !interruptedBelow(m, fam)
 	}
 	return r
 }
@@ -151,34 +172,20 @@ func isNotice(m *wire.MessageWithParts) bool {
 	return false
 }
 
-// toolOf is a call as the result shows it: a background task call with
-// its child's progress (running until the child ends).
+// toolOf is a call as the result shows it: its outcome is the model's
+// (Session.CallStatus: a call an abort cut is aborted, a background task
+// call follows its child).
 func toolOf(ss *model.Session, p *wire.Part) ToolCall {
-	tc := ToolCall{Tool: p.Tool}
+	tc := ToolCall{Tool: p.Tool, Status: model.CallStatus(p.State, model.KindRunning).String()}
 	if p.State != nil {
-		tc.Status, tc.Title, tc.Error = p.State.Status, p.State.Title, p.State.Error
+		tc.Title, tc.Error = p.State.Title, p.State.Error
 	}
-	if ss == nil || model.BackgroundChild(p) == "" {
-		return tc
-	}
-	for i := range ss.Tools {
-		if ss.Tools[i].PartID == p.ID {
-			tc.Status = shownWord(ss.ShownToolStatus(i), tc.Status)
+	if ss != nil {
+		if i, ok := ss.FindTool(p.ID); ok {
+			tc.Status = ss.CallStatus(i).String()
 		}
 	}
 	return tc
-}
-
-func shownWord(st model.ToolStatus, stored string) string {
-	switch st {
-	case model.ToolRunning:
-		return wire.ToolRunning
-	case model.ToolCompleted:
-		return wire.ToolCompleted
-	case model.ToolError, model.ToolInterrupted:
-		return wire.ToolError
-	}
-	return stored
 }
 
 // interruptedBelow says whether a background child looks interrupted: its
@@ -196,8 +203,9 @@ func interruptedBelow(m *model.State, fam Family) bool {
 
 // modelOf folds one session read over REST, with its family, into the
 // model: the same derivation the screen and `octop tree` use.
-func modelOf(s wire.Session, st wire.SessionStatus, msgs []wire.MessageWithParts, fam Family) *model.State {
+func modelOf(s wire.Session, st wire.SessionStatus, msgs []wire.MessageWithParts, fam Family, clk Clock) *model.State {
 	m := model.New()
+	m.SetNow(clk.Now)
 	status := map[string]wire.SessionStatus{}
 	if st.Type != "" && st.Type != wire.StatusIdle {
 		status[s.ID] = st
@@ -210,7 +218,7 @@ func modelOf(s wire.Session, st wire.SessionStatus, msgs []wire.MessageWithParts
 		history[id] = withIDs(cm)
 	}
 	sessions := append([]wire.Session{s}, fam.Sessions...)
-	m.ApplySnapshot(model.Snapshot{Sessions: sessions, Status: status, Messages: history})
+	m.ApplySnapshot(model.Snapshot{Sessions: sessions, Status: status, Messages: history, Stops: clk.Stops})
 	return m
 }
 
@@ -262,14 +270,17 @@ func (r Result) Format() string {
 	fmt.Fprintf(&b, "status: %s\n", r.State)
 	fmt.Fprintf(&b, "task_id: %s\n", r.TaskID)
 	switch r.State {
-	case StateComplete:
+	case model.StatusComplete:
 		fmt.Fprintf(&b, "\n<task_result>\n%s\n</task_result>\n", strings.TrimRight(r.Text, "\n"))
-	case StateError:
+	case model.StatusError:
 		fmt.Fprintf(&b, "reason: %s\n", oneLine(r.Reason))
 		fmt.Fprintf(&b, "error: %s\n", r.ErrorLine())
-	case StateRunning:
-		if r.Reason == "background" {
+	case model.StatusRunning:
+		switch r.Reason {
+		case model.ReasonBackground:
 			fmt.Fprintf(&b, "waiting: %s\n", strings.TrimPrefix(r.Detail, "waiting on "))
+		case model.ReasonStopping:
+			b.WriteString("reason: stopping\n")
 		}
 		if r.Retry != nil {
 			fmt.Fprintf(&b, "retry: attempt %d: %s\n", r.Retry.Attempt, oneLine(r.Retry.Message))

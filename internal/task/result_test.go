@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // msg is a finished message: an assistant reply that ended with "stop".
@@ -53,29 +54,29 @@ func TestDeriveResult(t *testing.T) {
 				msg("assistant", "general", tool("bash", "completed", "ls"), text("step")),
 				msg("assistant", "general", text("final answer"), text("  ")),
 			},
-			StateComplete, "final answer", "", 1, "general",
+			model.StatusComplete, "final answer", "", 1, "general",
 			[]string{"status: complete", "task_id: ses_1", "<task_result>\nfinal answer\n</task_result>"}},
 		{"busy is running with its tool calls", busy,
 			[]wire.MessageWithParts{msg("user", "explore", text("go")), msg("assistant", "explore", tool("bash", "running", "sleep 5"))},
-			StateRunning, "", "", 1, "explore",
+			model.StatusRunning, "", "", 1, "explore",
 			[]string{"status: running", "tool: running   bash  sleep 5"}},
 		{"a prompt with no reply yet is running even when idle", idle,
 			[]wire.MessageWithParts{msg("user", "general", text("go"))},
-			StateRunning, "", "", 0, "general", []string{"status: running"}},
+			model.StatusRunning, "", "", 0, "general", []string{"status: running"}},
 		{"an aborted run is an error with name and message", idle,
 			[]wire.MessageWithParts{msg("user", "general", text("go")), aborted},
-			StateError, "half", "MessageAbortedError", 0, "general",
+			model.StatusError, "half", "MessageAbortedError", 0, "general",
 			[]string{"status: error", "reason: aborted", "error: MessageAbortedError: The operation was aborted."}},
 		{"a new prompt clears the old error", busy,
 			[]wire.MessageWithParts{msg("user", "general", text("go")), aborted, msg("user", "general", text("again"))},
-			StateRunning, "", "", 0, "general", nil},
+			model.StatusRunning, "", "", 0, "general", nil},
 		{"a new prompt not started yet is not the old abort", idle,
 			[]wire.MessageWithParts{msg("user", "general", text("go")), aborted, msg("user", "general", text("again"))},
-			StateRunning, "", "", 0, "general", []string{"status: running"}},
+			model.StatusRunning, "", "", 0, "general", []string{"status: running"}},
 		{"an idle reply that never finished is an error", idle,
 			[]wire.MessageWithParts{msg("user", "general", text("go")), unfinished(msg("assistant", "general", text("par")))},
-			StateError, "par", "Interrupted", 0, "general", []string{"reason: interrupted", "error: Interrupted: the last reply never finished"}},
-		{"no messages is complete with no text", idle, nil, StateComplete, "", "", 0, "", []string{"<task_result>\n\n</task_result>"}},
+			model.StatusError, "par", "Interrupted", 0, "general", []string{"reason: interrupted", "error: Interrupted: the last reply never finished"}},
+		{"no messages is complete with no text", idle, nil, model.StatusComplete, "", "", 0, "", []string{"<task_result>\n\n</task_result>"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -91,7 +92,7 @@ func TestDeriveResult(t *testing.T) {
 			} else if tt.errName != "" {
 				t.Errorf("no error, want %q", tt.errName)
 			}
-			if want := tt.state != StateRunning && tt.errName != "Interrupted"; r.Settled != want {
+			if want := tt.state != model.StatusRunning && tt.errName != "Interrupted"; r.Settled != want {
 				t.Errorf("Settled = %v, want %v", r.Settled, want)
 			}
 			out := r.Format()
@@ -110,7 +111,7 @@ func TestDeriveResultBetweenSteps(t *testing.T) {
 	step := msg("assistant", "general", tool("bash", "completed", "ls"))
 	step.Info.Finish = "tool-calls"
 	r := DeriveResult(wire.Session{ID: "ses_1"}, wire.SessionStatus{}, []wire.MessageWithParts{msg("user", "general", text("go")), step})
-	if r.State != StateComplete || r.Settled {
+	if r.State != model.StatusComplete || r.Settled {
 		t.Errorf("state %q Settled %v, want complete and unsettled", r.State, r.Settled)
 	}
 }

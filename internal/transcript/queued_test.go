@@ -72,7 +72,7 @@ func TestQueuedPlainAndStopped(t *testing.T) {
 	if got, want := Plain(last), "» steer\n  ("+QueuedNote+")\n"; got != want {
 		t.Errorf("Plain = %q, want %q", got, want)
 	}
-	stopped := Stopped(entries)
+	stopped := Stopped(entries, false)
 	if stopped[len(stopped)-1].Queued || !entries[len(entries)-1].Queued {
 		t.Errorf("Stopped: got queued %v, original %v", stopped[len(stopped)-1].Queued, entries[len(entries)-1].Queued)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/octop-dev/octop/internal/sanitize"
+	"github.com/octop-dev/octop/model"
 )
 
 // Plain is an entry as `octop log` prints it: a prompt after "» " (and
@@ -35,7 +36,7 @@ func Plain(e Entry) string {
 		}
 	case KindTool:
 		b.WriteString(ToolLine(e) + "\n")
-		if e.Status == "error" && e.Error != "" {
+		if e.Error != "" && (e.Status == model.ToolError.String() || e.Status == model.ToolAborted.String()) {
 			prefixLines(&b, "    ✗ ", "      ", e.Error)
 		}
 		if e.Output != "" {
@@ -65,9 +66,9 @@ func ToolLine(e Entry) string {
 		s += " → " + e.ChildID
 	}
 	switch e.Status {
-	case "pending", "running":
+	case model.ToolPending.String(), model.ToolRunning.String(), model.ToolAborted.String(), model.ToolInterrupted.String():
 		s += "  (" + e.Status + ")"
-	case "error":
+	case model.ToolError.String():
 		s += "  (failed)"
 	}
 	if e.Background {

@@ -34,9 +34,10 @@ type Entry struct {
 	Agent     string `json:"agent,omitempty"`
 	// Text is the prompt, text or reasoning; for KindError the message.
 	Text string `json:"text,omitempty"`
-	// Tool, Status (pending, running, completed, error), Input (a one-line
-	// digest: the command, file path, pattern…), Title and Output describe
-	// a tool call. A running call's Output is what it printed so far.
+	// Tool, Status (model.CallStatus: pending, running, completed, error,
+	// aborted, interrupted), Input (a one-line digest: the command, file
+	// path, pattern…), Title and Output describe a tool call. A running
+	// call's Output is what it printed so far.
 	Tool   string `json:"tool,omitempty"`
 	Status string `json:"status,omitempty"`
 	Input  string `json:"input,omitempty"`
@@ -62,6 +63,8 @@ type Entry struct {
 
 	// done: the entry will not change any more (its part or message ended).
 	done bool
+	// call is a tool call's outcome while its session runs (Status's).
+	call model.ToolStatus
 }
 
 // Build lists the entries of a session's messages (oldest first, as
@@ -107,14 +110,21 @@ func markQueued(out []Entry, msgs []wire.MessageWithParts) []Entry {
 }
 
 // Stopped is entries as a session that no longer runs shows them: nothing
-// is queued any more (what the model never saw waits for the next prompt).
+// is queued any more (what the model never saw waits for the next
+// prompt), and a call left open was cut (model.ToolStatus.Stopped):
+// aborted when an abort ended the run (aborted), else interrupted.
 // entries is left as it is; a copy comes back when something changed.
-func Stopped(entries []Entry) []Entry {
+func Stopped(entries []Entry, aborted bool) []Entry {
 	for i := range entries {
-		if entries[i].Queued {
+		if e := &entries[i]; e.Queued || e.Kind == KindTool && e.call.Stopped(aborted) != e.call {
 			out := append([]Entry(nil), entries...)
 			for k := i; k < len(out); k++ {
-				out[k].Queued = false
+				e := &out[k]
+				e.Queued = false
+				if e.Kind == KindTool {
+					e.call = e.call.Stopped(aborted)
+					e.Status = e.call.String()
+				}
 			}
 			return out
 		}
@@ -168,12 +178,12 @@ func textKind(role, partType string) Kind {
 }
 
 func toolEntry(e Entry, p *wire.Part) Entry {
-	e.Kind, e.Tool, e.Status = KindTool, p.Tool, wire.ToolPending
 	st := p.State
+	e.Kind, e.Tool, e.call = KindTool, p.Tool, model.CallStatus(st, model.KindRunning)
+	e.Status = e.call.String()
 	if st == nil {
 		return e
 	}
-	e.Status = st.Status
 	e.Input = model.InputDigest(st.Input)
 	e.Title, e.Output, e.Error = st.Title, st.Output, st.Error
 	e.Start, e.End = st.Time.Start, st.Time.End

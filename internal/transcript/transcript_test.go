@@ -207,3 +207,38 @@ func TestTaskOutputForms(t *testing.T) {
 		}
 	}
 }
+
+// TestCallsByTheirOutcome: log and the transcript say what the model says
+// of a call: one an abort cut is aborted (1.18 stores it completed), one
+// left open by a stopped session interrupted.
+func TestCallsByTheirOutcome(t *testing.T) {
+	cut := tool("p1", "bash", wire.ToolCompleted, `{"command":"sleep 3.0; echo step3"}`,
+		"(no output)\n\n<shell_metadata>\nUser aborted the command\n</shell_metadata>")
+	cut.State.Metadata = json.RawMessage(`{"exit":null}`)
+	open := tool("p2", "bash", wire.ToolRunning, `{"command":"sleep 9"}`, "")
+	msgs := []wire.MessageWithParts{{Info: wire.Message{ID: "m1", SessionID: "s", Role: "assistant"}, Parts: []wire.Part{cut, open}}}
+	entries := Build(msgs)
+	if entries[0].Status != "aborted" || entries[1].Status != "running" {
+		t.Fatalf("statuses %q, %q; want aborted, running", entries[0].Status, entries[1].Status)
+	}
+	stopped := Stopped(entries, false)
+	if stopped[1].Status != "interrupted" || entries[1].Status != "running" {
+		t.Errorf("stopped: %q (and the original %q); want interrupted, the original kept", stopped[1].Status, entries[1].Status)
+	}
+	if got := Stopped(entries, true)[1].Status; got != "aborted" {
+		t.Errorf("left open by an abort: %q, want aborted", got)
+	}
+	var b bytes.Buffer
+	if err := WritePlain(&b, stopped); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"⟩ bash: sleep 3.0; echo step3  (aborted)", "⟩ bash: sleep 9  (interrupted)"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, b.String())
+		}
+	}
+	b.Reset()
+	if err := WriteNDJSON(&b, stopped); err != nil || !strings.Contains(b.String(), `"status":"aborted"`) {
+		t.Errorf("log --json: %v\n%s", err, b.String())
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // Session is one session as the ledger reads it.
@@ -17,30 +18,20 @@ type Session struct {
 	Root, RootTitle string
 	// Agent is the session's agent, for replies that name none.
 	Agent string
-	// End is how the session stands: one of the End* words.
+	// End is how the session stands: one of the model's end words
+	// (model.Ends).
 	End  string
 	Msgs []wire.MessageWithParts
 }
 
-// How a session stands, as `--by end` groups it.
-const (
-	EndComplete    = "complete"
-	EndFailed      = "failed"
-	EndAborted     = "aborted"
-	EndInterrupted = "interrupted"
-	EndDenied      = "denied"
-	EndRunning     = "running"
-	EndIdle        = "idle"
-	EndUnknown     = "unknown"
-)
-
-// badEnds are the ends that did not do the job, in the order a person
-// reads them.
-var badEnds = []string{EndFailed, EndAborted, EndInterrupted, EndDenied}
-
-// endOrder orders the rows of --by end.
-var endOrder = map[string]int{EndComplete: 0, EndFailed: 1, EndAborted: 2, EndInterrupted: 3,
-	EndDenied: 4, EndRunning: 5, EndIdle: 6, EndUnknown: 7}
+// endOrder orders the rows of --by end: the model's order of end words.
+var endOrder = func() map[string]int {
+	m := make(map[string]int, len(model.Ends))
+	for i, e := range model.Ends {
+		m[e] = i
+	}
+	return m
+}()
 
 // By is a grouping.
 type By string
@@ -198,11 +189,27 @@ func sortRows(rows []Row, by By) {
 	})
 }
 
-// Bad is what ended badly (failed, aborted, interrupted, denied) used.
+// Bad is what ended badly used: the ends whose kind is bad (failed,
+// interrupted, denied; model.Kind.Bad). Aborted work is not in it: someone
+// chose to stop it (Aborted).
 func (l Report) Bad() Figures {
 	var f Figures
-	for _, e := range badEnds {
+	for _, e := range badEnds() {
 		f.Plus(l.Ends[e])
 	}
 	return f
+}
+
+// Aborted is what the sessions someone stopped used.
+func (l Report) Aborted() Figures { return l.Ends[model.EndAborted] }
+
+// badEnds are the end words of the bad kinds, in the model's order.
+func badEnds() []string {
+	var out []string
+	for _, e := range model.Ends {
+		if k, ok := model.KindOfEnd(e); ok && k.Bad() {
+			out = append(out, e)
+		}
+	}
+	return out
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // reply is an assistant message with its own totals.
@@ -24,7 +25,7 @@ func prompt(id string, created int64) wire.MessageWithParts {
 // randomSessions makes a few roots' worth of sessions with replies of
 // every kind: priced, unpriced, counted by step-finish parts, empty.
 func randomSessions(r *rand.Rand) []Session {
-	ends := []string{EndComplete, EndFailed, EndAborted, EndInterrupted, EndDenied, EndRunning}
+	ends := []string{model.EndComplete, model.EndFailed, model.EndAborted, model.EndInterrupted, model.EndDenied, model.EndRunning}
 	agents := []string{"build", "general", "explore", ""}
 	models := [][2]string{{"anthropic", "claude"}, {"openai", "gpt"}, {"mock", "mock-1"}}
 	var out []Session
@@ -113,10 +114,10 @@ func TestGroups(t *testing.T) {
 	day := time.Date(2025, 11, 20, 23, 30, 0, 0, time.UTC).UnixMilli()
 	tok := wire.Tokens{Input: 100, Output: 10}
 	sessions := []Session{
-		{ID: "ses_1", Root: "ses_1", RootTitle: "fix it", Agent: "build", End: EndComplete, Msgs: []wire.MessageWithParts{
+		{ID: "ses_1", Root: "ses_1", RootTitle: "fix it", Agent: "build", End: model.EndComplete, Msgs: []wire.MessageWithParts{
 			prompt("m0", day), reply("m1", "build", "anthropic", "claude", day, tok, 0.5),
 			reply("m2", "", "anthropic", "claude", day+3_600_000, tok, 0.25)}},
-		{ID: "ses_2", Root: "ses_1", RootTitle: "fix it", Agent: "general", End: EndAborted, Msgs: []wire.MessageWithParts{
+		{ID: "ses_2", Root: "ses_1", RootTitle: "fix it", Agent: "general", End: model.EndAborted, Msgs: []wire.MessageWithParts{
 			reply("m3", "general", "mock", "mock-1", day, tok, 0)}},
 	}
 	check := func(by By, o Options, want map[string]Figures) {
@@ -140,17 +141,22 @@ func TestGroups(t *testing.T) {
 	check(ByRoot, Options{}, map[string]Figures{"ses_1": {Sessions: 2, Replies: 3, Cost: 0.75, Unpriced: 1}})
 	check(ByDay, Options{}, map[string]Figures{"2025-11-20": {Sessions: 2, Replies: 2, Cost: 0.5, Unpriced: 1}, "2025-11-21": {Sessions: 1, Replies: 1, Cost: 0.25}})
 	check(ByDay, Options{Loc: time.FixedZone("x", -3600)}, map[string]Figures{"2025-11-20": {Sessions: 2, Replies: 3, Cost: 0.75, Unpriced: 1}})
-	check(ByEnd, Options{}, map[string]Figures{EndComplete: {Sessions: 1, Replies: 2, Cost: 0.75}, EndAborted: {Sessions: 1, Replies: 1, Unpriced: 1}})
+	check(ByEnd, Options{}, map[string]Figures{model.EndComplete: {Sessions: 1, Replies: 2, Cost: 0.75}, model.EndAborted: {Sessions: 1, Replies: 1, Unpriced: 1}})
 	check(ByAgent, Options{Since: day + 1}, map[string]Figures{"build": {Sessions: 1, Replies: 1, Cost: 0.25}})
 
 	l := Build(sessions, ByAgent, Options{})
 	if l.Rows[0].Label != "" || Build(sessions, ByRoot, Options{}).Rows[0].Label != "fix it" {
 		t.Errorf("labels: only a root's group is labelled by its title")
 	}
-	for _, want := range []string{"Ended badly: n/a of ≥$0.7500", "aborted n/a (1 session)"} {
-		if !strings.Contains(l.BadLine(wholeTok), want) {
-			t.Errorf("BadLine %q lacks %q", l.BadLine(wholeTok), want)
-		}
+	// Aborted is stopped by someone: not a bad end, and said apart.
+	if got := l.BadLine(wholeTok); !strings.HasPrefix(got, "Nothing that ended badly") {
+		t.Errorf("BadLine %q counts the aborted session as bad", got)
+	}
+	if bad, ab := l.Bad(), l.Aborted(); bad.Replies != 0 || ab.Replies != 1 || ab.Sessions != 1 || ab.Unpriced != 1 {
+		t.Errorf("Bad %+v, Aborted %+v: want nothing bad, the aborted session's 1 unpriced reply apart", bad, ab)
+	}
+	if got, want := l.AbortedLine(wholeTok), "Aborted (stopped by someone): n/a of ≥$0.7500, "; !strings.HasPrefix(got, want) {
+		t.Errorf("AbortedLine %q, want it to begin %q", got, want)
 	}
 	if u := l.UnpricedLine(); !strings.Contains(u, "1 of 3 replies") || !strings.Contains(u, "not $0") {
 		t.Errorf("UnpricedLine = %q", u)
@@ -172,7 +178,7 @@ func TestCostText(t *testing.T) {
 			t.Errorf("CostText(%+v) = %q, want %q", c.f, got, c.want)
 		}
 	}
-	if got := (Report{Ends: map[string]Figures{EndComplete: {Replies: 1}}}).BadLine(wholeTok); !strings.HasPrefix(got, "Nothing") {
+	if got := (Report{Ends: map[string]Figures{model.EndComplete: {Replies: 1}}}).BadLine(wholeTok); !strings.HasPrefix(got, "Nothing") {
 		t.Errorf("BadLine with nothing bad = %q", got)
 	}
 }

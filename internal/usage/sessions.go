@@ -5,27 +5,6 @@ import (
 	"github.com/octop-dev/octop/model"
 )
 
-// EndOf is the End word for a session's kind.
-func EndOf(k model.Kind) string {
-	switch {
-	case k.Live():
-		return EndRunning
-	case k == model.KindComplete:
-		return EndComplete
-	case k == model.KindFailed:
-		return EndFailed
-	case k == model.KindAborted:
-		return EndAborted
-	case k == model.KindInterrupted:
-		return EndInterrupted
-	case k == model.KindDenied:
-		return EndDenied
-	case k == model.KindIdle:
-		return EndIdle
-	}
-	return EndUnknown
-}
-
 // FromState lists every session of the subtrees rooted at roots, parent
 // before child, with its messages from msgs and its end from the model;
 // Root is the subtree's root (so a subtree read on its own is its own
@@ -40,7 +19,7 @@ func FromState(st *model.State, roots []string, msgs map[string][]wire.MessageWi
 		for _, id := range st.SubtreeIDs(root) {
 			ss := st.Session(id)
 			out = append(out, Session{ID: id, Root: root, RootTitle: r.Title, Agent: ss.Agent,
-				End: EndOf(model.StateOf(ss).Kind), Msgs: msgs[id]})
+				End: model.StateOf(ss).Kind.End(), Msgs: msgs[id]})
 		}
 	}
 	return out

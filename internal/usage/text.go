@@ -26,15 +26,16 @@ func CostText(f Figures) string { return f.TotalCost().Text(Dollars) }
 func Dollars(v float64) string { return fmt.Sprintf("$%.4f", v) }
 
 // BadLine says plainly what ended badly used: "Ended badly: $0.0400 of
-// $0.1000, 5200 tokens: failed $0.0100 (1 session), aborted $0.0300 (2
-// sessions)." Tokens are written by tok.
+// $0.1000, 5200 tokens: failed $0.0100 (1 session), interrupted $0.0300
+// (2 sessions)." Tokens are written by tok. Aborted work is not in it
+// (AbortedLine).
 func (l Report) BadLine(tok func(float64) string) string {
 	bad := l.Bad()
 	if bad.Replies == 0 {
-		return "Nothing that ended badly (failed, aborted, interrupted, denied) used anything."
+		return "Nothing that ended badly (failed, interrupted, denied) used anything."
 	}
 	var parts []string
-	for _, e := range badEnds {
+	for _, e := range badEnds() {
 		f := l.Ends[e]
 		if f.Replies == 0 {
 			continue
@@ -43,6 +44,18 @@ func (l Report) BadLine(tok func(float64) string) string {
 	}
 	return fmt.Sprintf("Ended badly: %s of %s, %s tokens: %s.", CostText(bad), CostText(l.Total),
 		tok(bad.Tokens.Sum()), strings.Join(parts, ", "))
+}
+
+// AbortedLine says what the sessions someone stopped used, neither done
+// nor failed: "Aborted (stopped by someone): $0.0300 of $0.1000, 900
+// tokens (2 sessions)." It is "" when they used nothing.
+func (l Report) AbortedLine(tok func(float64) string) string {
+	a := l.Aborted()
+	if a.Replies == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Aborted (stopped by someone): %s of %s, %s tokens (%s).", CostText(a), CostText(l.Total),
+		tok(a.Tokens.Sum()), Plural(a.Sessions, "session"))
 }
 
 // UnpricedLine says how many replies have no cost, or "" when all do.

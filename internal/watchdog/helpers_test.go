@@ -39,6 +39,7 @@ func run(t *testing.T, cfg Config, steps []step) (*model.State, *Watchdog, []str
 	}
 	for i, s := range steps {
 		now := s.at * 1000
+		st.SetNow(now) // as the screen and watch do, before each step
 		var out Out
 		switch {
 		case s.resync:

@@ -39,10 +39,20 @@ func TestLifecycle(t *testing.T) {
 			evs(3, reply("ses_a", "per_1")),
 			a(4, finish("ses_a")),
 		}, []string{"session.started ses_a", "session.waiting ses_a", "session.answered ses_a", "session.done ses_a"}},
-		{"idle with a reply never finished is interrupted", []step{
+		{"idle with a reply never finished is interrupted, once its grace is over", []step{
 			a(1, run1("ses_a", ""), one(call("ses_a", 1, "bash", "sleep 100", wire.ToolRunning))),
 			evs(2, idle("ses_a")),
+			tick(3), // within the grace (model.Grace): stopping
+			tick(8),
+			tick(9),
 		}, []string{"session.started ses_a", "session.interrupted ses_a"}},
+		{"1.1.65's abort: idle first, the error within the grace", []step{
+			a(1, run1("ses_a", ""), one(call("ses_a", 1, "bash", "sleep 100", wire.ToolRunning))),
+			evs(2, idle("ses_a")),
+			tick(3),
+			evs(4, sessErr("ses_a", aborted), idle("ses_a")),
+			tick(9),
+		}, []string{"session.started ses_a", "session.aborted ses_a"}},
 		{"a created session that never ran says nothing", []step{
 			evs(1, created("ses_a", "")),
 			evs(2, idle("ses_a")),

@@ -16,9 +16,22 @@ const (
 	phaseDenied                   // ended on a rejected permission or a dismissed question
 )
 
-var phaseNames = [...]string{"idle", "busy", "waiting", "done", "failed", "aborted", "interrupted", "denied"}
+// phaseKinds are the model's kinds the phases stand for: their words are
+// the model's (model/words.go).
+var phaseKinds = [...]model.Kind{model.KindIdle, model.KindRunning, model.KindWaiting, model.KindComplete,
+	model.KindFailed, model.KindAborted, model.KindInterrupted, model.KindDenied}
 
-func (p phase) String() string { return phaseNames[p] }
+// kind is the model's kind the phase stands for.
+func (p phase) kind() model.Kind { return phaseKinds[p] }
+
+// String is the phase's word, as `octop watch` prints it: the model's end
+// word, or waiting.
+func (p phase) String() string {
+	if p == phaseWaiting {
+		return model.WordWaiting
+	}
+	return p.kind().End()
+}
 
 func (p phase) ended() bool { return p >= phaseDone }
 

@@ -150,8 +150,10 @@ func kindsTouched(ev wire.Event) uint8 {
 	return allKinds
 }
 
-// Tick checks the busy sessions for what time alone brings: a stall.
-// Everything else changes only with events.
+// Tick checks the busy sessions for what time alone brings: a stall, and
+// the end of a run that stopped without a word on how, once its grace is
+// over (model.State.SetNow, which the caller calls first). Everything
+// else changes only with events.
 func (w *Watchdog) Tick(st *model.State, nowMS int64) Out {
 	var out Out
 	for id, t := range w.tracks {
@@ -159,7 +161,13 @@ func (w *Watchdog) Tick(st *model.State, nowMS int64) Out {
 			continue
 		}
 		if ss := st.Session(id); ss != nil {
-			w.mark(&out, st, ss, t, 1<<stallIdx, nowMS, w.news(ss, t, t.phase, false))
+			var news bool
+			if t.phase == phaseBusy && w.primed {
+				news = w.lookLifecycle(&out, st, ss, t, nowMS, false)
+			} else {
+				news = w.news(ss, t, t.phase, false)
+			}
+			w.mark(&out, st, ss, t, 1<<stallIdx, nowMS, news)
 		}
 	}
 	sortOut(&out)
@@ -232,13 +240,13 @@ func (w *Watchdog) track(ss *model.Session, nowMS int64) *track {
 	return t
 }
 
-// Status is the session's phase as last seen: idle, busy, waiting, done,
-// failed, aborted or interrupted ("" for a session not seen).
-func (w *Watchdog) Status(id string) string {
+// Kind is the model's kind of the session's phase as last seen (waiting
+// is KindWaiting); ok is false for a session not seen.
+func (w *Watchdog) Kind(id string) (k model.Kind, ok bool) {
 	if t := w.tracks[id]; t != nil {
-		return t.phase.String()
+		return t.phase.kind(), true
 	}
-	return ""
+	return model.KindNotLoaded, false
 }
 
 // Marks returns the session's current marks, in kinds order.

@@ -52,7 +52,7 @@ func (m Model) callDuration(id, partID string) string {
 
 // callLine is the fitted line of s's call i.
 func (m Model) callLine(s *model.Session, i, nameW int) string {
-	t, shown := s.Tools[i], s.ShownToolStatus(i)
+	t, shown := s.Tools[i], s.CallStatus(i)
 	dur := m.callDuration(s.ID, t.PartID)
 	if m.calls == nil {
 		return fit(m.toolLine(t, shown, nameW, dur), m.width)

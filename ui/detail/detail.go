@@ -320,8 +320,8 @@ func (m Model) toolLine(t model.ToolCall, shown model.ToolStatus, nameW int, dur
 	switch {
 	case shown == model.ToolError && t.Error != "":
 		what += " — " + format.OneLine(t.Error)
-	case shown == model.ToolInterrupted:
-		what += " — interrupted"
+	case shown == model.ToolInterrupted, shown == model.ToolAborted:
+		what += " — " + shown.String()
 	}
 	if t.Background {
 		what += " (background)"

@@ -122,13 +122,3 @@ func (d Abort) View(w, h int) string {
 	}
 	return Frame(d.st, width, d.title, b.String(), Hint(d.keys.ShortHelp()...))
 }
-
-// AbortPlan is what X stops, from the live tree: the running descendants,
-// deepest first, then the session itself if it runs.
-func AbortPlan(st *model.State, id string) []string {
-	plan := st.BusyDescendants(id)
-	if s := st.Session(id); s != nil && s.Running() {
-		plan = append(plan, id)
-	}
-	return plan
-}

@@ -51,7 +51,7 @@ type Undo struct {
 	err      string
 }
 
-// NewUndo opens the undo of session id (u); abort is AbortPlan of it.
+// NewUndo opens the undo of session id (u); abort is its model.State.AbortPlan.
 func NewUndo(st *styles.Styles, id, title string, abort []string) (Undo, tea.Cmd) {
 	d := Undo{st: st, keys: DefaultUndoKeyMap(), id: id, title: title, abort: abort}
 	return d, room.Send(task.UndoPlanRequest{ID: id})

@@ -65,7 +65,8 @@ func StateWord(st model.SessionState) string {
 	return st.Kind.String()
 }
 
-// ToolMark is the one-cell mark for a tool call's status.
+// ToolMark is the one-cell mark for a tool call's status
+// (model.CallStatus): a call an abort cut is ■, never ✓.
 func ToolMark(st model.ToolStatus, spin string, s *styles.Styles) (string, styles.Ink) {
 	switch st {
 	case model.ToolRunning:
@@ -76,6 +77,8 @@ func ToolMark(st model.ToolStatus, spin string, s *styles.Styles) (string, style
 		return MarkFailed, s.Ink.Failed
 	case model.ToolInterrupted:
 		return MarkInterrupted, s.Ink.Retry
+	case model.ToolAborted:
+		return MarkAborted, s.Ink.Aborted
 	default:
 		return MarkPending, s.Ink.Dim
 	}

@@ -185,10 +185,10 @@ func (w *Watch) out(st *model.State, out watchdog.Out, now int64) (notice string
 		}
 	}
 	for _, a := range out.Aborts {
-		// What stops says who stopped it: the session and the subtree
-		// aborted with it.
-		ids := append(st.BusyDescendants(a.ID), a.ID)
-		if w.opts.Server != nil {
+		// The model's plan: the offender's running subtree, deepest first,
+		// and the offender if it still runs.
+		ids := st.AbortPlan(a.ID)
+		if w.opts.Server != nil && len(ids) > 0 {
 			cmds = append(cmds, abort(w.opts.Server, a, ids))
 		}
 	}

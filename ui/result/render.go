@@ -8,6 +8,7 @@ import (
 
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/styles"
 )
@@ -31,9 +32,9 @@ func Render(st *styles.Styles, id string, r task.Result, errMsg string, missing 
 	}
 	stateStyle := st.Done
 	switch r.State {
-	case task.StateRunning:
+	case model.StatusRunning:
 		stateStyle = st.Busy
-	case task.StateError:
+	case model.StatusError:
 		stateStyle = st.Failed
 	}
 	state := r.State
@@ -46,20 +47,20 @@ func Render(st *styles.Styles, id string, r task.Result, errMsg string, missing 
 		line("agent:", "@"+format.OneLine(r.Agent))
 	}
 	switch r.State {
-	case task.StateError:
+	case model.StatusError:
 		b.WriteString("\n" + st.Failed.Render(format.Wrap(r.ErrorLine(), inner)) + "\n")
 		if r.Text != "" {
 			b.WriteString("\n" + st.Label.Render("last text before it stopped:") + "\n")
 			b.WriteString(answer(r.Text, inner) + "\n")
 		}
-	case task.StateComplete:
+	case model.StatusComplete:
 		b.WriteString("\n")
 		if strings.TrimSpace(r.Text) == "" {
 			b.WriteString(st.Dim.Render("(no text in the last answer)") + "\n")
 		} else {
 			b.WriteString(answer(r.Text, inner) + "\n")
 		}
-	case task.StateRunning:
+	case model.StatusRunning:
 		b.WriteString("\n" + renderTools(st, r.Tools, inner))
 		if strings.TrimSpace(r.Text) != "" {
 			b.WriteString("\n" + answer(r.Text, inner) + "\n")

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/dialog"
 	"github.com/octop-dev/octop/ui/markdown"
 	"github.com/octop-dev/octop/ui/room"
@@ -59,7 +60,7 @@ func (v Model) Update(msg tea.Msg) (room.Dialog, tea.Cmd) {
 		}
 		v.err, v.missing, v.res = "", false, msg.Result
 		v.setContent()
-		if msg.Result.State == task.StateRunning {
+		if msg.Result.State == model.StatusRunning {
 			return v, room.After(refresh, refreshMsg{})
 		}
 		return v, nil
@@ -85,7 +86,7 @@ func (v *Model) setContent() {
 	atBottom := v.vp.AtBottom()
 	v.content = Render(v.st, v.id, v.res, v.err, v.missing, inner, v.md.Render)
 	v.vp.SetContent(v.content)
-	if atBottom && v.res.State == task.StateRunning {
+	if atBottom && v.res.State == model.StatusRunning {
 		v.vp.GotoBottom()
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/testkit/colourtest"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/room"
 	"github.com/octop-dev/octop/ui/styles"
 )
@@ -30,12 +31,12 @@ func TestResultRoomGolden(t *testing.T) {
 		reply *task.ResultReply
 	}{
 		{"loading", nil},
-		{"running", &task.ResultReply{Result: task.Result{TaskID: "ses_c4", Agent: "explore", State: task.StateRunning, Tools: tools}}},
-		{"complete", &task.ResultReply{Result: task.Result{TaskID: "ses_c4", Agent: "explore", State: task.StateComplete,
+		{"running", &task.ResultReply{Result: task.Result{TaskID: "ses_c4", Agent: "explore", State: model.StatusRunning, Tools: tools}}},
+		{"complete", &task.ResultReply{Result: task.Result{TaskID: "ses_c4", Agent: "explore", State: model.StatusComplete,
 			Tools: tools[:1], Text: "Found **14** TODO comments:\n\n- `parser.go`: 9\n- lexer.go: 5\n\n```go\nx := 1\n```"}}},
-		{"failed", &task.ResultReply{Result: task.Result{TaskID: "ses_c4", Agent: "explore", State: task.StateError,
+		{"failed", &task.ResultReply{Result: task.Result{TaskID: "ses_c4", Agent: "explore", State: model.StatusError,
 			Tools: tools[:2], Error: &wire.ErrorInfo{Name: "MessageAbortedError", Data: wire.ErrorInfoData{Message: "Aborted"}}}}},
-		{"retrying", &task.ResultReply{Result: task.Result{TaskID: "ses_c4", Agent: "explore", State: task.StateRunning,
+		{"retrying", &task.ResultReply{Result: task.Result{TaskID: "ses_c4", Agent: "explore", State: model.StatusRunning,
 			Retry: &wire.SessionStatus{Type: wire.StatusRetry, Attempt: 2, Message: "rate limited"}}}},
 		{"not-found", &task.ResultReply{Err: fmt.Errorf("GET /session/ses_c4: %w", task.ErrNoSession)}},
 		{"error", &task.ResultReply{Err: errors.New("GET /session/ses_c4/message: connection refused")}},

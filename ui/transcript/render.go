@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/octop-dev/octop/internal/transcript"
+	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/styles"
 )
@@ -113,18 +114,22 @@ func (r *renderer) body(e *transcript.Entry, w int, expanded bool) []string {
 func (r *renderer) tool(e *transcript.Entry, w int, expanded bool) []string {
 	ink := r.st.Ink
 	head := ink.Done
-	switch e.Status {
-	case "pending", "running":
+	switch e.Status { // model.CallStatus's word
+	case model.ToolPending.String(), model.ToolRunning.String():
 		head = ink.Busy
-	case "error":
+	case model.ToolError.String():
 		head = ink.Failed
+	case model.ToolAborted.String():
+		head = ink.Aborted
+	case model.ToolInterrupted.String():
+		head = ink.Interrupted
 	}
 	line := format.OneLine(transcript.ToolLine(*e)) // the input and title are the server's
 	if e.ChildID != "" {
 		line += "  (enter opens it)"
 	}
 	out := []string{head.Render(ansi.Truncate(line, w, "…"))}
-	if e.Status == "error" && e.Error != "" {
+	if e.Status == model.ToolError.String() && e.Error != "" {
 		for _, l := range wrap(e.Error, w-6) {
 			out = append(out, "    "+ink.Failed.Render("✗ "+l))
 		}

@@ -70,7 +70,11 @@ func (r *Room) Update(msg tea.Msg) (room.Dialog, tea.Cmd) {
 // live state current.
 func (r *Room) Observe(st *model.State, evs []wire.Event, _ int64) room.Dialog {
 	if ss := st.Session(r.m.id); ss != nil {
-		r.m.SetRunning(ss.Running())
+		// The model's state: running while a stopped run's grace lasts,
+		// and a call left open by an abort is aborted, not interrupted.
+		k := model.StateOf(ss).Kind
+		r.m.SetAborted(k == model.KindAborted)
+		r.m.SetRunning(k.Live())
 		if ss.Title != "" {
 			r.m.title = ss.Title
 		}

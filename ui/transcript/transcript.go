@@ -36,6 +36,7 @@ type Model struct {
 	entries   []transcript.Entry
 	err       error
 	running   bool
+	aborted   bool // the run was aborted: a call left open shows aborted
 
 	width, height int
 	top, topLine  int // the first entry on screen, and its first line shown
@@ -73,6 +74,15 @@ func (m Model) Searching() bool { return m.searching }
 // SetSize sets the room's size in cells.
 func (m *Model) SetSize(w, h int) { m.width, m.height = w, h }
 
+// SetAborted says whether the session's run was aborted: a call it left
+// open shows aborted then, else interrupted.
+func (m *Model) SetAborted(a bool) {
+	if m.aborted != a {
+		m.aborted = a
+		m.refresh()
+	}
+}
+
 // SetRunning says whether the session still runs (the header says "live";
 // only then is a prompt the model has yet to see marked queued).
 func (m *Model) SetRunning(r bool) {
@@ -90,7 +100,7 @@ func (m *Model) refresh() {
 	}
 	m.entries = m.live.Entries()
 	if !m.running {
-		m.entries = transcript.Stopped(m.entries)
+		m.entries = transcript.Stopped(m.entries, m.aborted)
 	}
 }
 

@@ -19,7 +19,7 @@ func doing(s *model.Session) (what string, live bool) {
 	for i := len(s.Tools) - 1; i >= 0; i-- {
 		// A background task runs on its own: it is not what the session
 		// itself is doing.
-		if s.ShownToolStatus(i) == model.ToolRunning && !s.Tools[i].Background {
+		if s.CallStatus(i) == model.ToolRunning && !s.Tools[i].Background {
 			return callLine(s.Tools[i]), true
 		}
 	}
@@ -59,7 +59,7 @@ func waitingFor(st *model.State, id string) string {
 }
 
 func toolCount(c model.Counts) string {
-	n := c.ToolsRunning + c.ToolsDone + c.ToolsFailed
+	n := c.Tools()
 	switch n {
 	case 0:
 		return ""

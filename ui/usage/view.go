@@ -111,6 +111,9 @@ func (r *Room) foot(w int) []string {
 		bad = ink.Failed.Render
 	}
 	wrap(r.l.BadLine(format.Tokens), bad)
+	if a := r.l.AbortedLine(format.Tokens); a != "" {
+		wrap(a, ink.Dim.Render)
+	}
 	if u := r.l.UnpricedLine(); u != "" {
 		wrap(u, ink.Waiting.Render)
 	}

@@ -8,8 +8,9 @@ import (
 	"github.com/octop-dev/octop/internal/wire"
 )
 
-// derive is the session's result, with the background tasks it launched.
-func derive(ctx context.Context, c *client.Client, s wire.Session, all map[string]wire.SessionStatus, msgs []wire.MessageWithParts) (task.Result, error) {
+// derive is the session's result, with the background tasks it launched,
+// read at clk.
+func derive(ctx context.Context, c *client.Client, s wire.Session, all map[string]wire.SessionStatus, msgs []wire.MessageWithParts, clk task.Clock) (task.Result, error) {
 	fam, err := readFamily(ctx, c, s.ID, all, msgs)
 	if err != nil {
 		return task.Result{}, err
@@ -18,7 +19,7 @@ func derive(ctx context.Context, c *client.Client, s wire.Session, all map[strin
 	if !ok {
 		st.Type = wire.StatusIdle
 	}
-	return task.DeriveResultIn(s, st, msgs, fam), nil
+	return task.DeriveResultAt(s, st, msgs, fam, clk), nil
 }
 
 // readFamily reads what a result needs of the background tasks session id

@@ -33,6 +33,7 @@ type Forest struct {
 // history has a todowrite call (the only tool that writes one).
 func ReadForest(ctx context.Context, c *client.Client) (*Forest, error) {
 	f := &Forest{st: model.New(), now: time.Now().UnixMilli()}
+	f.st.SetNow(f.now)
 	sessions, err := listSessions(ctx, c, func(s *wire.Session) bool {
 		if !client.ValidSessionID(s.ID) {
 			f.Skipped = append(f.Skipped, s.ID)
@@ -54,6 +55,19 @@ func ReadForest(ctx context.Context, c *client.Client) (*Forest, error) {
 	}
 	f.usage = make(map[string]Usage, len(refs))
 	if err := f.readHistories(ctx, c, refs); err != nil {
+		return nil, err
+	}
+	// A run that stopped a moment ago without a word on how is printed
+	// as it ended, once its grace is over.
+	err = waitStops(ctx, c, f.st, func(ids []string) error {
+		again := make([]task.HistoryRef, len(ids))
+		for i, id := range ids {
+			again[i] = task.HistoryRef{ID: id}
+		}
+		f.now = nowMS()
+		return f.readHistories(ctx, c, again)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return f, nil

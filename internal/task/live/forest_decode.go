@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // What octop tree decodes of a history: what the model folds into a
@@ -57,12 +58,22 @@ type treeState struct {
 
 // keptIf is a string kept only when it may say which session a task
 // started or how a background task ended: an end notice (<task id=…>), a
-// task's output (<task id=…>, task_id: …, <task_metadata>). Any other is
-// skipped, never unquoted. The marks leave out the angle brackets, which
-// a server may send escaped (\u003c).
+// task's output (<task id=…>, task_id: …, <task_metadata>), or how a call
+// ended (model.CallMarks: an abort's note). Any other is skipped, never
+// unquoted. The marks leave out the angle brackets, which a server may
+// send escaped (\u003c).
 type keptIf string
 
-var keptMarks = [][]byte{[]byte("task id="), []byte("task_id:"), []byte("task_metadata")}
+var keptMarks = append([][]byte{[]byte("task id="), []byte("task_id:"), []byte("task_metadata")}, callMarks()...)
+
+// callMarks are model.CallMarks as bytes.
+func callMarks() [][]byte {
+	out := make([][]byte, len(model.CallMarks))
+	for i, m := range model.CallMarks {
+		out[i] = []byte(m)
+	}
+	return out
+}
 
 func (k *keptIf) UnmarshalJSON(b []byte) error {
 	for _, m := range keptMarks {
@@ -80,11 +91,11 @@ func (k *keptIf) UnmarshalJSON(b []byte) error {
 
 // keptRaw is a call's input or metadata, kept only when the model reads
 // it: a task's description (and prompt), a todo list, a child's id, a
-// background launch.
+// background launch, how a call ended (model.CallMarks).
 type keptRaw json.RawMessage
 
-var rawMarks = [][]byte{[]byte(`"todos"`), []byte(`"prompt"`), []byte(`"subagent_type"`),
-	[]byte(`"sessionId"`), []byte(`"background"`)}
+var rawMarks = append([][]byte{[]byte(`"todos"`), []byte(`"prompt"`), []byte(`"subagent_type"`),
+	[]byte(`"sessionId"`), []byte(`"background"`)}, callMarks()...)
 
 func (k *keptRaw) UnmarshalJSON(b []byte) error {
 	for _, m := range rawMarks {

@@ -33,6 +33,17 @@ func TestForestIsTheWholeModel(t *testing.T) {
 				State: &wire.ToolState{Status: wire.ToolCompleted, Input: input, Time: wire.ToolTime{Start: 7, End: 8}}}}},
 	})
 	srv.SetTodos(planner, todos)
+	// A run an abort cut, read before the server wrote its error: the
+	// killed command is stored completed (1.18), the reply unfinished.
+	const cut = "ses_cut"
+	srv.AddSession(wire.Session{ID: cut, Title: "cut short", Time: wire.SessionTime{Created: 5, Updated: 9}})
+	srv.SetMessages(cut, []wire.MessageWithParts{
+		{Info: wire.Message{ID: "msg_1", SessionID: cut, Role: "user", Time: wire.MessageTime{Created: 6}}},
+		{Info: wire.Message{ID: "msg_2", SessionID: cut, Role: "assistant", Time: wire.MessageTime{Created: 7}},
+			Parts: []wire.Part{{ID: "prt_1", SessionID: cut, MessageID: "msg_2", Type: wire.PartTool, Tool: "bash",
+				State: &wire.ToolState{Status: wire.ToolCompleted, Output: "<shell_metadata>\nUser aborted the command\n</shell_metadata>",
+					Metadata: json.RawMessage(`{"exit":null}`), Time: wire.ToolTime{Start: 7, End: 8}}}}},
+	})
 	c, err := client.New(client.Options{BaseURL: srv.URL()})
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +78,8 @@ func TestForestIsTheWholeModel(t *testing.T) {
 	check = func(n *Node) {
 		seen++
 		st, cs := whole.StateOf(n.ID), whole.Counts(n.ID)
-		if n.Status != st.Kind.Status() || n.Tools.Total != cs.ToolsRunning+cs.ToolsDone+cs.ToolsFailed || n.Tools.Failed != cs.ToolsFailed {
+		if want := (ToolCounts{Total: cs.Tools(), Running: cs.ToolsRunning, Completed: cs.ToolsDone, Failed: cs.ToolsFailed,
+			Aborted: cs.ToolsAborted, Interrupted: cs.ToolsInterrupted}); n.Status != st.Kind.Status() || n.Tools != want {
 			t.Errorf("%s: %s %+v, the whole model says %v %+v", n.ID, n.Status, n.Tools, st.Kind, cs)
 		}
 		if n.Status == "error" && (n.Reason != st.Reason || n.Error != st.Detail) {
@@ -92,6 +104,9 @@ func TestForestIsTheWholeModel(t *testing.T) {
 		check(r)
 		if r.ID == planner && r.Todos != (TodoCounts{Total: 2, Done: 1}) {
 			t.Errorf("todos %+v, want 1 of 2 done", r.Todos)
+		}
+		if r.ID == cut && (r.Reason != model.ReasonAborted || r.Tools != (ToolCounts{Total: 1, Aborted: 1})) {
+			t.Errorf("the cut run: %s (%s), tools %+v; want aborted, its call aborted", r.Status, r.Reason, r.Tools)
 		}
 		return nil
 	})

@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"sync"
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/task"
@@ -47,6 +48,7 @@ func loadState(ctx context.Context, c *client.Client, roots []string) (st *model
 		return nil, nil, skipped, err
 	}
 	st = model.New()
+	st.SetNow(nowMS())
 	st.ApplySnapshot(model.Snapshot{Sessions: sessions, Status: status, Complete: true})
 	var in map[string]bool
 	if roots != nil {
@@ -88,6 +90,26 @@ func loadState(ctx context.Context, c *client.Client, roots []string) (st *model
 		})
 	close(reads)
 	<-applied
+	if err == nil {
+		err = waitStops(ctx, c, st, func(ids []string) error {
+			again := make([]task.HistoryRef, len(ids))
+			for i, id := range ids {
+				again[i] = task.HistoryRef{ID: id}
+			}
+			var mu sync.Mutex
+			return task.ReadHistories(ctx, again, messagesOf[wire.MessageWithParts](c),
+				func(r task.HistoryRef, msgs []wire.MessageWithParts, err error) error {
+					if err != nil {
+						return err
+					}
+					mu.Lock()
+					defer mu.Unlock()
+					history[r.ID] = msgs
+					st.ApplyMessages(map[string][]wire.MessageWithParts{r.ID: msgs})
+					return nil
+				})
+		})
+	}
 	if err != nil {
 		return nil, nil, skipped, err
 	}

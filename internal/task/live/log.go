@@ -11,27 +11,25 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/transcript"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
-// Log reads a session's transcript as it is now. A prompt is marked
-// queued only while the session runs (its status is read first, so the
-// messages read after an idle one hold the whole run).
+// Log reads a session's transcript as it is now, with the calls' outcomes
+// as the session's state has them (a run stopped a moment ago without a
+// word on how is read again once its grace is over, as Result does). A
+// prompt is marked queued only while the session runs.
 func Log(ctx context.Context, c *client.Client, id string) ([]transcript.Entry, error) {
 	s, err := lookup(ctx, c, id)
 	if err != nil {
 		return nil, err
 	}
-	st, err := statusOf(ctx, c, s.ID)
-	if err != nil {
-		return nil, err
-	}
-	msgs, err := c.Messages(ctx, s.ID, 0)
+	r, msgs, err := readSettled(ctx, c, s)
 	if err != nil {
 		return nil, err
 	}
 	entries := transcript.Build(msgs)
-	if !running(st) {
-		entries = transcript.Stopped(entries)
+	if r.State != model.StatusRunning {
+		entries = transcript.Stopped(entries, r.Kind == model.KindAborted)
 	}
 	return entries, nil
 }
@@ -47,6 +45,7 @@ func FollowLog(ctx context.Context, c *client.Client, id string, emit func([]tra
 		return task.Result{}, err
 	}
 	var f transcript.Follower
+	var last task.Result // the previous read, for its Stops
 	unsettled := 0
 	tick := time.NewTicker(DefaultPollInterval)
 	defer tick.Stop()
@@ -60,7 +59,8 @@ func FollowLog(ctx context.Context, c *client.Client, id string, emit func([]tra
 		}
 		var r task.Result
 		if err == nil {
-			r, err = derive(ctx, c, s, all, msgs)
+			r, err = derive(ctx, c, s, all, msgs, task.Clock{Now: nowMS(), Stops: last.Stops})
+			last = r
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -68,15 +68,15 @@ func FollowLog(ctx context.Context, c *client.Client, id string, emit func([]tra
 			}
 			return task.Result{}, err
 		}
-		done := r.State != task.StateRunning && (r.Settled || unsettled >= settlePolls)
-		if r.State != task.StateRunning {
+		done := r.State != model.StatusRunning && (r.Settled || unsettled >= settlePolls)
+		if r.State != model.StatusRunning {
 			unsettled++
 		} else {
 			unsettled = 0
 		}
 		entries := transcript.Build(msgs)
 		if done {
-			entries = transcript.Stopped(entries)
+			entries = transcript.Stopped(entries, r.Kind == model.KindAborted)
 		}
 		if err := emit(f.Next(entries, done)); err != nil {
 			return r, err

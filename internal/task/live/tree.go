@@ -14,14 +14,10 @@ func running(st wire.SessionStatus) bool {
 	return st.Type == wire.StatusBusy || st.Type == wire.StatusRetry
 }
 
-// AbortOrder lists the running sessions of the subtree rooted at id in the
-// order to abort them: descendants deepest first (siblings in creation
-// order), then id itself if it runs. Aborting leaves before their parents
-// means no parent sees a child's cancellation as a tool error it then acts
-// on while still running. Sessions outside the subtree never appear.
-//
-// The plan is the model's (State.BusyDescendants), the same one the
-// screen's X confirms, built here from a REST read of the server.
+// AbortOrder lists the sessions aborting the subtree rooted at id stops,
+// in order: the model's plan (State.AbortPlan), the same one the
+// screen's X confirms, made from a REST read of the server. Sessions
+// outside the subtree never appear.
 func AbortOrder(sessions []wire.Session, status map[string]wire.SessionStatus, id string) []wire.Session {
 	st := model.New()
 	st.ApplySnapshot(model.Snapshot{Sessions: sessions, Status: status, Complete: true})
@@ -29,10 +25,7 @@ func AbortOrder(sessions []wire.Session, status map[string]wire.SessionStatus, i
 	for _, s := range sessions {
 		byID[s.ID] = s
 	}
-	ids := st.BusyDescendants(id)
-	if running(status[id]) {
-		ids = append(ids, id)
-	}
+	ids := st.AbortPlan(id)
 	out := make([]wire.Session, 0, len(ids))
 	for _, x := range ids {
 		if s, ok := byID[x]; ok {
@@ -59,7 +52,9 @@ type Node struct {
 	Status string `json:"status"`
 	// Reason says why an error is one: aborted, interrupted, denied, or
 	// the error's name (model.StateOf's Reason); for a running session
-	// that is idle while background tasks it launched run, "background".
+	// that is idle while background tasks it launched run, "background";
+	// for one idle a moment ago without a word on how its run ended,
+	// "stopping".
 	Reason string `json:"reason,omitempty"`
 	// Run is the server's run state: idle, busy or retry.
 	Run string `json:"run"`
@@ -105,17 +100,18 @@ func revertedNode(ss *model.Session) *RevertedNode {
 	return n
 }
 
-// ToolCounts counts a session's tool calls over its whole history. A call
-// left open by a session that has stopped counts as failed, as on screen.
+// ToolCounts counts a session's tool calls over its whole history, each
+// call once, by its outcome (model.CallStatus): running (or pending),
+// completed, failed, aborted (cut by an abort), interrupted (left open by
+// a session that has stopped).
 type ToolCounts struct {
-	Total     int `json:"total"`
-	Running   int `json:"running"`
-	Completed int `json:"completed"`
-	Failed    int `json:"failed"`
+	Total       int `json:"total"`
+	Running     int `json:"running"`
+	Completed   int `json:"completed"`
+	Failed      int `json:"failed"`
+	Aborted     int `json:"aborted"`
+	Interrupted int `json:"interrupted"`
 }
-
-// StateIdle is a session that never ran (no messages).
-const StateIdle = "idle"
 
 // Tree reads every session of the directory with its status and whole
 // message history (ReadForest) and returns the roots, newest first, each
@@ -176,14 +172,14 @@ func nodeOf(st *model.State, ss *model.Session) *Node {
 		Status: state.Kind.Status(), Run: runWord(ss.Run()), Created: ss.Created, Children: []*Node{},
 		RetryOf: st.RetryOf(ss.ID), Reverted: revertedNode(ss), Undecodable: st.Undecodable(ss.ID)}
 	switch {
-	case n.Status == "error":
+	case n.Status == model.StatusError:
 		n.Reason, n.Error = state.Reason, state.Detail
-	case state.Kind == model.KindBackground:
-		n.Reason = state.Reason
+	case state.Kind.Live():
+		n.Reason = state.Reason // background, stopping
 	}
 	c := st.Counts(ss.ID)
-	n.Tools = ToolCounts{Total: c.ToolsRunning + c.ToolsDone + c.ToolsFailed,
-		Running: c.ToolsRunning, Completed: c.ToolsDone, Failed: c.ToolsFailed}
+	n.Tools = ToolCounts{Total: c.Tools(), Running: c.ToolsRunning, Completed: c.ToolsDone, Failed: c.ToolsFailed,
+		Aborted: c.ToolsAborted, Interrupted: c.ToolsInterrupted}
 	return n
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // DefaultPollInterval is how often Wait asks the server whether a task is
@@ -22,25 +23,35 @@ const DefaultPollInterval = 300 * time.Millisecond
 const settlePolls = 3
 
 // Result reads a session's outcome: running, complete with its last
-// assistant text, or error with the error's name and message.
+// assistant text, or error with the error's name and message. A run that
+// stopped a moment ago without a word on how is read again once its grace
+// is over (model.Grace), so the outcome printed is how it ended.
 func Result(ctx context.Context, c *client.Client, id string) (task.Result, error) {
 	s, err := lookup(ctx, c, id)
 	if err != nil {
 		return task.Result{}, err
 	}
-	return read(ctx, c, s)
-}
-
-// read reads the messages before the status: a run that starts in between
-// then shows as running, never as the old run's answer. The background
-// tasks the session launched are read after both (see readFamily).
-func read(ctx context.Context, c *client.Client, s wire.Session) (task.Result, error) {
-	r, _, err := readAll(ctx, c, s)
+	r, _, err := readSettled(ctx, c, s)
 	return r, err
 }
 
-// readAll is read, with the messages it read.
-func readAll(ctx context.Context, c *client.Client, s wire.Session) (task.Result, []wire.MessageWithParts, error) {
+// readSettled is readAll, read again while a run in it is within its
+// grace (a few times at most: each read may find a new stop).
+func readSettled(ctx context.Context, c *client.Client, s wire.Session) (task.Result, []wire.MessageWithParts, error) {
+	r, msgs, err := readAll(ctx, c, s, task.Clock{Now: nowMS()})
+	for i := 0; err == nil && r.StopUntil != 0 && i < 3; i++ {
+		if err = sleepUntil(ctx, r.StopUntil); err == nil {
+			r, msgs, err = readAll(ctx, c, s, task.Clock{Now: nowMS(), Stops: r.Stops})
+		}
+	}
+	return r, msgs, err
+}
+
+// readAll reads the messages before the status, at clk: a run that starts
+// in between then shows as running, never as the old run's answer. The
+// background tasks the session launched are read after both (see
+// readFamily).
+func readAll(ctx context.Context, c *client.Client, s wire.Session, clk task.Clock) (task.Result, []wire.MessageWithParts, error) {
 	msgs, err := c.Messages(ctx, s.ID, 0)
 	if err != nil {
 		return task.Result{}, nil, err
@@ -49,8 +60,23 @@ func readAll(ctx context.Context, c *client.Client, s wire.Session) (task.Result
 	if err != nil {
 		return task.Result{}, nil, err
 	}
-	r, err := derive(ctx, c, s, all, msgs)
+	r, err := derive(ctx, c, s, all, msgs, clk)
 	return r, msgs, err
+}
+
+// nowMS is the time, Unix ms: what a reader tells the model (task.Clock).
+func nowMS() int64 { return time.Now().UnixMilli() }
+
+// sleepUntil waits until the time at (Unix ms), or ctx's end.
+func sleepUntil(ctx context.Context, at int64) error {
+	t := time.NewTimer(time.Until(time.UnixMilli(at)))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }
 
 // replied says the run a prompt started has begun answering: msgs hold a
@@ -115,10 +141,10 @@ func WaitAfter(ctx context.Context, c *client.Client, id string, o WaitOptions) 
 		} else if err == nil {
 			var r task.Result
 			var msgs []wire.MessageWithParts
-			if r, msgs, err = readAll(ctx, c, s); err == nil {
+			if r, msgs, err = readAll(ctx, c, s, task.Clock{Now: nowMS(), Stops: last.Stops}); err == nil {
 				last = r
 				switch {
-				case r.State == task.StateRunning || (o.Prompted && !replied(msgs, o.After)):
+				case r.State == model.StatusRunning || (o.Prompted && !replied(msgs, o.After)):
 					unsettled = 0
 				case r.Settled || unsettled >= settlePolls:
 					return r, nil
@@ -133,7 +159,7 @@ func WaitAfter(ctx context.Context, c *client.Client, id string, o WaitOptions) 
 		select {
 		case <-ctx.Done():
 			if last.TaskID == "" {
-				last = task.Result{TaskID: s.ID, Title: s.Title, State: task.StateRunning, Run: wire.StatusBusy}
+				last = task.Result{TaskID: s.ID, Title: s.Title, State: model.StatusRunning, Run: wire.StatusBusy}
 			}
 			msg := fmt.Sprintf("%s is still running; gave up waiting: %v", s.ID, ctx.Err())
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {

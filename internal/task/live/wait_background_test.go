@@ -12,6 +12,7 @@ import (
 	"github.com/octop-dev/octop/internal/testkit/opencodetest"
 	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 func readCapture(t *testing.T, name string) []wire.MessageWithParts {
@@ -53,7 +54,7 @@ func TestWaitForBackgroundTasks(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), testwait.Scale(30*time.Second))
 	defer cancel()
-	if r, err := Result(ctx, c, root.ID); err != nil || r.State != task.StateRunning || r.Reason != "background" {
+	if r, err := Result(ctx, c, root.ID); err != nil || r.State != model.StatusRunning || r.Reason != "background" {
 		t.Fatalf("result while a child runs: %+v, %v", r, err)
 	}
 
@@ -80,7 +81,7 @@ func TestWaitForBackgroundTasks(t *testing.T) {
 	srv.SetMessages(root.ID, msgs)
 	select {
 	case r := <-done:
-		if r.State != task.StateComplete || r.Text == "" {
+		if r.State != model.StatusComplete || r.Text == "" {
 			t.Errorf("Wait gave %+v", r)
 		}
 	case <-ctx.Done():

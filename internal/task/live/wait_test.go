@@ -8,6 +8,7 @@ import (
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/wire"
+	"github.com/octop-dev/octop/model"
 )
 
 // TestWaitAfterAPromptIgnoresTheRunBefore: after a prompt to a session
@@ -55,7 +56,7 @@ func TestWaitAfterAPromptIgnoresTheRunBefore(t *testing.T) {
 	f.SetMessages("ses_parent", append(old, prompt, answer))
 	select {
 	case r := <-done:
-		if r.State != task.StateComplete || r.Text != "the new answer" {
+		if r.State != model.StatusComplete || r.Text != "the new answer" {
 			t.Errorf("WaitAfter = %s %q, want complete with the new answer", r.State, r.Text)
 		}
 	case <-ctx.Done():
