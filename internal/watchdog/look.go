@@ -102,6 +102,10 @@ func (w *Watchdog) event(st *model.State, ss *model.Session, name string, p phas
 			// to: only now is the abort octop's, in the model too.
 			st.NoteAbortedBy(ss.ID, strings.TrimPrefix(e.Reason, "aborted by "))
 		}
+		if e.Reason == "" {
+			// Who stopped it, as every other output says it.
+			e.Reason = model.StateOf(ss).Detail
+		}
 		if e.Reason == "" && ss.Err != nil {
 			e.Reason = errText(ss.Err)
 		}

@@ -17,6 +17,11 @@
 //	demo    the demo: 4 children, one nested delegation, one failing tool
 //	        call, one aborted child; about 30-40 s
 //	big     a root whose write tool carries an input of megabytes
+//	facts   a root fanning out to a child per hard case: completed,
+//	        failed, aborted mid-call, interrupted (the server is killed
+//	        and restarted), resumed, background and unpriced; also
+//	        writes DIR/<name>.restart.rest.json, the REST view right
+//	        after the restart (see facts.go)
 //	custom  the root prompt given by -prompt
 //
 // -warm runs a throw-away prompt first (a fresh server spends seconds on
@@ -25,11 +30,16 @@
 //
 //	go run ./internal/dev/record -scenario demo -warm -data /tmp/acme -out /tmp -name demo
 //	cp /tmp/demo.jsonl assets/demo.jsonl
+//
+// The facts fixture of internal/cli's TestEveryOutputTellsTheSameStory:
+//
+//	go run ./internal/dev/record -scenario facts -warm -data /tmp/octop-facts -out internal/cli/testdata/facts
 package main
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"net/http"
@@ -48,7 +58,7 @@ import (
 
 func main() {
 	version := flag.String("version", harness.V118, "OpenCode version: 1.18.33 or 1.1.65")
-	scenario := flag.String("scenario", "fanout", "fanout, nested, abort, demo or big")
+	scenario := flag.String("scenario", "fanout", "fanout, nested, abort, demo, big, facts or custom")
 	out := flag.String("out", ".", "directory to write the recording into")
 	name := flag.String("name", "", "file stem (default <version>-<scenario>)")
 	timeout := flag.Duration("timeout", 3*time.Minute, "give up after this long")
@@ -70,7 +80,7 @@ func main() {
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
 	cfg := harness.Config{Version: *version, DataDir: *data}
-	if err := record(ctx, cfg, *warm, *prompt, play, filepath.Join(*out, *name)); err != nil {
+	if err := record(ctx, cfg, *warm, *prompt, play, setups[*scenario], filepath.Join(*out, *name)); err != nil {
 		fail("%v", err)
 	}
 }
@@ -89,18 +99,32 @@ func scenarioNames() []string {
 	return names
 }
 
-func record(ctx context.Context, cfg harness.Config, warm bool, prompt string, play func(context.Context, *run) error, stem string) error {
+// setups change the server's config for the scenarios that need more
+// than the harness's default; each returns what to stop at the end.
+var setups = map[string]func(*harness.Config) (func(), error){
+	"facts": factsSetup,
+}
+
+func record(ctx context.Context, cfg harness.Config, warm bool, prompt string, play func(context.Context, *run) error,
+	setup func(*harness.Config) (func(), error), stem string) error {
 	if cfg.DataDir != "" {
 		if entries, err := os.ReadDir(cfg.DataDir); err == nil && len(entries) > 0 {
 			return fmt.Errorf("-data %s is not empty; give a new directory", cfg.DataDir)
 		}
+	}
+	if setup != nil {
+		stop, err := setup(&cfg)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	srv, err := harness.New(cfg)
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
-	r := &run{srv: srv, tr: newTracker(), prompt: prompt}
+	r := &run{srv: srv, tr: newTracker(), prompt: prompt, stem: stem}
 	if warm {
 		if err := warmUp(ctx, srv); err != nil {
 			return err
@@ -109,7 +133,7 @@ func record(ctx context.Context, cfg harness.Config, warm bool, prompt string, p
 
 	streamCtx, stopStream := context.WithCancel(ctx)
 	streamDone := make(chan error, 1)
-	go func() { streamDone <- r.stream(streamCtx) }()
+	go func() { streamDone <- r.streamOn(streamCtx) }()
 	if err := r.waitFor(ctx, "server.connected", 30*time.Second, func(t *tracker) bool { return t.connected }); err != nil {
 		stopStream()
 		return err
@@ -157,34 +181,72 @@ type run struct {
 	start time.Time
 	// prompt is -prompt, for -scenario custom.
 	prompt string
+	// stem is the path of the files written, less their extensions.
+	stem string
 }
 
-// stream reads GET /event and records every event with its arrival time.
-func (r *run) stream(ctx context.Context) error {
+// streamOn records the event stream until ctx ends, opening it again
+// when it drops (a scenario may restart the server); it gives up after a
+// minute without a stream.
+func (r *run) streamOn(ctx context.Context) error {
+	lost := time.Now()
+	for {
+		opened, err := r.stream(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if opened {
+			lost = time.Now()
+		}
+		if time.Since(lost) > time.Minute {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// stream reads GET /event and records every event with its arrival
+// time; opened says the stream was opened. A server still starting can
+// take a request and never answer it, so the answer's head has 10
+// seconds to come.
+func (r *run) stream(ctx context.Context) (opened bool, err error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	head := time.AfterFunc(10*time.Second, cancel)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.srv.URL+"/event", nil)
 	if err != nil {
-		return err
+		return false, err
 	}
 	req.Header.Set("Accept", "text/event-stream")
 	resp, err := http.DefaultClient.Do(req)
+	if !head.Stop() && err == nil {
+		resp.Body.Close()
+		err = errors.New("GET /event: no answer within 10s")
+	}
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("GET /event: HTTP %d", resp.StatusCode)
+		return false, fmt.Errorf("GET /event: HTTP %d", resp.StatusCode)
 	}
-	r.start = time.Now()
+	if r.start.IsZero() {
+		r.start = time.Now()
+	}
 	for ev, err := range sse.Read(resp.Body, &sse.ReadConfig{MaxEventSize: client.MaxRecordedLine}) {
 		if err != nil {
-			return err
+			return true, err
 		}
 		if strings.TrimSpace(ev.Data) == "" {
 			continue
 		}
 		r.tr.add(client.Recorded{MS: time.Since(r.start).Milliseconds(), Data: json.RawMessage(ev.Data)})
 	}
-	return nil
+	return true, nil
 }
 
 func (r *run) writeEvents(path string) error {

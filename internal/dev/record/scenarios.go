@@ -26,6 +26,7 @@ var demoPrompt = "FANOUT k=4 agent=general" +
 	` desc4="run the test suite" child4="RUNAWAY sleep=2"`
 
 var scenarios = map[string]func(context.Context, *run) error{
+	"facts": playFacts,
 	"fanout": func(ctx context.Context, r *run) error {
 		root, err := r.newRoot(ctx, "fanout root", fanoutPrompt)
 		if err != nil {

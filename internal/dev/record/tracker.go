@@ -15,18 +15,22 @@ type tracker struct {
 	mu        sync.Mutex
 	events    []client.Recorded
 	connected bool
-	lastEvent time.Time
-	parent    map[string]string // session id -> parent id ("" for a root)
-	order     []string          // session ids in creation order
-	busy      map[string]bool
-	everBusy  map[string]bool
-	finished  map[string]map[string]bool // session id -> tool part ids completed or failed
+	// connections counts the streams opened (server.connected events): a
+	// restarted server's stream is the second.
+	connections int
+	lastEvent   time.Time
+	parent      map[string]string // session id -> parent id ("" for a root)
+	order       []string          // session ids in creation order
+	busy        map[string]bool
+	everBusy    map[string]bool
+	finished    map[string]map[string]bool // session id -> tool part ids completed or failed
+	running     map[string]map[string]bool // session id -> tool part ids running now
 }
 
 func newTracker() *tracker {
 	return &tracker{
 		parent: map[string]string{}, busy: map[string]bool{}, everBusy: map[string]bool{},
-		finished: map[string]map[string]bool{},
+		finished: map[string]map[string]bool{}, running: map[string]map[string]bool{},
 	}
 }
 
@@ -42,6 +46,7 @@ func (t *tracker) add(rec client.Recorded) {
 	switch e := env.Event.(type) {
 	case wire.ServerConnected:
 		t.connected = true
+		t.connections++
 	case wire.SessionCreated:
 		if _, seen := t.parent[e.Info.ID]; !seen {
 			t.order = append(t.order, e.Info.ID)
@@ -56,8 +61,14 @@ func (t *tracker) add(rec client.Recorded) {
 		t.busy[e.SessionID] = false
 	case wire.PartUpdated:
 		p := e.Part
-		if p.Type == wire.PartTool && p.State != nil &&
-			(p.State.Status == wire.ToolCompleted || p.State.Status == wire.ToolError) {
+		if p.Type != wire.PartTool || p.State == nil {
+			break
+		}
+		if t.running[p.SessionID] == nil {
+			t.running[p.SessionID] = map[string]bool{}
+		}
+		t.running[p.SessionID][p.ID] = p.State.Status == wire.ToolRunning
+		if p.State.Status == wire.ToolCompleted || p.State.Status == wire.ToolError {
 			if t.finished[p.SessionID] == nil {
 				t.finished[p.SessionID] = map[string]bool{}
 			}
@@ -88,3 +99,25 @@ func (t *tracker) allIdle() bool {
 
 // done counts the tool calls a session has finished.
 func (t *tracker) done(id string) int { return len(t.finished[id]) }
+
+// runningCalls counts the tool calls of a session running now.
+func (t *tracker) runningCalls(id string) int {
+	n := 0
+	for _, r := range t.running[id] {
+		if r {
+			n++
+		}
+	}
+	return n
+}
+
+// resetBusy takes the busy sessions from a status read (after a restart
+// the server has forgotten the runs its death cut), and forgets the
+// calls that were running.
+func (t *tracker) resetBusy(status map[string]wire.SessionStatus) {
+	for id := range t.busy {
+		st, ok := status[id]
+		t.busy[id] = ok && st.Type != wire.StatusIdle
+	}
+	t.running = map[string]map[string]bool{}
+}
