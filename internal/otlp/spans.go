@@ -197,6 +197,14 @@ func (m *mapper) reply(s *Session, msg *wire.MessageWithParts, run trace.SpanID)
 	if end == 0 {
 		end = lastTime(msg)
 	}
+	// A reply lasts as long as its calls: a task call goes on until its
+	// child's run ends, after the server wrote the reply's last time.
+	for i := range msg.Parts {
+		if p := &msg.Parts[i]; p.Type == wire.PartTool && p.State != nil {
+			_, callEnd := m.callTimes(s, msg, p)
+			end = max(end, callEnd)
+		}
+	}
 	sp := m.stub(name, trace.SpanKindClient, id, run, info.Time.Created, end)
 	sp.Attributes = append([]attribute.KeyValue{semconv.GenAIOperationNameChat, semconv.GenAIConversationID(s.ID)},
 		modelAttrs(info.ProviderID, info.ModelID)...)
