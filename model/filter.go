@@ -40,7 +40,7 @@ func ParseFilter(line string) Filter {
 			case "waiting":
 				f.Is = append(f.Is, KindWaiting)
 			case "failed":
-				f.Is = append(f.Is, KindFailed, KindInterrupted, KindDenied)
+				f.Is = append(f.Is, badKinds()...)
 			case "aborted":
 				f.Is = append(f.Is, KindAborted)
 			case "done":
@@ -82,4 +82,16 @@ func (f Filter) matches(ss *Session) bool {
 		return false
 	}
 	return f.Text == "" || phraseIn(ss, f.Text)
+}
+
+// badKinds are the kinds Kind.Bad calls bad: what is:failed keeps, as
+// the header counts it.
+func badKinds() []Kind {
+	var out []Kind
+	for k := range Kind(len(kindWords)) {
+		if k.Bad() {
+			out = append(out, k)
+		}
+	}
+	return out
 }

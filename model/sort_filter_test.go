@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -175,5 +176,16 @@ func TestTodoWrite(t *testing.T) {
 	s.Apply(wire.TodoUpdated{SessionID: "ses_a", Todos: []wire.Todo{{Content: "only", Status: wire.TodoInProgress}}})
 	if got := s.Session("ses_a").Todos(); len(got) != 1 || got[0].Content != "only" {
 		t.Errorf("todo.updated after a call: %+v", got)
+	}
+}
+
+// TestIsFailedIsKindBad: is:failed keeps what Kind.Bad calls bad and
+// nothing else, the rule the header's failed count reads.
+func TestIsFailedIsKindBad(t *testing.T) {
+	f := ParseFilter("is:failed")
+	for k := range Kind(len(kindWords)) {
+		if got := slices.Contains(f.Is, k); got != k.Bad() {
+			t.Errorf("is:failed keeps %v: %v; Kind.Bad says %v", k, got, k.Bad())
+		}
 	}
 }
