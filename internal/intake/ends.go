@@ -64,24 +64,16 @@ func Tree(snap model.Snapshot, root string) []task.HistoryRef {
 	return out
 }
 
-// Read reads the messages of refs (once each) from s into snap, a few at
+// Read reads the messages of refs from s into snap, a few at
 // a time (task.ReadHistories). A read that fails is left out: the session
 // was deleted meanwhile, or the server went again, and the rest still
 // helps.
 func Read(ctx context.Context, s task.Server, snap *model.Snapshot, refs []task.HistoryRef) {
-	seen := make(map[string]bool, len(refs))
-	once := refs[:0:0]
-	for _, r := range refs {
-		if !seen[r.ID] {
-			seen[r.ID] = true
-			once = append(once, r)
-		}
-	}
 	if snap.Messages == nil {
 		snap.Messages = map[string][]wire.MessageWithParts{}
 	}
 	var mu sync.Mutex
-	_ = task.ReadHistories(ctx, once, func(ctx context.Context, r task.HistoryRef) ([]wire.MessageWithParts, error) {
+	_ = task.ReadHistories(ctx, refs, func(ctx context.Context, r task.HistoryRef) ([]wire.MessageWithParts, error) {
 		return s.History(ctx, r.ID, r.Dir)
 	}, func(r task.HistoryRef, msgs []wire.MessageWithParts, err error) error {
 		if err == nil {

@@ -24,7 +24,7 @@ type HistoryRef struct {
 // ReadHistories is the one bounded reader of many sessions' messages:
 // `octop tree`, export, undo and redo, `octop watch`, the snapshot and
 // the screen's subtree reads all go through it. It reads each session of
-// refs with read, HistoryParallel at a time, starting them in the order
+// refs with read, once (a session named twice is read the first time), HistoryParallel at a time, starting them in the order
 // given (put first what a person most likely looks at), and hands each
 // outcome to got as it arrives: the messages, or the read's error. A
 // session gone from the server meanwhile (ErrNoSession) is left out
@@ -41,6 +41,7 @@ type HistoryRef struct {
 func ReadHistories[T any](ctx context.Context, refs []HistoryRef,
 	read func(context.Context, HistoryRef) ([]T, error),
 	got func(r HistoryRef, msgs []T, err error) error) error {
+	refs = once(refs)
 	g, gctx := errgroup.WithContext(ctx)
 	jobs := make(chan HistoryRef)
 	for range min(HistoryParallel, len(refs)) {
@@ -71,6 +72,19 @@ func ReadHistories[T any](ctx context.Context, refs []HistoryRef,
 		return err
 	}
 	return ctx.Err()
+}
+
+// once is refs with each session named once, where it first comes.
+func once(refs []HistoryRef) []HistoryRef {
+	seen := make(map[string]bool, len(refs))
+	out := refs[:0:0]
+	for _, r := range refs {
+		if !seen[r.ID] {
+			seen[r.ID] = true
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // Run carries r out on s: a subtree's histories (HistoriesRequest) from

@@ -150,3 +150,21 @@ func TestReadHistoriesStopsWhereGotSays(t *testing.T) {
 		t.Errorf("a cancelled read returned %v", err)
 	}
 }
+
+// TestReadHistoriesReadsEachOnce: a session named twice is read once,
+// in the place it first comes, so no caller dedupes the list itself.
+func TestReadHistoriesReadsEachOnce(t *testing.T) {
+	var mu sync.Mutex
+	var read []string
+	refs := []HistoryRef{{ID: "ses_a"}, {ID: "ses_b"}, {ID: "ses_a", Dir: "/other"}, {ID: "ses_b"}}
+	err := ReadHistories(context.Background(), refs, func(_ context.Context, r HistoryRef) ([]wire.MessageWithParts, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		read = append(read, r.ID+r.Dir)
+		return nil, nil
+	}, func(HistoryRef, []wire.MessageWithParts, error) error { return nil })
+	slices.Sort(read)
+	if err != nil || !slices.Equal(read, []string{"ses_a", "ses_b"}) {
+		t.Errorf("read %v (err %v), want ses_a and ses_b once each", read, err)
+	}
+}

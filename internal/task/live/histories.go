@@ -24,21 +24,13 @@ func messagesOf[T any](c *client.Client) func(context.Context, task.HistoryRef) 
 	}
 }
 
-// historiesOf reads the histories of refs (once each) into a map by session
+// historiesOf reads the histories of refs into a map by session
 // id, all of them or an error (task.ReadHistories; a session deleted
 // meanwhile is left out).
 func historiesOf[T any](ctx context.Context, c *client.Client, refs []task.HistoryRef) (map[string][]T, error) {
-	seen := make(map[string]bool, len(refs))
-	once := refs[:0:0]
-	for _, r := range refs {
-		if !seen[r.ID] {
-			seen[r.ID] = true
-			once = append(once, r)
-		}
-	}
-	out := make(map[string][]T, len(once))
+	out := make(map[string][]T, len(refs))
 	var mu sync.Mutex
-	err := task.ReadHistories(ctx, once, messagesOf[T](c), func(r task.HistoryRef, msgs []T, err error) error {
+	err := task.ReadHistories(ctx, refs, messagesOf[T](c), func(r task.HistoryRef, msgs []T, err error) error {
 		if err != nil {
 			return err
 		}
