@@ -160,29 +160,7 @@ func (m Model) header(s *model.Session) []string {
 		top += " " + st.Ink.Badge.Render("@"+agent)
 	}
 	state := model.StateOf(s)
-	mark, markStyle := format.StateMark(state.Kind, m.spin, st)
-	c := m.state.Counts(s.ID)
-	elapsed := "…"
-	if state.Kind != model.KindNotLoaded {
-		elapsed = format.Elapsed(m.state.Elapsed(s.ID, m.now))
-	}
-	status := markStyle.Render(mark+" "+format.StateWord(state)) + st.Ink.Dim.Render(" · "+elapsed)
-	if state.Kind == model.KindRetrying {
-		status += st.Ink.Retry.Render(fmt.Sprintf(" · attempt %d", s.Retry().Attempt))
-		if at := s.Retry().At; at > m.now {
-			status += st.Ink.Retry.Render(" · next in " + format.Elapsed(at-m.now))
-		}
-	}
-	if c.Children > 0 {
-		status += st.Ink.Dim.Render(" · " + format.Plural(c.Children, "child", "children"))
-		if c.RunningBelow > 0 {
-			status += st.Ink.Busy.Render(fmt.Sprintf(", %d running below", c.RunningBelow))
-		}
-		if c.WaitingBelow > 0 {
-			// Blocked on the person, not working: never "running".
-			status += st.Ink.Waiting.Render(fmt.Sprintf(", %d waiting below", c.WaitingBelow))
-		}
-	}
+	status := m.statusLine(s, state)
 	lines := []string{top, label(st, "status") + status, label(st, "task_id") + format.OneLine(s.ID)}
 	if s.ParentID != "" {
 		parent := format.OneLine(s.ParentID)
@@ -231,6 +209,37 @@ func (m Model) header(s *model.Session) []string {
 	// The section rule stays put above the scrolling calls, so the count
 	// is always in sight.
 	return append(lines, m.callsRule(s, 0, 0))
+}
+
+// statusLine is the detail's status: the state's mark and word, how long
+// it ran, a retry's attempt and countdown, and its children, how many run
+// and how many wait on the person below it.
+func (m Model) statusLine(s *model.Session, state model.SessionState) string {
+	st := m.styles
+	mark, markStyle := format.StateMark(state.Kind, m.spin, st)
+	c := m.state.Counts(s.ID)
+	elapsed := "…"
+	if state.Kind != model.KindNotLoaded {
+		elapsed = format.Elapsed(m.state.Elapsed(s.ID, m.now))
+	}
+	status := markStyle.Render(mark+" "+format.StateWord(state)) + st.Ink.Dim.Render(" · "+elapsed)
+	if state.Kind == model.KindRetrying {
+		status += st.Ink.Retry.Render(fmt.Sprintf(" · attempt %d", s.Retry().Attempt))
+		if at := s.Retry().At; at > m.now {
+			status += st.Ink.Retry.Render(" · next in " + format.Elapsed(at-m.now))
+		}
+	}
+	if c.Children > 0 {
+		status += st.Ink.Dim.Render(" · " + format.Plural(c.Children, "child", "children"))
+		if c.RunningBelow > 0 {
+			status += st.Ink.Busy.Render(fmt.Sprintf(", %d running below", c.RunningBelow))
+		}
+		if c.WaitingBelow > 0 {
+			// Blocked on the person, not working: never "running".
+			status += st.Ink.Waiting.Render(fmt.Sprintf(", %d waiting below", c.WaitingBelow))
+		}
+	}
+	return status
 }
 
 // callsRule heads the tool calls with their count, and how many lines
