@@ -91,27 +91,31 @@ func loadState(ctx context.Context, c *client.Client, roots []string) (st *model
 	close(reads)
 	<-applied
 	if err == nil {
-		err = waitStops(ctx, c, st, func(ids []string) error {
-			again := make([]task.HistoryRef, len(ids))
-			for i, id := range ids {
-				again[i] = task.HistoryRef{ID: id}
-			}
-			var mu sync.Mutex
-			return task.ReadHistories(ctx, again, messagesOf[wire.MessageWithParts](c),
-				func(r task.HistoryRef, msgs []wire.MessageWithParts, err error) error {
-					if err != nil {
-						return err
-					}
-					mu.Lock()
-					defer mu.Unlock()
-					history[r.ID] = msgs
-					st.ApplyMessages(map[string][]wire.MessageWithParts{r.ID: msgs})
-					return nil
-				})
-		})
+		err = waitStops(ctx, c, st, func(ids []string) error { return readAgain(ctx, c, st, history, ids) })
 	}
 	if err != nil {
 		return nil, nil, skipped, err
 	}
 	return st, history, skipped, nil
+}
+
+// readAgain reads ids' histories again into st and history: a run that
+// stopped a moment ago without a word on how, once its grace is over.
+func readAgain(ctx context.Context, c *client.Client, st *model.State, history map[string][]wire.MessageWithParts, ids []string) error {
+	again := make([]task.HistoryRef, len(ids))
+	for i, id := range ids {
+		again[i] = task.HistoryRef{ID: id}
+	}
+	var mu sync.Mutex
+	return task.ReadHistories(ctx, again, messagesOf[wire.MessageWithParts](c),
+		func(r task.HistoryRef, msgs []wire.MessageWithParts, err error) error {
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			history[r.ID] = msgs
+			st.ApplyMessages(map[string][]wire.MessageWithParts{r.ID: msgs})
+			return nil
+		})
 }
