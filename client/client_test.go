@@ -119,7 +119,8 @@ func TestCalls(t *testing.T) {
 			"GET", "/global/health", nil, "", wire.Health{Healthy: true, Version: "1.18.33"}},
 		{"sessions", `[{"id":"ses_a","title":"root"},{"id":"ses_b","parentID":"ses_a","title":"child"}]`, 200,
 			func(c *Client) (any, error) { return c.Sessions(ctx) },
-			"GET", "/session", nil, "", []wire.Session{{ID: "ses_a", Title: "root"}, {ID: "ses_b", ParentID: "ses_a", Title: "child"}}},
+			// 1.18 lists only the 100 most recently updated unless told a limit.
+			"GET", "/session", map[string][]string{"limit": {"2147483647"}}, "", []wire.Session{{ID: "ses_a", Title: "root"}, {ID: "ses_b", ParentID: "ses_a", Title: "child"}}},
 		{"session", `{"id":"ses_a","title":"root","time":{"created":1,"updated":2}}`, 200,
 			func(c *Client) (any, error) { return c.Session(ctx, "ses_a") },
 			"GET", "/session/ses_a", nil, "", wire.Session{ID: "ses_a", Title: "root", Time: wire.SessionTime{Created: 1, Updated: 2}}},
@@ -254,8 +255,8 @@ func TestUsernameAndPathPrefix(t *testing.T) {
 	if got.Path != "/proxy/oc/session" || got.User != "me" || got.Pass != "pw" {
 		t.Errorf("got %s as %s:%s", got.Path, got.User, got.Pass)
 	}
-	if got.RawQuery != "" {
-		t.Errorf("query %q, want none", got.RawQuery)
+	if got.RawQuery != "limit=2147483647" {
+		t.Errorf("query %q, want only the limit", got.RawQuery)
 	}
 }
 

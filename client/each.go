@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"reflect"
 
 	"github.com/octop-dev/octop/internal/wire"
@@ -22,6 +23,11 @@ func (c *Client) EachSession(ctx context.Context, fn func(*wire.Session) error) 
 	return EachSessionOf(ctx, c, fn)
 }
 
+// listAll is the limit GET /session is asked for: 1.18 lists only the 100
+// most recently updated sessions unless told a limit, and 1.1 takes one
+// too; this one is larger than any server's count.
+const listAll = "2147483647"
+
 // EachSessionOf is EachSession decoding each session into a type of the
 // caller's own, for one that needs less of a session than wire.Session
 // holds (the screen and octop tree skip every child's permission rules).
@@ -31,7 +37,8 @@ func (c *Client) EachSession(ctx context.Context, fn func(*wire.Session) error) 
 // read, fn gets it with what did decode and its Undecodable field, if T
 // has one, saying why; else it is left out.
 func EachSessionOf[T any](ctx context.Context, c *Client, fn func(*T) error) error {
-	cl := call{method: http.MethodGet, path: "/session", what: whatSession}
+	cl := call{method: http.MethodGet, path: "/session", what: whatSession,
+		query: url.Values{"limit": {listAll}}}
 	pos := 0
 	return c.streamList(ctx, cl, func(dec *json.Decoder) error {
 		pos++

@@ -3,6 +3,7 @@ package client_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -61,3 +62,22 @@ func TestEachSession(t *testing.T) {
 }
 
 var errStop = errors.New("stop here")
+
+// TestSessionsListsMoreThanAHundred: a 1.18 server lists only the 100
+// most recently updated sessions unless the request names a limit (the
+// fake plays that), so the list asks for every one: 150 come back.
+func TestSessionsListsMoreThanAHundred(t *testing.T) {
+	for _, v := range []string{opencodetest.V118, opencodetest.V11} {
+		srv := opencodetest.New(t, opencodetest.Options{Version: v})
+		for i := range 150 {
+			srv.AddSession(wire.Session{ID: fmt.Sprintf("ses_%03d", i), Title: "s", Time: wire.SessionTime{Created: int64(i + 1), Updated: int64(i + 1)}})
+		}
+		c, err := client.New(client.Options{BaseURL: srv.URL()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ss, err := c.Sessions(context.Background()); err != nil || len(ss) != 150 {
+			t.Errorf("%s: listed %d sessions (err %v), want all 150", v, len(ss), err)
+		}
+	}
+}

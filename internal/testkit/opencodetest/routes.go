@@ -116,6 +116,10 @@ func (s *Server) dirOf(r *http.Request) string {
 	return s.opts.Directory
 }
 
+// v118ListLimit is how many sessions 1.18's GET /session lists, the most
+// recently updated, when the request names no limit (1.1 lists them all).
+const v118ListLimit = 100
+
 func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
 	dir := s.dirOf(r)
 	roots := r.URL.Query().Get("roots") == "true"
@@ -123,7 +127,11 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
 	out := s.st.list(func(ss wire.Session) bool { return ss.Directory == dir && (!roots || ss.ParentID == "") })
 	s.mu.Unlock()
 	newestFirst(out)
-	if n, err := strconv.Atoi(r.URL.Query().Get("limit")); err == nil && n > 0 && n < len(out) {
+	n, err := strconv.Atoi(r.URL.Query().Get("limit"))
+	if err != nil && s.opts.Version != V11 {
+		n = v118ListLimit // what 1.18 lists when no limit is asked
+	}
+	if n > 0 && n < len(out) {
 		out = out[:n]
 	}
 	s.writeJSON(w, 200, out)
