@@ -15,6 +15,7 @@ import (
 	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/testkit/drive"
 	"github.com/octop-dev/octop/internal/testkit/opencodetest"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ui"
 )
@@ -72,7 +73,7 @@ func liveScreenSays(t *testing.T, f factsRecording) []statement {
 // newFactsScreen is the screen at the test's size on srv, its clock at
 // startMS.
 func newFactsScreen(t *testing.T, srv *opencodetest.Server, startMS int64) (*drive.Driver[ui.Model], *drive.Clock) {
-	c, err := client.New(client.Options{BaseURL: srv.URL(), Timeout: 10 * time.Second})
+	c, err := client.New(client.Options{BaseURL: srv.URL(), Timeout: testwait.Scale(10 * time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}

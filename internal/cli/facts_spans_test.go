@@ -18,6 +18,7 @@ import (
 	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/otlp"
 	"github.com/octop-dev/octop/internal/task/live"
+	"github.com/octop-dev/octop/internal/testkit/testwait"
 )
 
 // spansSays is what the trace `octop export` sends says of each session:
@@ -25,7 +26,7 @@ import (
 // (live.LoadTrees), with no collector.
 func spansSays(t *testing.T, f factsRecording) []statement {
 	srv := f.serve(t, f.end)
-	c, err := client.New(client.Options{BaseURL: srv.URL(), Timeout: 10 * time.Second})
+	c, err := client.New(client.Options{BaseURL: srv.URL(), Timeout: testwait.Scale(10 * time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@
 //	go run ./internal/dev/record -scenario demo -warm -data /tmp/acme -out /tmp -name demo
 //	cp /tmp/demo.jsonl assets/demo.jsonl
 //
-// The facts fixture of internal/cli's TestEveryOutputTellsTheSameStory:
+// The fixture of the test that checks every output tells one story:
 //
 //	go run ./internal/dev/record -scenario facts -warm -data /tmp/octop-facts -out internal/cli/testdata/facts
 package main
