@@ -31,9 +31,9 @@ type more struct {
 	// diff it was read from.
 	revert     *Reverted
 	revertDiff string
-	// frozen is a sealed session's state (see State.Seal); a sealed
+	// frozen is what a sealed session keeps (see State.Seal); a sealed
 	// more is shared, never written.
-	frozen *SessionState
+	frozen *sealed
 }
 
 // none is what a session without more reads: all zero. Nothing writes
