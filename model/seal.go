@@ -34,6 +34,22 @@ func (s *State) SealIdle(id string) (ok bool) {
 	return s.Seal(id)
 }
 
+// SealIdleExcept seals, as SealIdle, every session but those keep
+// names, and reports how many it sealed: a screen's sweep of what it no
+// longer shows. It passes over the sessions once, cheaply for those
+// already sealed or still to read.
+func (s *State) SealIdleExcept(keep map[string]bool) (n int) {
+	for _, ss := range s.list {
+		if ss.sealed() || !ss.historyRead || keep[ss.ID] {
+			continue
+		}
+		if s.SealIdle(ss.ID) {
+			n++
+		}
+	}
+	return n
+}
+
 // Sealed reports whether the session is sealed: its state, counts and
 // totals are whole, its tool calls, texts and todos are not kept.
 func (s *State) Sealed(id string) bool {

@@ -167,6 +167,7 @@ type Model struct {
 	snapEvents  []wire.Event
 	healthTag   int
 	hist        history.Reader
+	shown       shown // what a screen around this one shows of it (ShownMsg)
 
 	flashMsg FlashMsg
 	flashTag int
