@@ -81,7 +81,7 @@ func runConfig(cmd *command, pos []string, wd watchdogFlags, notify string) int 
 		fmt.Fprintf(w, "  %-14s %s\n", n, shown(cmd.fs.Lookup(n)))
 	}
 	fmt.Fprintln(w, "history:")
-	for _, n := range []string{"lazy-after", "history-window"} {
+	for _, n := range []string{"lazy-after", "history-window", "history-rate"} {
 		fmt.Fprintf(w, "  %-14s %s\n", n, shown(cmd.fs.Lookup(n)))
 	}
 	return codeOK
