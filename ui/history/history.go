@@ -68,6 +68,7 @@ type Reader struct {
 	eager map[string]bool
 	all   bool     // a sort or filter needs every history
 	want  []string // the selected session, the asked ones, the rows in view
+	spare []string // the want before, its array reused
 	// whole are the sessions read again when sealed: the selected one and
 	// those a room asks for (their calls are shown).
 	whole []string

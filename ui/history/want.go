@@ -28,7 +28,7 @@ type Wanted struct {
 // start. It is called after every change of the view, so it costs little
 // when nothing changed: a look at each wanted session.
 func (h *Reader) Want(st *model.State, o task.Server, w Wanted) tea.Cmd {
-	want := h.want[:0]
+	want := h.spare[:0] // the last Want's, kept to compare the two
 	if w.Selected != "" {
 		want = append(want, w.Selected)
 	}
@@ -36,7 +36,7 @@ func (h *Reader) Want(st *model.State, o task.Server, w Wanted) tea.Cmd {
 	if !slices.Equal(want, h.want) {
 		h.wantV++
 	}
-	h.want = want
+	h.want, h.spare = want, h.want
 	h.whole = append(append(h.whole[:0], w.Asked...), w.Selected)
 	h.all = w.All
 	for _, id := range h.seal {
