@@ -48,7 +48,7 @@ func historyReads(srv *opencodetest.Server) int {
 // in view has its mark at once, and the header says how many are still
 // to read.
 func TestPacedReadsShowWhatIsLeft(t *testing.T) {
-	d, srv := finishedScreen(t, 200, 20, history.Policy{Rate: 10}) // 2 a step
+	d, srv := finishedScreen(t, 200, 20, history.Policy{Rate: 2}) // 2 a step
 	m := d.Model()
 	for _, id := range m.tree.Wanted() {
 		if !m.State().HasHistory(id) {

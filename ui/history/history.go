@@ -85,9 +85,8 @@ type Reader struct {
 	failed  []string
 	wait    time.Duration
 	waiting bool
-	// credit is what reads beyond what is shown may start now, in
-	// thousandths of a read, while the policy paces them; pacing says a
-	// step's timer is out.
+	// credit is how many reads beyond what is shown may start now, while
+	// the policy paces them; pacing says a step's timer is out.
 	credit int
 	pacing bool
 	// swept is the state's version and wantV the wanted sessions' at the
@@ -145,7 +144,7 @@ func (h *Reader) Start(st *model.State, o task.Server, nowMS int64) tea.Cmd {
 	h.reads, h.bg, h.loaded = 0, 0, 0
 	h.failed, h.wait, h.waiting = nil, retryMin, false
 	h.pacing = false
-	h.refill(true)
+	h.refill()
 	return h.Next(st, o)
 }
 
@@ -164,7 +163,7 @@ func (h *Reader) Done(msg Msg) (msgs map[string][]wire.MessageWithParts, ok bool
 		return nil, true
 	case msg.pace:
 		h.pacing = false
-		h.refill(false)
+		h.refill()
 		return nil, true
 	}
 	h.reads--

@@ -9,14 +9,11 @@ import (
 )
 
 // PaceStep is the step of the pace the reads beyond what is shown go at:
-// each step lets Policy.Rate × PaceStep more start (a rate under one a
-// step adds up over steps), and what a step leaves unused is not saved,
-// so the server never gets more than a step's worth at once.
-const PaceStep = 200 * time.Millisecond
-
-// milli is a read in the budget's units: a thousandth of a read, so a
-// slow rate adds up exactly.
-const milli = 1000
+// each step lets Policy.Rate more start, and what a step leaves unused is
+// not saved, so the server never gets more than a step's worth at once.
+// A second: on OpenCode 1.18.33 a burst of reads costs the server's
+// thread less than the same reads spread in smaller steps (docs/perf.md).
+const PaceStep = time.Second
 
 // budget is how many of size reads beyond what is shown may start now:
 // all of them when the policy sets no pace.
@@ -24,23 +21,14 @@ func (h *Reader) budget(size int) int {
 	if h.policy.Rate <= 0 {
 		return size
 	}
-	return min(size, h.credit/milli)
+	return min(size, h.credit)
 }
 
 // spend takes n reads off the step's budget.
-func (h *Reader) spend(n int) { h.credit -= n * milli }
+func (h *Reader) spend(n int) { h.credit -= n }
 
-// refill gives the budget a step's worth, up to a step's worth (at least
-// one read); a new round starts with it full.
-func (h *Reader) refill(full bool) {
-	step := h.policy.Rate * milli * int(PaceStep/time.Millisecond) / 1000
-	limit := max(step, milli)
-	if full {
-		h.credit = limit
-		return
-	}
-	h.credit = min(h.credit+step, limit)
-}
+// refill gives the budget a step's worth: a new round, and each step.
+func (h *Reader) refill() { h.credit = h.policy.Rate * int(PaceStep/time.Second) }
 
 // pending says reads beyond what is shown are waiting on the pace: the
 // queue, or, while a sort or filter needs every history, the deferred

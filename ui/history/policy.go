@@ -25,7 +25,7 @@ type Policy struct {
 }
 
 // DefaultRate is the reads a second beyond what is shown by default: on
-// OpenCode 1.18.33 it takes a small share of the server's one
+// OpenCode 1.18.33 it takes under a fifth of the server's one
 // JavaScript thread (docs/perf.md gives the measure).
 const DefaultRate = 25
 
