@@ -45,7 +45,7 @@ func TestShownRowsReadFirst(t *testing.T) {
 		}
 		srvs = append(srvs, srv)
 		screens = append(screens, ui.New(ui.Options{Server: live.New(c), ServerURL: srv.URL(), Clock: clk.Now, Timer: clk,
-			NoColor: true, History: history.Policy{Rate: 5}})) // one read a step beyond what is shown; the clock stands still
+			NoColor: true, History: history.Policy{Rate: 1}})) // one read a step beyond what is shown; the clock stands still
 	}
 	d := drive.New(t, New(screens, true), clk).Send(tea.WindowSizeMsg{Width: 160, Height: 20})
 	for i := range srvs {
