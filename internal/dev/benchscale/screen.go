@@ -97,8 +97,11 @@ func measureSort(c config, s *server, bin, flags, name string) error {
 	if filtered.IsZero() {
 		what = "the filter not shown within 30 s"
 	}
-	fmt.Printf("figure: %s screen %s, sorted by cost: %d of %d histories read in %.0f s, at most %d in flight; then %s: peak RSS %s\n",
-		name, flags, st.histories(), len(s.ids), sorted.Seconds(), st.MaxInFlight, what, mb(statusKB(pid, "VmHWM")<<10))
+	if flags != "" {
+		name += " " + flags
+	}
+	fmt.Printf("figure: %s screen, sorted by cost: %d of %d histories read in %.0f s, at most %d in flight; then %s: peak RSS %s\n",
+		name, st.histories(), len(s.ids), sorted.Seconds(), st.MaxInFlight, what, mb(statusKB(pid, "VmHWM")<<10))
 	_ = tm.Keys("screen", "q")
 	return nil
 }
