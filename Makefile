@@ -139,15 +139,18 @@ bench-live: deps build
 	go run ./internal/dev/benchlive -octop bin/octop $(if $(BASELINE),-baseline $(BASELINE)) $(BENCHLIVE_FLAGS) \
 	  | go run ./internal/dev/perfdoc -section live -all
 
-# bench-scale measures octop on a server holding a year of sessions: it
-# starts internal/dev/scaleserver (50,000 finished sessions shaped like
-# OpenCode 1.18.33's, with histories) and prints octop tree --json's time,
-# peak RSS and requests beside the bare REST reads (curl), run twice,
-# then the screen's first tree row, peak RSS and requests in its first
-# minute, and what a sort by cost (every history read) then costs. Not
-# part of make test: it takes minutes. BASELINE=path/to/octop measures a
-# second octop in the same run; BENCHSCALE_FLAGS="-sessions 10000" passes
-# flags on.
+# bench-scale measures octop on servers holding many sessions: it starts
+# internal/dev/scaleserver (50,000 finished sessions shaped like OpenCode
+# 1.18.33's, with histories), spread over a year, then over the last 10
+# days, and prints octop tree --json's time, peak RSS and requests beside
+# the bare REST reads (curl), the screen's first tree row, peak RSS and
+# requests in its first minute, and its peak RSS through a sort by cost
+# and a filter, which read every history; then a team of 10 servers of
+# 5,000 sessions in one screen: each server's sessions shown after its
+# own list, and the peak RSS once every history is read. Not part of make
+# test: it takes about half an hour. BASELINE=path/to/octop measures a
+# second octop in the same run; BENCHSCALE_FLAGS="-days 10 -team 0"
+# passes flags on.
 bench-scale: tmux build
 	go run ./internal/dev/benchscale -octop bin/octop $(if $(BASELINE),-baseline $(BASELINE)) $(BENCHSCALE_FLAGS) \
 	  | go run ./internal/dev/perfdoc -section scale -all

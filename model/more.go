@@ -34,9 +34,9 @@ type more struct {
 	// diff it was read from.
 	revert     *Reverted
 	revertDiff string
-	// frozen is a sealed session's state (see State.Seal); a sealed
+	// frozen is what a sealed session keeps (see State.Seal); a sealed
 	// more is shared, never written.
-	frozen *SessionState
+	frozen *sealed
 	// links are a sealed session's task calls, which its Tools no longer
 	// hold: what its runs' ends still need of them. A sealed session
 	// with some keeps a more of its own.

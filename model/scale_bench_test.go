@@ -75,10 +75,22 @@ func (f scaleFixture) historyOf(tb testing.TB, id string) []wire.MessageWithPart
 	return msgs
 }
 
+// scaleCost is what a session costs the model at scale, in bytes of
+// live heap per session: listed, what reading its history whole adds,
+// and what that adds once sealed; calls is how many tool calls the
+// histories held.
+type scaleCost struct {
+	listed, history, sealed float64
+	calls                   int
+}
+
+// perCall is what one tool call of a history read whole costs.
+func (c scaleCost) perCall(n int) float64 { return c.history * float64(n) / float64(c.calls) }
+
 // scaleMemory measures the live heap a State of n listed sessions takes
 // (the list folded in, the decoded list dropped), then what the
-// histories of every session add.
-func scaleMemory(tb testing.TB, n int) (perSession, perHistory float64, calls int) {
+// histories of every session add, then what they add once sealed.
+func scaleMemory(tb testing.TB, n int) scaleCost {
 	f := loadScaleFixture(tb)
 	before := liveHeap()
 	s := New()
@@ -92,39 +104,54 @@ func scaleMemory(tb testing.TB, n int) (perSession, perHistory float64, calls in
 		}
 	}
 	read := liveHeap()
+	c := scaleCost{listed: float64(int64(listed)-int64(before)) / float64(n),
+		history: float64(int64(read)-int64(listed)) / float64(n)}
 	for _, ss := range s.list {
-		calls += len(ss.Tools)
+		c.calls += len(ss.Tools)
 	}
+	for _, ss := range s.list {
+		if !s.SealIdle(ss.ID) {
+			tb.Fatalf("%s was not sealed", ss.ID)
+		}
+	}
+	c.sealed = float64(int64(liveHeap())-int64(listed)) / float64(n)
 	runtime.KeepAlive(s)
 	runtime.KeepAlive(list)
-	return float64(int64(listed)-int64(before)) / float64(n), float64(int64(read)-int64(listed)) / float64(n), calls
+	return c
 }
 
 // BenchmarkScaleMemory reports what a session costs the model at 50,000
-// sessions: from the list alone, and what its history (a prompt and a
-// reply with three tool calls) adds, per session and per tool call:
+// sessions: from the list alone, what its history (a prompt and a reply
+// with three tool calls) adds read whole, per session and per tool call,
+// and what it adds once sealed (what a screen keeps of a finished
+// session out of view):
 //
 //	go test -run '^$' -bench ScaleMemory -benchtime 1x ./model/
 func BenchmarkScaleMemory(b *testing.B) {
 	const n = 50000
 	for b.Loop() {
-		perSession, perHistory, calls := scaleMemory(b, n)
-		b.ReportMetric(perSession, "bytes/session")
-		b.ReportMetric(perHistory, "bytes/history")
-		b.ReportMetric(perHistory*n/float64(calls), "bytes/call")
-		b.ReportMetric((perSession+perHistory)*n/(1<<20), "heap-MB")
+		c := scaleMemory(b, n)
+		b.ReportMetric(c.listed, "bytes/session")
+		b.ReportMetric(c.history, "bytes/history")
+		b.ReportMetric(c.perCall(n), "bytes/call")
+		b.ReportMetric(c.sealed, "bytes/sealed")
+		b.ReportMetric((c.listed+c.history)*n/(1<<20), "heap-MB")
+		b.ReportMetric((c.listed+c.sealed)*n/(1<<20), "sealed-heap-MB")
 	}
 }
 
 // TestScaleMemoryBound holds the figures BenchmarkScaleMemory reports,
 // on 5,000 sessions: a listed session costs at most 520 bytes of live
-// heap, and a tool call of a history read whole at most 520.
+// heap, a tool call of a history read whole at most 520, and a sealed
+// history at most 100 beyond its listed session (read whole, it is
+// about 1.4 KB).
 func TestScaleMemoryBound(t *testing.T) {
 	const n = 5000
-	perSession, perHistory, calls := scaleMemory(t, n)
-	perCall := perHistory * n / float64(calls)
-	t.Logf("%d sessions: %.0f bytes a listed session, %.0f a history, %.0f a tool call", n, perSession, perHistory, perCall)
-	if perSession > 520 || perCall > 520 {
-		t.Fatalf("%.0f bytes a session (at most 520), %.0f a tool call (at most 520)", perSession, perCall)
+	c := scaleMemory(t, n)
+	t.Logf("%d sessions: %.0f bytes a listed session, %.0f a history, %.0f a tool call, %.0f a sealed history",
+		n, c.listed, c.history, c.perCall(n), c.sealed)
+	if c.listed > 520 || c.perCall(n) > 520 || c.sealed > 100 {
+		t.Fatalf("%.0f bytes a session (at most 520), %.0f a tool call (at most 520), %.0f a sealed history (at most 100)",
+			c.listed, c.perCall(n), c.sealed)
 	}
 }

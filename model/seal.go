@@ -18,14 +18,14 @@ func (s *State) Seal(id string) (ok bool) {
 	if ss.sealed() {
 		return true
 	}
-	st := StateOf(ss)
+	k := keep(ss)
 	var links []callLink
 	ss.eachTaskCall(func(c callLink) { links = append(links, c) })
 	ss.Tools = nil
 	if links == nil {
-		ss.x = s.sealedAs(st)
+		ss.x = s.sealedAs(k)
 	} else {
-		ss.x = &more{frozen: &st, links: links} // its own: what its times need
+		ss.x = &more{frozen: &k, links: links} // its own: what its times need
 	}
 	return true
 }
@@ -39,6 +39,22 @@ func (s *State) SealIdle(id string) (ok bool) {
 		return false
 	}
 	return s.Seal(id)
+}
+
+// SealIdleExcept seals, as SealIdle, every session but those keep
+// names, and reports how many it sealed: a screen's sweep of what it no
+// longer shows. It passes over the sessions once, cheaply for those
+// already sealed or still to read.
+func (s *State) SealIdleExcept(keep map[string]bool) (n int) {
+	for _, ss := range s.list {
+		if ss.sealed() || !ss.historyRead || keep[ss.ID] {
+			continue
+		}
+		if s.SealIdle(ss.ID) {
+			n++
+		}
+	}
+	return n
 }
 
 // Sealed reports whether the session is sealed: its state, counts and
@@ -65,22 +81,40 @@ func (s *State) reopen(ss *Session) {
 	s.queue(ss)
 }
 
-// maxSealed bounds the distinct sealed states shared between sessions;
+// sealed is what a sealed session keeps of its history beyond what its
+// Session holds itself (its list entry, its call counts, its times
+// RunStart, RunEnd and LastActive, its Tokens and Cost): the facts a
+// finished session's row, counts, filter and outputs read that live in
+// its more. It is the one list of them: a fact to keep is a field here
+// and its line in keep. Sessions sealed alike share one record, so a
+// field is a comparable value (a list goes behind a pointer).
+type sealed struct {
+	state SessionState // StateOf, as it was when sealed
+}
+
+// keep is what ss keeps once sealed.
+func keep(ss *Session) sealed {
+	return sealed{
+		state: StateOf(ss),
+	}
+}
+
+// maxSealed bounds the distinct sealed records shared between sessions;
 // past it each sealed session keeps its own.
 const maxSealed = 4096
 
-// sealedAs is the shared more of sessions sealed in state st: a finished
-// read of 50,000 sessions ends in a few distinct states.
-func (s *State) sealedAs(st SessionState) *more {
-	if x := s.sealed[st]; x != nil {
+// sealedAs is the shared more of sessions sealed as k: a finished read
+// of 50,000 sessions ends in a few distinct states.
+func (s *State) sealedAs(k sealed) *more {
+	if x := s.sealed[k]; x != nil {
 		return x
 	}
-	x := &more{frozen: &st}
+	x := &more{frozen: &k}
 	if s.sealed == nil {
-		s.sealed = map[SessionState]*more{}
+		s.sealed = map[sealed]*more{}
 	}
 	if len(s.sealed) < maxSealed {
-		s.sealed[st] = x
+		s.sealed[k] = x
 	}
 	return x
 }

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"runtime"
 	"testing"
 
 	"github.com/octop-dev/octop/internal/wire"
@@ -79,29 +78,5 @@ func TestRemoveMessageWithoutItsInfo(t *testing.T) {
 	s.Apply(wire.MessageRemoved{SessionID: S, MessageID: "msg_1"})
 	if ss := s.Session(S); len(ss.Tools) != 0 || s.Counts(S).ToolsRunning != 0 {
 		t.Fatalf("calls left: %+v", ss.Tools)
-	}
-}
-
-// TestSealedMemory: at 5,000 sessions a sealed history keeps at most
-// 100 bytes beyond its listed session (a history read and kept is ~1.4
-// KB).
-func TestSealedMemory(t *testing.T) {
-	const n = 5000
-	f := loadScaleFixture(t)
-	s := New()
-	list := f.sessions(t, n)
-	s.ApplySnapshot(Snapshot{Sessions: list, Complete: true})
-	list = nil
-	listed := liveHeap()
-	for _, ss := range s.list {
-		s.ApplyMessages(map[string][]wire.MessageWithParts{ss.ID: f.historyOf(t, ss.ID)})
-		s.Seal(ss.ID)
-	}
-	per := float64(int64(liveHeap())-int64(listed)) / n
-	runtime.KeepAlive(s)
-	runtime.KeepAlive(list)
-	t.Logf("%.0f bytes a sealed history", per)
-	if per > 100 {
-		t.Fatalf("%.0f bytes a sealed history, want at most 100", per)
 	}
 }

@@ -91,7 +91,7 @@ func baseState(ss *Session) SessionState {
 		return SessionState{Kind: KindNotLoaded}
 	}
 	if ss.x != nil && ss.x.frozen != nil {
-		return *ss.x.frozen // sealed: what it was when its read ended
+		return ss.x.frozen.state // sealed: what it was when its read ended
 	}
 	switch {
 	case ss.waiting > 0:

@@ -39,8 +39,8 @@ type State struct {
 	deriveQ, tallyQ       []*Session
 	deriveFull, tallyFull bool
 	tally                 Counts
-	busy                  map[*Session]struct{}  // KindRunning, as Tally last saw them
-	sealed                map[SessionState]*more // shared by sealed sessions, see Seal
+	busy                  map[*Session]struct{} // KindRunning, as Tally last saw them
+	sealed                map[sealed]*more      // shared by sealed sessions, see Seal
 
 	// now is the caller's time (SetNow); stops when each session was first
 	// seen stopped without a word on how, and stopping those within their

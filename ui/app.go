@@ -157,6 +157,7 @@ type Model struct {
 	snapErr   error
 	healthTag int
 	hist      history.Reader
+	shown     shown // what a screen around this one shows of it (ShownMsg)
 
 	flashMsg FlashMsg
 	flashTag int

@@ -29,7 +29,8 @@
 //	              Send, which hands the root a task.Request, and After, a timer
 //	ui/inflight   the requests under way: each one's cancel and its
 //	              tagged reply; the root's own reads (snapshot, health)
-//	ui/history    the background reads of sessions' messages: in view first
+//	ui/history    the background reads of sessions' messages: in view at
+//	              once, the rest at --history-rate; out of view, sealed
 //	ui/notices    the watchdog as the screen runs it: marks for the tree
 //	              and detail, the header's notice, notifications, the
 //	              --exec hook (a func the command line passes in) and

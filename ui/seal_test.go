@@ -35,9 +35,9 @@ func sealServer(t *testing.T, n int) *opencodetest.Server {
 	return srv
 }
 
-// sortedScreen is the screen over srv, read as p says, then sorted by
-// cost with every history that sort reads folded in.
-func sortedScreen(t *testing.T, srv *opencodetest.Server, p history.Policy) *drive.Driver[Model] {
+// sortedScreen is the screen over srv, h lines high, read as p says,
+// then sorted by cost with every history that sort reads folded in.
+func sortedScreen(t *testing.T, srv *opencodetest.Server, p history.Policy, h int) *drive.Driver[Model] {
 	t.Helper()
 	c, err := client.New(client.Options{BaseURL: srv.URL(), Timeout: testwait.Scale(10 * time.Second)})
 	if err != nil {
@@ -45,11 +45,11 @@ func sortedScreen(t *testing.T, srv *opencodetest.Server, p history.Policy) *dri
 	}
 	clk := drive.NewClock(t, now)
 	m := New(Options{Server: live.New(c), ServerURL: srv.URL(), Clock: fixedClock, Timer: clk, NoColor: true, History: p})
-	d := drive.New(t, m, clk).Send(tea.WindowSizeMsg{Width: 160, Height: 20},
+	d := drive.New(t, m, clk).Send(tea.WindowSizeMsg{Width: 160, Height: h},
 		wire.ConnState{State: wire.Connected, Attempt: 1}, wire.ResyncNeeded{})
 	m = d.Model()
 	m.tree.SetSort(model.SortCost)
-	return drive.New(t, m, clk).Send(tea.WindowSizeMsg{Width: 160, Height: 20})
+	return drive.New(t, m, clk).Send(tea.WindowSizeMsg{Width: 160, Height: h})
 }
 
 // messageReads counts the reads of id's history the fake served.
@@ -74,18 +74,21 @@ func sealedInView(m Model) []string {
 	return out
 }
 
-// TestSortSealsWhatItRead: a sort by cost on a lazy screen reads every
-// history and seals those it read alone; their rows, scrolled into view,
-// show exactly what rows kept whole show; the selected one is read again,
-// and the detail shows its calls, as a screen that kept it whole does.
-func TestSortSealsWhatItRead(t *testing.T) {
+// TestSealedRowsDrawAsWhole: a screen seals every history it read once
+// its row is out of view (a sort by cost on a lazy screen reads every
+// one); those rows, scrolled into view, show exactly what rows kept
+// whole show; the selected one is read again, and the detail shows its
+// calls, as a screen that kept it whole does. The screen kept whole is
+// one tall enough to show every row, made short: nothing left its view
+// while it read, and no tick has swept it since.
+func TestSealedRowsDrawAsWhole(t *testing.T) {
 	srv := sealServer(t, 60)
-	lazy := sortedScreen(t, srv, history.Policy{LazyAfter: 50, Window: 7 * 24 * time.Hour})
-	whole := sortedScreen(t, srv, history.Policy{})
+	lazy := sortedScreen(t, srv, history.Policy{LazyAfter: 50, Window: 7 * 24 * time.Hour}, 20)
+	whole := sortedScreen(t, srv, history.Policy{}, 80).Send(tea.WindowSizeMsg{Width: 160, Height: 20})
 	if u := lazy.Model().State().Tally().Unread; u != 0 || strings.Contains(lazy.Screen(), "sorting") {
 		t.Fatalf("the sort left %d unread:\n%s", u, lazy.Screen())
 	}
-	lazy.Press("g")
+	lazy.Press("G").Advance(time.Second).Press("g") // the rows first in view leave it and are swept
 	whole.Press("g")
 	if len(sealedInView(lazy.Model())) < 10 || len(sealedInView(whole.Model())) != 0 {
 		t.Fatalf("sealed rows in view: %v, and on the whole screen %v", sealedInView(lazy.Model()), sealedInView(whole.Model()))
@@ -111,7 +114,7 @@ func TestSortSealsWhatItRead(t *testing.T) {
 // again, and its calls are the old and the new, each counted once.
 func TestEventOnSealedSession(t *testing.T) {
 	srv := sealServer(t, 60)
-	d := sortedScreen(t, srv, history.Policy{LazyAfter: 50, Window: 7 * 24 * time.Hour})
+	d := sortedScreen(t, srv, history.Policy{LazyAfter: 50, Window: 7 * 24 * time.Hour}, 20)
 	const id = "ses_030"
 	st := d.Model().State()
 	if !st.Sealed(id) || d.Model().tree.Selected() == id {

@@ -235,22 +235,22 @@ func watched(msg tea.Msg, next tea.Model, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 
 // startHistory begins a round of history reads over what the model lacks.
 func (m *Model) startHistory() tea.Cmd {
-	if m.opts.Server == nil || (m.opts.Demo && !m.opts.RecordedHistory) {
-		return nil // a recording answers no reads beyond its snapshot
+	if !m.readsHistory() {
+		return nil
 	}
 	return m.hist.Start(m.state, m.opts.Server, m.now.UnixMilli())
 }
 
 // wantHistory tells the history reader, after every step, what the screen
-// shows first (the selection, the rows in view) and whether its sort or
-// filter needs every history: a row scrolled into view is read then.
+// shows (the selection, the rows in view, what a room asks for) and
+// whether its sort or filter needs every history: a row scrolled into
+// view is read then.
 func wantHistory(next tea.Model, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	nm, ok := next.(Model)
-	if !ok || nm.opts.Server == nil || (nm.opts.Demo && !nm.opts.RecordedHistory) {
+	if !ok || !nm.readsHistory() {
 		return next, cmd
 	}
-	all := nm.tree.Sort().NeedsHistory() || model.ParseFilter(nm.tree.Filter()).NeedsHistory()
-	if more := nm.hist.Want(nm.state, nm.opts.Server, nm.tree.Selected(), nm.tree.Wanted(), all); more != nil {
+	if more := nm.hist.Want(nm.state, nm.opts.Server, nm.wanted()); more != nil {
 		return nm, tea.Batch(cmd, more)
 	}
 	return nm, cmd

@@ -70,6 +70,9 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.flash(msg)
 	case SelectMsg:
 		return m.selectSession(msg), nil
+	case ShownMsg:
+		m.shown = shown{on: true, selected: msg.Selected, ids: msg.IDs}
+		return m, nil
 	case PlaybackMsg:
 		if m.playback != "ended" {
 			m.playback = msg.State
@@ -305,6 +308,7 @@ func (m Model) updateTick() (tea.Model, tea.Cmd) {
 		m.followBusiest() // the followed session may have gone quiet
 		m.syncDetail()
 	}
+	m.sweep()
 	m.observe(nil)
 	next := slowTick
 	if m.connKnown && m.conn.State != wire.Connected {

@@ -99,7 +99,7 @@ func runConfig(cmd *command, pos []string, wd watchdogFlags, notify string) int 
 	fmt.Fprintf(w, "  %-14s %s (%s)\n", "octop watch", watch, from)
 	set("exec", "exec-timeout")
 	fmt.Fprintln(w, "history:")
-	set("lazy-after", "history-window")
+	set("lazy-after", "history-window", "history-rate")
 	return codeOK
 }
 

@@ -42,6 +42,7 @@ abort_on = ["loop"]
 
 [history]
 window = "3d"
+rate = 10
 `
 
 func TestConfigCommandMasksAndOverrides(t *testing.T) {
@@ -53,7 +54,7 @@ func TestConfigCommandMasksAndOverrides(t *testing.T) {
 	}
 	got := out.String()
 	for _, want := range []string{`http://127.0.0.1:4097 (config file, server "work")`, "me (config file", "******** (from $OCTOP_TEST_WORK_PW, set)", "loop           9", "abort-on       loop",
-		"lazy-after     800", "history-window 3d"} {
+		"lazy-after     800", "history-window 3d", "history-rate   10"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("octop config lacks %q:\n%s", want, got)
 		}
@@ -127,6 +128,8 @@ func TestScreenWatchdogFlags(t *testing.T) {
 		{"the file's notify", "[notify]\nnotify = \"loud\"\n", nil, "octop: "},
 		{"bad --lazy-after", "", []string{"--lazy-after", "-1"}, "octop: --lazy-after must not be negative, not -1"},
 		{"bad --history-window", "", []string{"--history-window", "soon"}, `octop: invalid value "soon" for flag --history-window`},
+		{"bad --history-rate", "", []string{"--history-rate", "-5"}, "octop: --history-rate must not be negative, not -5"},
+		{"the file's rate", "[history]\nrate = -2\n", nil, "octop: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			withConfig(t, tc.config)

@@ -12,10 +12,12 @@ import (
 
 // historyFlags say how the screen reads the histories of a server with
 // many sessions: past --lazy-after sessions, those not updated within
-// --history-window are read only when wanted (history.Policy).
+// --history-window are read only when wanted, and those beyond what is
+// shown go at --history-rate (history.Policy).
 type historyFlags struct {
 	lazyAfter int
 	window    windowFlag
+	rate      int
 }
 
 // register adds the flags to fs, with their defaults (history.DefaultPolicy).
@@ -24,6 +26,8 @@ func (f *historyFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&f.lazyAfter, "lazy-after", history.DefaultPolicy.LazyAfter,
 		"with more than N sessions, read the history of one not updated within --history-window only when its row is in view or selected, or a sort or filter needs it (0: read every history)")
 	fs.Var(&f.window, "history-window", "with --lazy-after, the histories read without being asked: those updated within DURATION (7d, 36h)")
+	fs.IntVar(&f.rate, "history-rate", history.DefaultPolicy.Rate,
+		"read at most N histories a second beyond what is shown (the rows in view and the selection are read at once; 0: no limit)")
 }
 
 // policy checks the flags; its error is one line naming the flag.
@@ -31,7 +35,10 @@ func (f historyFlags) policy() (history.Policy, error) {
 	if f.lazyAfter < 0 {
 		return history.Policy{}, fmt.Errorf("--lazy-after must not be negative, not %d (0 reads every history)", f.lazyAfter)
 	}
-	return history.Policy{LazyAfter: f.lazyAfter, Window: time.Duration(f.window)}, nil
+	if f.rate < 0 {
+		return history.Policy{}, fmt.Errorf("--history-rate must not be negative, not %d (0 reads as fast as the server answers)", f.rate)
+	}
+	return history.Policy{LazyAfter: f.lazyAfter, Window: time.Duration(f.window), Rate: f.rate}, nil
 }
 
 // windowFlag is a span of time given as a duration or in days (7d).

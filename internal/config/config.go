@@ -49,10 +49,12 @@ type Notify struct {
 }
 
 // History is the [history] table: how the screen reads the histories of
-// a server with many sessions (--lazy-after, --history-window).
+// a server with many sessions (--lazy-after, --history-window,
+// --history-rate).
 type History struct {
 	LazyAfter *int   `toml:"lazy_after"`
 	Window    string `toml:"window"`
+	Rate      *int   `toml:"rate"`
 }
 
 // File is the whole config file.
@@ -172,6 +174,9 @@ func (f File) check(data []byte) error {
 	if n := f.History.LazyAfter; n != nil && *n < 0 {
 		return fmt.Errorf("%shistory.lazy_after = %d must not be negative (0 reads every history)", lineOf(data, "lazy_after"), *n)
 	}
+	if n := f.History.Rate; n != nil && *n < 0 {
+		return fmt.Errorf("%shistory.rate = %d must not be negative (0 reads as fast as the server answers)", lineOf(data, "rate"), *n)
+	}
 	return nil
 }
 
@@ -197,6 +202,9 @@ func (f File) FlagDefaults() map[string]string {
 	}
 	if f.History.Window != "" {
 		d["history-window"] = f.History.Window
+	}
+	if f.History.Rate != nil {
+		d["history-rate"] = strconv.Itoa(*f.History.Rate)
 	}
 	if w.Loop != nil {
 		d["loop"] = strconv.Itoa(*w.Loop)

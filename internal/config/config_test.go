@@ -33,6 +33,7 @@ exec = "true"
 [history]
 lazy_after = 2000
 window = "3d"
+rate = 10
 `
 
 func TestParse(t *testing.T) {
@@ -45,7 +46,8 @@ func TestParse(t *testing.T) {
 	}
 	d := f.FlagDefaults()
 	want := map[string]string{"loop": "7", "stall": "2m", "budget-tokens": "200000", "budget-cost": "2.50",
-		"abort-on": "loop,budget", "notify": "bell", "exec": "true", "lazy-after": "2000", "history-window": "3d"}
+		"abort-on": "loop,budget", "notify": "bell", "exec": "true", "lazy-after": "2000", "history-window": "3d",
+		"history-rate": "10"}
 	for k, v := range want {
 		if d[k] != v {
 			t.Errorf("%s = %q, want %q", k, d[k], v)
@@ -88,6 +90,7 @@ func TestMalformed(t *testing.T) {
 		"no url":       {"[[server]]\nname = \"a\"\n", "has no url"},
 		"bad window":   {"[history]\nwindow = \"a week\"\n", "line 2: history.window"},
 		"lazy < 0":     {"[history]\nlazy_after = -5\n", "line 2: history.lazy_after = -5 must not be negative"},
+		"rate < 0":     {"[history]\nrate = -1\n", "line 2: history.rate = -1 must not be negative"},
 		"both pw":      {"[[server]]\nurl = \"http://h\"\npassword_env = \"A\"\npassword_command = \"b\"\n", "not both"},
 		"duplicate":    {"[[server]]\nname = \"a\"\nurl = \"http://h\"\n[[server]]\nname = \"a\"\nurl = \"http://g\"\n", "two servers"},
 	} {

@@ -80,3 +80,9 @@ func msgsOf(cmd tea.Cmd) []Msg {
 	each(cmd, func(m Msg) tea.Cmd { out = append(out, m); return nil })
 	return out
 }
+
+// wanted is what a screen shows: the selected session sel, the rows ids,
+// and whether a sort or filter needs every history.
+func wanted(sel string, ids []string, all bool) Wanted {
+	return Wanted{Selected: sel, Shown: ids, All: all}
+}

@@ -9,13 +9,19 @@
 // fails is tried again after a wait that grows with each failure, until
 // it is read or the next snapshot starts over.
 //
-// A history read only because a sort or filter needs every one (a
-// deferred one) is sealed once folded in and learned from, unless its
-// row is in view or selected (model.State.SealIdle): its row shows the
-// same from what a seal keeps, and the screen does not keep 50,000
-// histories whole. A sealed session is read again when it is selected
-// (the detail shows its calls, texts and todos) or once it changes (the
-// model opens it again as unread).
+// Reads beyond what is shown go at a bounded pace (Policy.Rate, in steps
+// of PaceStep), so a server holding tens of thousands of sessions is not
+// flooded; what is shown never waits on that pace.
+//
+// Every history is sealed once folded in and learned from (the watchdog
+// reads it in the same step), unless its row is in view or selected or a
+// room asks for it (model.State.SealIdle): its row shows the same from
+// what a seal keeps, and the screen does not keep 50,000 histories whole.
+// Sweep, once a second, seals the rest: a session that ended while
+// watched, a row scrolled out of view. A sealed session is read again
+// when it is selected or a room asks for it (the detail and the timeline
+// show its calls, texts and todos) and once it changes (the model opens
+// it again as unread).
 package history
 
 import (
@@ -61,11 +67,14 @@ type Reader struct {
 	// being asked (what Left counts); nil when none are deferred.
 	eager map[string]bool
 	all   bool     // a sort or filter needs every history
-	want  []string // the selected session and the rows in view
-	sel   string   // the selected session: read again when sealed
-	// seal are the deferred sessions read for a sort or filter alone,
-	// sealed at the next Want unless wanted then (after the watchdog has
-	// learned from their calls).
+	want  []string // the selected session, the asked ones, the rows in view
+	spare []string // the want before, its array reused
+	// whole are the sessions read again when sealed: the selected one and
+	// those a room asks for (their calls are shown).
+	whole []string
+	// seal are the sessions the last replies read, sealed at the next
+	// Want unless wanted then (the watchdog has learned from their calls
+	// by then).
 	seal     []string
 	inFlight map[string]bool
 	reads    int // Cmds out
@@ -76,6 +85,13 @@ type Reader struct {
 	failed  []string
 	wait    time.Duration
 	waiting bool
+	// credit is how many reads beyond what is shown may start now, while
+	// the policy paces them; pacing says a step's timer is out.
+	credit int
+	pacing bool
+	// swept is the state's version and wantV the wanted sessions' at the
+	// last Sweep, which has nothing new to seal while neither moved.
+	swept, wantV, sweptWant uint64
 }
 
 // New returns a Reader that reads by p.
@@ -99,8 +115,8 @@ type Msg struct {
 	ids   []string
 	msgs  map[string][]wire.MessageWithParts
 	retry bool
+	pace  bool // the end of a pace step: more reads beyond what is shown may go
 	bg    bool // a read nobody asked for
-	seal  bool // a deferred read for a sort or filter: sealed once in
 }
 
 // Read is the sessions whose messages m carries.
@@ -127,27 +143,8 @@ func (h *Reader) Start(st *model.State, o task.Server, nowMS int64) tea.Cmd {
 	h.inFlight = map[string]bool{}
 	h.reads, h.bg, h.loaded = 0, 0, 0
 	h.failed, h.wait, h.waiting = nil, retryMin, false
-	return h.Next(st, o)
-}
-
-// Want says which sessions are wanted now, most wanted first (the
-// selected one sel, then the rows in view), and whether a sort or filter
-// needs every history; it seals what the last reply read for a sort or
-// filter alone and starts the reads that can start. It is called after
-// every change of the view, so it costs little when nothing changed: a
-// look at each wanted session.
-func (h *Reader) Want(st *model.State, o task.Server, sel string, ids []string, all bool) tea.Cmd {
-	h.want = append(h.want[:0], ids...)
-	h.sel, h.all = sel, all
-	for _, id := range h.seal {
-		if !slices.Contains(h.want, id) {
-			st.SealIdle(id) // not if it runs or asks something now
-		}
-	}
-	h.seal = h.seal[:0]
-	if h.inFlight == nil || h.reads >= Parallel {
-		return nil // no round yet, or every read out
-	}
+	h.pacing = false
+	h.refill()
 	return h.Next(st, o)
 }
 
@@ -158,10 +155,15 @@ func (h *Reader) Done(msg Msg) (msgs map[string][]wire.MessageWithParts, ok bool
 	if msg.tag != h.tag {
 		return nil, false
 	}
-	if msg.retry {
+	switch {
+	case msg.retry:
 		h.waiting = false
 		h.queue = append(h.failed, h.queue...)
 		h.failed = nil
+		return nil, true
+	case msg.pace:
+		h.pacing = false
+		h.refill()
 		return nil, true
 	}
 	h.reads--
@@ -175,9 +177,7 @@ func (h *Reader) Done(msg Msg) (msgs map[string][]wire.MessageWithParts, ok bool
 			continue
 		}
 		h.loaded++
-		if msg.seal {
-			h.seal = append(h.seal, id)
-		}
+		h.seal = append(h.seal, id)
 	}
 	return msg.msgs, true
 }
@@ -208,10 +208,11 @@ func (h *Reader) Left(st *model.State) int {
 }
 
 // Next starts reads until Parallel are out: the wanted sessions first,
-// then, at most Parallel-1 at once, the queue (and the deferred ones
-// when all is set), skipping sessions that got their history meanwhile
-// (created or run while watched) or went away; with reads that failed,
-// it starts the wait before they go again, longer each time they fail.
+// then, at most Parallel-1 at once and as the pace allows, the queue (and
+// the deferred ones when all is set), skipping sessions that got their
+// history meanwhile (created or run while watched) or went away; with
+// reads that failed, it starts the wait before they go again, longer
+// each time they fail.
 func (h *Reader) Next(st *model.State, o task.Server) tea.Cmd {
 	cmds := []tea.Cmd{h.retryLater()}
 	for h.reads < Parallel {
@@ -220,23 +221,31 @@ func (h *Reader) Next(st *model.State, o task.Server) tea.Cmd {
 			break
 		}
 		h.reads++
-		cmds = append(cmds, read(o, h.tag, chunk, false, false))
+		cmds = append(cmds, read(o, h.tag, chunk, false))
 	}
 	size := min(max(h.loaded/(4*Parallel), 1), chunkMax)
 	for h.reads < Parallel && h.bg < Parallel-1 {
-		chunk, seal := h.take(st, &h.queue, size), false
+		n := h.budget(size)
+		if n == 0 {
+			if h.pending(st) {
+				cmds = append(cmds, h.paceLater())
+			}
+			break
+		}
+		chunk := h.take(st, &h.queue, n)
 		if len(chunk) == 0 && h.all {
-			chunk, seal = h.take(st, &h.deferred, size), true
+			chunk = h.take(st, &h.deferred, n)
 			if len(chunk) == 0 && h.again(st) {
-				chunk = h.take(st, &h.deferred, size)
+				chunk = h.take(st, &h.deferred, n)
 			}
 		}
 		if len(chunk) == 0 {
 			break
 		}
+		h.spend(len(chunk))
 		h.reads++
 		h.bg++
-		cmds = append(cmds, read(o, h.tag, chunk, true, seal))
+		cmds = append(cmds, read(o, h.tag, chunk, true))
 	}
 	return tea.Batch(cmds...)
 }
@@ -279,7 +288,7 @@ func (h *Reader) wanted(st *model.State) []readReq {
 		if len(chunk) == wantChunk {
 			break
 		}
-		again := id == h.sel && st.Sealed(id) && !h.inFlight[id] // the detail shows its calls
+		again := st.Sealed(id) && !h.inFlight[id] && slices.Contains(h.whole, id) // its calls are shown
 		if (h.needs(st, id) || again) && !h.failing(id) {
 			h.inFlight[id] = true
 			chunk = append(chunk, readReq{id, st.Session(id).Directory})
@@ -333,9 +342,9 @@ type readReq struct{ id, dir string }
 
 // read reads a chunk of sessions' messages, one after the other;
 // it captures plain values only.
-func read(o task.Server, tag int, chunk []readReq, bg, seal bool) tea.Cmd {
+func read(o task.Server, tag int, chunk []readReq, bg bool) tea.Cmd {
 	return func() tea.Msg {
-		msg := Msg{tag: tag, msgs: make(map[string][]wire.MessageWithParts, len(chunk)), bg: bg, seal: seal}
+		msg := Msg{tag: tag, msgs: make(map[string][]wire.MessageWithParts, len(chunk)), bg: bg}
 		for _, r := range chunk {
 			ctx, cancel := context.WithTimeout(context.Background(), timeout)
 			msgs, err := o.History(ctx, r.id, r.dir)

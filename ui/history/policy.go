@@ -17,11 +17,22 @@ type Policy struct {
 	// history. Until then its row shows what the list says and "…".
 	LazyAfter int
 	Window    time.Duration
+	// Rate is how many histories a second the screen reads beyond what
+	// it shows (0: as fast as Parallel reads go), in steps of PaceStep:
+	// the rows in view, the selection and what a room asks for are read
+	// at once, whatever the rate.
+	Rate int
 }
 
+// DefaultRate is the reads a second beyond what is shown by default: on
+// OpenCode 1.18.33 it takes under a fifth of the server's one
+// JavaScript thread (docs/perf.md gives the measure).
+const DefaultRate = 25
+
 // DefaultPolicy is lazy past 5,000 sessions, for those not updated in
-// the last 7 days.
-var DefaultPolicy = Policy{LazyAfter: 5000, Window: 7 * 24 * time.Hour}
+// the last 7 days, and reads DefaultRate histories a second beyond what
+// is shown.
+var DefaultPolicy = Policy{LazyAfter: 5000, Window: 7 * 24 * time.Hour, Rate: DefaultRate}
 
 // lazy says whether the policy defers old histories on a state of n
 // sessions.

@@ -43,11 +43,11 @@ func TestLazyPolicy(t *testing.T) {
 		t.Fatalf("left %d, unread %d", h.Left(st), st.Tally().Unread)
 	}
 	old := "ses_00900"
-	pump(t, &h, st, srv, h.Want(st, srv, old, []string{old, "ses_00001"}, false))
+	pump(t, &h, st, srv, h.Want(st, srv, wanted(old, []string{old, "ses_00001"}, false)))
 	if srv.reads[old] != 1 || !st.HasHistory(old) || srv.reads["ses_00001"] != 1 {
 		t.Fatalf("a wanted old session read %d times (history %v), a read one again %d times", srv.reads[old], st.HasHistory(old), srv.reads["ses_00001"])
 	}
-	pump(t, &h, st, srv, h.Want(st, srv, "", nil, true))
+	pump(t, &h, st, srv, h.Want(st, srv, wanted("", nil, true)))
 	if len(srv.reads) != 1000 || st.Tally().Unread != 0 || srv.total() != 1000 {
 		t.Fatalf("with every history needed: %d sessions read, %d reads, %d unread", len(srv.reads), srv.total(), st.Tally().Unread)
 	}
@@ -73,7 +73,7 @@ func TestWantedFirst(t *testing.T) {
 	if h.reads != Parallel-1 || h.bg != Parallel-1 {
 		t.Fatalf("%d reads out, %d unasked; want %d of them", h.reads, h.bg, Parallel-1)
 	}
-	cmd := h.Want(st, srv, "ses_00099", []string{"ses_00099", "ses_00098"}, false)
+	cmd := h.Want(st, srv, wanted("ses_00099", []string{"ses_00099", "ses_00098"}, false))
 	if h.reads != Parallel || cmd == nil {
 		t.Fatalf("the wanted rows found no free slot: %d reads out", h.reads)
 	}

@@ -25,6 +25,13 @@ type Observer interface {
 	Observe(st *model.State, evs []wire.Event, nowMS int64) Dialog
 }
 
+// Wanter is a room that shows sessions' calls, texts or todos from the
+// model (the timeline's subtree): the root has the history reader read
+// them, again if they were sealed, and keep them whole while it is open.
+type Wanter interface {
+	Wants() []string
+}
+
 // FlashMsg shows a one-line notice in the footer for a few seconds: an
 // action's result, or why it cannot run.
 type FlashMsg struct {

@@ -12,6 +12,10 @@
 // group line the server itself; a room that server opens (a form, the
 // inbox, a transcript) is drawn whole until it closes (view.go).
 //
+// Each server's screen is told which of its rows the one tree shows
+// (ui.ShownMsg, shown.go): its history reader reads those at once and
+// keeps them whole, not the rows its own tree pane would show.
+//
 // Each server's events come in wrapped in a Msg naming the server; each
 // screen's commands are wrapped so their replies come back to it, and a
 // server that is down or slow holds up only its own group.

@@ -33,6 +33,8 @@ type Model struct {
 	folded map[int]bool
 	// offset is the first line of the one tree shown.
 	offset int
+	// told is what each server's screen was last told it shows (ShownMsg).
+	told []shown
 
 	keys          KeyMap
 	styles        *styles.Styles
@@ -76,7 +78,8 @@ func (m Model) Screen(i int) ui.Model { return m.screens[i] }
 // (see route.go); then it keeps the cursor in view.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, cmd := m.update(msg)
-	return next.settle(), cmd
+	next, told := next.settle().tellShown()
+	return next, tea.Batch(cmd, told)
 }
 
 func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {

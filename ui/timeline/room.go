@@ -13,15 +13,28 @@ import (
 )
 
 // Room is the timeline as the root's full-screen Dialog; it redraws from
-// the live model on every batch and tick (room.Observer).
-type Room struct{ m Model }
+// the live model on every batch and tick (room.Observer), and asks the
+// root to keep its sessions whole (room.Wanter): it draws their calls.
+type Room struct {
+	m   Model
+	ids []string // the subtree drawn
+}
 
 // Open opens the timeline of the subtree rooted at id.
 func Open(st *styles.Styles, state *model.State, id string, nowMS int64) room.Dialog {
 	r := &Room{m: New(id, st)}
-	r.m.SetData(Spans(state, id), nowMS)
+	r.set(state, nowMS)
 	return r
 }
+
+// set lays the subtree out as it is in state now.
+func (r *Room) set(state *model.State, nowMS int64) {
+	r.ids = state.SubtreeIDs(r.m.rootID)
+	r.m.SetData(Spans(state, r.m.rootID), nowMS)
+}
+
+// Wants is the subtree the timeline draws, whose calls it reads.
+func (r *Room) Wants() []string { return r.ids }
 
 // Update handles keys and the close request.
 func (r *Room) Update(msg tea.Msg) (room.Dialog, tea.Cmd) {
@@ -38,7 +51,7 @@ func (r *Room) Observe(st *model.State, _ []wire.Event, nowMS int64) room.Dialog
 	if st.Session(r.m.rootID) == nil {
 		return r
 	}
-	r.m.SetData(Spans(st, r.m.rootID), nowMS)
+	r.set(st, nowMS)
 	return r
 }
 

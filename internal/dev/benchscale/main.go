@@ -1,26 +1,38 @@
-// Command benchscale measures octop at startup on a server holding a
-// year of sessions (make bench-scale), beside the bare REST reads:
+// Command benchscale measures octop at startup on servers holding many
+// sessions (make bench-scale), beside the bare REST reads:
 //
-//	go run ./internal/dev/benchscale -octop bin/octop [-sessions 50000] [-runs 2] [-screen 60s] [-baseline old/octop]
+//	go run ./internal/dev/benchscale -octop bin/octop [-sessions 50000] [-days 365,10]
+//	    [-runs 1] [-screen 60s] [-team 10] [-baseline old/octop]
 //
-// It builds and starts the scale server (50,000 finished sessions
-// shaped like OpenCode 1.18.33's, each history a prompt and a reply with
-// three bash calls), then, in each run and back to back so the machine's
-// load hits them alike:
+// It builds the scale server (finished sessions shaped like
+// OpenCode 1.18.33's, each history a prompt and a reply with three bash
+// calls) and, for each spread of -days (50,000 sessions over a year, then
+// over the last 10 days, 70% of them inside the screen's 7-day window),
+// starts one and measures, back to back so the machine's load hits them
+// alike:
 //
 //   - the bare REST reads `octop tree` needs, with curl: the session list,
 //     the statuses, then every history, 4 curls at once, each reusing its
 //     connection for a batch of URLs;
 //   - `octop tree --json`: wall time, peak RSS, the requests the server
 //     counted, and its time against the bare reads';
+//   - the screen, in a 200x50 pane of a private tmux server: the time to
+//     its first tree row (the newest root's title), from start and from
+//     when the server finished sending the list; its peak RSS (VmHWM) at
+//     10 s and at the end of -screen; the requests of that time and the
+//     most in flight at once;
+//   - with -sort, the screen again, reading as fast as it may (octop gets
+//     -sortflags, "--history-rate 0"; a baseline, which may not know the
+//     flag, gets none): sorted by cost, which reads every history, then
+//     filtered by status (is:complete), and its peak RSS through both.
 //
-// and once, the screen, in a 200x50 tmux pane of a private tmux server:
-// the time to its first tree row (the newest root's title), from start
-// and from when the server finished sending the list; its peak RSS
-// (VmHWM) at 10 s and at the end of -screen; the requests the server
-// received in that time and the most in flight at once. With -sort it then
-// sorts by cost, which reads every history, and says how long that took
-// and the peak RSS after.
+// Then, with -team N, a team's servers: N scaleservers of -team-sessions
+// each (over the last 10 days), in one screen (--server URL,URL,…), each
+// answering its list 2 s after the one before, so each server's first
+// row is timed from its own list: the bench unfolds that server's group
+// before its list is due, folded the others, and watches for its newest
+// root. Then it waits until every history is read (at most -teamwait) and
+// reports the peak RSS and the requests.
 //
 // Each measurement is printed as a "figure:" line, which make bench-scale
 // passes to the writer of docs/perf.md. It needs curl and
@@ -31,6 +43,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -38,23 +52,44 @@ import (
 type config struct {
 	octop, baseline string
 	sessions        int
+	days            []float64
 	runs            int
 	screen          time.Duration
 	sort            bool
+	sortFlags       string
+	sortWait        time.Duration
+	team            int
+	teamSessions    int
+	teamWait        time.Duration
 	width, height   int
 }
 
 func main() {
 	var c config
+	var days string
 	flag.StringVar(&c.octop, "octop", "bin/octop", "the octop binary to measure")
 	flag.StringVar(&c.baseline, "baseline", "", "more octop binaries (comma-separated) measured in the same run, e.g. the one before a change")
 	flag.IntVar(&c.sessions, "sessions", 50000, "sessions the fake server holds")
-	flag.IntVar(&c.runs, "runs", 2, "runs of the REST reads and tree --json, interleaved")
+	flag.StringVar(&days, "days", "365,10", "the spreads measured: the days (comma-separated) the sessions are created over")
+	flag.IntVar(&c.runs, "runs", 1, "runs of the REST reads and tree --json, interleaved (0: none)")
 	flag.DurationVar(&c.screen, "screen", time.Minute, "how long the screen is watched")
-	flag.BoolVar(&c.sort, "sort", true, "then sort the screen by cost, reading every history")
+	flag.BoolVar(&c.sort, "sort", true, "then sort a screen by cost and filter it, reading every history")
+	flag.StringVar(&c.sortFlags, "sortflags", "--history-rate 0", "octop's flags for the sorted screen (not a baseline's)")
+	flag.DurationVar(&c.sortWait, "sortwait", 10*time.Minute, "the longest wait for the sort to read every history")
+	flag.IntVar(&c.team, "team", 10, "servers of the team measured in one screen (0: none)")
+	flag.IntVar(&c.teamSessions, "team-sessions", 5000, "sessions each of the team's servers holds")
+	flag.DurationVar(&c.teamWait, "teamwait", 10*time.Minute, "the longest wait for the team's every history to be read")
 	flag.IntVar(&c.width, "width", 200, "pane width")
 	flag.IntVar(&c.height, "height", 50, "pane height")
 	flag.Parse()
+	for _, d := range strings.Split(days, ",") {
+		n, err := strconv.ParseFloat(strings.TrimSpace(d), 64)
+		if err != nil || n <= 0 {
+			fmt.Fprintf(os.Stderr, "benchscale: -days takes days like 365,10, not %q\n", days)
+			os.Exit(2)
+		}
+		c.days = append(c.days, n)
+	}
 	bins := []string{c.octop}
 	for _, b := range strings.Split(c.baseline, ",") {
 		if b != "" {
@@ -73,32 +108,69 @@ func main() {
 	}
 }
 
-// run measures every binary against one server.
+// run measures every binary against each spread's server, then the team.
 func run(c config, bins []string) error {
-	srv, err := startServer(c.sessions)
+	bin, err := buildServer()
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(filepath.Dir(bin))
+	fmt.Printf("%d cores, load %s; %s\n", numCPU(), loadAvg(), labels(bins))
+	for _, days := range c.days {
+		if err := spread(c, bins, bin, days); err != nil {
+			return err
+		}
+	}
+	if c.team > 0 {
+		for _, b := range bins {
+			if err := measureTeam(c, bin, b, label(b, bins)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// spread measures every binary on one server of c.sessions over days.
+func spread(c config, bins []string, bin string, days float64) error {
+	srv, err := startServer(bin, data{n: c.sessions, days: days, seed: 1})
 	if err != nil {
 		return err
 	}
 	defer srv.stop()
-	fmt.Printf("%d sessions (%s list), %d cores, load %s\n", c.sessions, mb(srv.listBytes), numCPU(), loadAvg())
+	over := fmt.Sprintf("over %g days", days)
+	fmt.Printf("%d sessions %s (%d updated in the last 7 days, %s list), load %s\n",
+		c.sessions, over, srv.week, mb(srv.listBytes), loadAvg())
 	for i := range c.runs {
 		rest, err := bareReads(srv)
 		if err != nil {
 			return err
 		}
-		fmt.Printf("figure: run %d: REST reads (list, statuses, %d histories, 4 curls at once): %.2f s, %s\n",
-			i+1, c.sessions, rest.Seconds(), srv.stats().summary())
+		fmt.Printf("figure: %s: run %d: REST reads (list, statuses, %d histories, 4 curls at once): %.2f s, %s\n",
+			over, i+1, c.sessions, rest.Seconds(), srv.stats().summary())
 		for _, b := range bins {
 			t, err := treeJSON(srv, b)
 			if err != nil {
 				return err
 			}
-			fmt.Printf("figure: run %d: %s tree --json: %.2f s (%.2fx the REST reads), peak RSS %s, %s\n",
-				i+1, label(b, bins), t.wall.Seconds(), t.wall.Seconds()/rest.Seconds(), mb(t.peakKB<<10), t.stats.summary())
+			fmt.Printf("figure: %s: run %d: %s tree --json: %.2f s (%.2fx the REST reads), peak RSS %s, %s\n",
+				over, i+1, label(b, bins), t.wall.Seconds(), t.wall.Seconds()/rest.Seconds(), mb(t.peakKB<<10), t.stats.summary())
 		}
 	}
 	for _, b := range bins {
-		if err := measureScreen(c, srv, b, label(b, bins)); err != nil {
+		if err := measureScreen(c, srv, b, over+": "+label(b, bins)); err != nil {
+			return err
+		}
+	}
+	if !c.sort {
+		return nil
+	}
+	for i, b := range bins {
+		flags := ""
+		if i == 0 {
+			flags = c.sortFlags
+		}
+		if err := measureSort(c, srv, b, flags, over+": "+label(b, bins)); err != nil {
 			return err
 		}
 	}
@@ -113,6 +185,15 @@ func label(b string, bins []string) string {
 		}
 	}
 	return "octop"
+}
+
+// labels is "octop = bin/octop, base1 = …".
+func labels(bins []string) string {
+	out := make([]string, len(bins))
+	for i, b := range bins {
+		out[i] = label(b, bins) + " = " + b
+	}
+	return strings.Join(out, ", ")
 }
 
 func mb(bytes int64) string { return fmt.Sprintf("%.1f MB", float64(bytes)/1e6) }

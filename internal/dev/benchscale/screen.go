@@ -5,32 +5,46 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/octop-dev/octop/internal/dev/tmux"
 )
 
-// measureScreen runs bin's screen against s in a tmux pane and prints
-// what it took: its first row, its peak RSS, the requests it made; with
-// c.sort, what a sort by cost, which reads every history, then took.
-func measureScreen(c config, s *server, bin, name string) error {
-	tm := tmux.Server{Socket: fmt.Sprintf("benchscale-%d-%s", os.Getpid(), name)}
-	defer tm.Kill()
-	s.reset()
-	start := time.Now()
-	pid, err := tm.Start("screen", c.width, c.height, bin+" --server "+s.url)
-	if err != nil {
-		return err
-	}
-	title := s.newest[:min(len(s.newest), 24)]
-	var first time.Time
-	for time.Since(start) < 30*time.Second {
-		if strings.Contains(tm.Screen("screen"), title) {
-			first = time.Now()
-			break
+// panes numbers the private tmux servers, one per screen measured.
+var panes atomic.Int32
+
+// startScreen runs bin with args in a w×h pane of a private tmux server.
+func startScreen(c config, bin, args string) (tmux.Server, int, error) {
+	tm := tmux.Server{Socket: fmt.Sprintf("benchscale-%d-%d", os.Getpid(), panes.Add(1))}
+	pid, err := tm.Start("screen", c.width, c.height, bin+" "+args)
+	return tm, pid, err
+}
+
+// waitFor polls the pane until it shows text, at most limit; it returns
+// when, or the zero time.
+func waitFor(tm tmux.Server, text string, limit time.Duration) time.Time {
+	for start := time.Now(); time.Since(start) < limit; {
+		if strings.Contains(tm.Screen("screen"), text) {
+			return time.Now()
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	return time.Time{}
+}
+
+// measureScreen runs bin's screen against s in a tmux pane and prints
+// what its first c.screen took: its first row, its peak RSS, the
+// requests it made.
+func measureScreen(c config, s *server, bin, name string) error {
+	s.reset()
+	start := time.Now()
+	tm, pid, err := startScreen(c, bin, "--server "+s.url)
+	if err != nil {
+		return err
+	}
+	defer tm.Kill()
+	first := waitFor(tm, s.newest[:min(len(s.newest), 24)], 30*time.Second)
 	if first.IsZero() {
 		return fmt.Errorf("%s: no tree row within 30 s:\n%s", name, tm.Screen("screen"))
 	}
@@ -46,34 +60,49 @@ func measureScreen(c config, s *server, bin, name string) error {
 	fmt.Printf("figure: %s screen: peak RSS %s at 10 s, %s at %s; in 10 s %d requests (%d histories)\n",
 		name, mb(at10<<10), mb(end<<10), c.screen, st10.Total, st10.histories())
 	fmt.Printf("figure: %s screen, its first %s: %s\n", name, c.screen, st.summary())
-	if c.sort {
-		if err := sortByCost(tm, s, pid, name); err != nil {
-			return err
-		}
-	}
 	_ = tm.Keys("screen", "q")
 	return nil
 }
 
-// sortByCost presses s until the screen sorts by cost, then waits for
-// every history to be read (at most 10 minutes).
-func sortByCost(tm tmux.Server, s *server, pid int, name string) error {
-	before := s.stats().histories()
+// measureSort runs bin's screen (with flags) against s, sorts it by cost,
+// which reads every history, waits for every one to be read (at most
+// c.sortWait), then filters it by status, and prints the time and the
+// peak RSS through both.
+func measureSort(c config, s *server, bin, flags, name string) error {
+	s.reset()
+	tm, pid, err := startScreen(c, bin, strings.TrimSpace(flags+" --server "+s.url))
+	if err != nil {
+		return err
+	}
+	defer tm.Kill()
+	if waitFor(tm, s.newest[:min(len(s.newest), 24)], 30*time.Second).IsZero() {
+		return fmt.Errorf("%s: no tree row within 30 s:\n%s", name, tm.Screen("screen"))
+	}
 	start := time.Now()
 	for range 4 { // newest → last activity → duration → tokens → cost
 		if err := tm.Keys("screen", "s"); err != nil {
 			return err
 		}
 	}
-	for time.Since(start) < 10*time.Minute {
-		if s.stats().histories() >= len(s.ids) {
-			break
-		}
+	for time.Since(start) < c.sortWait && s.stats().histories() < len(s.ids) {
 		time.Sleep(time.Second)
 	}
+	sorted := time.Since(start)
 	st := s.stats()
-	fmt.Printf("figure: %s screen, sorted by cost: %d more histories read in %.0f s, peak RSS %s, at most %d in flight\n",
-		name, st.histories()-before, time.Since(start).Seconds(), mb(statusKB(pid, "VmHWM")<<10), st.MaxInFlight)
+	if err := tm.Keys("screen", "/", "is:complete", "Enter"); err != nil {
+		return err
+	}
+	filtered := waitFor(tm, "matching", 30*time.Second)
+	what := "filtered by is:complete"
+	if filtered.IsZero() {
+		what = "the filter not shown within 30 s"
+	}
+	if flags != "" {
+		name += " " + flags
+	}
+	fmt.Printf("figure: %s screen, sorted by cost: %d of %d histories read in %.0f s, at most %d in flight; then %s: peak RSS %s\n",
+		name, st.histories(), len(s.ids), sorted.Seconds(), st.MaxInFlight, what, mb(statusKB(pid, "VmHWM")<<10))
+	_ = tm.Keys("screen", "q")
 	return nil
 }
 

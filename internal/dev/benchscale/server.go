@@ -24,20 +24,40 @@ type server struct {
 	ids       []string // every session, newest update first
 	listBytes int64
 	newest    string // the newest root's title, as a row shows it first
+	week      int    // sessions updated in the last 7 days
 }
 
-// startServer builds internal/dev/scaleserver and starts it on a free
-// port with n sessions.
-func startServer(n int) (*server, error) {
+// data is what a scaleserver serves: n sessions over days, from seed,
+// its lists answered no sooner than listAfter after it started.
+type data struct {
+	n         int
+	days      float64
+	seed      int
+	listAfter time.Duration
+}
+
+// buildServer builds internal/dev/scaleserver into a scratch directory.
+func buildServer() (string, error) {
+	dir, err := os.MkdirTemp("", "benchscale")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "scaleserver")
+	if out, err := exec.Command("go", "build", "-o", bin, "./internal/dev/scaleserver").CombinedOutput(); err != nil {
+		_ = os.RemoveAll(dir)
+		return "", fmt.Errorf("build scaleserver: %v: %s", err, out)
+	}
+	return bin, nil
+}
+
+// startServer starts the scaleserver bin on a free port, serving d.
+func startServer(bin string, d data) (*server, error) {
 	dir, err := os.MkdirTemp("", "benchscale")
 	if err != nil {
 		return nil, err
 	}
-	bin := filepath.Join(dir, "scaleserver")
-	if out, err := exec.Command("go", "build", "-o", bin, "./internal/dev/scaleserver").CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("build scaleserver: %v: %s", err, out)
-	}
-	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-sessions", fmt.Sprint(n))
+	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-sessions", fmt.Sprint(d.n), "-days", fmt.Sprint(d.days),
+		"-seed", fmt.Sprint(d.seed), "-list-after", d.listAfter.String())
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
@@ -52,6 +72,9 @@ func startServer(n int) (*server, error) {
 		return nil, fmt.Errorf("scaleserver said no address: %w", err)
 	}
 	s.url = strings.TrimSpace(line)
+	if d.listAfter > 0 {
+		return s, nil // the list waits: read it later (readList)
+	}
 	if err := s.list(); err != nil {
 		s.stop()
 		return nil, err
@@ -82,16 +105,20 @@ func (s *server) list() error {
 	s.listBytes = int64(len(body))
 	var list []struct {
 		ID, ParentID, Title string
-		Time                struct{ Created int64 }
+		Time                struct{ Created, Updated int64 }
 	}
 	if err := json.Unmarshal(body, &list); err != nil {
 		return err
 	}
 	var newest int64
+	week := time.Now().Add(-7 * 24 * time.Hour).UnixMilli()
 	for _, x := range list {
 		s.ids = append(s.ids, x.ID)
 		if x.ParentID == "" && x.Time.Created > newest {
 			newest, s.newest = x.Time.Created, x.Title
+		}
+		if x.Time.Updated >= week {
+			s.week++
 		}
 	}
 	urls := make([]string, len(s.ids))

@@ -7,13 +7,14 @@ import (
 )
 
 // The data set: n sessions in families of a root and its children, created
-// one family after another over a year that ends at now. Everything about
+// one family after another over a span (a year by default) that ends at now. Everything about
 // a session derives from (seed, its index) through hash, so nothing but the
 // times, the ids and an index by id is kept; histories are generated on
 // request.
 
 const (
-	year = 365 * 24 * 3600 * 1000 // ms
+	day  = 24 * 3600 * 1000 // ms
+	year = 365 * day
 	// version is the OpenCode version the fake plays.
 	version = "1.18.33"
 )
@@ -23,6 +24,7 @@ type dataset struct {
 	steps   int // assistant messages per reply: 1 or 2
 	seed    uint64
 	now     int64 // ms; the newest family ends before it
+	span    int64 // ms; the oldest family starts this long before now
 	dir     string
 	project string // the project id (a git root commit hash)
 	created []int64
@@ -34,16 +36,16 @@ type dataset struct {
 	nBusy   int
 }
 
-func newDataset(n, kids, steps int, seed uint64, now int64, dir string, busy int) *dataset {
-	d := &dataset{n: n, kids: kids, steps: steps, seed: seed, now: now, dir: dir}
+func newDataset(n, kids, steps int, seed uint64, now, span int64, dir string, busy int) *dataset {
+	d := &dataset{n: n, kids: kids, steps: steps, seed: seed, now: now, span: span, dir: dir}
 	d.project = hexN(d.h(-1, 1), 40)
 	fam := kids + 1
 	families := (n + fam - 1) / fam
-	gap := int64(year) / int64(max(families, 1))
+	gap := span / int64(max(families, 1))
 	// A family's runs fit in a quarter of the gap to the next one, so the
 	// families never overlap and the order by creation is the order by id.
 	maxRun := min(int64(5*60*1000), gap/4)
-	start := now - year
+	start := now - span
 	d.created = make([]int64, n)
 	d.updated = make([]int64, n)
 	d.ids = make([]string, n)

@@ -32,9 +32,9 @@
 //	POST /_stats/reset                  zero them
 //
 // The sessions come in families of a root and -children children, created
-// one family after another over the year before -now, so a window of
-// days holds a small share. Every session carries its tokens and cost, as
-// 1.18.33's list does. Ids are OpenCode's (ses_ + 12 hex digits of the
+// one family after another over the year before -now (or -days), so a
+// window of days holds a small share (or, over 10 days, 70%). Every
+// session carries its tokens and cost, as 1.18.33's list does. Ids are OpenCode's (ses_ + 12 hex digits of the
 // negated creation time + 14 random characters: newer sorts first).
 // Everything derives from -seed and the session's index: only the times
 // and ids are kept, histories are generated per request.
@@ -66,17 +66,19 @@ func main() {
 	nowFlag := flag.Int64("now", 0, "the data set's end, Unix ms (default: now, so time windows are relative to the clock)")
 	dir := flag.String("directory", "/home/dev/project", "the project directory of every session")
 	beat := flag.Duration("heartbeat", 10*time.Second, "server.heartbeat interval on the event streams (0: none)")
+	days := flag.Float64("days", 365, "the span the sessions are created over, in days before -now (10: 70% of them in the last 7)")
+	listAfter := flag.Duration("list-after", 0, "answer the session lists no sooner than this long after the start (a team's servers answering one after another)")
 	flag.Parse()
-	if *n < 0 || *kids < 0 || *steps < 1 || *steps > 2 {
-		log.Fatal("scaleserver: -sessions and -children must not be negative, -steps is 1 or 2")
+	if *n < 0 || *kids < 0 || *steps < 1 || *steps > 2 || *days <= 0 {
+		log.Fatal("scaleserver: -sessions and -children must not be negative, -steps is 1 or 2, -days is more than 0")
 	}
 	now := *nowFlag
 	if now == 0 {
 		now = time.Now().UnixMilli()
 	}
 	t0 := time.Now()
-	d := newDataset(*n, *kids, *steps, *seed, now, *dir, *busy)
-	s := &server{d: d, beat: *beat, stats: newStats()}
+	d := newDataset(*n, *kids, *steps, *seed, now, int64(*days*day), *dir, *busy)
+	s := &server{d: d, beat: *beat, stats: newStats(), listAt: t0.Add(*listAfter)}
 	l, err := net.Listen("tcp", *addr)
 	if err != nil {
 		log.Fatal(err)
@@ -93,10 +95,11 @@ func main() {
 }
 
 type server struct {
-	d     *dataset
-	beat  time.Duration
-	stats *stats
-	evt   idGenLocked
+	d      *dataset
+	beat   time.Duration
+	stats  *stats
+	evt    idGenLocked
+	listAt time.Time // the lists wait until then (-list-after)
 }
 
 func (s *server) handler() http.Handler {
@@ -187,6 +190,7 @@ func (s *server) sameDirectory(r *http.Request) bool {
 // list is GET /session: the directory's sessions, most recently updated
 // first, filtered by roots, start and search, then cut to limit.
 func (s *server) list(w http.ResponseWriter, r *http.Request) {
+	time.Sleep(time.Until(s.listAt))
 	q := r.URL.Query()
 	if !s.sameDirectory(r) && q.Get("scope") != "project" {
 		writeRaw(w, 200, []byte("[]"))
@@ -217,6 +221,7 @@ func (s *server) list(w http.ResponseWriter, r *http.Request) {
 // session's project, paged: cursor is the time.updated the page starts
 // below, and x-next-cursor names the next page's while more remain.
 func (s *server) listGlobal(w http.ResponseWriter, r *http.Request) {
+	time.Sleep(time.Until(s.listAt))
 	q := r.URL.Query()
 	roots := q.Get("roots") == "true"
 	start, _ := strconv.ParseInt(q.Get("start"), 10, 64)
@@ -335,7 +340,7 @@ func (s *server) project() []byte {
 	b = kstr(b, "worktree", s.d.dir)
 	b = kstr(b, "vcs", "git")
 	b = append(key(b, "time"), '{')
-	b = kint(b, "created", s.d.now-year)
+	b = kint(b, "created", s.d.now-s.d.span)
 	b = kint(b, "updated", s.d.now)
 	b = append(b, '}')
 	b = append(key(b, "sandboxes"), "[]"...)

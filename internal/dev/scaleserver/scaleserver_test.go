@@ -16,7 +16,7 @@ import (
 // messages', histories of about 3.9 KB, ids that sort newest first.
 func TestShapes(t *testing.T) {
 	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC).UnixMilli()
-	d := newDataset(50000, 9, 1, 1, now, "/home/dev/project", 10)
+	d := newDataset(50000, 9, 1, 1, now, year, "/home/dev/project", 10)
 	// The handler is called directly: no server listens (the one fake
 	// for unit tests is internal/testkit/opencodetest; this tests the fake itself).
 	h := (&server{d: d, stats: newStats()}).handler()
@@ -132,5 +132,26 @@ func TestShapes(t *testing.T) {
 	get("/session/status", &status)
 	if len(status) != 10 {
 		t.Fatalf("status: %v", status)
+	}
+}
+
+// TestSpan: over 10 days, as issue 29's busy fortnight, about 70% of the
+// sessions were updated in the last 7; over a year, about 2%.
+func TestSpan(t *testing.T) {
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC).UnixMilli()
+	for _, tc := range []struct {
+		span     int64
+		low, top float64
+	}{{10 * day, 0.68, 0.72}, {year, 0.015, 0.025}} {
+		d := newDataset(50000, 9, 1, 1, now, tc.span, "/home/dev/project", 0)
+		week := 0
+		for i := range d.n {
+			if d.updated[i] >= now-7*day {
+				week++
+			}
+		}
+		if share := float64(week) / float64(d.n); share < tc.low || share > tc.top {
+			t.Errorf("over %d days, %.3f of the sessions in the last 7, want %.3f-%.3f", tc.span/day, share, tc.low, tc.top)
+		}
 	}
 }
