@@ -157,6 +157,9 @@ type Model struct {
 	snapErr   error
 	healthTag int
 	hist      history.Reader
+	// asksUnread says why the last snapshot laid could not read the
+	// pending asks ("" when it did), which stay as they were.
+	asksUnread string
 
 	flashMsg FlashMsg
 	flashTag int

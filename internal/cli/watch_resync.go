@@ -48,6 +48,11 @@ func (w *watcher) resync(ctx context.Context) (watchdog.Out, error) {
 	if !primed {
 		fmt.Fprintf(w.cmd.stdio.err, "octop watch: watching %s (%d sessions)\n", w.c.BaseURL(), w.st.Len())
 	}
+	if why := snap.Unread(); why != "" {
+		// The asks known stay as they were (model.Snapshot); the stream
+		// tells what changes from now on.
+		fmt.Fprintf(w.cmd.stdio.err, "octop watch: could not read the pending asks after connecting: %s\n", squashSpaces(why))
+	}
 	return w.wd.Resync(w.st, nowMS()), nil
 }
 
