@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -125,5 +126,54 @@ func TestWatchKeepsAsksItCouldNotRead(t *testing.T) {
 	w.stop()
 	if strings.Contains(w.out.String(), asks) {
 		t.Errorf("watch printed news of a session that waited all along:\n%s", w.out.String())
+	}
+}
+
+// TestWatchTellsARunMadeWhileAway: a baseline root, idle and finished
+// (watch reads no history at its baseline), runs and fails while watch
+// is disconnected: after the reconnect watch prints its failure, once,
+// reading the history of only the sessions that changed while it was
+// away. A root that did not change gets no line, and neither does one
+// the server only touched (a late summary of its old run).
+func TestWatchTellsARunMadeWhileAway(t *testing.T) {
+	srv := opencodetest.New(t, opencodetest.Options{})
+	at := time.Now().UnixMilli() - 60_000
+	for _, id := range []string{"ses_ran", "ses_calm", "ses_touched"} {
+		srv.AddSession(wire.Session{ID: id, Title: id, Time: wire.SessionTime{Created: at, Updated: at + 9_500}})
+		srv.SetMessages(id, loopedRun(id, at, 1))
+	}
+	w := startOutageWatch(t, srv)
+
+	w.outage(func() {
+		rerun := time.Now().UnixMilli()
+		failed := append(loopedRun("ses_ran", at, 1),
+			wire.MessageWithParts{Info: wire.Message{ID: "msg_3", SessionID: "ses_ran", Role: "user", Agent: "build",
+				Time: wire.MessageTime{Created: rerun}}},
+			wire.MessageWithParts{Info: wire.Message{ID: "msg_4", SessionID: "ses_ran", Role: "assistant", Agent: "build",
+				Time:  wire.MessageTime{Created: rerun + 10, Completed: rerun + 20},
+				Error: &wire.ErrorInfo{Name: "APIError", Data: wire.ErrorInfoData{Message: "the provider is down"}}}})
+		srv.SetMessages("ses_ran", failed)
+		srv.AddSession(wire.Session{ID: "ses_ran", Title: "ses_ran", Time: wire.SessionTime{Created: at, Updated: rerun + 30}})
+		srv.AddSession(wire.Session{ID: "ses_touched", Title: "ses_touched", Time: wire.SessionTime{Created: at, Updated: at + 20_000}})
+	}, "ses_after1")
+	w.outage(nil, "ses_after2") // nothing changed: nothing is news
+	w.stop()
+	if n := w.count("session.failed", "ses_ran"); n != 1 {
+		t.Errorf("watch printed ses_ran failed %d times, want once:\n%s", n, w.out.String())
+	}
+	for _, id := range []string{"ses_calm", "ses_touched"} {
+		if strings.Contains(w.out.String(), id) {
+			t.Errorf("watch printed news of %s, which did not run:\n%s", id, w.out.String())
+		}
+	}
+	var read []string
+	for _, r := range srv.Requests() {
+		if strings.HasSuffix(r.Path, "/message") {
+			read = append(read, r.Path)
+		}
+	}
+	slices.Sort(read)
+	if want := []string{"/session/ses_ran/message", "/session/ses_touched/message"}; !slices.Equal(slices.Compact(read), want) {
+		t.Errorf("watch read the histories %v, want those of the sessions changed while away, %v", read, want)
 	}
 }
