@@ -69,7 +69,7 @@ func TestTUIUndoRedo(t *testing.T) {
 
 	tm.actSend("u")
 	tm.waitFor("the preview, the sibling's file marked with its id", func(sc string) bool {
-		return strings.Contains(sc, "Undo "+child.Title+"?") && strings.Contains(sc, files[i]) && strings.Contains(sc, files[j]) &&
+		return strings.Contains(sc, "Undo "+title+" @general?") && strings.Contains(sc, files[i]) && strings.Contains(sc, files[j]) &&
 			strings.Contains(sc, "! also changed by "+sib.ID)
 	})
 	tm.actSend("y")
@@ -114,7 +114,7 @@ func TestTUIUndoRedo(t *testing.T) {
 
 	tm.actSend("U")
 	tm.waitFor("the redo's preview", func(sc string) bool {
-		return strings.Contains(sc, "Redo "+child.Title+"?") && strings.Contains(sc, "brings back")
+		return strings.Contains(sc, "Redo "+title+" @general?") && strings.Contains(sc, "brings back")
 	})
 	tm.actSend("y")
 	tm.waitFor("the redo done", func(sc string) bool { return strings.Contains(sc, "redone "+child.ID) })

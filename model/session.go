@@ -190,9 +190,27 @@ type Snapshot struct {
 	Messages    map[string][]wire.MessageWithParts // by session id; may be nil
 	Permissions []wire.PermissionRequest
 	Questions   []wire.QuestionRequest
+	// PermissionsUnread and QuestionsUnread, when set, say why that list
+	// could not be read. A failed read is not "none pending": the state
+	// keeps the requests of that kind it had (the stream tells the rest),
+	// and the reader says the failure (Unread) where it says its others.
+	PermissionsUnread string `json:",omitempty"`
+	QuestionsUnread   string `json:",omitempty"`
 	// Stops are a reader's earlier sights of sessions stopped without a
 	// word on how (State.Stops), so a new State's grace runs from them.
 	Stops map[string]int64
+}
+
+// Unread says what the snapshot could not read of the pending asks, ""
+// when it read both lists.
+func (s Snapshot) Unread() string {
+	switch {
+	case s.PermissionsUnread != "" && s.QuestionsUnread != "":
+		return s.PermissionsUnread + "; " + s.QuestionsUnread
+	case s.PermissionsUnread != "":
+		return s.PermissionsUnread
+	}
+	return s.QuestionsUnread
 }
 
 // Counts are the figures the screen shows: of one session (State.Counts:

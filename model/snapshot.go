@@ -12,7 +12,11 @@ import (
 //   - every session it lists is known, with its parent;
 //   - a session it covers (listed, or in the status map) and absent from
 //     the status map is idle, whatever the stream said before;
-//   - the pending permissions and questions are exactly its lists;
+//   - the pending permissions and questions are exactly its lists, but
+//     a list it could not read (PermissionsUnread, QuestionsUnread)
+//     leaves those requests as they were: a failed read says nothing
+//     of what is pending, and taking it for "none" would tell a waiting
+//     session answered, then waiting again at the next read;
 //   - with Messages for a session, its tool calls and texts are updated
 //     from them, and its error is that of its latest assistant message.
 //
@@ -47,12 +51,16 @@ func (s *State) ApplySnapshot(snap Snapshot) {
 	}
 
 	// Requests first: a session going idle below drops its requests, and
-	// the lists are the truth anyway.
-	for id := range s.permissions {
-		s.dropPermission(id)
+	// the lists read are the truth anyway.
+	if snap.PermissionsUnread == "" {
+		for id := range s.permissions {
+			s.dropPermission(id)
+		}
 	}
-	for id := range s.questions {
-		s.dropQuestion(id)
+	if snap.QuestionsUnread == "" {
+		for id := range s.questions {
+			s.dropQuestion(id)
+		}
 	}
 
 	for id := range listed {

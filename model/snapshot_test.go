@@ -147,3 +147,52 @@ func TestUndecodableSession(t *testing.T) {
 		t.Errorf("after a snapshot without ses_b: a %q, b %q", st.Undecodable("ses_a"), st.Undecodable("ses_b"))
 	}
 }
+
+// TestUnreadAsksStay: a snapshot that could not read the pending
+// permissions or questions leaves those as they were, where it once took
+// the failed read for "none" and had the waiting session answered (and
+// waiting again at the next read). A list read still wins, and an idle
+// session still asks nothing.
+func TestUnreadAsksStay(t *testing.T) {
+	asks := func() *State {
+		return apply(created("ses_w", "", "waits", 1), status("ses_w", "busy"),
+			created("ses_i", "", "stops", 2), status("ses_i", "busy"),
+			wire.PermissionAsked{Request: wire.PermissionRequest{ID: "per_1", SessionID: "ses_w"}},
+			wire.QuestionAsked{Request: wire.QuestionRequest{ID: "que_1", SessionID: "ses_w"}},
+			wire.PermissionAsked{Request: wire.PermissionRequest{ID: "per_2", SessionID: "ses_i"}})
+	}
+	listed := []wire.Session{sess("ses_w", "", "waits", 1), sess("ses_i", "", "stops", 2)}
+	busy := map[string]wire.SessionStatus{"ses_w": {Type: "busy"}}
+	for _, c := range []struct {
+		name                string
+		snap                Snapshot
+		perms, quests       int
+		waiting, idleAsking bool
+	}{
+		{"both read, none", Snapshot{Sessions: listed, Status: busy}, 0, 0, false, false},
+		{"neither read", Snapshot{Sessions: listed, Status: busy, PermissionsUnread: "GET /permission: server error (HTTP 503)",
+			QuestionsUnread: "GET /question: timed out"}, 1, 1, true, false},
+		{"questions unread", Snapshot{Sessions: listed, Status: busy, QuestionsUnread: "GET /question: timed out"}, 0, 1, true, false},
+		{"permissions unread", Snapshot{Sessions: listed, Status: busy, PermissionsUnread: "GET /permission: timed out"}, 1, 0, true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := asks()
+			s.ApplySnapshot(c.snap)
+			if p, q := len(s.Permissions("ses_w")), len(s.Questions("ses_w")); p != c.perms || q != c.quests {
+				t.Errorf("ses_w asks %d permissions and %d questions, want %d and %d", p, q, c.perms, c.quests)
+			}
+			if got := s.StateOf("ses_w").Kind == KindWaiting; got != c.waiting {
+				t.Errorf("ses_w waiting %v, want %v (%v)", got, c.waiting, s.StateOf("ses_w").Kind)
+			}
+			if len(s.Permissions("ses_i")) > 0 {
+				t.Error("an idle session still asks")
+			}
+			if w := s.Tally().Waiting; c.waiting != (w == 1) {
+				t.Errorf("the header's count says %d waiting", w)
+			}
+		})
+	}
+	if got := (Snapshot{PermissionsUnread: "a", QuestionsUnread: "b"}).Unread(); got != "a; b" {
+		t.Errorf("Unread = %q", got)
+	}
+}

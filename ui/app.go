@@ -158,6 +158,9 @@ type Model struct {
 	healthTag int
 	hist      history.Reader
 	shown     shown // what a screen around this one shows of it (ShownMsg)
+	// asksUnread says why the last snapshot laid could not read the
+	// pending asks ("" when it did), which stay as they were.
+	asksUnread string
 
 	flashMsg FlashMsg
 	flashTag int

@@ -101,9 +101,11 @@ func (m *Model) applySnapshot(msg inflight.SnapshotReply) bool {
 	}
 	m.snapErr = msg.Err
 	m.tellTime()
-	if !m.in.Snapshot(m.state, msg.Tag, msg.Take(), msg.Err) {
+	snap := msg.Take()
+	if !m.in.Snapshot(m.state, msg.Tag, snap, msg.Err) {
 		return false
 	}
+	m.asksUnread = snap.Unread()
 	m.now = m.opts.Clock()
 	m.lostAt = time.Time{} // re-read: current again
 	m.syncClock()

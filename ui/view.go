@@ -143,7 +143,7 @@ func (m Model) headerLines() []string {
 	return m.hdr.Lines(m.styles, header.Data{
 		Demo: m.opts.Demo, Source: m.opts.Source, Playback: m.playback, ReadOnly: m.opts.ReadOnly != "" && !m.opts.Demo,
 		ServerURL: m.opts.ServerURL, Version: m.version,
-		Conn: m.conn, ConnKnown: m.connKnown, LostAt: m.lostAt, Follow: m.follow, Sort: m.tree.Sort().String(), SnapErr: m.snapErr, Now: m.now,
+		Conn: m.conn, ConnKnown: m.connKnown, LostAt: m.lostAt, Follow: m.follow, Sort: m.tree.Sort().String(), SnapErr: m.snapErr, AsksUnread: m.asksUnread, Now: m.now,
 		Counts: m.counts, Filtered: m.tree.Filtered(), Loading: m.hist.Left(m.state),
 		All: m.state.Tally(), SortNeedsHistory: m.tree.Sort().NeedsHistory(),
 		FilterNeedsHistory: model.ParseFilter(m.tree.Filter()).NeedsHistory(),

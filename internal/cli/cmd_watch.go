@@ -30,7 +30,7 @@ sessions starting, ending, waiting on you, being answered; runaways the
 watchdog marks; the connection dropping and coming back. Sessions already
 there when watch starts are the baseline: only changes are printed. After
 a reconnect only true changes are printed, none twice; a session that
-ended while disconnected gets its end event then.
+ended, or ran and ended, while disconnected gets its events then.
 
 Events: session.started, session.done, session.failed, session.aborted,
 session.interrupted, session.waiting, session.answered, runaway.loop,

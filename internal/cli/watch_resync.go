@@ -16,9 +16,10 @@ import (
 
 // resync reads the sessions again after the stream (re)connected and
 // lays them under the model through the intake the screen uses: the
-// snapshot, with the messages of the sessions that may have ended while
-// watch could not hear them (intake.Unsure) and, with --root, of the
-// root's whole tree, so --until-done knows how each idle one ended.
+// snapshot, with the messages of the sessions that may have run or ended
+// while watch could not hear them (intake.Unsure: last seen running, new,
+// or updated since) and, with --root, of the root's whole tree, so
+// --until-done knows how each idle one ended.
 func (w *watcher) resync(ctx context.Context) (watchdog.Out, error) {
 	ctx, cancel := context.WithTimeout(ctx, snapshotTimeout)
 	defer cancel()
@@ -47,6 +48,11 @@ func (w *watcher) resync(ctx context.Context) (watchdog.Out, error) {
 	}
 	if !primed {
 		fmt.Fprintf(w.cmd.stdio.err, "octop watch: watching %s (%d sessions)\n", w.c.BaseURL(), w.st.Len())
+	}
+	if why := snap.Unread(); why != "" {
+		// The asks known stay as they were (model.Snapshot); the stream
+		// tells what changes from now on.
+		fmt.Fprintf(w.cmd.stdio.err, "octop watch: could not read the pending asks after connecting: %s\n", squashSpaces(why))
 	}
 	return w.wd.Resync(w.st, nowMS()), nil
 }

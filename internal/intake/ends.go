@@ -11,10 +11,12 @@ import (
 
 // Unsure are the sessions of snap whose end st cannot be told without
 // their messages, which snap lacks: after an outage (a snapshot already
-// laid), those st last saw live and those new since, that snap shows
-// idle. A snapshot reads only running sessions' messages, so without them
-// an abort or a failure during the outage would leave the session "not
-// loaded", and its end would never be told. Call it before laying snap.
+// laid), those snap shows idle that st last saw live, those new since,
+// and those whose listing is newer than st's (time.updated: they changed
+// while away, maybe with a whole run). A snapshot reads only running
+// sessions' messages, so without them an abort or a failure during the
+// outage would leave the session "not loaded", and its end would never
+// be told. Call it before laying snap.
 //
 // The screen's history reader reads every history the model lacks
 // (model.NeedsHistory), these with the rest; a reader that reads only
@@ -28,7 +30,7 @@ func (in *Intake) Unsure(st *model.State, snap model.Snapshot) []task.HistoryRef
 		if _, read := snap.Messages[ses.ID]; read || live(snap.Status[ses.ID]) {
 			continue
 		}
-		if st.Session(ses.ID) == nil || st.StateOf(ses.ID).Kind.Live() {
+		if ss := st.Session(ses.ID); ss == nil || ses.Time.Updated > ss.Updated || st.StateOf(ses.ID).Kind.Live() {
 			out = append(out, task.HistoryRef{ID: ses.ID, Dir: ses.Directory})
 		}
 	}

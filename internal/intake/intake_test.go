@@ -83,12 +83,16 @@ func TestAStaleOrFailedReadChangesNothing(t *testing.T) {
 	}
 }
 
-// TestUnsure: after an outage, the sessions last seen live and the new
-// ones, shown idle and unread, are read; at the baseline, none.
+// TestUnsure: after an outage, the sessions last seen live, the new ones
+// and those updated since, shown idle and unread, are read; at the
+// baseline, none.
 func TestUnsure(t *testing.T) {
-	ss := []wire.Session{{ID: "ses_ran", Directory: "/p"}, {ID: "ses_old"}, {ID: "ses_busy"}, {ID: "ses_read"}}
+	before := wire.SessionTime{Created: 1, Updated: 5}
+	ss := []wire.Session{{ID: "ses_ran", Directory: "/p"}, {ID: "ses_old", Time: before}, {ID: "ses_busy"}, {ID: "ses_read"},
+		{ID: "ses_changed", Time: before}}
 	snap := model.Snapshot{
-		Sessions: append(slices.Clone(ss), wire.Session{ID: "ses_new"}),
+		Sessions: append(slices.Clone(ss[:4]), wire.Session{ID: "ses_changed", Time: wire.SessionTime{Created: 1, Updated: 9}},
+			wire.Session{ID: "ses_new"}),
 		Status:   map[string]wire.SessionStatus{"ses_busy": busy},
 		Messages: map[string][]wire.MessageWithParts{"ses_read": nil},
 	}
@@ -99,7 +103,7 @@ func TestUnsure(t *testing.T) {
 	st, in := laid(t, ss, map[string]wire.SessionStatus{"ses_ran": busy, "ses_busy": busy, "ses_read": busy})
 	got := in.Unsure(st, snap)
 	sort.Slice(got, func(i, j int) bool { return got[i].ID < got[j].ID })
-	want := []task.HistoryRef{{ID: "ses_new"}, {ID: "ses_ran", Dir: "/p"}}
+	want := []task.HistoryRef{{ID: "ses_changed"}, {ID: "ses_new"}, {ID: "ses_ran", Dir: "/p"}}
 	if !slices.Equal(got, want) {
 		t.Errorf("Unsure = %v, want %v", got, want)
 	}

@@ -24,7 +24,7 @@ func TestLateWordOfTheBaselineIsNotNews(t *testing.T) {
 		got := names(w.Resync(st, 1000))
 		for _, ev := range []wire.Event{
 			wire.SessionUpdated{Info: wire.Session{ID: "ses_one", Title: "task ses_one", Tokens: wire.Tokens{Input: 50},
-				Time: wire.SessionTime{Created: 1, Updated: 12}}},
+				Time: wire.SessionTime{Created: 1, Updated: 36}}},
 			sessErr("ses_err", "APIError"),
 			wire.MessageUpdated{Info: wire.Message{ID: "msg_0002", SessionID: "ses_msg", Role: "assistant",
 				Time: wire.MessageTime{Created: 3, Completed: 8}}},
@@ -75,6 +75,42 @@ func TestReadAgainAfterAnOutageTellsItsRun(t *testing.T) {
 	st.ApplyMessages(old)
 	got = append(got, names(w.Learn(st, ids, 4000))...)
 	if want := []string{"session.started ses_ran", "session.failed ses_ran"}; !slices.Equal(got, want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// TestUnreadBaselineRunWhileAway: octop watch reads no history at its
+// baseline. A session of it that runs and fails while the stream is down
+// is announced once read after the reconnect: its run is newer than the
+// latest its last run could have started when last looked at (its
+// listing's updated time). One the server only touched (a late summary)
+// is not, nor a run the stream already told, nor anything twice.
+func TestUnreadBaselineRunWhileAway(t *testing.T) {
+	st, w := model.New(), New(Config{})
+	ids := []string{"ses_ran", "ses_touched", "ses_seen"}
+	st.ApplySnapshot(snapshot(ids...))
+	got := names(w.Resync(st, 1000))
+	// Watched: ses_seen runs, its prompt before the server touches it.
+	prompt := wire.MessageUpdated{Info: wire.Message{ID: "msg_0040", SessionID: "ses_seen", Role: "user", Time: wire.MessageTime{Created: 40}}}
+	for _, ev := range []wire.Event{prompt, busy("ses_seen"), msg("ses_seen", 41, true), idle("ses_seen")} {
+		st.Apply(ev)
+		got = append(got, names(w.Events(st, []wire.Event{ev}, 2000))...)
+	}
+	away := snapshot(ids...)
+	for i, at := range []int64{60, 50, 45} {
+		away.Sessions[i].Time.Updated = at
+	}
+	away.Messages = map[string][]wire.MessageWithParts{
+		"ses_ran":     append(history("ses_ran", 10, 0, "done"), history("ses_ran", 50, 0, "failed")...),
+		"ses_touched": history("ses_touched", 10, 0, "done"),
+		"ses_seen":    append(history("ses_seen", 10, 0, "done"), history("ses_seen", 40, 0, "done")...),
+	}
+	for range 2 {
+		st.ApplySnapshot(away)
+		got = append(got, names(w.Resync(st, 3000))...)
+	}
+	want := []string{"session.started ses_seen", "session.done ses_seen", "session.started ses_ran", "session.failed ses_ran"}
+	if !slices.Equal(got, want) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }

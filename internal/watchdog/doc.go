@@ -51,7 +51,9 @@
 // server's late word of an old run (its summary, its final tokens, an
 // error) can change. It is recorded, not announced, unless the session
 // runs now or did when last seen, is new since the baseline, or its
-// messages show a run since the last look that read them.
+// messages show a run since the last look that read them, or, read for
+// the first time (`octop watch` reads no history at its baseline), a run
+// that began after the session's last update known to the last look.
 // The phase is model.StateOf's kind (denied is reported as
 // session.failed with status "denied"); for an idle session whose history
 // is not loaded it is guessed from the error (MessageAbortedError is an

@@ -53,11 +53,13 @@ func names(out Out) []string {
 }
 
 // snapshot is the REST read of sessions that are all idle (no messages
-// read but those given).
+// read but those given). They were last updated at 35, after the runs
+// the tests' baselines hold (10 to 32): a prompt touches its session, so
+// no server lists a session updated before its last prompt.
 func snapshot(ids ...string) model.Snapshot {
 	snap := model.Snapshot{Complete: true, Status: map[string]wire.SessionStatus{}}
 	for _, id := range ids {
-		snap.Sessions = append(snap.Sessions, wire.Session{ID: id, Title: "task " + id, Time: wire.SessionTime{Created: 1, Updated: 9}})
+		snap.Sessions = append(snap.Sessions, wire.Session{ID: id, Title: "task " + id, Time: wire.SessionTime{Created: 1, Updated: 35}})
 	}
 	return snap
 }

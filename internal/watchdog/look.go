@@ -24,7 +24,7 @@ func (w *Watchdog) look(out *Out, st *model.State, ss *model.Session, t *track, 
 // read yet (its phase a guess, which the server's late word of an old
 // run, its summary, tokens or error, can change), is news only for a
 // session running now or when last seen, one new since the baseline, or
-// one whose messages show a run since the last look that read them.
+// one whose messages show a run since the last look (ranSince).
 // cur is the session's phase now; t still holds the last look's.
 func (w *Watchdog) news(ss *model.Session, t *track, cur phase, learned bool) bool {
 	switch {
@@ -33,14 +33,27 @@ func (w *Watchdog) news(ss *model.Session, t *track, cur phase, learned bool) bo
 	case ss.Loaded && !learned:
 		return true
 	}
-	return t.fresh || t.phase.live() || cur.live() || t.loaded && ss.Loaded && ss.RunStart != t.runStart
+	return t.fresh || t.phase.live() || cur.live() || ss.Loaded && t.ranSince(ss)
+}
+
+// ranSince says the session's messages (read: ss.Loaded) show a run the
+// last look did not: a newer prompt than the last look that read them
+// saw, or, for a session no look has read (`octop watch` reads no
+// history at its baseline), one newer than the latest its last run can
+// have started (see lookLifecycle). Only that bound tells a run made
+// while watch was away from the same old run read at last.
+func (t *track) ranSince(ss *model.Session) bool {
+	if t.loaded {
+		return ss.RunStart != t.runStart
+	}
+	return t.runStart > 0 && ss.RunStart > t.runStart
 }
 
 // lookLifecycle emits the session's lifecycle transitions since the last
 // look, if they are news, which it reports.
 func (w *Watchdog) lookLifecycle(out *Out, st *model.State, ss *model.Session, t *track, nowMS int64, learned bool) bool {
 	cur := phaseOf(st, ss)
-	prev, prevStart := t.phase, t.runStart
+	prev, newRun := t.phase, t.ranSince(ss)
 	news := w.news(ss, t, cur, learned)
 	if w.awaits && prev.live() && !cur.live() && model.StateOf(ss).Kind == model.KindNotLoaded {
 		// How it ended cannot be told before its history is read; its
@@ -48,13 +61,20 @@ func (w *Watchdog) lookLifecycle(out *Out, st *model.State, ss *model.Session, t
 		return news
 	}
 	t.phase = cur
-	if ss.Loaded {
+	switch {
+	case ss.Loaded:
 		// An unread session's RunStart may be older than its last run:
 		// the run a later read shows is compared with this one.
 		t.runStart, t.loaded = ss.RunStart, true
+	case !t.loaded:
+		// Never read (a prompt the stream shows makes it Loaded): its
+		// last run began no later than the server last updated it, as a
+		// prompt touches its session. A later read's run is compared
+		// with that bound.
+		t.runStart = max(t.runStart, ss.Updated)
 	}
 	if news {
-		for _, name := range transitions(prev, cur, prevStart != ss.RunStart) {
+		for _, name := range transitions(prev, cur, newRun) {
 			out.add(w.event(st, ss, name, cur, nowMS))
 		}
 	}

@@ -27,13 +27,16 @@ type Watchdog struct {
 // session of the tree (50,000 on a server with a year of sessions), so
 // it is small, its marks kept apart once it has one.
 type track struct {
+	// runStart is the newest run's start as the last look that read the
+	// session's messages saw it (loaded), or, before one did, the latest
+	// it can have started (see lookLifecycle).
 	runStart int64
 	heard    int64 // Unix ms an event last named this session
 	marks    *[len(kinds)]*Mark
 	phase    phase
 	// fresh: first seen after the baseline was set, so it is new since;
 	// loaded: runStart was taken from its messages, so a later RunStart
-	// is a run it made (see news).
+	// is a run it made (see ranSince).
 	fresh, loaded bool
 }
 

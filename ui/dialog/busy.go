@@ -32,7 +32,7 @@ type Busy struct {
 // NewBusy opens the busy dialog for session id (a root when root is set)
 // on a w×h screen.
 func NewBusy(st *styles.Styles, id, title string, root bool, w, h int) Busy {
-	return Busy{st: st, keys: DefaultBusyKeyMap(), id: id, title: title, root: root, w: w, h: h}
+	return Busy{st: st, keys: DefaultBusyKeyMap(), id: id, title: format.SessionName(title), root: root, w: w, h: h}
 }
 
 // Update handles the wait's end and the dialog's keys.

@@ -59,15 +59,16 @@ func ErrorLine(st *styles.Styles, inner int, msg string) string {
 	return st.Failed.Render(format.Wrap("✗ "+format.OneLine(msg), inner))
 }
 
-// SessionLabel is "title  ses_…" cut to n cells.
+// SessionLabel is "title  ses_…" cut to n cells, the title as the row
+// names it (format.SessionName).
 func SessionLabel(st *model.State, id string, n int) string {
-	t := id
+	t := format.OneLine(id)
 	if st != nil {
 		if s := st.Session(id); s != nil && s.Title != "" {
-			t = s.Title + "  " + id
+			t = format.SessionName(s.Title) + "  " + t
 		}
 	}
-	return ansi.Truncate(format.OneLine(t), n, "…")
+	return ansi.Truncate(t, n, "…")
 }
 
 // TitleOf is a session's title, or its id when it has none, as one line

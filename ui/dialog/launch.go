@@ -54,7 +54,7 @@ type Launch struct {
 func NewLaunch(st *styles.Styles, parent, parentTitle string, w, h int) (Launch, tea.Cmd) {
 	f := Launch{
 		st: st, keys: DefaultFormKeyMap(),
-		parent: parent, title: parentTitle,
+		parent: parent, title: format.SessionName(parentTitle),
 		width: Width(w, 84), height: h,
 	}
 	inner := f.width - 4
@@ -91,7 +91,7 @@ func NewLaunch(st *styles.Styles, parent, parentTitle string, w, h int) (Launch,
 // task and fills the form with it, to edit before launching.
 func NewRetry(st *styles.Styles, id, title, parent string, w, h int) (Launch, tea.Cmd) {
 	f, cmd := NewLaunch(st, parent, "", w, h)
-	f.retryOf, f.title, f.sourcing = id, title, true
+	f.retryOf, f.title, f.sourcing = id, format.SessionName(title), true
 	return f, tea.Batch(cmd, room.Send(task.RetrySourceRequest{ID: id}))
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/ui/room"
 	"github.com/octop-dev/octop/ui/styles"
 )
@@ -22,8 +23,21 @@ func newRetry(st *styles.Styles) Launch {
 	return f
 }
 
-// repairScenes are the steer and retry dialogs in the states a person
-// sees.
+// undoPlan is the undo of a child whose file a sibling wrote too, every
+// session titled as OpenCode titles a task's child: each is named as its
+// row names it ("find callers @explore"), never as stored.
+var undoPlan = func() task.UndoPlan {
+	a := wire.Session{ID: "ses_a", ParentID: "ses_root", Title: "find callers (@explore subagent)"}
+	a1 := wire.Session{ID: "ses_a1", ParentID: "ses_a", Title: "read the parser (@general subagent)"}
+	b := wire.Session{ID: "ses_b", ParentID: "ses_root", Title: "run the unit tests (@general subagent)"}
+	return task.UndoPlan{Session: a, To: "msg_1", Steps: []task.UndoStep{{Session: a, To: "msg_1"}, {Session: a1, To: "msg_2", Descendant: true}},
+		Files: []task.UndoFile{{Path: "callers.txt", Additions: 3, Counted: true, By: []string{"ses_a"},
+			AlsoChangedBy: []task.Change{{SessionID: "ses_b", Title: b.Title, Sure: true, How: "write"}}}},
+		Others: []wire.Session{b}}
+}()
+
+// repairScenes are the steer, retry, undo and redo dialogs in the states
+// a person sees.
 func repairScenes(st *styles.Styles) []scene {
 	say := func(t *testing.T, running bool, msgs ...tea.Msg) room.Dialog {
 		d, _ := NewSay(st, "ses_b", "run the unit tests (@general subagent)", running, "", screenW, screenH)
@@ -41,7 +55,22 @@ func repairScenes(st *styles.Styles) []scene {
 		{"retry-refused", func(t *testing.T) room.Dialog {
 			return step(t, newRetry(st), agents, task.RetrySourceReply{Err: errors.New("ses_a is still running; abort it first")})
 		}},
+		{"undo-preview", func(t *testing.T) room.Dialog { return step(t, undo(st), task.UndoPlanReply{Plan: undoPlan}) }},
+		{"undo-others", func(t *testing.T) room.Dialog {
+			return step(t, undo(st), task.UndoPlanReply{Plan: undoPlan}, keys("y")[0])
+		}},
+		{"redo-preview", func(t *testing.T) room.Dialog {
+			d, _ := NewRedo(st, "ses_a", undoPlan.Session.Title, nil)
+			return step(t, d, task.RedoPlanReply{Plan: task.RedoPlan{Session: undoPlan.Session,
+				Steps: []wire.Session{undoPlan.Session}, Files: undoPlan.Files}})
+		}},
 	}
+}
+
+// undo is the undo dialog of undoPlan's session, its plan on its way.
+func undo(st *styles.Styles) Undo {
+	d, _ := NewUndo(st, "ses_a", undoPlan.Session.Title, nil)
+	return d
 }
 
 // TestRepairDialogGolden pins the steer and retry dialogs, in colour and
@@ -119,5 +148,34 @@ func TestRetryForm(t *testing.T) {
 				t.Errorf("launched %+v, want %+v", r, want)
 			}
 		})
+	}
+}
+
+// TestRepairDialogsNameSessionsAsRows: the steer, retry, undo and redo
+// dialogs name every session as its row does, through the one title
+// split: the undo's confirmation once read "Undo find callers (@explore
+// subagent)?" where the row draws "find callers @explore".
+func TestRepairDialogsNameSessionsAsRows(t *testing.T) {
+	want := map[string][]string{
+		"say-running":  {"Tell run the unit tests @general"},
+		"retry-filled": {"Retry find callers @explore"},
+		"undo-preview": {"Undo find callers @explore?", "• ses_a find callers @explore", "• ses_a1 read the parser @general (descendant)",
+			"! also changed by ses_b run the unit tests @general"},
+		"undo-others":  {`the work of ses_b "run the unit tests @general"`},
+		"redo-preview": {"Redo find callers @explore?"},
+	}
+	for _, sc := range repairScenes(styles.New(true, true)) {
+		if want[sc.name] == nil {
+			continue
+		}
+		v := ansi.Strip(sc.d(t).View(screenW, screenH))
+		for _, w := range want[sc.name] {
+			if !strings.Contains(v, w) {
+				t.Errorf("%s lacks %q:\n%s", sc.name, w, v)
+			}
+		}
+		if strings.Contains(v, "subagent)") {
+			t.Errorf("%s names a session as its title is stored:\n%s", sc.name, v)
+		}
 	}
 }

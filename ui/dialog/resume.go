@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/octop-dev/octop/internal/task"
+	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/room"
 	"github.com/octop-dev/octop/ui/styles"
 )
@@ -42,7 +43,7 @@ func NewResume(st *styles.Styles, id, title string, root bool, w, h int) (Resume
 // newResumeDraft opens the form with a prompt already typed, e.g. one
 // refused because the session had started running again.
 func newResumeDraft(st *styles.Styles, id, title string, root bool, draft string, w, h int) (Resume, tea.Cmd) {
-	f := Resume{st: st, keys: DefaultFormKeyMap(), id: id, title: title, root: root, w: w, h: h}
+	f := Resume{st: st, keys: DefaultFormKeyMap(), id: id, title: format.SessionName(title), root: root, w: w, h: h}
 	f.prompt = promptArea(st, "what the task should do next (enter for a new line, paste works)", draft, w, h)
 	accepts := TaskAgent
 	if root {

@@ -33,7 +33,7 @@ type Say struct {
 // NewSay opens the steer dialog for session id, running or not as the
 // screen sees it, on a w×h screen, with draft already typed.
 func NewSay(st *styles.Styles, id, title string, running bool, draft string, w, h int) (Say, tea.Cmd) {
-	d := Say{st: st, keys: DefaultFormKeyMap(), id: id, title: title, running: running}
+	d := Say{st: st, keys: DefaultFormKeyMap(), id: id, title: format.SessionName(title), running: running}
 	d.text = promptArea(st, "what the session should know (enter for a new line, paste works)", draft, w, h)
 	return d, d.text.Focus()
 }

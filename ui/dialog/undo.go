@@ -53,13 +53,13 @@ type Undo struct {
 
 // NewUndo opens the undo of session id (u); abort is its model.State.AbortPlan.
 func NewUndo(st *styles.Styles, id, title string, abort []string) (Undo, tea.Cmd) {
-	d := Undo{st: st, keys: DefaultUndoKeyMap(), id: id, title: title, abort: abort}
+	d := Undo{st: st, keys: DefaultUndoKeyMap(), id: id, title: format.SessionName(title), abort: abort}
 	return d, room.Send(task.UndoPlanRequest{ID: id})
 }
 
 // NewRedo opens the redo of session id (U).
 func NewRedo(st *styles.Styles, id, title string, abort []string) (Undo, tea.Cmd) {
-	d := Undo{st: st, keys: DefaultUndoKeyMap(), redo: true, id: id, title: title, abort: abort}
+	d := Undo{st: st, keys: DefaultUndoKeyMap(), redo: true, id: id, title: format.SessionName(title), abort: abort}
 	return d, room.Send(task.RedoPlanRequest{ID: id})
 }
 

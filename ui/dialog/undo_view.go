@@ -93,7 +93,7 @@ func (d Undo) preview(inner int) []string {
 		if st.Descendant {
 			role = d.st.Ink.Dim.Render(" (descendant)")
 		}
-		lines = append(lines, "  • "+format.OneLine(st.Session.ID+" "+st.Session.Title)+role)
+		lines = append(lines, "  • "+format.OneLine(st.Session.ID)+" "+format.SessionName(st.Session.Title)+role)
 	}
 	verb := "restores"
 	if d.redo {
@@ -133,7 +133,7 @@ func (d Undo) fileLine(i int, f task.UndoFile, inner int) []string {
 		if c.Sure {
 			how = "its " + c.How + " call wrote it"
 		}
-		out = append(out, d.st.Ink.Failed.Render(trim("    ! also changed by "+format.OneLine(c.SessionID+" "+c.Title), inner)),
+		out = append(out, d.st.Ink.Failed.Render(trim("    ! also changed by "+format.OneLine(c.SessionID)+" "+format.SessionName(c.Title), inner)),
 			d.st.Ink.Failed.Render(trim("      "+format.OneLine(how), inner)))
 	}
 	return out
@@ -160,11 +160,11 @@ func (d Undo) patch(p string) []string {
 	return out
 }
 
-// sessionNames names sessions: id and title.
+// sessionNames names sessions: id and title, as their rows name them.
 func sessionNames(ss []wire.Session) string {
 	parts := make([]string, len(ss))
 	for i, s := range ss {
-		parts[i] = format.OneLine(fmt.Sprintf("%s %q", s.ID, s.Title))
+		parts[i] = format.OneLine(fmt.Sprintf("%s %q", s.ID, format.SessionName(s.Title)))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -90,6 +90,22 @@ func SplitTitle(title string) (desc, agent string) {
 	return desc, agent
 }
 
+// SessionName is a session's title as its row names it, one line (see
+// OneLine): the description, then "@agent" when the title names the
+// agent its task gave it, so "worker 1 (@general subagent)" is
+// "worker 1 @general". Dialogs name a session by it.
+func SessionName(title string) string {
+	desc, agent := SplitTitle(title)
+	desc = OneLine(desc)
+	switch {
+	case agent == "":
+		return desc
+	case desc == "":
+		return "@" + agent
+	}
+	return desc + " @" + agent
+}
+
 // OneLine folds a text from the server into one line a row can hold: it
 // is the screen's way in for every title, name, input and message from a
 // server or a recording, cleaned by package sanitize. Line breaks and tabs

@@ -72,6 +72,23 @@ func TestSplitTitle(t *testing.T) {
 	}
 }
 
+// TestSessionName: a dialog names a session as its row does, through
+// the one title split, clean.
+func TestSessionName(t *testing.T) {
+	for in, want := range map[string]string{
+		"worker 1 (@general subagent)":        "worker 1 @general",
+		"deep root 2":                         "deep root 2",
+		"(@general subagent)":                 "@general",
+		"odd (@two words subagent)":           "odd (@two words subagent)",
+		"esc \x1b[2J (@gen\x1beral subagent)": "esc ␛[2J @gen␛eral",
+		"two\nlines":                          "two lines",
+	} {
+		if got := SessionName(in); got != want {
+			t.Errorf("SessionName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestOneLine(t *testing.T) {
 	// What the server sends reaches no terminal as escapes or controls.
 	for in, want := range map[string]string{

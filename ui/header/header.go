@@ -42,6 +42,10 @@ type Data struct {
 	Sort    string // the tree's sort key, "" (or "newest") for the default
 	SnapErr error  // the last snapshot's failure
 	Now     time.Time
+	// AsksUnread says why the last snapshot could not read the pending
+	// permissions or questions, "" when it did: their marks are as they
+	// were before it.
+	AsksUnread string
 
 	// Counts covers the sessions in the tree (Sessions, Running, Waiting,
 	// Failed, Unread): every one, or with Filtered the filter's matches.
@@ -93,6 +97,9 @@ func Lines(st *styles.Styles, d Data, width int) []string {
 		return []string{format.Fit(line1, width), format.Fit(st.Ink.Failed.Render("error: ")+format.OneLine(d.Conn.Err.Error()), width)}
 	case d.SnapErr != nil:
 		line2 := st.Ink.Failed.Render("could not read the sessions: ") + format.OneLine(d.SnapErr.Error())
+		return []string{format.Fit(line1, width), format.Spread(line2, counts, width)}
+	case d.AsksUnread != "":
+		line2 := st.Ink.Failed.Render("could not read the pending asks: ") + format.OneLine(d.AsksUnread)
 		return []string{format.Fit(line1, width), format.Spread(line2, counts, width)}
 	}
 	line2 := selectionText(st, d, width-ansi.StringWidth(counts)-3)

@@ -17,8 +17,9 @@ import (
 // background tasks it launched, which only its messages say. The others'
 // histories are the screen's to read in the background once the tree is
 // drawn (ui's history loader).
-// Pending permissions and questions are best effort: older servers lack
-// the endpoints.
+// A list of pending permissions or questions that could not be read is
+// said so (model.Snapshot's PermissionsUnread, QuestionsUnread), never
+// taken for "none"; a server without the route (404) has none.
 //
 // A --directory that no project of the server knows is an error here, so
 // the screen's header says so instead of drawing an empty tree.
@@ -32,8 +33,10 @@ func (s *Server) Snapshot(ctx context.Context) (model.Snapshot, error) {
 		return model.Snapshot{}, err
 	}
 	snap := model.Snapshot{Sessions: sessions, Complete: complete, Status: status, Messages: map[string][]wire.MessageWithParts{}}
-	snap.Permissions, _ = c.Permissions(ctx)
-	snap.Questions, _ = c.Questions(ctx)
+	snap.Permissions, err = c.Permissions(ctx)
+	snap.PermissionsUnread = unread(err)
+	snap.Questions, err = c.Questions(ctx)
+	snap.QuestionsUnread = unread(err)
 
 	// A session's messages live with its project: ask its own directory
 	// (with --all-projects it may not be the one octop was started in).
@@ -61,6 +64,15 @@ func (s *Server) Snapshot(ctx context.Context) (model.Snapshot, error) {
 			return nil
 		})
 	return snap, ctx.Err()
+}
+
+// unread is why a list of pending asks could not be read: "" when it was,
+// or when the server has no such route (404), so none is pending there.
+func unread(err error) string {
+	if err == nil || client.IsNotFound(err) {
+		return ""
+	}
+	return err.Error()
 }
 
 // listing reads the sessions and their status. With --all-projects it

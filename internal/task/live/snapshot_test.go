@@ -64,3 +64,28 @@ func TestSnapshotReadsIdleAncestors(t *testing.T) {
 		t.Errorf("read %d message lists, an idle session with nothing running below included", len(snap.Messages))
 	}
 }
+
+// TestSnapshotSaysAsksUnread: a list of pending asks that fails to read
+// is said unread, so the model keeps what it had, where it was once taken
+// for "none"; a server without the route (404) has none to keep.
+func TestSnapshotSaysAsksUnread(t *testing.T) {
+	srv := opencodetest.New(t, opencodetest.Options{})
+	srv.AddSession(wire.Session{ID: "ses_1"})
+	c, err := client.New(client.Options{BaseURL: srv.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := New(c).Snapshot(context.Background())
+	if err != nil || snap.Unread() != "" {
+		t.Fatalf("a whole read: %v, unread %q", err, snap.Unread())
+	}
+	srv.Fail("GET /permission", 503, "busy")
+	srv.Fail("GET /question", 404, "no such route")
+	snap, err = New(c).Snapshot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(snap.PermissionsUnread, "GET /permission") || snap.QuestionsUnread != "" {
+		t.Errorf("permissions unread %q, questions unread %q", snap.PermissionsUnread, snap.QuestionsUnread)
+	}
+}
