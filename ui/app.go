@@ -23,6 +23,7 @@ import (
 	"github.com/octop-dev/octop/ui/header"
 	"github.com/octop-dev/octop/ui/history"
 	"github.com/octop-dev/octop/ui/inflight"
+	"github.com/octop-dev/octop/ui/keymap"
 	"github.com/octop-dev/octop/ui/notices"
 	"github.com/octop-dev/octop/ui/room"
 	"github.com/octop-dev/octop/ui/styles"
@@ -118,7 +119,7 @@ var spinnerFrames = spinner.MiniDot.Frames
 // Model is the root of the screen.
 type Model struct {
 	opts   Options
-	keys   KeyMap
+	keys   keymap.KeyMap
 	styles *styles.Styles // shared and never changed: swapped whole
 	help   help.Model
 
@@ -195,7 +196,7 @@ func New(opts Options) Model {
 	f.SetVirtualCursor(true)
 	m := Model{
 		opts:   opts,
-		keys:   DefaultKeyMap(),
+		keys:   keymap.DefaultKeyMap(),
 		styles: st,
 		help:   newHelp(),
 		tree:   tree.New(st),

@@ -2,7 +2,7 @@
 // root Model (app.go), the layout (view.go), the message routing (update.go
 // for keys, mouse and the clock; server.go for the server's data, taken
 // in through the intake `octop watch` shares and fed to the watchdog), the rooms the reserved keys open and the
-// requests they send (rooms.go), and the screen's keys (keys.go); every
+// requests they send (rooms.go), and the help's keys (keys.go); every
 // view lives in a room of its own under ui/.
 //
 // # Rooms
@@ -25,6 +25,7 @@
 //
 // And what the rooms and the root share:
 //
+//	ui/keymap     the screen's keys and the Actions its reserved keys ask for
 //	ui/room       the contract: Dialog, Observer, FlashMsg, SelectMsg,
 //	              Send, which hands the root a task.Request, and After, a timer
 //	ui/inflight   the requests under way: each one's cancel and its
@@ -75,7 +76,7 @@
 //     the live Server's Do (and the recording's, if a recording can
 //     answer it). The room returns room.Send(task.YourRequest{…}) and
 //     handles task.YourReply in Update.
-//  3. Give it a key in keys.go and an Action, and build it in Model.room
+//  3. Give it a key and an Action in ui/keymap, and build it in Model.room
 //     (rooms.go).
 //
 // # Cost

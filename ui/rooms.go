@@ -13,6 +13,7 @@ import (
 	"github.com/octop-dev/octop/ui/dialog"
 	uidiff "github.com/octop-dev/octop/ui/diff"
 	"github.com/octop-dev/octop/ui/inbox"
+	"github.com/octop-dev/octop/ui/keymap"
 	"github.com/octop-dev/octop/ui/markdown"
 	"github.com/octop-dev/octop/ui/result"
 	"github.com/octop-dev/octop/ui/room"
@@ -24,55 +25,15 @@ import (
 	"github.com/octop-dev/octop/ui/inflight"
 )
 
-// Action is what one of the reserved keys asks for.
-type Action int
-
-// The reserved actions, one per key.
-const (
-	ActionLaunch     Action = iota // n: launch a new task
-	ActionResume                   // r: resume the selected session
-	ActionResumeByID               // R: resume a session by typed task_id
-	ActionAbort                    // x: abort the selected session
-	ActionAbortTree                // X: abort the selected session's subtree
-	ActionOpen                     // o: open the selected session's result
-	ActionCopyID                   // y: copy the selected session's task_id
-	ActionInbox                    // i: the inbox of pending permissions and questions
-	ActionLaunchRoot               // N: launch a task as a new root session
-	ActionTranscript               // t: the selected session's transcript
-	ActionDiff                     // d: the files the selected session changed
-	ActionTimeline                 // T: the selected subtree's timeline
-	ActionLedger                   // $: what the selected subtree spent
-	ActionSteer                    // m: tell the selected session something while it runs
-	ActionRetry                    // a: start the selected session's task again beside it
-	ActionUndo                     // u: undo what the selected session changed
-	ActionRedo                     // U: redo it
-)
-
-var actionNames = [...]string{"launch", "resume", "resume by id", "abort", "abort subtree", "open", "copy task_id", "inbox", "launch root", "transcript", "files changed", "timeline", "spend", "tell", "retry", "undo", "redo"}
-
-// String names the action, e.g. "abort subtree".
-func (a Action) String() string {
-	if int(a) < len(actionNames) {
-		return actionNames[a]
-	}
-	return "action"
-}
-
-// ReadOnly reports whether the action leaves the server alone.
-func (a Action) ReadOnly() bool {
-	return a == ActionOpen || a == ActionCopyID || a == ActionInbox ||
-		a == ActionTranscript || a == ActionDiff || a == ActionTimeline || a == ActionLedger
-}
-
 // startAction is the one place the reserved keys go through: it opens the
 // action's room, or answers at once with a notice.
-func (m Model) startAction(a Action) (Model, tea.Cmd) {
+func (m Model) startAction(a keymap.Action) (Model, tea.Cmd) {
 	// A recording has no server behind it to change, a read-only one is
 	// not to be changed; what they have shown can still be read.
 	if (m.opts.Demo || m.opts.ReadOnly != "") && !a.ReadOnly() {
 		return m.flash(FlashMsg{Text: m.readOnlyNotice()})
 	}
-	if m.opts.Server == nil && a != ActionTimeline {
+	if m.opts.Server == nil && a != keymap.ActionTimeline {
 		return m.flash(FlashMsg{Text: a.String() + ": not available yet"})
 	}
 	d, cmd := m.room(a)
@@ -103,36 +64,36 @@ func (m *Model) closeDialog() {
 
 // room builds the room an action opens, or the Cmd of an action that
 // needs none.
-func (m Model) room(a Action) (room.Dialog, tea.Cmd) {
+func (m Model) room(a keymap.Action) (room.Dialog, tea.Cmd) {
 	st, w, h := m.styles, m.width, m.height
 	sel := m.tree.Selected()
 	ss := m.state.Session(sel)
 	title := dialog.TitleOf(ss, sel)
-	if sel == "" && a != ActionLaunchRoot && a != ActionResumeByID && a != ActionInbox {
-		if a == ActionLaunch {
+	if sel == "" && a != keymap.ActionLaunchRoot && a != keymap.ActionResumeByID && a != keymap.ActionInbox {
+		if a == keymap.ActionLaunch {
 			return nil, room.Flash("select the session to launch under (N launches a new root)", true)
 		}
-		return nil, room.Flash("select a session to "+map[Action]string{ActionResume: "resume",
-			ActionAbort: "abort", ActionAbortTree: "abort", ActionOpen: "open", ActionCopyID: "copy",
-			ActionTranscript: "read", ActionDiff: "see the changes of", ActionTimeline: "chart", ActionLedger: "add up",
-			ActionSteer: "tell something", ActionRetry: "retry", ActionUndo: "undo", ActionRedo: "redo"}[a]+" first", true)
+		return nil, room.Flash("select a session to "+map[keymap.Action]string{keymap.ActionResume: "resume",
+			keymap.ActionAbort: "abort", keymap.ActionAbortTree: "abort", keymap.ActionOpen: "open", keymap.ActionCopyID: "copy",
+			keymap.ActionTranscript: "read", keymap.ActionDiff: "see the changes of", keymap.ActionTimeline: "chart", keymap.ActionUsage: "add up",
+			keymap.ActionSteer: "tell something", keymap.ActionRetry: "retry", keymap.ActionUndo: "undo", keymap.ActionRedo: "redo"}[a]+" first", true)
 	}
 	switch a {
-	case ActionLaunch:
+	case keymap.ActionLaunch:
 		return dialog.NewLaunch(st, sel, title, w, h)
-	case ActionLaunchRoot:
+	case keymap.ActionLaunchRoot:
 		return dialog.NewLaunch(st, "", "", w, h)
-	case ActionResume:
+	case keymap.ActionResume:
 		root := ss == nil || ss.ParentID == ""
 		if ss != nil && ss.Running() {
 			return dialog.NewBusy(st, sel, title, root, w, h), nil
 		}
 		return dialog.NewResume(st, sel, title, root, w, h)
-	case ActionResumeByID:
+	case keymap.ActionResumeByID:
 		return dialog.NewFind(st, w, h)
-	case ActionSteer:
+	case keymap.ActionSteer:
 		return dialog.NewSay(st, sel, title, ss != nil && ss.Running(), "", w, h)
-	case ActionRetry:
+	case keymap.ActionRetry:
 		if ss != nil && ss.Running() {
 			return nil, room.Flash(fmt.Sprintf("%s is still running: abort it first (x), or tell it something (m)", sel), true)
 		}
@@ -141,34 +102,34 @@ func (m Model) room(a Action) (room.Dialog, tea.Cmd) {
 			parent = ss.ParentID
 		}
 		return dialog.NewRetry(st, sel, title, parent, w, h)
-	case ActionAbort:
+	case keymap.ActionAbort:
 		if ss == nil || !ss.Running() {
 			return nil, room.Flash(fmt.Sprintf("%s is idle; nothing to abort", sel), false)
 		}
 		return dialog.NewAbort(st, m.state, sel, m.state.BusyDescendants(sel), w), nil
-	case ActionAbortTree:
+	case keymap.ActionAbortTree:
 		plan := m.state.AbortPlan(sel)
 		if len(plan) == 0 {
 			return nil, room.Flash(fmt.Sprintf("nothing runs in the subtree of %s; nothing to abort", sel), false)
 		}
 		return dialog.NewAbortTree(st, m.state, plan, w), nil
-	case ActionOpen:
+	case keymap.ActionOpen:
 		return result.New(st, sel, title, w, h)
-	case ActionCopyID:
+	case keymap.ActionCopyID:
 		return nil, tea.Batch(tea.SetClipboard(sel), room.Flash("copied task_id "+sel, false))
-	case ActionInbox:
+	case keymap.ActionInbox:
 		return inbox.New(st, m.state, w), nil
-	case ActionTranscript:
+	case keymap.ActionTranscript:
 		return uitranscript.Open(st, sel, title, markdown.New(st.IsDark, st.NoColor).Render)
-	case ActionDiff:
+	case keymap.ActionDiff:
 		return uidiff.Open(st, sel, title)
-	case ActionTimeline:
+	case keymap.ActionTimeline:
 		return uitimeline.Open(st, m.state, sel, m.now.UnixMilli()), nil
-	case ActionLedger:
+	case keymap.ActionUsage:
 		return uiusage.Open(st, m.state, sel, title)
-	case ActionUndo:
+	case keymap.ActionUndo:
 		return dialog.NewUndo(st, sel, title, m.state.AbortPlan(sel))
-	case ActionRedo:
+	case keymap.ActionRedo:
 		if ss == nil || ss.Reverted() == nil {
 			return nil, room.Flash(sel+" has nothing undone to redo", false)
 		}

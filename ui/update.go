@@ -130,9 +130,9 @@ func (m Model) updateKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if nm, cmd, ok := m.screenKey(msg); ok {
 		return nm, cmd
 	}
-	for _, r := range m.keys.actionFor() {
-		if key.Matches(msg, r.b) {
-			return m.startAction(r.a)
+	for _, r := range m.keys.Actions() {
+		if key.Matches(msg, r.Key) {
+			return m.startAction(r.Action)
 		}
 	}
 	return m.paneKey(msg)

@@ -12,10 +12,10 @@ import (
 	"github.com/octop-dev/octop/internal/wire"
 )
 
-// TestLedgerKey: $ on a session opens what its subtree spent, read from
+// TestUsageKey: $ on a session opens what its subtree spent, read from
 // the server's messages: the same groups and total as octop usage; b
 // groups another way; esc closes; nothing is sent that changes anything.
-func TestLedgerKey(t *testing.T) {
+func TestUsageKey(t *testing.T) {
 	f, c := newFakeOpenCode(t)
 	m := actionModel(t, f, c, created("ses_root", "", "root", 1), created("ses_kid", "ses_root", "kid", 2),
 		taskCall("ses_root", "p1", "ses_kid", "find callers", "completed", 2))

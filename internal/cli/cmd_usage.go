@@ -87,7 +87,7 @@ func runUsage(ctx context.Context, cmd *command, base client.Options, pos []stri
 	if !ok {
 		return code
 	}
-	sessions, errs := readLedgers(ctx, cs, cutoff)
+	sessions, errs := readUsage(ctx, cs, cutoff)
 	code = codeOK
 	for _, err := range errs {
 		code = cmd.fail(err)
@@ -102,7 +102,7 @@ func runUsage(ctx context.Context, cmd *command, base client.Options, pos []stri
 		}
 		return code
 	}
-	printLedger(cmd.stdio.out, l)
+	printReport(cmd.stdio.out, l)
 	return code
 }
 
@@ -115,10 +115,10 @@ type usageJSON struct {
 	Aborted usage.Figures `json:"aborted"`
 }
 
-// readLedgers reads every server's sessions with the messages of the
+// readUsage reads every server's sessions with the messages of the
 // roots active since cutoff, at once; a server that cannot be read is an
 // error naming it (when there are several), the others still count.
-func readLedgers(ctx context.Context, cs []*client.Client, cutoff int64) ([]usage.Session, []error) {
+func readUsage(ctx context.Context, cs []*client.Client, cutoff int64) ([]usage.Session, []error) {
 	out := make([][]usage.Session, len(cs))
 	errs := make([]error, len(cs))
 	var wg sync.WaitGroup
@@ -152,9 +152,9 @@ func readLedgers(ctx context.Context, cs []*client.Client, cutoff int64) ([]usag
 	return all, failed
 }
 
-// printLedger prints the table, its total, what ended badly, and what had
+// printReport prints the table, its total, what ended badly, and what had
 // no cost.
-func printLedger(w io.Writer, l usage.Report) {
+func printReport(w io.Writer, l usage.Report) {
 	head := append([]string{strings.ToUpper(string(l.By))}, upper(usage.Columns)...)
 	rows := [][]string{head}
 	for _, r := range l.Rows {

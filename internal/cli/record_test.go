@@ -19,10 +19,10 @@ func (historyOnly) History(_ context.Context, id, _ string) ([]wire.MessageWithP
 	return []wire.MessageWithParts{{Info: wire.Message{ID: "msg_1", SessionID: id, Role: "user"}}}, nil
 }
 
-// TestRecordKeepsTheLedgersHistories: a subtree's histories read for the
+// TestRecordKeepsTheUsageHistories: a subtree's histories read for the
 // $ ledger (a HistoriesRequest) are recorded as the history reader's are,
 // so a replay answers them too.
-func TestRecordKeepsTheLedgersHistories(t *testing.T) {
+func TestRecordKeepsTheUsageHistories(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.octop")
 	r, err := openRecording(path)
 	if err != nil {

@@ -2,7 +2,7 @@ package servers
 
 import (
 	"charm.land/bubbles/v2/key"
-	"github.com/octop-dev/octop/ui"
+	"github.com/octop-dev/octop/ui/keymap"
 	"github.com/octop-dev/octop/ui/tree"
 )
 
@@ -16,7 +16,7 @@ type KeyMap struct {
 	Pick key.Binding
 
 	Tree   tree.KeyMap
-	Screen ui.KeyMap
+	Screen keymap.KeyMap
 }
 
 // DefaultKeyMap returns the one tree's keys.
@@ -26,7 +26,7 @@ func DefaultKeyMap() KeyMap {
 		Next:   key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next server")),
 		Pick:   key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "server N")),
 		Tree:   tree.DefaultKeyMap(),
-		Screen: ui.DefaultKeyMap(),
+		Screen: keymap.DefaultKeyMap(),
 	}
 }
 

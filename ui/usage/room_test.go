@@ -61,7 +61,7 @@ func opened(t *testing.T, noColor bool) *Room {
 	return d.(*Room)
 }
 
-func TestLedgerGolden(t *testing.T) {
+func TestUsageGolden(t *testing.T) {
 	for _, w := range []int{60, 120} {
 		for _, noColor := range []bool{false, true} {
 			t.Run(fmt.Sprintf("w%d/%s", w, map[bool]string{false: "color", true: "nocolor"}[noColor]), func(t *testing.T) {
@@ -84,11 +84,11 @@ func TestLedgerGolden(t *testing.T) {
 	}
 }
 
-// TestLedgerRoom: the request names the subtree with its directories;
+// TestUsageRoom: the request names the subtree with its directories;
 // the groups and the end line come from the replies and the model; b
 // cycles the groupings; the room reads again while the subtree runs;
 // an error is said; esc closes.
-func TestLedgerRoom(t *testing.T) {
+func TestUsageRoom(t *testing.T) {
 	d, cmd := Open(styles.New(true, true), fanOut(), "ses_r", "refactor the parser")
 	req, ok := cmd().(tea.BatchMsg)[0]().(task.HistoriesRequest)
 	if !ok {
@@ -126,9 +126,9 @@ func TestLedgerRoom(t *testing.T) {
 	}
 }
 
-// TestLedgerUntitled: a session with no title is named by its id, which
+// TestUsageUntitled: a session with no title is named by its id, which
 // the server wrote too: cleaned like any of its text.
-func TestLedgerUntitled(t *testing.T) {
+func TestUsageUntitled(t *testing.T) {
 	id := "ses_x" + opencodetest.Payload
 	s := model.New()
 	s.Apply(wire.SessionCreated{Info: wire.Session{ID: id, Time: wire.SessionTime{Created: base, Updated: base}}})
