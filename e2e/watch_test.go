@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/octop-dev/octop/client"
 	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/task/live"
 	"github.com/octop-dev/octop/internal/testkit/harness"
@@ -258,8 +259,13 @@ func TestWatchUntilDone(t *testing.T) {
 	defer actStopAll(c)
 
 	t.Run("completes", func(t *testing.T) {
-		root := actStartRoot(t, ctx, c, "octop e2e until done", "FAIL times=4")
+		// watch is watching before the run starts: a storm read from the
+		// history of a run that ended first is shown, not announced.
+		root := actNewRoot(t, ctx, c, "octop e2e until done")
 		w := startWatch(t, s.URL, "--root", root.ID, "--until-done", "--errors", "3")
+		if err := c.PromptAsync(ctx, root.ID, client.PromptRequest{Parts: []client.TextPartInput{{Text: "FAIL times=4"}}}); err != nil {
+			t.Fatal(err)
+		}
 		if code := w.exitCode(t); code != 0 {
 			t.Fatalf("exit %d, want 0\n%s", code, w.errText())
 		}
