@@ -129,9 +129,10 @@ func repairCheckRetry(t *testing.T, ctx context.Context, c *client.Client, orig 
 		t.Errorf("retry printed %q, want a retry_of line", out)
 	}
 	var msgs []wire.MessageWithParts
-	actWaitFor(t, "the retry's first prompt", func() (bool, error) {
+	// 1.1.65 can list the prompt's message a moment before its text part.
+	actWaitFor(t, "the retry's first prompt and its text", func() (bool, error) {
 		msgs, err = c.Messages(ctx, id, 0)
-		return len(msgs) > 0, err
+		return len(msgs) > 0 && len(msgs[0].Parts) > 0, err
 	})
 	first := msgs[0]
 	if first.Info.Role != "user" || first.Info.Agent != agent || len(first.Parts) == 0 || first.Parts[0].Text != prompt {
