@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/internal/bytesize"
+	"github.com/octop-dev/octop/internal/sleep"
 	"github.com/octop-dev/octop/internal/wire"
 	sse "github.com/tmaxmax/go-sse"
 )
@@ -291,7 +292,6 @@ type pacedReader struct {
 	pace     time.Duration
 	caughtUp func()
 	sent     bool // an event was sent since caughtUp was last called
-	timer    *time.Timer
 	now      func() time.Time // time.Now; tests set their own clock
 	// since is the earliest time the bytes of the last read may have
 	// reached the socket (wire.Envelope.Received): the connection's own
@@ -320,18 +320,10 @@ func (p *pacedReader) Read(b []byte) (int, error) {
 		p.caughtUp()
 	}
 	if !p.at.IsZero() && p.pace > 0 {
-		if wait := p.pace - p.clock().Sub(p.at); wait > 0 {
-			if p.timer == nil {
-				p.timer = time.NewTimer(wait)
-			} else {
-				p.timer.Reset(wait)
-			}
-			select {
-			case <-p.ctx.Done():
-				p.timer.Stop()
-				return 0, p.ctx.Err()
-			case <-p.timer.C:
-			}
+		// sleep.For, not a Go timer: this wait comes with every batch
+		// of a busy stream, and a Go timer wakes octop four times.
+		if err := sleep.For(p.ctx, p.pace-p.clock().Sub(p.at)); err != nil {
+			return 0, err
 		}
 		p.at = time.Time{}
 	}
