@@ -130,7 +130,20 @@ func runOnce(sc script, bins []string, speed float64, env string, idle time.Dura
 	for i := range bins {
 		_ = tm.Keys(pane(i), "q")
 	}
+	// Let each octop end on its own, so its profiles are written.
+	for i := 0; i < 50 && anyAlive(pids); i++ {
+		time.Sleep(100 * time.Millisecond)
+	}
 	return nil
+}
+
+func anyAlive(pids []int) bool {
+	for _, p := range pids {
+		if _, err := os.Stat(fmt.Sprintf("/proc/%d", p)); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // report prints each octop's use since before.
