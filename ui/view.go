@@ -166,5 +166,5 @@ func (m Model) footer() string {
 // renderHelp draws the help once per change of what it shows (size, focus,
 // filter, ?), not once per frame: layout keeps the result.
 func (m Model) renderHelp() string {
-	return footer.Help(m.styles, m.help, m.helpKeys(), m.tree.Filter(), m.width)
+	return footer.Help(m.styles, *m.help, m.helpKeys(), m.tree.Filter(), m.width)
 }
