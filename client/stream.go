@@ -291,7 +291,7 @@ type pacedReader struct {
 	r        io.Reader
 	pace     time.Duration
 	caughtUp func()
-	sent     bool // an event was sent since caughtUp was last called
+	sent     bool             // an event was sent since caughtUp was last called
 	now      func() time.Time // time.Now; tests set their own clock
 	// since is the earliest time the bytes of the last read may have
 	// reached the socket (wire.Envelope.Received): the connection's own
