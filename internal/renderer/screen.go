@@ -36,8 +36,8 @@ type Screen struct {
 	title string        // the window title set
 	mouse tea.MouseMode // the mouse reporting turned on
 	last  time.Time     // when the last frame was written
-	frame bytes.Buffer
-	conv  bytes.Buffer
+	frame   bytes.Buffer
+	colours *colours // nil until a frame needs its colours brought down
 }
 
 // New returns a Screen that writes to out, a frame at most every interval,
@@ -247,10 +247,10 @@ const unknownLine = "\x00unknown"
 func (s *Screen) write() {
 	b := s.frame.Bytes()
 	if s.profile < colorprofile.TrueColor {
-		s.conv.Reset()
-		cw := &colorprofile.Writer{Forward: &s.conv, Profile: s.profile}
-		_, _ = cw.Write(b)
-		b = s.conv.Bytes()
+		if s.colours == nil {
+			s.colours = newColours(s.profile)
+		}
+		b = s.colours.convert(b)
 	}
 	_, _ = s.out.Write(b)
 }
