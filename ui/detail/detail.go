@@ -39,11 +39,13 @@ type Model struct {
 	// shared by the pane's copies: an event redraws the calls it touched,
 	// not every call in view.
 	calls *callLines
+	// fits keeps the other lines' fitted form, shared likewise.
+	fits *fitted
 }
 
 // New returns an empty detail pane.
 func New(s *styles.Styles) Model {
-	return Model{keys: DefaultKeyMap(), styles: s, state: model.New(), calls: &callLines{}}
+	return Model{keys: DefaultKeyMap(), styles: s, state: model.New(), calls: &callLines{}, fits: &fitted{}}
 }
 
 // KeyMap returns the pane's keys, for the footer's help.
@@ -115,7 +117,7 @@ func (m Model) View() string {
 	s := m.state.Session(m.id)
 	var lines []string
 	if s == nil {
-		lines = []string{m.styles.Ink.Dim.Render("no session selected")}
+		lines = []string{fit(m.styles.Ink.Dim.Render("no session selected"), m.width)}
 	} else {
 		head := m.header(s)
 		b := m.body(s)
@@ -128,19 +130,24 @@ func (m Model) View() string {
 			to -= min(m.back, to-room)
 			from = to - room
 		}
-		body := m.lines(b, from, to)
 		// The rule says what the scroll hides, so "tool calls (4)" over
 		// three lines never looks like a miscount.
 		if hidden := from + b.len() - to; hidden > 0 && room > 0 {
 			head[len(head)-1] = m.callsRule(s, from, b.len()-to)
 		}
-		lines = append(head, body...)
+		lines = head
+		for i := range lines {
+			lines[i] = m.fits.fit(lines[i], m.width)
+		}
+		// The body's lines come fitted: a call's line from its cache,
+		// fitted once when it was drawn, not measured again every frame.
+		lines = append(lines, m.lines(b, from, to)...)
 	}
-	for i, l := range lines {
-		lines[i] = fit(l, m.width) // a cached call's line is fitted already: fit only measures it
-	}
-	for len(lines) < m.height {
-		lines = append(lines, strings.Repeat(" ", m.width))
+	if len(lines) < m.height {
+		blank := strings.Repeat(" ", m.width)
+		for len(lines) < m.height {
+			lines = append(lines, blank)
+		}
 	}
 	return strings.Join(lines[:m.height], "\n")
 }
@@ -288,17 +295,17 @@ func (b body) calls() int { return max(len(b.s.Tools), 1) }
 
 func (b body) len() int { return b.calls() + len(b.tail) }
 
-// lines draws body lines [from, to).
+// lines draws body lines [from, to), each fitted to the width.
 func (m Model) lines(b body, from, to int) []string {
 	out := make([]string, 0, to-from)
 	for i := from; i < to; i++ {
 		switch {
 		case i >= b.calls():
-			out = append(out, b.tail[i-b.calls()])
+			out = append(out, m.fits.fit(b.tail[i-b.calls()], m.width))
 		case len(b.s.Tools) == 0 && m.unread(b.s):
-			out = append(out, m.styles.Ink.Dim.Render("not read yet"))
+			out = append(out, fit(m.styles.Ink.Dim.Render("not read yet"), m.width))
 		case len(b.s.Tools) == 0:
-			out = append(out, m.styles.Ink.Dim.Render("none yet"))
+			out = append(out, fit(m.styles.Ink.Dim.Render("none yet"), m.width))
 		default:
 			out = append(out, m.callLine(b.s, i, b.nameW))
 		}
