@@ -192,6 +192,7 @@ func (c *Client) readStream(ctx context.Context, cancel context.CancelCauseFunc,
 		}
 	}()
 	pr := &pacedReader{ctx: ctx, r: body, pace: o.Pace, conn: conn}
+	defer pr.close()
 	if o.Pace > 0 {
 		pr.caughtUp = func() { send(wire.CaughtUp{}) }
 	}
@@ -292,6 +293,7 @@ type pacedReader struct {
 	pace     time.Duration
 	caughtUp func()
 	sent     bool             // an event was sent since caughtUp was last called
+	timer    *sleep.Timer     // the pace's, made at the first wait; close lets it go
 	now      func() time.Time // time.Now; tests set their own clock
 	// since is the earliest time the bytes of the last read may have
 	// reached the socket (wire.Envelope.Received): the connection's own
@@ -320,9 +322,12 @@ func (p *pacedReader) Read(b []byte) (int, error) {
 		p.caughtUp()
 	}
 	if !p.at.IsZero() && p.pace > 0 {
-		// sleep.For, not a Go timer: this wait comes with every batch
-		// of a busy stream, and a Go timer wakes octop four times.
-		if err := sleep.For(p.ctx, p.pace-p.clock().Sub(p.at)); err != nil {
+		// A sleep.Timer, not a Go timer: this wait comes with every
+		// batch of a busy stream, and a Go timer wakes octop four times.
+		if p.timer == nil {
+			p.timer = sleep.New(p.ctx)
+		}
+		if err := p.timer.For(p.pace - p.clock().Sub(p.at)); err != nil {
 			return 0, err
 		}
 		p.at = time.Time{}
@@ -359,6 +364,13 @@ func (p *pacedReader) Read(b []byte) (int, error) {
 		p.at = end
 	}
 	return n, err
+}
+
+// close lets the pace's timer go.
+func (p *pacedReader) close() {
+	if p.timer != nil {
+		p.timer.Close()
+	}
 }
 
 func (p *pacedReader) clock() time.Time {

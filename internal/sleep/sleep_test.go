@@ -58,3 +58,46 @@ func TestForEndsWithItsContext(t *testing.T) {
 		}
 	}
 }
+
+// TestTimerWaitsAgainAndEndsWithItsContext: one Timer waits its time
+// round after round; its context's end cuts the wait under way short and
+// every later one; the next Timers wait their whole time.
+func TestTimerWaitsAgainAndEndsWithItsContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	tm := New(ctx)
+	for range 5 {
+		start := time.Now()
+		if err := tm.For(3 * time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+		if took := time.Since(start); took < 3*time.Millisecond {
+			t.Fatalf("For(3ms) returned after %s", took)
+		}
+	}
+	done := make(chan error, 1)
+	go func() { done <- tm.For(time.Hour) }()
+	time.AfterFunc(10*time.Millisecond, cancel)
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("cut short: %v, want context.Canceled", err)
+		}
+	case <-time.After(testwait.Scale(10 * time.Second)):
+		t.Fatal("the context ended but the Timer still waits")
+	}
+	if err := tm.For(time.Hour); !errors.Is(err, context.Canceled) {
+		t.Fatalf("after its context ended: %v", err)
+	}
+	tm.Close()
+	for range 3 {
+		next := New(context.Background())
+		start := time.Now()
+		if err := next.For(10 * time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+		if took := time.Since(start); took < 10*time.Millisecond {
+			t.Fatalf("a later Timer returned after %s: it got the cut alarm", took)
+		}
+		next.Close()
+	}
+}

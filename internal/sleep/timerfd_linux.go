@@ -1,7 +1,7 @@
 package sleep
 
 import (
-	"context"
+	"errors"
 	"os"
 	"sync"
 	"syscall"
@@ -50,7 +50,7 @@ func get() *alarm {
 	return &alarm{f: f, rc: rc, fd: fd}
 }
 
-// put keeps a for the next wait, disarmed and drained.
+// put keeps a for the next Timer.
 func put(a *alarm) {
 	spare.Lock()
 	defer spare.Unlock()
@@ -81,33 +81,27 @@ func (a *alarm) drain() syscall.Errno {
 	return e
 }
 
-// wait waits d on the alarm or until ctx ends; false when the alarm
-// failed (For then closes it and waits on a Go timer).
-func (a *alarm) wait(ctx context.Context, d time.Duration) bool {
-	_ = a.drain() // an expiry left over from a wait ctx cut short
+// wait waits d on the alarm, or until it is cut; false when the alarm
+// failed.
+func (a *alarm) wait(d time.Duration) bool {
+	_ = a.drain() // an expiry left over from a wait cut short
 	if a.settime(d) != nil {
 		return false
 	}
-	// A read deadline in the past ends the wait at once: how ctx cuts
-	// it short. set says the deadline is in place.
-	set := make(chan struct{})
-	stop := context.AfterFunc(ctx, func() {
-		_ = a.f.SetReadDeadline(time.Unix(1, 0))
-		close(set)
-	})
 	var errno syscall.Errno
 	err := a.rc.Read(func(uintptr) bool {
 		errno = a.drain()
 		return errno != syscall.EAGAIN
 	})
-	if !stop() {
-		<-set
+	if errors.Is(err, os.ErrDeadlineExceeded) {
 		_ = a.settime(0)
-		_ = a.f.SetReadDeadline(time.Time{})
-		return true
+		return true // cut short
 	}
 	return err == nil && errno == 0
 }
+
+// cut ends the wait under way and every later one.
+func (a *alarm) cut() { _ = a.f.SetReadDeadline(time.Unix(1, 0)) }
 
 // close lets the alarm go.
 func (a *alarm) close() { a.f.Close() }
