@@ -5,7 +5,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/dialog"
 	"github.com/octop-dev/octop/ui/footer"
@@ -135,7 +134,7 @@ func (m Model) rule() string {
 		name = " detail (tab: back to tree) "
 		st = m.styles.Ink.Focused
 	}
-	return st.Render(format.Fit("──"+name+strings.Repeat("─", max(m.width-2-ansi.StringWidth(name), 0)), m.width))
+	return st.Render(format.Fit("──"+name+strings.Repeat("─", max(m.width-2-format.Width(name), 0)), m.width))
 }
 
 // headerLines is the two header lines.

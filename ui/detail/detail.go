@@ -342,10 +342,10 @@ func (m Model) toolLine(t model.ToolCall, shown model.ToolStatus, nameW int) str
 		dur = format.Duration(t.End - t.Start)
 	}
 	name := ansi.Truncate(format.OneLine(t.Tool), nameW, "…")
-	name += strings.Repeat(" ", nameW-ansi.StringWidth(name))
+	name += strings.Repeat(" ", nameW-format.Width(name))
 	room := m.width - 2 - nameW - 1 - len(dur) - 1
 	what = ansi.Truncate(what, max(room, 0), "…")
-	pad := max(room-ansi.StringWidth(what), 0)
+	pad := max(room-format.Width(what), 0)
 	if running {
 		plain := mark + " " + name + " " + what + strings.Repeat(" ", pad) + " " + dur
 		return st.Ink.Highlight.Render(fit(plain, m.width))
@@ -365,20 +365,20 @@ func label(st *styles.Styles, name string) string {
 // rule is a section heading drawn as a line across the pane.
 func rule(st *styles.Styles, title string, width int) string {
 	head := "── " + title + " "
-	return st.Ink.Border.Render(head + strings.Repeat("─", max(width-ansi.StringWidth(head), 0)))
+	return st.Ink.Border.Render(head + strings.Repeat("─", max(width-format.Width(head), 0)))
 }
 
 // fit cuts a line to width with an ellipsis, or pads it, so every line of
 // the pane is exactly width cells. It measures the line once, and again
 // only when it was cut.
 func fit(s string, width int) string {
-	w := ansi.StringWidth(s)
+	w := format.Width(s)
 	if w == width {
 		return s
 	}
 	if w > width {
 		s = ansi.Truncate(s, width, "…")
-		w = ansi.StringWidth(s)
+		w = format.Width(s)
 	}
 	return s + strings.Repeat(" ", max(width-w, 0))
 }
