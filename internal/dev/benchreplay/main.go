@@ -35,6 +35,7 @@ func main() {
 	runs := flag.Int("runs", 1, "how many runs")
 	speed := flag.Float64("speed", 1, "play the events this many times faster")
 	env := flag.String("env", "", "more environment for every octop, e.g. GOMAXPROCS=1")
+	wrap := flag.String("wrap", "", "a command each octop runs under, e.g. \"valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.%p\" (GODEBUG=asyncpreemptoff=1 in -env)")
 	stderr := flag.Bool("stderr", false, "print what each octop wrote to stderr (e.g. with -env GODEBUG=gctrace=1)")
 	idle := flag.Duration("idle", 0, "first measure this long with no event played (what a quiet screen costs)")
 	flag.Parse()
@@ -46,7 +47,7 @@ func main() {
 	bins := strings.Split(*octops, ",")
 	fmt.Printf("%d events over %.1f s, speed %g\n", len(sc.events), sc.events[len(sc.events)-1].after.Seconds(), *speed)
 	for i := 1; i <= *runs; i++ {
-		if err := runOnce(sc, bins, *speed, *env, *idle, *stderr); err != nil {
+		if err := runOnce(sc, bins, opts{speed: *speed, env: *env, wrap: *wrap, idle: *idle, stderr: *stderr}); err != nil {
 			fmt.Fprintln(os.Stderr, "benchreplay:", err)
 			os.Exit(1)
 		}
@@ -62,7 +63,15 @@ func readRecording(path string) (record.Recording, error) {
 	return record.Read(f)
 }
 
-func runOnce(sc script, bins []string, speed float64, env string, idle time.Duration, stderr bool) error {
+// opts are the flags of a run.
+type opts struct {
+	speed     float64
+	env, wrap string
+	idle      time.Duration
+	stderr    bool
+}
+
+func runOnce(sc script, bins []string, o opts) error {
 	f, err := serve(sc)
 	if err != nil {
 		return err
@@ -81,8 +90,8 @@ func runOnce(sc script, bins []string, speed float64, env string, idle time.Dura
 		if err != nil {
 			return err
 		}
-		pids[i], err = tm.Start(pane(i), 200, 50, fmt.Sprintf("env TERM=xterm-256color OCTOP_TRACE=%s %s %s --server %s 2>%s",
-			filepath.Join(dir, pane(i)), env, abs, f.url, filepath.Join(dir, pane(i)+".stderr")))
+		pids[i], err = tm.Start(pane(i), 200, 50, fmt.Sprintf("env TERM=xterm-256color OCTOP_TRACE=%s %s %s %s --server %s 2>%s",
+			filepath.Join(dir, pane(i)), o.env, o.wrap, abs, f.url, filepath.Join(dir, pane(i)+".stderr")))
 		if err != nil {
 			return err
 		}
@@ -98,15 +107,15 @@ func runOnce(sc script, bins []string, speed float64, env string, idle time.Dura
 		resetPeak(p)
 		before[i] = measure(p)
 	}
-	if idle > 0 {
-		time.Sleep(idle)
-		report(fmt.Sprintf("idle %s", idle), bins, pids, before)
+	if o.idle > 0 {
+		time.Sleep(o.idle)
+		report(fmt.Sprintf("idle %s", o.idle), bins, pids, before)
 		for i, p := range pids {
 			before[i] = measure(p)
 		}
 	}
 	done := make(chan struct{})
-	go func() { f.play(speed); close(done) }()
+	go func() { f.play(o.speed); close(done) }()
 	keys := []string{"j", "k"}
 	for n := 0; ; n++ {
 		select {
@@ -121,7 +130,7 @@ func runOnce(sc script, bins []string, speed float64, env string, idle time.Dura
 	}
 	time.Sleep(time.Second)
 	report("fan-out", bins, pids, before)
-	if stderr {
+	if o.stderr {
 		for i := range bins {
 			b, _ := os.ReadFile(filepath.Join(dir, pane(i)+".stderr"))
 			fmt.Printf("%s's stderr:\n%s", bins[i], b)
