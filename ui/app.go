@@ -189,6 +189,8 @@ type Model struct {
 	helpView string
 	footerH  int
 	hdr      *header.Cache
+	// rows keeps the screen's rows of the last frame (see rowCache).
+	rows *rowCache
 }
 
 // New returns the screen. It does no I/O: Init returns the first fetches.
@@ -219,6 +221,7 @@ func New(opts Options) Model {
 		width:  80,
 		height: 24,
 		hdr:    &header.Cache{},
+		rows:   &rowCache{},
 	}
 	m.applyStyles(st)
 	if m.opts.Getenv == nil {

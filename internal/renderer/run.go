@@ -194,9 +194,22 @@ func (d drawn) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return d, cmd
 }
 
+// Lined is a model whose view can come as the screen's lines (ui.Model):
+// the Screen takes them as they are, and a line that is the very string
+// of the last frame's costs nothing to compare; v is the view but its
+// Content.
+type Lined interface {
+	ViewLines() (lines []string, v tea.View)
+}
+
 // View hands the inner view to the screen: at once when it answers input,
 // else within the frame cap.
 func (d drawn) View() tea.View {
+	if l, ok := d.inner.(Lined); ok {
+		lines, v := l.ViewLines()
+		d.screen.SetLines(lines, v, d.input)
+		return tea.View{}
+	}
 	if d.input {
 		d.screen.SetNow(d.inner.View())
 	} else {

@@ -110,9 +110,12 @@ func (m Model) maxBack() int {
 }
 
 // View renders the pane, exactly width × height cells.
-func (m Model) View() string {
+func (m Model) View() string { return strings.Join(m.Lines(), "\n") }
+
+// Lines is View's lines, exactly height of them, each the width.
+func (m Model) Lines() []string {
 	if m.width <= 0 || m.height <= 0 {
-		return ""
+		return nil
 	}
 	s := m.state.Session(m.id)
 	var lines []string
@@ -149,7 +152,7 @@ func (m Model) View() string {
 			lines = append(lines, blank)
 		}
 	}
-	return strings.Join(lines[:m.height], "\n")
+	return lines[:m.height]
 }
 
 // header is the fixed top: what the session is and how it stands.
