@@ -309,6 +309,10 @@ type pacedReader struct {
 // reached its socket (rawConn, on Linux).
 type arrivals interface{ Arrived() time.Time }
 
+// quieter is a connection that can hold what arrives without waking
+// anyone while the stream waits out its pace (rawConn, on Linux).
+type quieter interface{ Quiet(on bool) }
+
 // blocked is how long a read must take to count as having waited for its
 // bytes (they reached the socket as it returned), rather than finding them
 // there.
@@ -327,7 +331,15 @@ func (p *pacedReader) Read(b []byte) (int, error) {
 		if p.timer == nil {
 			p.timer = sleep.New(p.ctx)
 		}
-		if err := p.timer.For(p.pace - p.clock().Sub(p.at)); err != nil {
+		q, _ := p.conn.(quieter)
+		if q != nil {
+			q.Quiet(true)
+		}
+		err := p.timer.For(p.pace - p.clock().Sub(p.at))
+		if q != nil {
+			q.Quiet(false)
+		}
+		if err != nil {
 			return 0, err
 		}
 		p.at = time.Time{}
