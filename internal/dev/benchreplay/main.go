@@ -96,7 +96,7 @@ func runOnce(sc script, bins []string, o opts) error {
 			return err
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	if err := waitReady(ctx, tm, f, len(bins)); err != nil {
 		return err
