@@ -92,4 +92,3 @@ func BenchmarkColours(b *testing.B) {
 		}
 	})
 }
-

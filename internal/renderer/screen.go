@@ -34,10 +34,10 @@ type Screen struct {
 	full   bool // the next draw repaints every line
 
 	// The drawer's own, touched by no other goroutine.
-	shown []string      // the lines on the terminal
-	title string        // the window title set
-	mouse tea.MouseMode // the mouse reporting turned on
-	last  time.Time     // when the last frame was written
+	shown   []string      // the lines on the terminal
+	title   string        // the window title set
+	mouse   tea.MouseMode // the mouse reporting turned on
+	last    time.Time     // when the last frame was written
 	frame   bytes.Buffer
 	colours *colours // nil until a frame needs its colours brought down
 }
