@@ -127,8 +127,11 @@ BENCH_PKGS := ./model ./ui ./ui/tree ./ui/transcript ./internal/watchdog
 bench:
 	go test -run '^$$' -bench . -benchmem -count 3 $(BENCH_PKGS) | go run ./internal/dev/perfdoc -section bench
 
+# build makes a static binary, as make dist's releases are: a binary
+# linked to libc maps it and its loader into every octop (make bench-live
+# measures bin/octop's memory).
 build:
-	go build -o bin/octop ./cmd/octop
+	CGO_ENABLED=0 go build -o bin/octop ./cmd/octop
 
 # bench-live runs octop beside `opencode attach` and `curl -N /event` on one
 # live fan-out (8 children x 10 tool calls) and prints CPU-s, peak RSS, the

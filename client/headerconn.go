@@ -127,3 +127,10 @@ func (c *headerConn) Arrived() time.Time {
 	}
 	return time.Time{}
 }
+
+// Quiet is the wrapped connection's (quieter), if it has it.
+func (c *headerConn) Quiet(on bool) {
+	if q, ok := c.Conn.(quieter); ok {
+		q.Quiet(on)
+	}
+}

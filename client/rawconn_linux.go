@@ -107,3 +107,27 @@ func (c *rawConn) Read(p []byte) (int, error) {
 	}
 	return n, nil
 }
+
+// quietLowat is the receive low-water mark of a quiet connection: more
+// than a busy stream sends in a pace (StreamOptions.Pace), less than
+// would make the kernel grow the socket's buffer to hold it.
+const quietLowat = 32 << 10
+
+// Quiet, while on, has the kernel hold what arrives without waking
+// anyone, up to quietLowat bytes (SO_RCVLOWAT): a paced stream waits out
+// its pace with the data that comes meanwhile left in the socket, and the
+// netpoller, which watches every socket it has whether anyone waits on it
+// or not, would wake octop at each event the server wrote. Off, the next
+// byte wakes it as before, and what came while it was on is read at once.
+// A raw system call, as Read's: through the syscall package it would wake
+// Go's system monitor.
+func (c *rawConn) Quiet(on bool) {
+	lowat := int32(1)
+	if on {
+		lowat = quietLowat
+	}
+	_ = c.rc.Control(func(fd uintptr) {
+		_, _, _ = syscall.RawSyscall6(syscall.SYS_SETSOCKOPT, fd, syscall.SOL_SOCKET, syscall.SO_RCVLOWAT,
+			uintptr(unsafe.Pointer(&lowat)), 4, 0)
+	})
+}

@@ -13,6 +13,8 @@ import (
 	"time"
 	"unsafe"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/octop-dev/octop/internal/testkit/testwait"
 )
 
@@ -184,5 +186,56 @@ func TestRawConnArrived(t *testing.T) {
 	}
 	if w3, a := <-began, c.Arrived(); a.Before(w3) {
 		t.Errorf("the rest of a burst a read waited for arrived %v before the burst was written", w3.Sub(a))
+	}
+}
+
+// readable says whether poll(2) finds c's socket readable now: what
+// wakes the netpoller.
+func readable(c *rawConn) bool {
+	var ready bool
+	_ = c.rc.Control(func(fd uintptr) {
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		n, _ := unix.Poll(fds, 0)
+		ready = n > 0 && fds[0].Revents&unix.POLLIN != 0
+	})
+	return ready
+}
+
+// TestQuietHoldsWhatArrives: while quiet, a few events' worth of bytes
+// leave the socket unreadable to poll (nothing wakes for them); once not,
+// it is readable at once and Read has every byte.
+func TestQuietHoldsWhatArrives(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	served := make(chan net.Conn, 1)
+	go func() {
+		s, err := ln.Accept()
+		if err == nil {
+			served <- s
+		}
+	}()
+	c := dialQuiet(t, ln.Addr().String())
+	s := <-served
+	defer s.Close()
+	c.Quiet(true)
+	want := bytes.Repeat([]byte("data: {}\n\n"), 100)
+	if _, err := s.Write(want); err != nil {
+		t.Fatal(err)
+	}
+	testwait.Eventually(t, func() bool { return pending(c) == len(want) }, 10*time.Second, "the bytes to reach the socket")
+	if readable(c) {
+		t.Fatal("a quiet socket holding 1 KB polls readable: it would wake the netpoller")
+	}
+	c.Quiet(false)
+	if !readable(c) {
+		t.Fatal("once not quiet, the socket holding 1 KB does not poll readable")
+	}
+	got := make([]byte, 4096)
+	n, err := c.Read(got)
+	if err != nil || !bytes.Equal(got[:n], want) {
+		t.Fatalf("Read = %d, %v; want the %d bytes sent", n, err, len(want))
 	}
 }

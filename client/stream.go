@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/internal/bytesize"
+	"github.com/octop-dev/octop/internal/sleep"
 	"github.com/octop-dev/octop/internal/wire"
 	sse "github.com/tmaxmax/go-sse"
 )
@@ -191,6 +192,7 @@ func (c *Client) readStream(ctx context.Context, cancel context.CancelCauseFunc,
 		}
 	}()
 	pr := &pacedReader{ctx: ctx, r: body, pace: o.Pace, conn: conn}
+	defer pr.close()
 	if o.Pace > 0 {
 		pr.caughtUp = func() { send(wire.CaughtUp{}) }
 	}
@@ -290,8 +292,8 @@ type pacedReader struct {
 	r        io.Reader
 	pace     time.Duration
 	caughtUp func()
-	sent     bool // an event was sent since caughtUp was last called
-	timer    *time.Timer
+	sent     bool             // an event was sent since caughtUp was last called
+	timer    *sleep.Timer     // the pace's, made at the first wait; close lets it go
 	now      func() time.Time // time.Now; tests set their own clock
 	// since is the earliest time the bytes of the last read may have
 	// reached the socket (wire.Envelope.Received): the connection's own
@@ -307,6 +309,10 @@ type pacedReader struct {
 // reached its socket (rawConn, on Linux).
 type arrivals interface{ Arrived() time.Time }
 
+// quieter is a connection that can hold what arrives without waking
+// anyone while the stream waits out its pace (rawConn, on Linux).
+type quieter interface{ Quiet(on bool) }
+
 // blocked is how long a read must take to count as having waited for its
 // bytes (they reached the socket as it returned), rather than finding them
 // there.
@@ -320,18 +326,21 @@ func (p *pacedReader) Read(b []byte) (int, error) {
 		p.caughtUp()
 	}
 	if !p.at.IsZero() && p.pace > 0 {
-		if wait := p.pace - p.clock().Sub(p.at); wait > 0 {
-			if p.timer == nil {
-				p.timer = time.NewTimer(wait)
-			} else {
-				p.timer.Reset(wait)
-			}
-			select {
-			case <-p.ctx.Done():
-				p.timer.Stop()
-				return 0, p.ctx.Err()
-			case <-p.timer.C:
-			}
+		// A sleep.Timer, not a Go timer: this wait comes with every
+		// batch of a busy stream, and a Go timer wakes octop four times.
+		if p.timer == nil {
+			p.timer = sleep.New(p.ctx)
+		}
+		q, _ := p.conn.(quieter)
+		if q != nil {
+			q.Quiet(true)
+		}
+		err := p.timer.For(p.pace - p.clock().Sub(p.at))
+		if q != nil {
+			q.Quiet(false)
+		}
+		if err != nil {
+			return 0, err
 		}
 		p.at = time.Time{}
 	}
@@ -367,6 +376,13 @@ func (p *pacedReader) Read(b []byte) (int, error) {
 		p.at = end
 	}
 	return n, err
+}
+
+// close lets the pace's timer go.
+func (p *pacedReader) close() {
+	if p.timer != nil {
+		p.timer.Close()
+	}
 }
 
 func (p *pacedReader) clock() time.Time {

@@ -117,15 +117,20 @@ const (
 var spinnerFrames = spinner.MiniDot.Frames
 
 // Model is the root of the screen.
+//
+// It is copied into the program with every message (Update returns it as
+// a tea.Model), so what is large and changes rarely is held by pointer:
+// the key map, the help and the filter's input were 15 KB of its 17.
+// Copies share them; the program keeps only the newest copy.
 type Model struct {
 	opts   Options
-	keys   keymap.KeyMap
+	keys   *keymap.KeyMap // never changed
 	styles *styles.Styles // shared and never changed: swapped whole
-	help   help.Model
+	help   *help.Model
 
 	tree      tree.Model
 	detail    detail.Model
-	filter    textinput.Model
+	filter    *textinput.Model
 	filtering bool
 	focus     pane
 	follow    bool
@@ -179,6 +184,8 @@ type Model struct {
 	helpView string
 	footerH  int
 	hdr      *header.Cache
+	// rows keeps the screen's rows of the last frame (see rowCache).
+	rows *rowCache
 }
 
 // New returns the screen. It does no I/O: Init returns the first fetches.
@@ -194,20 +201,22 @@ func New(opts Options) Model {
 	f.Prompt = "/"
 	f.Placeholder = "title, agent or id"
 	f.SetVirtualCursor(true)
+	keys := keymap.DefaultKeyMap()
 	m := Model{
 		opts:   opts,
-		keys:   keymap.DefaultKeyMap(),
+		keys:   &keys,
 		styles: st,
 		help:   newHelp(),
 		tree:   tree.New(st),
 		detail: detail.New(st),
-		filter: f,
+		filter: &f,
 		state:  model.New(),
 		now:    opts.Clock(),
 		hist:   history.New(opts.History),
 		width:  80,
 		height: 24,
 		hdr:    &header.Cache{},
+		rows:   &rowCache{},
 	}
 	m.applyStyles(st)
 	if m.opts.Getenv == nil {
@@ -244,10 +253,10 @@ func (m Model) Selected() string { return m.tree.Selected() }
 
 // newHelp is the footer's help with narrow column gaps, so the full help
 // fits 80 columns.
-func newHelp() help.Model {
+func newHelp() *help.Model {
 	h := help.New()
 	h.FullSeparator = "  "
-	return h
+	return &h
 }
 
 // applyStyles hands the style set to every part of the screen.

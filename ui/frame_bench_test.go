@@ -71,9 +71,9 @@ func newLineScreen(w, h int) *lineScreen {
 	return l
 }
 
-func (l *lineScreen) draw(content string) int {
+func (l *lineScreen) draw(lines []string) int {
 	l.out.Reset()
-	l.scr.Set(tea.NewView(content))
+	l.scr.SetLines(lines, tea.View{}, false)
 	l.scr.Draw()
 	return l.out.Len()
 }
@@ -90,11 +90,20 @@ func BenchmarkFrame(b *testing.B) {
 			m := New(Options{ServerURL: "http://127.0.0.1:4096", Clock: func() time.Time { return clock }})
 			m = send(b, m, tea.WindowSizeMsg{Width: 200, Height: 50})
 			m = send(b, m, liveFanOut(8, 10))
-			draw := newTerminal(200, 50).draw
+			// octop's renderer takes the screen's lines (Model.ViewLines);
+			// Bubble Tea's, the content whole.
+			var draw func(Model) int
 			if strings.HasSuffix(what, "screen") {
-				draw = newLineScreen(200, 50).draw
+				scr := newLineScreen(200, 50)
+				draw = func(m Model) int {
+					lines, _ := m.ViewLines()
+					return scr.draw(lines)
+				}
+			} else {
+				term := newTerminal(200, 50)
+				draw = func(m Model) int { return term.draw(m.View().Content) }
 			}
-			draw(m.View().Content)
+			draw(m)
 			written := 0
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -109,7 +118,7 @@ func BenchmarkFrame(b *testing.B) {
 				}
 				nm, _ := m.Update(msg)
 				m = nm.(Model)
-				written += draw(m.View().Content)
+				written += draw(m)
 			}
 			b.ReportMetric(float64(written)/float64(b.N), "bytes/frame")
 		})

@@ -99,7 +99,7 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.updateDialog(msg)
 	case m.filtering:
 		var cmd tea.Cmd
-		m.filter, cmd = m.filter.Update(msg)
+		*m.filter, cmd = m.filter.Update(msg)
 		return m, cmd
 	}
 	return m, nil
@@ -212,7 +212,7 @@ func (m Model) updateFilter(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	}
 	var cmd tea.Cmd
-	m.filter, cmd = m.filter.Update(msg)
+	*m.filter, cmd = m.filter.Update(msg)
 	if v := m.filter.Value(); v != m.tree.Filter() {
 		m.tree.SetFilter(v)
 		m.counts = m.tree.Tally()

@@ -5,7 +5,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/octop-dev/octop/model"
 	"github.com/octop-dev/octop/ui/dialog"
 	"github.com/octop-dev/octop/ui/footer"
@@ -57,7 +56,26 @@ func (m *Model) layout() {
 // View draws the whole screen. It reads what Update prepared and renders
 // only what is visible; it changes nothing.
 func (m Model) View() tea.View {
-	v := tea.NewView(m.render())
+	v := m.viewFields()
+	v.SetContent(m.render())
+	return v
+}
+
+// ViewLines is View, its content as the screen's lines, each exactly the
+// terminal's width, and v's Content empty: octop's own renderer compares
+// and writes lines, and a line that is the same string as the last
+// frame's costs it nothing, where a whole frame built anew would cost
+// every line's bytes, twice (built, then compared).
+func (m Model) ViewLines() (lines []string, v tea.View) {
+	if m.dialog != nil {
+		return strings.Split(m.render(), "\n"), m.viewFields()
+	}
+	return m.screenLines(), m.viewFields()
+}
+
+// viewFields are View's but its content.
+func (m Model) viewFields() tea.View {
+	var v tea.View
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "octop"
@@ -70,60 +88,56 @@ func (m Model) View() tea.View {
 // render is View's content: the screen as one string, every line exactly
 // the terminal's width.
 func (m Model) render() string {
+	screen := strings.Join(m.screenLines(), "\n")
+	if m.dialog != nil {
+		screen = dialog.Overlay(screen, m.dialog.View(m.width, m.height), m.width, m.height, m.styles.NoColor)
+	}
+	return screen
+}
+
+// screenLines is the screen without a dialog over it, a line per row.
+// The header's lines and the panes' are exactly their width already: no
+// second measuring pass here, it would cost as much as drawing them. A
+// row of the wide layout joins the two panes' lines, and is the same
+// string as the last frame's when they are (m.rows).
+func (m Model) screenLines() []string {
 	if m.width <= 0 || m.height <= 0 {
-		return ""
+		return nil
 	}
 	a := m.areas()
-	// One builder for the whole screen: a line per row, no string per row
-	// in between. The header's lines and the panes' are exactly their
-	// width already: no second measuring pass here, it would cost as much
-	// as drawing them.
-	var b strings.Builder
-	b.Grow(m.height * (2*m.width + 64)) // cells and their colours
-	n := 0
-	line := func(parts ...string) {
-		if n == m.height {
-			return
+	out := make([]string, 0, m.height)
+	line := func(l string) {
+		if len(out) < m.height {
+			out = append(out, l)
 		}
-		if n > 0 {
-			b.WriteByte('\n')
-		}
-		for _, p := range parts {
-			b.WriteString(p)
-		}
-		n++
 	}
 	for _, l := range m.headerLines() {
 		line(l)
 	}
-	treeLines := strings.Split(m.tree.ViewOr(tree.Empty{Demo: m.opts.Demo, ConnKnown: m.connKnown, Conn: m.conn,
-		ServerURL: m.opts.ServerURL}), "\n")
-	detailLines := strings.Split(m.detail.View(), "\n")
+	treeLines := m.tree.LinesOr(tree.Empty{Demo: m.opts.Demo, ConnKnown: m.connKnown, Conn: m.conn,
+		ServerURL: m.opts.ServerURL})
+	detailLines := m.detail.Lines()
 	if a.wide {
 		sep := m.styles.Ink.Border.Render("│")
 		for i := 0; i < a.tree.H; i++ {
-			line(format.LineOf(treeLines, i, a.tree.W), sep, format.LineOf(detailLines, i, a.detail.W))
+			line(m.rows.join(i, m.rows.lineOf(treeLines, i, a.tree.W), sep, m.rows.lineOf(detailLines, i, a.detail.W)))
 		}
 	} else {
 		for i := 0; i < a.tree.H; i++ {
-			line(format.LineOf(treeLines, i, a.tree.W))
+			line(m.rows.lineOf(treeLines, i, a.tree.W))
 		}
 		if a.detail.H > 0 || a.tree.H > 0 {
 			line(m.rule())
 		}
 		for i := 0; i < a.detail.H; i++ {
-			line(format.LineOf(detailLines, i, a.detail.W))
+			line(m.rows.lineOf(detailLines, i, a.detail.W))
 		}
 	}
-	footer := strings.Split(m.footer(), "\n")
+	footer := m.rows.footerLines(m.footer())
 	for i := range a.footer {
-		line(format.LineOf(footer, i, m.width))
+		line(m.rows.lineOf(footer, i, m.width))
 	}
-	screen := b.String()
-	if m.dialog != nil {
-		screen = dialog.Overlay(screen, m.dialog.View(m.width, m.height), m.width, m.height, m.styles.NoColor)
-	}
-	return screen
+	return out
 }
 
 // rule separates tree and detail in the narrow layout; it names the pane
@@ -135,7 +149,7 @@ func (m Model) rule() string {
 		name = " detail (tab: back to tree) "
 		st = m.styles.Ink.Focused
 	}
-	return st.Render(format.Fit("──"+name+strings.Repeat("─", max(m.width-2-ansi.StringWidth(name), 0)), m.width))
+	return st.Render(format.Fit("──"+name+strings.Repeat("─", max(m.width-2-format.Width(name), 0)), m.width))
 }
 
 // headerLines is the two header lines.
@@ -166,5 +180,5 @@ func (m Model) footer() string {
 // renderHelp draws the help once per change of what it shows (size, focus,
 // filter, ?), not once per frame: layout keeps the result.
 func (m Model) renderHelp() string {
-	return footer.Help(m.styles, m.help, m.helpKeys(), m.tree.Filter(), m.width)
+	return footer.Help(m.styles, *m.help, m.helpKeys(), m.tree.Filter(), m.width)
 }

@@ -34,10 +34,12 @@ func startCPUProfile() (stop func(), err error) {
 
 // heapProfileAtExit returns what writes the live heap's profile to the
 // file OCTOP_MEMPROFILE names when octop ends (make bench-scale: where a
-// screen's memory goes); unset, nothing.
+// screen's memory goes); unset, nothing, and the heap is not sampled at
+// all: a sample keeps its call stack for the life of the process.
 func heapProfileAtExit() func() {
 	path := os.Getenv("OCTOP_MEMPROFILE")
 	if path == "" {
+		runtime.MemProfileRate = 0
 		return func() {}
 	}
 	return func() {

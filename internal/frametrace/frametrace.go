@@ -15,6 +15,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -28,7 +29,7 @@ type Trace struct {
 	f    *os.File
 	w    *bufio.Writer
 	now  func() time.Time
-	last string // the content of the last frame View returned
+	last []string // the lines of the last frame View returned
 
 	arrived []int64 // events sent on, not yet handed to Update (Unix ns)
 	handled []item  // handled by Update, waiting for a frame that differs
@@ -101,17 +102,18 @@ func (t *Trace) key(k string) {
 	t.handled = append(t.handled, item{kind: "key", at: t.now().UnixNano(), what: k})
 }
 
-// frame tells the trace View returned content: if it differs from the
-// last frame, what was handled is in it.
-func (t *Trace) frame(content string) {
+// frame tells the trace View returned lines: if they differ from the
+// last frame's, what was handled is in them. The lines are kept, not
+// copied: a frame's lines do not change.
+func (t *Trace) frame(lines []string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if content == t.last {
+	if slices.Equal(lines, t.last) {
 		t.unseen += len(t.handled)
 		t.handled = t.handled[:0]
 		return
 	}
-	t.last = content
+	t.last = lines
 	t.drawn = append(t.drawn, t.handled...)
 	t.handled = t.handled[:0]
 }

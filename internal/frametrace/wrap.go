@@ -3,6 +3,7 @@ package frametrace
 import (
 	"io"
 	"os"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -35,8 +36,23 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (m *model) View() tea.View {
 	v := m.inner.View()
-	m.t.frame(v.Content)
+	m.t.frame(strings.Split(v.Content, "\n"))
 	return v
+}
+
+// ViewLines is the inner model's (renderer.Lined), for the trace to see;
+// a model without it has its View split.
+func (m *model) ViewLines() ([]string, tea.View) {
+	var lines []string
+	var v tea.View
+	if l, ok := m.inner.(interface{ ViewLines() ([]string, tea.View) }); ok {
+		lines, v = l.ViewLines()
+	} else {
+		v = m.inner.View()
+		lines, v.Content = strings.Split(v.Content, "\n"), ""
+	}
+	m.t.frame(lines)
+	return lines, v
 }
 
 // Output wraps the terminal the program writes to. It keeps the file's

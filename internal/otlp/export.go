@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/sdk/instrumentation"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -26,8 +25,7 @@ const (
 
 // retry is short: a person or a watch waits on it; the SDK's default
 // retries for a minute.
-var retry = otlptracehttp.RetryConfig{Enabled: true, InitialInterval: 500 * time.Millisecond,
-	MaxInterval: 5 * time.Second, MaxElapsedTime: 15 * time.Second}
+var retry = backoff{first: 500 * time.Millisecond, most: 5 * time.Second, total: 15 * time.Second}
 
 // Config says where traces go and what they say they come from.
 type Config struct {
@@ -39,11 +37,13 @@ type Config struct {
 	Version string
 }
 
-// Exporter sends fan-outs as traces. The OTEL_EXPORTER_OTLP_* variables
-// (headers, timeout, compression, certificates) apply as the SDK reads
-// them; OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES override the
-// resource. It sends nothing to another origin than the endpoint's: a
-// redirect there is refused (onlyTo).
+// Exporter sends fan-outs as traces: the SDK's spans and protobuf, posted
+// by octop's own transport (poster). The OTEL_EXPORTER_OTLP_* variables
+// (headers, timeout, compression, certificates) apply as the
+// specification says (settings); OTEL_SERVICE_NAME and
+// OTEL_RESOURCE_ATTRIBUTES override the resource. It sends nothing to
+// another origin than the endpoint's: a redirect there is refused
+// (onlyTo).
 type Exporter struct {
 	exp      *otlptrace.Exporter
 	res      *resource.Resource
@@ -61,11 +61,15 @@ func New(ctx context.Context, c Config) (*Exporter, error) {
 	if err != nil {
 		return nil, err
 	}
-	guard, err := onlyTo(endpoint)
+	set, err := envSettings()
 	if err != nil {
 		return nil, err
 	}
-	exp, err := otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(endpoint), otlptracehttp.WithRetry(retry), guard)
+	post, err := newPoster(endpoint, set)
+	if err != nil {
+		return nil, err
+	}
+	exp, err := otlptrace.New(ctx, post)
 	if err != nil {
 		return nil, fmt.Errorf("OTLP exporter for %s: %w", endpoint, err)
 	}

@@ -5,8 +5,6 @@ import (
 	"net/http"
 	"net/url"
 
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
-
 	"github.com/octop-dev/octop/client"
 )
 
@@ -20,26 +18,26 @@ func (e *otherOrigin) Error() string {
 		"OTEL_EXPORTER_OTLP_HEADERS are for this endpoint alone (if the collector moved, give its new URL)"
 }
 
-// onlyTo keeps the exporter's requests on the endpoint's origin. net/http
-// follows a 307 or 308 with every header the SDK set, the credentials of
-// OTEL_EXPORTER_OTLP_HEADERS included (and Authorization too, when only
-// the port changes). The SDK asks its transport's Proxy about every
-// request it sends, the redirected ones too, so the check goes there:
-// WithHTTPClient, the other way in, would drop the SDK's reading of
-// OTEL_EXPORTER_OTLP_TIMEOUT and the certificate variables. A request to
-// the origin itself goes on to the proxy the environment names, as the
-// SDK's own transport does.
-func onlyTo(endpoint string) (otlptracehttp.Option, error) {
+// onlyTo keeps the exporter's requests on the endpoint's origin: it is
+// the client's CheckRedirect. net/http follows a 307 or 308 with every
+// header the request had, the credentials of OTEL_EXPORTER_OTLP_HEADERS
+// included (and Authorization too, when only the port changes), so a
+// redirect to another scheme, host or port is refused; one within the
+// endpoint is followed, as far as net/http's own limit of 10.
+func onlyTo(endpoint string) (func(*http.Request, []*http.Request) error, error) {
 	home, err := url.Parse(endpoint)
 	if err != nil {
 		return nil, err
 	}
-	return otlptracehttp.WithProxy(func(r *http.Request) (*url.URL, error) {
+	return func(r *http.Request, via []*http.Request) error {
 		if !client.SameOrigin(home, r.URL) {
-			return nil, &otherOrigin{to: client.Redact(r.URL.String())}
+			return &otherOrigin{to: client.Redact(r.URL.String())}
 		}
-		return http.ProxyFromEnvironment(r)
-	}), nil
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}, nil
 }
 
 // refused is the refusal under err, if a redirect was refused: net/http

@@ -16,12 +16,17 @@ import (
 // A write through the syscall package tells the scheduler it may block.
 // On a terminal it may (the reader drains it at its own pace), so the
 // scheduler's monitor, with octop on one processor, takes the processor
-// back from every write that lasts and then polls every few microseconds while octop
-// runs; a write into a sleeping monitor wakes it the same way. Each of its
-// wake-ups is a thread switch, and on a busy stream those cost octop more
-// CPU than drawing (make bench-live, perf). A non-blocking raw write never
-// waits in the kernel: what does not fit waits in the netpoller, as a
-// socket does.
+// back from every write that lasts and then polls every few microseconds
+// while octop runs; a write into a sleeping monitor wakes it the same way.
+// Each of its wake-ups is a thread switch, and on a busy stream those cost
+// octop more CPU than drawing (make bench-live, perf). A non-blocking raw
+// write never waits in the kernel.
+//
+// The descriptor is not Go's netpoller's either: the netpoller would
+// watch it for output edge-triggered and wake at every frame, when the
+// terminal has taken it and has room again, for nobody. What does not fit
+// (the terminal has fallen a whole buffer behind, tens of kilobytes) is
+// written the plain way to f, which waits.
 //
 // The device is opened anew, not set non-blocking, so the shell's own
 // descriptor (shared with stdin) is left as it was. When f is not a
@@ -30,51 +35,34 @@ func RawOutput(f *os.File) io.Writer {
 	if f == nil || !term.IsTerminal(f.Fd()) {
 		return f
 	}
-	q, err := os.OpenFile(fmt.Sprintf("/proc/self/fd/%d", f.Fd()), os.O_WRONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
+	fd, err := syscall.Open(fmt.Sprintf("/proc/self/fd/%d", f.Fd()), syscall.O_WRONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return f
 	}
-	rc, err := q.SyscallConn()
-	if err != nil {
-		q.Close()
-		return f
-	}
-	return &quietFile{rc: rc, file: q, fallback: f}
+	return &quietFile{fd: fd, fallback: f}
 }
 
+// quietFile writes frames to the terminal fd for the life of the
+// process; fallback takes what fd does not.
 type quietFile struct {
-	rc       syscall.RawConn
-	file     *os.File // kept open with rc
+	fd       int
 	fallback *os.File
 }
 
 func (q *quietFile) Write(p []byte) (int, error) {
 	n := 0
-	var errno syscall.Errno
-	err := q.rc.Write(func(fd uintptr) bool {
-		for n < len(p) {
-			r, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&p[n])), uintptr(len(p)-n))
-			switch e {
-			case 0:
-				n += int(r)
-			case syscall.EINTR:
-			case syscall.EAGAIN:
-				return false // the netpoller waits until the terminal takes more
-			default:
-				errno = e
-				return true
-			}
+	for n < len(p) {
+		r, _, e := syscall.RawSyscall(syscall.SYS_WRITE, uintptr(q.fd), uintptr(unsafe.Pointer(&p[n])), uintptr(len(p)-n))
+		switch e {
+		case 0:
+			n += int(r)
+		case syscall.EINTR:
+		default:
+			// Full (EAGAIN) or failed: the rest goes the plain way,
+			// which waits for room, or says what is wrong.
+			m, err := q.fallback.Write(p[n:])
+			return n + m, err
 		}
-		return true
-	})
-	if err == nil && errno != 0 {
-		err = errno
-	}
-	if err != nil {
-		// Not pollable after all, or failed: the rest goes the plain way,
-		// which says what is wrong if it still is.
-		m, err := q.fallback.Write(p[n:])
-		return n + m, err
 	}
 	return n, nil
 }

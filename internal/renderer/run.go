@@ -41,16 +41,18 @@ const Renderer = "OCTOP_RENDERER"
 
 // queryFPS is how often, with the Screen drawing, Bubble Tea's loop writes
 // what it queued for the terminal (its queries, such as the background
-// colour's). It draws nothing, so it runs slow: its ticks are wake-ups.
+// colour's). It draws nothing, so it runs as slow as Bubble Tea lets it:
+// its ticks are wake-ups.
 // The start asks for the background colour itself (enter), so the first
 // frames have the right colours without waiting for it.
-const queryFPS = 2
+const queryFPS = 1
 
 // Program is a Bubble Tea program whose frames a Screen draws.
 type Program struct {
 	*tea.Program
-	screen *Screen // nil with Bubble Tea's renderer
-	opts   Options
+	screen    *Screen // nil with Bubble Tea's renderer
+	opts      Options
+	stopInput func() // ends the keys' reader (RawInput)
 }
 
 // NewProgram makes the program of m. Send to it before Run is safe, as
@@ -88,10 +90,16 @@ func NewProgram(m tea.Model, o Options) *Program {
 		frames = RawOutput(o.Out)
 	}
 	s := New(frames, w, h, o.Interval, colorprofile.Detect(o.Out, o.Environ))
+	stop := func() {}
+	if !o.NoInput {
+		var r io.Reader
+		r, stop = RawInput(o.In)
+		in = tea.WithInput(r)
+	}
 	opts := append([]tea.ProgramOption{tea.WithoutRenderer(), tea.WithFPS(queryFPS),
 		in, tea.WithOutput(o.Out), tea.WithEnvironment(o.Environ),
 		tea.WithWindowSize(w, h)}, o.Extra...)
-	return &Program{Program: tea.NewProgram(drawn{inner: m, screen: s}, opts...), screen: s, opts: o}
+	return &Program{Program: tea.NewProgram(drawn{inner: m, screen: s}, opts...), screen: s, opts: o, stopInput: stop}
 }
 
 // Run runs the program until it quits, and leaves the terminal as it
@@ -119,6 +127,7 @@ func (p *Program) Run() (tea.Model, error) {
 
 	p.screen.Start()
 	defer p.screen.Stop()
+	defer p.stopInput()
 	m, err := p.Program.Run()
 	if d, ok := m.(drawn); ok {
 		m = d.inner
@@ -185,9 +194,22 @@ func (d drawn) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return d, cmd
 }
 
+// Lined is a model whose view can come as the screen's lines (ui.Model):
+// the Screen takes them as they are, and a line that is the very string
+// of the last frame's costs nothing to compare; v is the view but its
+// Content.
+type Lined interface {
+	ViewLines() (lines []string, v tea.View)
+}
+
 // View hands the inner view to the screen: at once when it answers input,
 // else within the frame cap.
 func (d drawn) View() tea.View {
+	if l, ok := d.inner.(Lined); ok {
+		lines, v := l.ViewLines()
+		d.screen.SetLines(lines, v, d.input)
+		return tea.View{}
+	}
 	if d.input {
 		d.screen.SetNow(d.inner.View())
 	} else {

@@ -3,6 +3,7 @@ package renderer
 import (
 	"bytes"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -24,7 +25,8 @@ type Screen struct {
 	stopped  chan struct{}
 
 	mu     sync.Mutex
-	view   tea.View // the newest view
+	view   tea.View // the newest view, its Content in lines
+	lines  []string // the newest view's lines
 	dirty  bool     // view or size changed since the last draw
 	now    bool     // the newest view answers input: draw it without the cap
 	width  int
@@ -32,12 +34,12 @@ type Screen struct {
 	full   bool // the next draw repaints every line
 
 	// The drawer's own, touched by no other goroutine.
-	shown []string      // the lines on the terminal
-	title string        // the window title set
-	mouse tea.MouseMode // the mouse reporting turned on
-	last  time.Time     // when the last frame was written
-	frame bytes.Buffer
-	conv  bytes.Buffer
+	shown   []string      // the lines on the terminal
+	title   string        // the window title set
+	mouse   tea.MouseMode // the mouse reporting turned on
+	last    time.Time     // when the last frame was written
+	frame   bytes.Buffer
+	colours *colours // nil until a frame needs its colours brought down
 }
 
 // New returns a Screen that writes to out, a frame at most every interval,
@@ -52,18 +54,33 @@ func New(out io.Writer, width, height int, interval time.Duration, profile color
 
 // Set hands the screen the newest view. It returns at once: the drawer
 // writes it when the frame cap allows, merged with any view after it.
-func (s *Screen) Set(v tea.View) { s.set(v, false) }
+func (s *Screen) Set(v tea.View) { s.set(splitLines(v.Content), v, false) }
 
 // SetNow hands the screen a view that answers a key or a click: it is
 // drawn at once, without waiting out the frame cap. The cap is there for
 // a busy stream; a person's input comes a few times a second and should
 // not wait behind it.
-func (s *Screen) SetNow(v tea.View) { s.set(v, true) }
+func (s *Screen) SetNow(v tea.View) { s.set(splitLines(v.Content), v, true) }
 
-func (s *Screen) set(v tea.View, now bool) {
+// SetLines is Set (or SetNow, when now) with the view's content given as
+// its lines, v's Content ignored. A line that is the very string of the
+// last frame's is compared at no cost; the screen keeps lines, not
+// a copy: they must not change.
+func (s *Screen) SetLines(lines []string, v tea.View, now bool) { s.set(lines, v, now) }
+
+// splitLines is content's lines.
+func splitLines(content string) []string {
+	if content == "" {
+		return nil
+	}
+	return strings.Split(content, "\n")
+}
+
+func (s *Screen) set(lines []string, v tea.View, now bool) {
+	v.Content = ""
 	s.mu.Lock()
-	same := v.Content == s.view.Content && v.WindowTitle == s.view.WindowTitle && v.MouseMode == s.view.MouseMode
-	s.view = v
+	same := slices.Equal(lines, s.lines) && v.WindowTitle == s.view.WindowTitle && v.MouseMode == s.view.MouseMode
+	s.view, s.lines = v, lines
 	if !same {
 		s.dirty = true
 		s.now = s.now || now
@@ -164,14 +181,14 @@ func (s *Screen) Draw() {
 		s.mu.Unlock()
 		return
 	}
-	v, h, full := s.view, s.height, s.full
+	v, lines, h, full := s.view, s.lines, s.height, s.full
 	s.dirty, s.full, s.now = false, false, false
 	s.mu.Unlock()
 
 	s.frame.Reset()
 	s.frame.WriteString(ansi.SetModeSynchronizedOutput)
 	s.modes(v)
-	s.lines(v.Content, h, full)
+	s.drawLines(lines, h, full)
 	s.frame.WriteString(ansi.ResetModeSynchronizedOutput)
 	s.last = time.Now()
 	s.write()
@@ -198,23 +215,23 @@ func (s *Screen) modes(v tea.View) {
 // mouseOff turns every kind of mouse reporting off.
 const mouseOff = ansi.ResetModeMouseButtonEvent + ansi.ResetModeMouseAnyEvent + ansi.ResetModeMouseExtSgr
 
-// lines writes each line of content that is not already on the terminal:
+// drawLines writes each line that is not already on the terminal:
 // moved to, the row erased, the line written whole and its style reset.
 // Erased first, a line needs no measuring (a line as wide as the screen
 // leaves the cursor on its last cell, which an erase after it would
 // clear). Rows under the content are blank; lines past the height are not
 // drawn.
-func (s *Screen) lines(content string, h int, full bool) {
+func (s *Screen) drawLines(lines []string, h int, full bool) {
 	if full {
 		s.frame.WriteString(ansi.EraseEntireScreen)
 		s.shown = s.shown[:0]
 	}
 	s.shown = resize(s.shown, h)
-	rest := content
 	for y := range h {
 		var line string
-		line, rest, _ = strings.Cut(rest, "\n")
-		line = strings.TrimSuffix(line, "\r")
+		if y < len(lines) {
+			line = strings.TrimSuffix(lines[y], "\r")
+		}
 		if line == s.shown[y] && !full {
 			continue
 		}
@@ -247,10 +264,10 @@ const unknownLine = "\x00unknown"
 func (s *Screen) write() {
 	b := s.frame.Bytes()
 	if s.profile < colorprofile.TrueColor {
-		s.conv.Reset()
-		cw := &colorprofile.Writer{Forward: &s.conv, Profile: s.profile}
-		_, _ = cw.Write(b)
-		b = s.conv.Bytes()
+		if s.colours == nil {
+			s.colours = newColours(s.profile)
+		}
+		b = s.colours.convert(b)
 	}
 	_, _ = s.out.Write(b)
 }

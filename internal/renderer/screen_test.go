@@ -281,3 +281,29 @@ func (b *blocking) Write(p []byte) (int, error) {
 	<-b.release
 	return b.buf.Write(p)
 }
+
+// TestSetLinesIsSet: a view handed as lines is drawn as the same view
+// handed whole, and the same lines again draw nothing.
+func TestSetLinesIsSet(t *testing.T) {
+	whole, byLines := &writes{}, &writes{}
+	a := New(whole, 20, 3, 0, colorprofile.TrueColor)
+	b := New(byLines, 20, 3, 0, colorprofile.TrueColor)
+	v := tea.NewView("")
+	v.WindowTitle = "octop"
+	for _, lines := range [][]string{{"alpha", "beta"}, {"alpha", "gamma", "delta"}, {"x"}} {
+		v.Content = strings.Join(lines, "\n")
+		a.Set(v)
+		a.Draw()
+		b.SetLines(lines, v, false)
+		b.Draw()
+		if got, want := byLines.last(), whole.last(); got != want {
+			t.Fatalf("lines %q drew %q, the whole view %q", lines, got, want)
+		}
+	}
+	n := len(byLines.list())
+	b.SetLines([]string{"x"}, v, false)
+	b.Draw()
+	if len(byLines.list()) != n {
+		t.Fatalf("the same lines again were drawn: %q", byLines.last())
+	}
+}

@@ -211,9 +211,13 @@ func (w *wireInfo) message() Message {
 
 // DecodeEvent decodes one SSE data payload, from /event or /global/event.
 // An unknown type is not an error; a malformed payload of a known type is.
-func DecodeEvent(data []byte) (Envelope, error) {
+func DecodeEvent(data []byte) (Envelope, error) { return decodeEvent(data, Unmarshal) }
+
+// decodeEvent is DecodeEvent with the JSON decoder it uses (tests
+// compare Unmarshal's with encoding/json's).
+func decodeEvent(data []byte, unmarshal func([]byte, any) error) (Envelope, error) {
 	var w wireEvent
-	if err := json.Unmarshal(data, &w); err != nil {
+	if err := unmarshal(data, &w); err != nil {
 		// A type octop does not act on may use a property name of the union
 		// with another shape; that is not an error, only not ours to read.
 		if typ, dir, id, ok := peekType(data); ok && !knownType(typ) {

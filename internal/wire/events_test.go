@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bufio"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,10 +30,15 @@ func TestDecodeReferenceCaptures(t *testing.T) {
 			if !strings.HasPrefix(line, "data: ") {
 				continue
 			}
-			env, err := DecodeEvent([]byte(strings.TrimPrefix(line, "data: ")))
+			data := []byte(strings.TrimPrefix(line, "data: "))
+			env, err := DecodeEvent(data)
 			if err != nil {
 				t.Errorf("%s: %v", filepath.Base(f), err)
 				continue
+			}
+			// The fast decoder reads every event as encoding/json does.
+			if std, err := decodeEvent(data, json.Unmarshal); err != nil || !sameJSON(env, std) {
+				t.Errorf("%s: DecodeEvent and encoding/json differ (%v):\n%#v\n%#v", filepath.Base(f), err, env, std)
 			}
 			if u, ok := env.Event.(Unknown); ok && knownType(u.Type) {
 				t.Errorf("%s: known type %s decoded as Unknown", filepath.Base(f), u.Type)

@@ -7,7 +7,8 @@ import (
 
 // FuzzDecodeEvent: DecodeEvent takes whatever bytes the server sends. It
 // must not panic; an event it accepts has a type, is Unknown exactly when
-// the type is not one octop acts on, and decodes the same way twice. Its
+// the type is not one octop acts on, decodes the same way twice, and as
+// encoding/json would when that accepts it (Unmarshal's fast path). Its
 // seeds (testdata/fuzz/FuzzDecodeEvent) are one event of each type from
 // the reference captures, plus broken and wrapped ones.
 func FuzzDecodeEvent(f *testing.F) {
@@ -15,6 +16,9 @@ func FuzzDecodeEvent(f *testing.F) {
 	f.Add([]byte(`{"directory":"/p","payload":{"type":"session.status","properties":{"sessionID":"ses_a","status":{"type":"busy"}}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		env, err := DecodeEvent(data)
+		if std, errStd := decodeEvent(data, json.Unmarshal); errStd == nil && (err != nil || !sameJSON(env, std)) {
+			t.Fatalf("encoding/json reads %q as %#v, DecodeEvent as %#v (%v)", data, std, env, err)
+		}
 		if err != nil {
 			if env.Event != nil {
 				t.Fatalf("an error (%v) came with an event %#v", err, env.Event)

@@ -79,3 +79,36 @@ func (m Model) callLine(s *model.Session, i, nameW int) string {
 	c.lines[j] = callLine{key: k, s: line}
 	return line
 }
+
+// fitted keeps the fitted form of the other lines the pane drew, by their
+// text and width. The header's lines are built anew every frame and come
+// out the same most frames; measuring one (ansi.StringWidth, grapheme by
+// grapheme) costs a hundred times looking it up.
+type fitted struct {
+	lines map[fitKey]string
+}
+
+type fitKey struct {
+	s     string
+	width int
+}
+
+// maxFitted bounds the lines kept; past it they are forgotten at once.
+const maxFitted = 256
+
+// fit is fit(s, width), from the cache when s was fitted before.
+func (f *fitted) fit(s string, width int) string {
+	if f == nil {
+		return fit(s, width)
+	}
+	k := fitKey{s, width}
+	if l, ok := f.lines[k]; ok {
+		return l
+	}
+	if f.lines == nil || len(f.lines) >= maxFitted {
+		f.lines = make(map[fitKey]string, maxFitted)
+	}
+	l := fit(s, width)
+	f.lines[k] = l
+	return l
+}

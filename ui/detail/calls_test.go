@@ -119,3 +119,22 @@ func TestCallTimesAreTheModels(t *testing.T) {
 		}
 	}
 }
+
+// TestFittedIsFit: the cache of fitted lines answers what fit does, for
+// each width, and past its bound.
+func TestFittedIsFit(t *testing.T) {
+	f := &fitted{}
+	for round := range 2 {
+		for i := range maxFitted + 20 {
+			s := fmt.Sprintf("\x1b[1mline %d\x1b[m · ✓ %s", i, strings.Repeat("x", i%50))
+			for _, w := range []int{10, 40, 80} {
+				if got, want := f.fit(s, w), fit(s, w); got != want {
+					t.Fatalf("round %d, %q at %d: %q, want %q", round, s, w, got, want)
+				}
+			}
+		}
+	}
+	if len(f.lines) > maxFitted {
+		t.Fatalf("%d lines kept, more than %d", len(f.lines), maxFitted)
+	}
+}

@@ -39,11 +39,13 @@ type Model struct {
 	// shared by the pane's copies: an event redraws the calls it touched,
 	// not every call in view.
 	calls *callLines
+	// fits keeps the other lines' fitted form, shared likewise.
+	fits *fitted
 }
 
 // New returns an empty detail pane.
 func New(s *styles.Styles) Model {
-	return Model{keys: DefaultKeyMap(), styles: s, state: model.New(), calls: &callLines{}}
+	return Model{keys: DefaultKeyMap(), styles: s, state: model.New(), calls: &callLines{}, fits: &fitted{}}
 }
 
 // KeyMap returns the pane's keys, for the footer's help.
@@ -108,14 +110,17 @@ func (m Model) maxBack() int {
 }
 
 // View renders the pane, exactly width × height cells.
-func (m Model) View() string {
+func (m Model) View() string { return strings.Join(m.Lines(), "\n") }
+
+// Lines is View's lines, exactly height of them, each the width.
+func (m Model) Lines() []string {
 	if m.width <= 0 || m.height <= 0 {
-		return ""
+		return nil
 	}
 	s := m.state.Session(m.id)
 	var lines []string
 	if s == nil {
-		lines = []string{m.styles.Ink.Dim.Render("no session selected")}
+		lines = []string{fit(m.styles.Ink.Dim.Render("no session selected"), m.width)}
 	} else {
 		head := m.header(s)
 		b := m.body(s)
@@ -128,21 +133,26 @@ func (m Model) View() string {
 			to -= min(m.back, to-room)
 			from = to - room
 		}
-		body := m.lines(b, from, to)
 		// The rule says what the scroll hides, so "tool calls (4)" over
 		// three lines never looks like a miscount.
 		if hidden := from + b.len() - to; hidden > 0 && room > 0 {
 			head[len(head)-1] = m.callsRule(s, from, b.len()-to)
 		}
-		lines = append(head, body...)
+		lines = head
+		for i := range lines {
+			lines[i] = m.fits.fit(lines[i], m.width)
+		}
+		// The body's lines come fitted: a call's line from its cache,
+		// fitted once when it was drawn, not measured again every frame.
+		lines = append(lines, m.lines(b, from, to)...)
 	}
-	for i, l := range lines {
-		lines[i] = fit(l, m.width) // a cached call's line is fitted already: fit only measures it
+	if len(lines) < m.height {
+		blank := strings.Repeat(" ", m.width)
+		for len(lines) < m.height {
+			lines = append(lines, blank)
+		}
 	}
-	for len(lines) < m.height {
-		lines = append(lines, strings.Repeat(" ", m.width))
-	}
-	return strings.Join(lines[:m.height], "\n")
+	return lines[:m.height]
 }
 
 // header is the fixed top: what the session is and how it stands.
@@ -297,17 +307,17 @@ func (b body) calls() int { return max(len(b.s.Tools), 1) }
 
 func (b body) len() int { return b.calls() + len(b.tail) }
 
-// lines draws body lines [from, to).
+// lines draws body lines [from, to), each fitted to the width.
 func (m Model) lines(b body, from, to int) []string {
 	out := make([]string, 0, to-from)
 	for i := from; i < to; i++ {
 		switch {
 		case i >= b.calls():
-			out = append(out, b.tail[i-b.calls()])
+			out = append(out, m.fits.fit(b.tail[i-b.calls()], m.width))
 		case len(b.s.Tools) == 0 && m.unread(b.s):
-			out = append(out, m.styles.Ink.Dim.Render("not read yet"))
+			out = append(out, fit(m.styles.Ink.Dim.Render("not read yet"), m.width))
 		case len(b.s.Tools) == 0:
-			out = append(out, m.styles.Ink.Dim.Render("none yet"))
+			out = append(out, fit(m.styles.Ink.Dim.Render("none yet"), m.width))
 		default:
 			out = append(out, m.callLine(b.s, i, b.nameW))
 		}
@@ -336,10 +346,10 @@ func (m Model) toolLine(t model.ToolCall, shown model.ToolStatus, nameW int, dur
 		what += " (background)"
 	}
 	name := ansi.Truncate(format.OneLine(t.Tool), nameW, "…")
-	name += strings.Repeat(" ", nameW-ansi.StringWidth(name))
+	name += strings.Repeat(" ", nameW-format.Width(name))
 	room := m.width - 2 - nameW - 1 - len(dur) - 1
 	what = ansi.Truncate(what, max(room, 0), "…")
-	pad := max(room-ansi.StringWidth(what), 0)
+	pad := max(room-format.Width(what), 0)
 	if running {
 		plain := mark + " " + name + " " + what + strings.Repeat(" ", pad) + " " + dur
 		return st.Ink.Highlight.Render(fit(plain, m.width))
@@ -359,20 +369,20 @@ func label(st *styles.Styles, name string) string {
 // rule is a section heading drawn as a line across the pane.
 func rule(st *styles.Styles, title string, width int) string {
 	head := "── " + title + " "
-	return st.Ink.Border.Render(head + strings.Repeat("─", max(width-ansi.StringWidth(head), 0)))
+	return st.Ink.Border.Render(head + strings.Repeat("─", max(width-format.Width(head), 0)))
 }
 
 // fit cuts a line to width with an ellipsis, or pads it, so every line of
 // the pane is exactly width cells. It measures the line once, and again
 // only when it was cut.
 func fit(s string, width int) string {
-	w := ansi.StringWidth(s)
+	w := format.Width(s)
 	if w == width {
 		return s
 	}
 	if w > width {
 		s = ansi.Truncate(s, width, "…")
-		w = ansi.StringWidth(s)
+		w = format.Width(s)
 	}
 	return s + strings.Repeat(" ", max(width-w, 0))
 }

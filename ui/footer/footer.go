@@ -9,7 +9,6 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/octop-dev/octop/ui/format"
 	"github.com/octop-dev/octop/ui/room"
@@ -72,7 +71,7 @@ const maxRows = 40
 func Help(st *styles.Styles, h help.Model, k Keys, filter string, width int) string {
 	if filter != "" && !h.ShowAll {
 		prefix := st.Ink.Busy.Render("filter: "+format.OneLine(filter)) + "  "
-		h.SetWidth(max(width-ansi.StringWidth(prefix), 0))
+		h.SetWidth(max(width-format.Width(prefix), 0))
 		return format.Fit(prefix+h.View(k), width)
 	}
 	view := h.View(k)

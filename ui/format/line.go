@@ -11,7 +11,7 @@ import (
 
 // Fit cuts or pads a line to exactly width cells.
 func Fit(s string, width int) string {
-	w := ansi.StringWidth(s)
+	w := Width(s)
 	if w > width {
 		return ansi.Truncate(s, width, "…")
 	}
@@ -21,15 +21,15 @@ func Fit(s string, width int) string {
 // Spread puts left and right on one line of width cells, cutting left
 // with an ellipsis when both do not fit.
 func Spread(left, right string, width int) string {
-	rw := ansi.StringWidth(right)
+	rw := Width(right)
 	if rw >= width {
 		return Fit(left, width)
 	}
 	room := width - rw - 1
-	if ansi.StringWidth(left) > room {
+	if Width(left) > room {
 		left = ansi.Truncate(left, room, "…")
 	}
-	return left + strings.Repeat(" ", width-ansi.StringWidth(left)-rw) + right
+	return left + strings.Repeat(" ", width-Width(left)-rw) + right
 }
 
 // LineOf is line i of a pane's lines (each already width cells), or a

@@ -102,7 +102,7 @@ func Lines(st *styles.Styles, d Data, width int) []string {
 		line2 := st.Ink.Failed.Render("could not read the pending asks: ") + format.OneLine(d.AsksUnread)
 		return []string{format.Fit(line1, width), format.Spread(line2, counts, width)}
 	}
-	line2 := selectionText(st, d, width-ansi.StringWidth(counts)-3)
+	line2 := selectionText(st, d, width-format.Width(counts)-3)
 	return []string{format.Fit(line1, width), format.Spread(line2, counts, width)}
 }
 
@@ -139,17 +139,17 @@ func firstLine(st *styles.Styles, d Data, width int) string {
 	if d.Follow {
 		rest = append(rest, st.Ink.Busy.Render("[follow]"))
 	}
-	restW := ansi.StringWidth(strings.Join(rest, "  "))
+	restW := format.Width(strings.Join(rest, "  "))
 	leftW := func() int {
-		w := len("octop") + 2 + ansi.StringWidth(where) + 2 + ansi.StringWidth(conn)
+		w := len("octop") + 2 + format.Width(where) + 2 + format.Width(conn)
 		if version != "" {
-			w += 2 + ansi.StringWidth(version)
+			w += 2 + format.Width(version)
 		}
 		return w
 	}
 	if d.Notice != "" {
 		notice := "🔔 " + format.OneLine(d.Notice)
-		want := min(ansi.StringWidth(notice), width/2)
+		want := min(format.Width(notice), width/2)
 		room := width - leftW() - restW - 3
 		if room < min(want, noticeMin) && version != "" {
 			version = "" // the version gives way before the notice is cut short
@@ -159,9 +159,9 @@ func firstLine(st *styles.Styles, d Data, width int) string {
 		rest = append([]string{st.Ink.Waiting.Render(notice)}, rest...)
 	}
 	right := strings.Join(rest, "  ")
-	if over := leftW() + ansi.StringWidth(right) + 1 - width; over > 0 && ansi.StringWidth(where) > over+1 {
+	if over := leftW() + format.Width(right) + 1 - width; over > 0 && format.Width(where) > over+1 {
 		// The address is cut, never the connection state.
-		where = ansi.Truncate(where, ansi.StringWidth(where)-over, "…")
+		where = ansi.Truncate(where, format.Width(where)-over, "…")
 	}
 	parts := []string{st.Ink.App.Render("octop"), st.Ink.URL.Render(where)}
 	if version != "" {
@@ -283,7 +283,7 @@ func selectionText(st *styles.Styles, d Data, room int) string {
 	}
 	rollup := fmt.Sprintf("  subtree: %s tokens · %s", format.Tokens(d.Subtree.Tokens), format.Cost(d.Subtree.SubtreeCost()))
 	title = format.OneLine(title)
-	if keep := room - ansi.StringWidth(rollup); keep >= 8 && ansi.StringWidth(title) > keep {
+	if keep := room - format.Width(rollup); keep >= 8 && format.Width(title) > keep {
 		title = ansi.Truncate(title, keep, "…")
 	}
 	return st.Ink.Title.Render(title) + st.Ink.Dim.Render(rollup)

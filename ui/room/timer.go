@@ -1,9 +1,12 @@
 package room
 
 import (
+	"context"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/octop-dev/octop/internal/sleep"
 )
 
 // Timer starts the screen's timers. Every wait of the root or a room (the
@@ -19,15 +22,27 @@ type Timer interface {
 	Every(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
 }
 
-// RealTimer waits on the system clock: Bubble Tea's own timers.
+// RealTimer waits on the system clock, as tea.Tick and tea.Every do, but
+// through package sleep: the clock's tick comes every second, and a Go
+// timer would wake octop four times for it.
 type RealTimer struct{}
 
-// After is tea.Tick.
-func (RealTimer) After(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd { return tea.Tick(d, fn) }
+// After is tea.Tick: fn's message d from now.
+func (RealTimer) After(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+	return at(time.Now().Add(d), fn)
+}
 
-// Every is tea.Every.
+// Every is tea.Every: fn's message at the clock's next multiple of d.
 func (RealTimer) Every(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
-	return tea.Every(d, fn)
+	return at(time.Now().Truncate(d).Add(d), fn)
+}
+
+// at is a Cmd whose message fn makes at t.
+func at(t time.Time, fn func(time.Time) tea.Msg) tea.Cmd {
+	return func() tea.Msg {
+		_ = sleep.For(context.Background(), time.Until(t))
+		return fn(t)
+	}
 }
 
 // AfterMsg asks the root to hand Msg back to the room after In, on the

@@ -18,9 +18,12 @@ type Empty struct {
 
 // ViewOr draws the rows, or, with none, one hint in their place saying
 // why, wrapped and never cut: it may be all a person has to go on.
-func (m Model) ViewOr(e Empty) string {
+func (m Model) ViewOr(e Empty) string { return strings.Join(m.LinesOr(e), "\n") }
+
+// LinesOr is ViewOr's lines.
+func (m Model) LinesOr(e Empty) []string {
 	if len(m.rows) > 0 {
-		return m.View()
+		return m.Lines()
 	}
 	var hint string
 	switch {
@@ -41,5 +44,5 @@ func (m Model) ViewOr(e Empty) string {
 	for i, l := range lines {
 		lines[i] = format.Fit(" "+m.inks.dim.Render(l), m.width)
 	}
-	return strings.Join(lines, "\n")
+	return lines
 }

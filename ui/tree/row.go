@@ -108,7 +108,7 @@ const undecodableMark = "�"
 func (l *line) name(s *model.Session, r model.Row, kind model.Kind, retryOf, undecodable string) {
 	k := l.o.inks
 	mark, markInk := k.mark(kind, l.o.spin)
-	l.put(markInk, mark, ansi.StringWidth(mark))
+	l.put(markInk, mark, format.Width(mark))
 	l.put(styles.Ink{}, " ", 1)
 	title, agent := format.SplitTitle(s.Title)
 	if retryOf != "" {
@@ -125,15 +125,15 @@ func (l *line) name(s *model.Session, r model.Row, kind model.Kind, retryOf, und
 		titleInk = k.dim // an ancestor shown only to place a filter match
 	}
 	title = format.OneLine(title)
-	l.put(titleInk, title, ansi.StringWidth(title))
+	l.put(titleInk, title, format.Width(title))
 	if agent != "" {
 		l.put(styles.Ink{}, " ", 1)
-		l.put(k.badge, "@"+agent, 1+ansi.StringWidth(agent))
+		l.put(k.badge, "@"+agent, 1+format.Width(agent))
 	}
 	if retryOf != "" {
 		of := "↺ retry of " + format.OneLine(retryOf)
 		l.put(styles.Ink{}, " ", 1)
-		l.put(k.dim, of, ansi.StringWidth(of))
+		l.put(k.dim, of, format.Width(of))
 	}
 	if s.Reverted() != nil {
 		l.put(styles.Ink{}, " ", 1)
@@ -142,12 +142,12 @@ func (l *line) name(s *model.Session, r model.Row, kind model.Kind, retryOf, und
 	if l.o.runaway != "" {
 		flag := "⚠ " + l.o.runaway
 		l.put(styles.Ink{}, " ", 1)
-		l.put(k.failed, flag, ansi.StringWidth(flag))
+		l.put(k.failed, flag, format.Width(flag))
 	}
 	if l.o.project && r.Depth == 0 && s.Directory != "" {
 		tag := "[" + format.OneLine(filepath.Base(s.Directory)) + "]"
 		l.put(styles.Ink{}, " ", 1)
-		l.put(k.dim, tag, ansi.StringWidth(tag))
+		l.put(k.dim, tag, format.Width(tag))
 	}
 }
 
@@ -162,7 +162,7 @@ func (l *line) activity(st *model.State, s *model.Session, kind model.Kind) {
 			if !live {
 				ink = k.dim // the last call, held between two calls
 			}
-			l.put(ink, " ⟩ "+what, 3+ansi.StringWidth(what))
+			l.put(ink, " ⟩ "+what, 3+format.Width(what))
 		}
 	case model.KindRetrying:
 		r := s.Retry()
@@ -170,13 +170,13 @@ func (l *line) activity(st *model.State, s *model.Session, kind model.Kind) {
 		if r.At > l.o.now {
 			what += " in " + format.Elapsed(r.At-l.o.now+999) // round up: "in 0s" reads as stuck
 		}
-		l.put(k.retry, what, ansi.StringWidth(what))
+		l.put(k.retry, what, format.Width(what))
 	case model.KindWaiting:
 		what := " ⟩ needs you: " + waitingFor(st, s.ID)
-		l.put(k.waiting, what, ansi.StringWidth(what))
+		l.put(k.waiting, what, format.Width(what))
 	case model.KindBackground:
 		what := " ⟩ " + model.StateOf(s).Detail
-		l.put(k.busy, what, ansi.StringWidth(what))
+		l.put(k.busy, what, format.Width(what))
 	}
 }
 
@@ -194,7 +194,7 @@ func (l *line) finish(st *model.State, s *model.Session, id string, kind model.K
 	if kind == model.KindRunning && c.RunningBelow == 0 && c.WaitingBelow == 0 {
 		q = quiet(s, o.now)
 	}
-	rw := ansi.StringWidth(right) + ansi.StringWidth(q)
+	rw := format.Width(right) + format.Width(q)
 	room := o.width - rw - 1
 	text, width := l.left.String(), l.width
 	if room < 1 {
@@ -203,7 +203,7 @@ func (l *line) finish(st *model.State, s *model.Session, id string, kind model.K
 	}
 	if width > room {
 		text = ansi.Truncate(text, room, "…")
-		width = ansi.StringWidth(text)
+		width = format.Width(text)
 	}
 	if q != "" {
 		q = l.paint(k.retry, q)
@@ -248,5 +248,5 @@ func guides(r model.Row) (string, int) {
 	} else {
 		b.WriteString("├─")
 	}
-	return b.String(), ansi.StringWidth(b.String())
+	return b.String(), format.Width(b.String())
 }

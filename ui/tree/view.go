@@ -8,28 +8,27 @@ import (
 
 // View renders the rows in the viewport and nothing else, so a frame costs
 // the same with ten sessions or ten thousand.
-func (m Model) View() string {
+func (m Model) View() string { return strings.Join(m.Lines(), "\n") }
+
+// Lines is View's lines, exactly height of them, each the width: the
+// rows in view from their cache, then blank lines.
+func (m Model) Lines() []string {
 	if m.height <= 0 || m.width <= 0 {
-		return ""
+		return nil
 	}
-	var b strings.Builder
-	b.Grow(m.height * (m.width + 64)) // a row is its cells plus a few escape codes
+	lines := make([]string, 0, m.height)
 	end := min(m.offset+m.height, len(m.rows))
 	for i := m.offset; i < end; i++ {
-		if i > m.offset {
-			b.WriteByte('\n')
-		}
-		b.WriteString(m.row(i))
+		lines = append(lines, m.row(i))
 	}
 	// Pad to the full height so the panes beside and below stay put.
-	blank := strings.Repeat(" ", m.width)
-	for n := max(end-m.offset, 0); n < m.height; n++ {
-		if n > 0 {
-			b.WriteByte('\n')
+	if len(lines) < m.height {
+		blank := strings.Repeat(" ", m.width)
+		for len(lines) < m.height {
+			lines = append(lines, blank)
 		}
-		b.WriteString(blank)
 	}
-	return b.String()
+	return lines
 }
 
 // row renders row i, from the cache when nothing it depends on changed.

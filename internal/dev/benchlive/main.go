@@ -17,6 +17,9 @@
 // terminal write of the first frame that shows it, and send-keys to the
 // same for a key.
 //
+// -record DIR keeps what the measured octop received (--record), for
+// the replay bench to play again without a server.
+//
 // It needs tmux, curl and the pinned OpenCode binaries (make opencode).
 package main
 
@@ -31,6 +34,7 @@ import (
 type config struct {
 	octop, baseline string
 	cpuprofile      string
+	record          string
 	runs            int
 	children        int
 	steps           int
@@ -52,6 +56,7 @@ func main() {
 	flag.IntVar(&c.height, "height", 50, "pane height")
 	flag.DurationVar(&c.keyEvery, "keys", time.Second, "how often a key (j or k) is pressed in octop's pane")
 	flag.StringVar(&c.cpuprofile, "cpuprofile", "", "a directory: the measured octop writes a CPU profile of each run there (OCTOP_CPUPROFILE)")
+	flag.StringVar(&c.record, "record", "", "a directory: the measured octop records each run there (--record), to replay")
 	flag.DurationVar(&c.timeout, "timeout", 20*time.Minute, "limit for one run's fan-out")
 	flag.Parse()
 	for _, b := range strings.Split(c.baseline, ",") {

@@ -169,8 +169,12 @@ func startAll(c config, srv *harness.Server, rootID, dir string, tm tmux.Server)
 		if c.cpuprofile != "" && i == 0 {
 			env += " OCTOP_CPUPROFILE=" + filepath.Join(c.cpuprofile, fmt.Sprintf("octop-%d.prof", time.Now().Unix()))
 		}
-		p.pid, err = tm.Start(p.pane, c.width, c.height, fmt.Sprintf("env TERM=xterm-256color %s %s --server %s",
-			env, bin, srv.URL))
+		args := "--server " + srv.URL
+		if c.record != "" && i == 0 {
+			args += " --record " + filepath.Join(c.record, fmt.Sprintf("octop-%d.rec", time.Now().Unix()))
+		}
+		p.pid, err = tm.Start(p.pane, c.width, c.height, fmt.Sprintf("env TERM=xterm-256color %s %s %s",
+			env, bin, args))
 		if err != nil {
 			return nil, "", stop, err
 		}
