@@ -184,8 +184,8 @@ type Model struct {
 	helpView string
 	footerH  int
 	hdr      *header.Cache
-	// rows keeps the screen's rows of the last frame (see rowCache).
-	rows *rowCache
+	// rows keeps the screen's rows of the last frame (see format.Rows).
+	rows *format.Rows
 }
 
 // New returns the screen. It does no I/O: Init returns the first fetches.
@@ -216,7 +216,7 @@ func New(opts Options) Model {
 		width:  80,
 		height: 24,
 		hdr:    &header.Cache{},
-		rows:   &rowCache{},
+		rows:   &format.Rows{},
 	}
 	m.applyStyles(st)
 	if m.opts.Getenv == nil {

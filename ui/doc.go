@@ -1,9 +1,10 @@
 // Package ui is octop's Bubble Tea screen. Its top level holds only the
-// root Model (app.go), the layout (view.go), the message routing (update.go
-// for keys, mouse and the clock; server.go for the server's data, taken
-// in through the intake `octop watch` shares and fed to the watchdog), the rooms the reserved keys open and the
-// requests they send (rooms.go), and the help's keys (keys.go); every
-// view lives in a room of its own under ui/.
+// root Model (app.go), the layout and the help's keys (view.go), the
+// message routing (update.go for keys, mouse and the clock; server.go for
+// the server's data, taken in through the intake `octop watch` shares and
+// fed to the watchdog; shown.go for what the history reader is told is
+// on screen), and the rooms the reserved keys open and the requests they
+// send (rooms.go); every view lives in a room of its own under ui/.
 //
 // # Rooms
 //

@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/octop-dev/octop/model"
@@ -120,22 +121,22 @@ func (m Model) screenLines() []string {
 	if a.wide {
 		sep := m.styles.Ink.Border.Render("│")
 		for i := 0; i < a.tree.H; i++ {
-			line(m.rows.join(i, m.rows.lineOf(treeLines, i, a.tree.W), sep, m.rows.lineOf(detailLines, i, a.detail.W)))
+			line(m.rows.Join(i, m.rows.LineOf(treeLines, i, a.tree.W), sep, m.rows.LineOf(detailLines, i, a.detail.W)))
 		}
 	} else {
 		for i := 0; i < a.tree.H; i++ {
-			line(m.rows.lineOf(treeLines, i, a.tree.W))
+			line(m.rows.LineOf(treeLines, i, a.tree.W))
 		}
 		if a.detail.H > 0 || a.tree.H > 0 {
 			line(m.rule())
 		}
 		for i := 0; i < a.detail.H; i++ {
-			line(m.rows.lineOf(detailLines, i, a.detail.W))
+			line(m.rows.LineOf(detailLines, i, a.detail.W))
 		}
 	}
-	footer := m.rows.footerLines(m.footer())
+	footer := m.rows.Split(m.footer())
 	for i := range a.footer {
-		line(m.rows.lineOf(footer, i, m.width))
+		line(m.rows.LineOf(footer, i, m.width))
 	}
 	return out
 }
@@ -181,4 +182,31 @@ func (m Model) footer() string {
 // filter, ?), not once per frame: layout keeps the result.
 func (m Model) renderHelp() string {
 	return footer.Help(m.styles, *m.help, m.helpKeys(), m.tree.Filter(), m.width)
+}
+
+// helpKeys is what the footer's help lists: the focused pane's keys
+// first, then the screen's.
+func (m Model) helpKeys() footer.Keys {
+	r := m.keys
+	k := footer.Keys{
+		PaneShort: m.tree.KeyMap().ShortHelp(),
+		PaneFull:  m.tree.KeyMap().FullHelp(),
+		Short:     []key.Binding{r.Tab, r.Filter},
+		View:      append([]key.Binding{r.Tab, r.Filter, r.ClearFilter, r.Follow, r.Sort, r.Help, r.Quit}, m.opts.MoreKeys...),
+		Actions: []key.Binding{r.Transcript, r.Diff, r.Timeline, r.Usage, r.Launch, r.LaunchRoot, r.Resume,
+			r.ResumeByID, r.Steer, r.Retry, r.Abort, r.AbortTree, r.Undo, r.Redo, r.Open, r.CopyID, r.Inbox},
+	}
+	if m.focus == paneDetail {
+		k.PaneShort, k.PaneFull = m.detail.KeyMap().ShortHelp(), m.detail.KeyMap().FullHelp()
+	}
+	if m.counts.Waiting > 0 {
+		k.Urgent = []key.Binding{r.Inbox}
+	}
+	if m.tree.Filter() != "" {
+		k.Short = append(k.Short, r.ClearFilter)
+	}
+	// What does not fit the width is cut from the end: help and quit
+	// first, then t/d/T, follow and sort (all in the ? screen).
+	k.Short = append(k.Short, r.Help, r.Quit, r.LookInside, r.Follow, r.Sort)
+	return k
 }

@@ -1,13 +1,14 @@
-package ui
+package format
 
 import "strings"
 
-// rowCache keeps what the screen's rows were made of last frame, so a
-// row whose parts are the same strings is the same string again, not a
-// new one: a wide layout's row joins a line of the tree and one of the
-// detail pane, each from its pane's cache when it did not change. It is
-// shared by the Model's copies, as the program keeps only the newest.
-type rowCache struct {
+// Rows keeps what the screen's rows were made of last frame, so a row
+// whose parts are the same strings is the same string again, not a new
+// one: a wide layout's row joins a line of the tree and one of the detail
+// pane, each from its pane's cache when it did not change. The root holds
+// one by pointer, shared by its copies, as the program keeps only the
+// newest. The zero value is ready.
+type Rows struct {
 	rows   []joinedRow
 	blanks map[int]string // a blank line of each width asked
 	footer struct {
@@ -18,9 +19,9 @@ type rowCache struct {
 
 type joinedRow struct{ left, sep, right, line string }
 
-// join is left+sep+right, row i's: last frame's string when they are the
+// Join is left+sep+right, row i's: last frame's string when they are the
 // same.
-func (c *rowCache) join(i int, left, sep, right string) string {
+func (c *Rows) Join(i int, left, sep, right string) string {
 	for len(c.rows) <= i {
 		c.rows = append(c.rows, joinedRow{})
 	}
@@ -31,8 +32,8 @@ func (c *rowCache) join(i int, left, sep, right string) string {
 	return r.line
 }
 
-// lineOf is lines[i], or a blank line of width past their end.
-func (c *rowCache) lineOf(lines []string, i, width int) string {
+// LineOf is lines[i], or a blank line of width past their end.
+func (c *Rows) LineOf(lines []string, i, width int) string {
 	if i < len(lines) {
 		return lines[i]
 	}
@@ -46,9 +47,9 @@ func (c *rowCache) lineOf(lines []string, i, width int) string {
 	return c.blanks[width]
 }
 
-// footerLines is the footer's text split into lines, kept while it stays
-// the same.
-func (c *rowCache) footerLines(s string) []string {
+// Split is s split into lines, kept while s stays the same (the
+// footer's text).
+func (c *Rows) Split(s string) []string {
 	if c.footer.lines == nil || c.footer.src != s {
 		c.footer.src, c.footer.lines = s, strings.Split(s, "\n")
 	}
