@@ -105,8 +105,11 @@ func TestTUIKeysAnswerWhileServerIsSlow(t *testing.T) {
 		p := newPostHoldProxy(t, s.URL)
 
 		tm := tuiStart(t, 120, 36, "--server", p.srv.URL)
-		tm.waitFor("the root in the tree, selected", func(sc string) bool {
-			return strings.Contains(sc, "● connected") && strings.Contains(actHeader(sc), "slow keys root")
+		// As a user would: x once the detail pane says the root runs,
+		// the screen's first read and the terminal's answers done.
+		tm.waitFor("the root in the tree, selected and running", func(sc string) bool {
+			return strings.Contains(sc, "● connected") && strings.Contains(actHeader(sc), "slow keys root") &&
+				strings.Contains(sc, "running ·")
 		})
 
 		// x, y: the abort is held by the proxy; esc closes the dialog
