@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,7 +25,8 @@ type undoPreview struct {
 		Status        string   `json:"status"`
 		AlsoChangedBy []string `json:"also_changed_by"`
 	} `json:"files"`
-	Others []string `json:"others"`
+	Unrecorded []string `json:"unrecorded"`
+	Others     []string `json:"others"`
 }
 
 func undoPreviewOf(t *testing.T, url, id string) undoPreview {
@@ -157,8 +159,10 @@ func TestUndoChildOfFanout(t *testing.T) {
 					t.Errorf("%s: listed in the preview %v, changed by the undo %v (%q)", name, listed[name], changed, got)
 				}
 				switch {
-				case name == "u-w0.txt" && !listed[name]:
-					t.Errorf("the child's own file is not in its undo's preview: %+v", p.Files)
+				case name == "u-w0.txt" && !listed[name] && !(harness.Is11(tg.Version) && slices.Contains(p.Unrecorded, name)):
+					// 1.1.65 may record none of the child's steps: then
+					// the preview must say the file is not restored.
+					t.Errorf("the child's own file is neither in its undo's preview %+v nor said unrecorded %q", p.Files, p.Unrecorded)
 				case name == "u-w0.txt" && there && !harness.Is11(tg.Version):
 					t.Errorf("the child's own file is still there: %q", got)
 				case name == "u-w1.txt" && there && got != fakellm.EditContent(name, 1) && got != fakellm.EditContent(name, 2) && changed:

@@ -79,7 +79,7 @@ func runRedo(ctx context.Context, cmd *command, base client.Options, pos []strin
 	}
 	if !f.jsonO {
 		fmt.Fprintf(cmd.stdio.out, "redo %s\n", sessionLine(plan.Session))
-		printFiles(cmd.stdio.out, plan.Files)
+		printFiles(cmd.stdio.out, plan.Files, nil)
 	}
 	if len(plan.Others) > 0 && !f.force {
 		return cmd.fail(task.NewError(task.ErrOthersWork, fmt.Sprintf(

@@ -190,7 +190,7 @@ func printUndoPlan(w interface{ Write([]byte) (int, error) }, p task.UndoPlan) {
 		}
 		fmt.Fprintf(w, "  reverts %s to %s (%s%s)\n", sessionLine(st.Session), st.To, role, done)
 	}
-	printFiles(w, p.Files)
+	printFiles(w, p.Files, p.Unrecorded)
 	if len(p.Others) > 0 {
 		fmt.Fprintf(w, "! other sessions' work goes too: %s\n", sessionList(p.Others))
 	}

@@ -43,10 +43,18 @@ func filesJSON(files []task.UndoFile) []fileJSON {
 }
 
 // printFiles lists files, one a line: the path, the lines, and who else
-// changed it.
-func printFiles(w io.Writer, files []task.UndoFile) {
+// changed it; then the files the sessions wrote that the server kept no
+// snapshot of (task.UndoPlan.Unrecorded), which stay as they are.
+func printFiles(w io.Writer, files []task.UndoFile, unrecorded []string) {
+	for _, f := range unrecorded {
+		fmt.Fprintf(w, "! not restored: %s (written by the undone steps, but the server kept no snapshot of it)\n", squashSpaces(f))
+	}
 	if len(files) == 0 {
-		fmt.Fprintln(w, "files: none (the steps undone changed no file)")
+		if len(unrecorded) == 0 {
+			fmt.Fprintln(w, "files: none (the steps undone changed no file)")
+		} else {
+			fmt.Fprintln(w, "files: none the server can restore")
+		}
 		return
 	}
 	fmt.Fprintf(w, "files (%d):\n", len(files))
@@ -95,11 +103,14 @@ type undoJSON struct {
 	To       string            `json:"to"`
 	Sessions []undoSessionJSON `json:"sessions"`
 	Files    []fileJSON        `json:"files"`
-	Others   []string          `json:"others"`
-	Busy     []string          `json:"busy"`
-	Undone   bool              `json:"undone"`
-	Restored []wire.DiffStat   `json:"restored,omitempty"`
-	Differs  string            `json:"differs,omitempty"`
+	// Unrecorded are files the undone steps wrote that the server kept
+	// no snapshot of: the undo leaves them as they are.
+	Unrecorded []string        `json:"unrecorded"`
+	Others     []string        `json:"others"`
+	Busy       []string        `json:"busy"`
+	Undone     bool            `json:"undone"`
+	Restored   []wire.DiffStat `json:"restored,omitempty"`
+	Differs    string          `json:"differs,omitempty"`
 }
 
 // undoSessionJSON is one revert of the plan.
@@ -114,7 +125,7 @@ type undoSessionJSON struct {
 // undoJSONOf is the plan, and the result when there is one.
 func undoJSONOf(p task.UndoPlan, r *task.UndoResult) undoJSON {
 	j := undoJSON{Session: p.Session.ID, Title: p.Session.Title, To: p.To, Files: filesJSON(p.Files),
-		Others: nonNilIDs(p.OtherIDs()), Busy: []string{}}
+		Unrecorded: nonNilIDs(p.Unrecorded), Others: nonNilIDs(p.OtherIDs()), Busy: []string{}}
 	for _, st := range p.Steps {
 		j.Sessions = append(j.Sessions, undoSessionJSON{ID: st.Session.ID, Title: st.Session.Title, To: st.To, Descendant: st.Descendant, Done: st.Done})
 	}

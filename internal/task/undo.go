@@ -29,6 +29,11 @@ type UndoPlan struct {
 	Steps []UndoStep
 	// Files is every file the reverts would restore, by path.
 	Files []UndoFile
+	// Unrecorded are files the plan's own sessions wrote with a file
+	// tool (write, edit, patch) in the span, of which the server kept no
+	// snapshot (OpenCode 1.1 may leave a step unrecorded): the reverts
+	// cannot restore them, and the preview says so instead of "no file".
+	Unrecorded []string
 	// Others are the sessions outside the undo whose changes to those
 	// files would go too (see UndoFile.AlsoChangedBy), and Busy the
 	// sessions of the undo still running, which the server would refuse.

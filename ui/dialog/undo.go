@@ -43,12 +43,15 @@ type Undo struct {
 	undoPlan task.UndoPlan
 	redoPlan task.RedoPlan
 	files    []task.UndoFile
-	steps    []task.UndoStep
-	others   []wire.Session
-	busy     []wire.Session
-	sel      int
-	diff     bool
-	err      string
+	// unrecorded are files the undone steps wrote that the server kept no
+	// snapshot of (task.UndoPlan.Unrecorded): said, never restored.
+	unrecorded []string
+	steps      []task.UndoStep
+	others     []wire.Session
+	busy       []wire.Session
+	sel        int
+	diff       bool
+	err        string
 }
 
 // NewUndo opens the undo of session id (u); abort is its model.State.AbortPlan.
@@ -80,6 +83,7 @@ func (d Undo) Update(msg tea.Msg) (room.Dialog, tea.Cmd) {
 			return d.failed(msg.Err)
 		}
 		d.undoPlan = msg.Plan
+		d.unrecorded = msg.Plan.Unrecorded
 		return d.planned(msg.Plan.Files, msg.Plan.Steps, msg.Plan.Others, msg.Plan.Busy)
 	case task.RedoPlanReply:
 		if errors.Is(msg.Err, task.ErrNotReverted) {

@@ -99,9 +99,15 @@ func (d Undo) preview(inner int) []string {
 	if d.redo {
 		verb = "brings back"
 	}
-	if len(d.files) == 0 {
+	for _, f := range d.unrecorded {
+		lines = append(lines, d.st.Ink.Waiting.Render("! not restored: "+format.OneLine(f)+" (the server kept no snapshot of it)"))
+	}
+	switch {
+	case len(d.files) == 0 && len(d.unrecorded) > 0:
+		lines = append(lines, d.st.Ink.Dim.Render("It "+verb+" no file the server can restore."))
+	case len(d.files) == 0:
 		lines = append(lines, d.st.Ink.Dim.Render("It "+verb+" no file (the steps changed none)."))
-	} else {
+	default:
 		lines = append(lines, d.st.Ink.Dim.Render(fmt.Sprintf("It %s %s:", verb, format.Plural(len(d.files), "file", "files"))))
 	}
 	for i, f := range d.files {

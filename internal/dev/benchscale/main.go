@@ -27,12 +27,12 @@
 //     filtered by status (is:complete), and its peak RSS through both.
 //
 // Then, with -team N, a team's servers: N scaleservers of -team-sessions
-// each (over the last 10 days), in one screen (--server URL,URL,…), each
-// answering its list 2 s after the one before, so each server's first
-// row is timed from its own list: the bench unfolds that server's group
-// before its list is due, folded the others, and watches for its newest
-// root. Then it waits until every history is read (at most -teamwait) and
-// reports the peak RSS and the requests.
+// each (over the last 10 days), in one screen (--server URL,URL,…), all
+// answering their lists at once, 4 s after they start: the bench folds
+// every server's group before that and times each group's line, from
+// its own server's list, until it counts that server's sessions. Then it
+// waits until every history is read (at most -teamwait) and reports the
+// peak RSS and the requests. -days none measures the team alone.
 //
 // Each measurement is printed as a "figure:" line, which make bench-scale
 // passes to the writer of docs/perf.md. It needs curl and
@@ -70,7 +70,7 @@ func main() {
 	flag.StringVar(&c.octop, "octop", "bin/octop", "the octop binary to measure")
 	flag.StringVar(&c.baseline, "baseline", "", "more octop binaries (comma-separated) measured in the same run, e.g. the one before a change")
 	flag.IntVar(&c.sessions, "sessions", 50000, "sessions the fake server holds")
-	flag.StringVar(&days, "days", "365,10", "the spreads measured: the days (comma-separated) the sessions are created over")
+	flag.StringVar(&days, "days", "365,10", "the spreads measured: the days (comma-separated) the sessions are created over, or none")
 	flag.IntVar(&c.runs, "runs", 1, "runs of the REST reads and tree --json, interleaved (0: none)")
 	flag.DurationVar(&c.screen, "screen", time.Minute, "how long the screen is watched")
 	flag.BoolVar(&c.sort, "sort", true, "then sort a screen by cost and filter it, reading every history")
@@ -83,6 +83,9 @@ func main() {
 	flag.IntVar(&c.height, "height", 50, "pane height")
 	flag.Parse()
 	for _, d := range strings.Split(days, ",") {
+		if days == "none" {
+			break
+		}
 		n, err := strconv.ParseFloat(strings.TrimSpace(d), 64)
 		if err != nil || n <= 0 {
 			fmt.Fprintf(os.Stderr, "benchscale: -days takes days like 365,10, not %q\n", days)

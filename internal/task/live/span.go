@@ -40,6 +40,7 @@ type spanPart struct {
 	Snapshot string   `json:"snapshot,omitempty"`
 	Files    []string `json:"files,omitempty"`
 	State    *struct {
+		Status   string          `json:"status,omitempty"`
 		Input    json.RawMessage `json:"input,omitempty"`
 		Metadata json.RawMessage `json:"metadata,omitempty"`
 		Time     wire.ToolTime   `json:"time"`

@@ -34,6 +34,7 @@ func fillUndoFiles(p *task.UndoPlan, w world, h map[string][]spanMsg, root strin
 		}
 		count(byPath, runs(h[st.Session.ID], st.To), restoreAt)
 	}
+	p.Unrecorded = unrecorded(p.Steps, h, wt, byPath)
 	files := map[string]bool{}
 	for f := range byPath {
 		files[f] = true
@@ -162,5 +163,30 @@ func sortedFiles(byPath map[string]*task.UndoFile) []*task.UndoFile {
 		out = append(out, f)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// unrecorded are the files the steps' sessions wrote with a file tool
+// from their undo point on that no patch of theirs names, sorted: the
+// server kept no snapshot of them, so the reverts cannot restore them.
+func unrecorded(steps []task.UndoStep, h map[string][]spanMsg, wt worktree, restored map[string]*task.UndoFile) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, st := range steps {
+		for _, m := range from(h[st.Session.ID], st.To) {
+			for _, part := range m.Parts {
+				if part.Type != "tool" || part.State == nil || !fileTools[part.Tool] || part.State.Status != wire.ToolCompleted {
+					continue
+				}
+				for _, f := range wt.toolFiles(part, m.Info.Path.Cwd) {
+					if restored[f] == nil && !seen[f] {
+						seen[f] = true
+						out = append(out, f)
+					}
+				}
+			}
+		}
+	}
+	sort.Strings(out)
 	return out
 }

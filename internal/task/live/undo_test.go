@@ -271,3 +271,30 @@ func TestMergeStats(t *testing.T) {
 		t.Errorf("check %+v: want only b's lines compared", c)
 	}
 }
+
+// TestPlanUndoSaysWhatTheServerDidNotRecord: a session whose write call
+// changed a file the server kept no snapshot of (1.1.65 may leave a step
+// unrecorded) gets a plan naming that file as not restorable, not one
+// saying the steps changed no file; a file its patches name is not in it.
+func TestPlanUndoSaysWhatTheServerDidNotRecord(t *testing.T) {
+	srv := opencodetest.New(t, opencodetest.Options{Version: opencodetest.V118})
+	srv.AddSession(wire.Session{ID: "ses_W", Title: "writer", Time: wire.SessionTime{Created: 100, Updated: 200}})
+	srv.SetMessages("ses_W", []wire.MessageWithParts{user("ses_W", "msg_w0", 100, nil),
+		asst("ses_W", "msg_w1", 101, 130, tool("write", `{"filePath":"lost.txt"}`, 110)),
+		asst("ses_W", "msg_w2", 131, 150, tool("edit", `{"filePath":"kept.txt"}`, 140))})
+	srv.AddPatch("ses_W", opencodetest.Patch{MessageID: "msg_w2", Hash: "h1", Files: []string{dir + "/kept.txt"}})
+	c, err := client.New(client.Options{BaseURL: srv.URL(), Timeout: testwait.Scale(5 * time.Second)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := PlanUndo(context.Background(), c, "ses_W", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(p.Unrecorded, []string{"lost.txt"}) {
+		t.Errorf("unrecorded %q, want [lost.txt]", p.Unrecorded)
+	}
+	if len(p.Files) != 1 || p.Files[0].Path != "kept.txt" {
+		t.Errorf("files %+v, want kept.txt alone", p.Files)
+	}
+}
