@@ -2,9 +2,7 @@ package client
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -40,10 +38,10 @@ func EachSessionOf[T any](ctx context.Context, c *Client, fn func(*T) error) err
 	cl := call{method: http.MethodGet, path: "/session", what: whatSession,
 		query: url.Values{"limit": {listAll}}}
 	pos := 0
-	return c.streamList(ctx, cl, func(dec *json.Decoder) error {
+	return c.streamList(ctx, cl, func(raw []byte) error {
 		pos++
 		var s T
-		if err := dec.Decode(&s); err != nil {
+		if err := wire.Unmarshal(raw, &s); err != nil {
 			if !recordError(err) {
 				return err
 			}
@@ -80,9 +78,9 @@ func stopWith(err error) error {
 	return stopped{err}
 }
 
-// streamList sends cl and decodes its answer, a JSON array (or null),
-// element by element: each calls next, which decodes one from dec.
-func (c *Client) streamList(ctx context.Context, cl call, next func(dec *json.Decoder) error) error {
+// streamList sends cl and reads its answer, a JSON array (or null),
+// element by element (eachElement): each calls next with its bytes.
+func (c *Client) streamList(ctx context.Context, cl call, next func(raw []byte) error) error {
 	resp, x, err := c.send(ctx, cl)
 	if err != nil {
 		return err
@@ -95,7 +93,7 @@ func (c *Client) streamList(ctx context.Context, cl call, next func(dec *json.De
 		return c.statusError(op, cl.missing, resp, data)
 	}
 	body := &cappedBody{r: resp.Body, limit: c.maxBody}
-	err = decodeList(json.NewDecoder(body), next)
+	err = eachElement(body, next)
 	var stop stopped
 	switch {
 	case err == nil:
@@ -108,33 +106,6 @@ func (c *Client) streamList(ctx context.Context, cl call, next func(dec *json.De
 		return c.transportError(ctx, x.tctx, op, x.start, err)
 	}
 	return c.notJSON(op, resp, body.head, err)
-}
-
-// decodeList walks a JSON array, calling next for each element; null is
-// an empty list.
-func decodeList(dec *json.Decoder, next func(*json.Decoder) error) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	if tok == nil {
-		return nil
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return fmt.Errorf("expected a list, got %v", tok)
-	}
-	for dec.More() {
-		if err := next(dec); err != nil {
-			return err
-		}
-	}
-	if _, err := dec.Token(); err != nil {
-		return err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("more after the list")
-	}
-	return nil
 }
 
 // cappedBody reads an answer up to limit bytes, keeping its first bytes

@@ -26,7 +26,10 @@ func TestStreamReconnects(t *testing.T) {
 	c := mustNew(t, Options{BaseURL: srv.URL, Stream: fastStream()})
 	rec := &sendRecorder{}
 	stop := runStream(t, c, rec)
-	testwait.Eventually(t, func() bool { return rec.countState(wire.Connected) >= 4 }, 10*time.Second, "4 connections")
+	// Each connection's two events come after its Connected: wait for
+	// them too, or the last connection's may not be in yet.
+	testwait.Eventually(t, func() bool { return rec.countState(wire.Connected) >= 4 && len(rec.envelopes()) >= 8 },
+		10*time.Second, "4 connections and their 8 events")
 	_ = stop()
 
 	msgs := rec.all()

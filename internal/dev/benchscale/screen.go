@@ -21,6 +21,18 @@ func startScreen(c config, bin, args string) (tmux.Server, int, error) {
 	return tm, pid, err
 }
 
+// quit presses q and waits (at most 10 s) for octop, pid, to end, so
+// what it writes as it ends (OCTOP_CPUPROFILE, OCTOP_MEMPROFILE) is
+// whole before the pane is killed.
+func quit(tm tmux.Server, pid int) {
+	_ = tm.Keys("screen", "q")
+	for start := time.Now(); time.Since(start) < 10*time.Second; time.Sleep(50 * time.Millisecond) {
+		if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); err != nil {
+			return
+		}
+	}
+}
+
 // waitFor polls the pane until it shows text, at most limit; it returns
 // when, or the zero time.
 func waitFor(tm tmux.Server, text string, limit time.Duration) time.Time {
@@ -60,7 +72,7 @@ func measureScreen(c config, s *server, bin, name string) error {
 	fmt.Printf("figure: %s screen: peak RSS %s at 10 s, %s at %s; in 10 s %d requests (%d histories)\n",
 		name, mb(at10<<10), mb(end<<10), c.screen, st10.Total, st10.histories())
 	fmt.Printf("figure: %s screen, its first %s: %s\n", name, c.screen, st.summary())
-	_ = tm.Keys("screen", "q")
+	quit(tm, pid)
 	return nil
 }
 
@@ -102,7 +114,7 @@ func measureSort(c config, s *server, bin, flags, name string) error {
 	}
 	fmt.Printf("figure: %s screen, sorted by cost: %d of %d histories read in %.0f s, at most %d in flight; then %s: peak RSS %s\n",
 		name, st.histories(), len(s.ids), sorted.Seconds(), st.MaxInFlight, what, mb(statusKB(pid, "VmHWM")<<10))
-	_ = tm.Keys("screen", "q")
+	quit(tm, pid)
 	return nil
 }
 

@@ -81,7 +81,7 @@ func measureTeam(c config, serverBin, bin, name string) error {
 	n, total, inFlight := read()
 	fmt.Printf("figure: team of %d x %d: %s screen: %d of %d histories read in %.0f s, peak RSS %s; %d requests, at most %d in flight at one server\n",
 		c.team, c.teamSessions, name, n, c.team*c.teamSessions, time.Since(start).Seconds(), mb(statusKB(pid, "VmHWM")<<10), total, inFlight)
-	_ = tm.Keys("screen", "q")
+	quit(tm, pid)
 	return nil
 }
 
