@@ -159,7 +159,7 @@ func TestUndoChildOfFanout(t *testing.T) {
 					t.Errorf("%s: listed in the preview %v, changed by the undo %v (%q)", name, listed[name], changed, got)
 				}
 				switch {
-				case name == "u-w0.txt" && !listed[name] && !(harness.Is11(tg.Version) && slices.Contains(p.Unrecorded, name)):
+				case name == "u-w0.txt" && !listed[name] && (!harness.Is11(tg.Version) || !slices.Contains(p.Unrecorded, name)):
 					// 1.1.65 may record none of the child's steps: then
 					// the preview must say the file is not restored.
 					t.Errorf("the child's own file is neither in its undo's preview %+v nor said unrecorded %q", p.Files, p.Unrecorded)
