@@ -123,7 +123,7 @@ unit:
 
 # bench runs the stage benchmarks and rewrites the "bench" section of
 # docs/perf.md with their figures (internal/dev/perfdoc).
-BENCH_PKGS := ./model ./ui ./ui/tree ./ui/transcript ./internal/watchdog
+BENCH_PKGS := ./client ./model ./ui ./ui/tree ./ui/transcript ./internal/watchdog
 bench:
 	go test -run '^$$' -bench . -benchmem -count 3 $(BENCH_PKGS) | go run ./internal/dev/perfdoc -section bench
 
