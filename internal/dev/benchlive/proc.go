@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/octop-dev/octop/internal/dev/procstat"
 )
 
 // clkTck is USER_HZ, the unit of /proc/PID/stat's times; 100 on every
@@ -75,27 +77,12 @@ func cpuSeconds(pid int) float64 {
 	return ticks / clkTck
 }
 
-// statusKB reads one "Name:   123 kB" line of /proc/PID/status.
-func statusKB(pid int, name string) int {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, name+":"); ok {
-			n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
-			return n
-		}
-	}
-	return 0
-}
-
 // measure sums CPU and peak RSS over pid's process tree.
 func measure(pid int) usage {
 	var u usage
 	for _, p := range treeOf(pid) {
 		u.cpu += cpuSeconds(p)
-		u.hwmKB += statusKB(p, "VmHWM")
+		u.hwmKB += int(procstat.Of(p, "VmHWM"))
 	}
 	return u
 }

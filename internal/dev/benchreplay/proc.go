@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/octop-dev/octop/internal/dev/procstat"
 )
 
 // usage is what /proc says of one process.
@@ -32,28 +34,14 @@ func measure(pid int) usage {
 			u.cpu = (ut + st) / 100
 		}
 	}
-	u.hwmKB = statusField(fmt.Sprintf("/proc/%d/status", pid), "VmHWM")
+	u.hwmKB = int(procstat.Field(fmt.Sprintf("/proc/%d/status", pid), "VmHWM"))
 	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/status", pid))
 	u.threads = len(tasks)
 	for _, t := range tasks {
-		u.vol += statusField(t, "voluntary_ctxt_switches")
-		u.invol += statusField(t, "nonvoluntary_ctxt_switches")
+		u.vol += int(procstat.Field(t, "voluntary_ctxt_switches"))
+		u.invol += int(procstat.Field(t, "nonvoluntary_ctxt_switches"))
 	}
 	return u
-}
-
-func statusField(path, name string) int {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, name+":"); ok {
-			n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
-			return n
-		}
-	}
-	return 0
 }
 
 // resetPeak sets VmHWM to the current RSS (clear_refs 5).

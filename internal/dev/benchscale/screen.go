@@ -3,12 +3,13 @@ package main
 import (
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/octop-dev/octop/internal/dev/tmux"
+
+	"github.com/octop-dev/octop/internal/dev/procstat"
 )
 
 // panes numbers the private tmux servers, one per screen measured.
@@ -64,10 +65,10 @@ func measureScreen(c config, s *server, bin, name string) error {
 	fmt.Printf("figure: %s screen: first tree row %.2f s after start, %.2f s after the list (%s) arrived\n",
 		name, first.Sub(start).Seconds(), first.Sub(listDone).Seconds(), mb(s.listBytes))
 	sleepUntil(start.Add(10 * time.Second))
-	at10 := statusKB(pid, "VmHWM")
+	at10 := procstat.Of(pid, "VmHWM")
 	st10 := s.stats()
 	sleepUntil(start.Add(c.screen))
-	end := statusKB(pid, "VmHWM")
+	end := procstat.Of(pid, "VmHWM")
 	st := s.stats()
 	fmt.Printf("figure: %s screen: peak RSS %s at 10 s, %s at %s; in 10 s %d requests (%d histories)\n",
 		name, mb(at10<<10), mb(end<<10), c.screen, st10.Total, st10.histories())
@@ -113,24 +114,9 @@ func measureSort(c config, s *server, bin, flags, name string) error {
 		name += " " + flags
 	}
 	fmt.Printf("figure: %s screen, sorted by cost: %d of %d histories read in %.0f s, at most %d in flight; then %s: peak RSS %s\n",
-		name, st.histories(), len(s.ids), sorted.Seconds(), st.MaxInFlight, what, mb(statusKB(pid, "VmHWM")<<10))
+		name, st.histories(), len(s.ids), sorted.Seconds(), st.MaxInFlight, what, mb(procstat.Of(pid, "VmHWM")<<10))
 	quit(tm, pid)
 	return nil
 }
 
 func sleepUntil(t time.Time) { time.Sleep(time.Until(t)) }
-
-// statusKB reads one "Name:   123 kB" line of /proc/PID/status.
-func statusKB(pid int, name string) int64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, name+":"); ok {
-			n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return n
-		}
-	}
-	return 0
-}

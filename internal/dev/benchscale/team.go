@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/octop-dev/octop/internal/dev/tmux"
+
+	"github.com/octop-dev/octop/internal/dev/procstat"
 )
 
 // teamListAfter is when the team's servers answer their lists, after
@@ -80,7 +82,7 @@ func measureTeam(c config, serverBin, bin, name string) error {
 	}
 	n, total, inFlight := read()
 	fmt.Printf("figure: team of %d x %d: %s screen: %d of %d histories read in %.0f s, peak RSS %s; %d requests, at most %d in flight at one server\n",
-		c.team, c.teamSessions, name, n, c.team*c.teamSessions, time.Since(start).Seconds(), mb(statusKB(pid, "VmHWM")<<10), total, inFlight)
+		c.team, c.teamSessions, name, n, c.team*c.teamSessions, time.Since(start).Seconds(), mb(procstat.Of(pid, "VmHWM")<<10), total, inFlight)
 	quit(tm, pid)
 	return nil
 }

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/octop-dev/octop/internal/task"
-
 	"github.com/octop-dev/octop/client"
+	"github.com/octop-dev/octop/internal/sleep"
+	"github.com/octop-dev/octop/internal/task"
 	"github.com/octop-dev/octop/internal/wire"
 	"github.com/octop-dev/octop/model"
 )
@@ -69,14 +69,7 @@ func nowMS() int64 { return time.Now().UnixMilli() }
 
 // sleepUntil waits until the time at (Unix ms), or ctx's end.
 func sleepUntil(ctx context.Context, at int64) error {
-	t := time.NewTimer(time.Until(time.UnixMilli(at)))
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return sleep.For(ctx, time.Until(time.UnixMilli(at)))
 }
 
 // replied says the run a prompt started has begun answering: msgs hold a
